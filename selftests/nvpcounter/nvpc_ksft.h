@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the nvpcounter kselftests: loading and unloading the
+ * modules under test, and small sysfs/debugfs readers.
+ *
+ * The VM runner puts the modules built for the running kernel in the
+ * directory named by $NVPC_MODULE_DIR.
+ */
+#ifndef NVPC_KSFT_H
+#define NVPC_KSFT_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Load <name>.ko from $NVPC_MODULE_DIR; returns 0 or -errno. */
+static inline int nvpc_mod_load(const char *name, const char *params)
+{
+	const char *dir = getenv("NVPC_MODULE_DIR");
+	char path[PATH_MAX];
+	int fd, ret;
+
+	if (!dir)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%s.ko", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(__NR_finit_module, fd, params ? params : "", 0);
+	ret = ret ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* Unload a module; returns 0 or -errno. */
+static inline int nvpc_mod_unload(const char *name)
+{
+	return syscall(__NR_delete_module, name, O_NONBLOCK) ? -errno : 0;
+}
+
+static inline int nvpc_mod_loaded(const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	return stat(path, &st) == 0;
+}
+
+/* Unload the modules in reverse dependency order, ignoring absent ones. */
+static inline void nvpc_mod_unload_all(void)
+{
+	nvpc_mod_unload("nvpcounter_sim");
+	nvpc_mod_unload("nvpcounter");
+}
+
+static inline int nvpc_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Read a small text file into buf (NUL-terminated); returns length or -errno. */
+static inline int nvpc_read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	buf[n] = '\0';
+	close(fd);
+	return n;
+}
+
+#endif /* NVPC_KSFT_H */

@@ -1,0 +1,57 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the nvpcounter test VM (busybox-static). Loads the kernel's own
+# virtio and 9p modules, mounts the host root read-only and the results
+# share writable, then runs the guest script in a chroot of the host root
+# so that the host's perf and test binaries run unchanged.
+# Variables from the kernel command line: NVPC_TOP, NVPC_OUT, NVPC_SCRIPT.
+
+/bin/busybox --install -s /bin
+export PATH=/bin
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+
+log() { echo "nvpc-init: $*" > /dev/kmsg; echo "nvpc-init: $*"; }
+
+poweroff_now() {
+	sync
+	echo o > /proc/sysrq-trigger
+	sleep 10
+}
+
+for m in $(cat /modules.order); do
+	insmod "/lib/modules/$m" || log "insmod $m failed"
+done
+
+R=/mnt/root
+mkdir -p $R
+if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000 hostroot $R; then
+	log "cannot mount the host root"
+	poweroff_now
+fi
+if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results "$R$NVPC_OUT"; then
+	log "cannot mount the results share"
+	poweroff_now
+fi
+
+mount -t proc proc $R/proc
+mount -t sysfs sysfs $R/sys
+mount -t devtmpfs devtmpfs $R/dev
+mount -t debugfs debugfs $R/sys/kernel/debug
+mount -t tmpfs tmpfs $R/run
+mount -t tmpfs tmpfs $R/dev/shm 2>/dev/null
+mkdir -p $R/run/nvpc
+cp /nvpc/*.ko $R/run/nvpc/
+
+log "running $NVPC_SCRIPT"
+chroot $R /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+	NVPC_TOP="$NVPC_TOP" NVPC_OUT="$NVPC_OUT" NVPC_MODULE_DIR=/run/nvpc \
+	TMPDIR="$NVPC_OUT" /bin/bash "$NVPC_SCRIPT" > $R$NVPC_OUT/guest.log 2>&1
+echo "$?" > $R$NVPC_OUT/guest.rc
+dmesg > $R$NVPC_OUT/dmesg.txt
+log "done"
+umount $R$NVPC_OUT
+poweroff_now

@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot each target kernel in QEMU with the nvpcounter modules and run a
+# guest script (default: the kselftests), then judge the run from the TAP
+# results and the guest kernel log.
+#
+#   run.sh [KVER...]            kselftests on each kernel (default: all)
+#   NVPC_VM_SCRIPT=path run.sh  run another guest script instead
+#   NVPC_VM_TIMEOUT=secs        bound of one VM run (default 900)
+#   NVPC_VM_QEMU_ARGS=...       extra QEMU arguments (e.g. ivshmem devices)
+#   NVPC_RESULTS=file           append TAP results there (make check does)
+#
+# Every QEMU run is bounded with timeout(1), which ends QEMU by its pid.
+set -u
+
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$TOP/tools/testing/lib.sh"
+
+SCRIPT=${NVPC_VM_SCRIPT:-$TOP/tools/testing/vm/guest-selftests.sh}
+TIMEOUT=${NVPC_VM_TIMEOUT:-900}
+KVERS=("$@")
+if [ ${#KVERS[@]} -eq 0 ]; then
+	for b in /lib/modules/*/build; do
+		k=$(basename "$(dirname "$b")")
+		[ -e "/boot/vmlinuz-$k" ] && KVERS+=("$k")
+	done
+fi
+if [ ${#KVERS[@]} -eq 0 ]; then
+	result fail "vm: no target kernel installed"
+	exit 1
+fi
+
+# The kernel's modules needed for the 9p root, with their dependencies,
+# in load order. Built-in ones (modules.builtin) are skipped.
+resolve_mods() {
+	local k=$1; shift
+	local dep=/lib/modules/$k/modules.dep
+	local builtin=/lib/modules/$k/modules.builtin
+	local -A seen=()
+	local order=()
+
+	visit() {
+		local path=$1 d line
+		[ -n "${seen[$path]:-}" ] && return
+		seen[$path]=1
+		line=$(grep -E "^${path//./\\.}:" "$dep" | head -1)
+		for d in ${line#*:}; do
+			visit "$d"
+		done
+		order+=("$path")
+	}
+	local m path
+	for m in "$@"; do
+		path=$(grep -E "/$m\.ko(\.xz|\.zst|\.gz)?:" "$dep" | head -1)
+		path=${path%%:*}
+		if [ -z "$path" ]; then
+			if grep -qE "/$m\.ko$" "$builtin" 2>/dev/null; then
+				continue
+			fi
+			echo "missing module $m for $k" >&2
+			return 1
+		fi
+		visit "$path"
+	done
+	printf '%s\n' "${order[@]}"
+}
+
+build_initramfs() {
+	local k=$1 out=$2
+	local root=$out/initramfs m src dst
+
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,dev,proc,sys,mnt,nvpc,lib/modules}
+	cp /bin/busybox "$root/bin/busybox"
+	cp "$TOP/tools/testing/vm/init.sh" "$root/init"
+	chmod +x "$root/init"
+
+	: > "$root/modules.order"
+	for m in $(resolve_mods "$k" virtio_pci 9pnet_virtio 9p) ; do
+		src=/lib/modules/$k/$m
+		dst=$root/lib/modules/$(basename "${m%.xz}")
+		dst=${dst%.zst}
+		case $m in
+		*.xz)	xz -dc "$src" > "$dst" ;;
+		*.zst)	zstd -qdc "$src" > "$dst" ;;
+		*)	cp "$src" "$dst" ;;
+		esac
+		basename "$dst" >> "$root/modules.order"
+	done
+	[ -s "$root/modules.order" ] || return 1
+	cp "$TOP/build/kbuild/$k/drivers/nvpcounter/nvpcounter.ko" \
+	   "$TOP/build/kbuild/$k/drivers/nvpcounter/sim/nvpcounter_sim.ko" \
+	   "$root/nvpc/" || return 1
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) \
+		> "$out/initramfs.cpio.gz"
+}
+
+# KVM only when a probe boot shows it works (nested KVM here does not).
+ACCEL=""
+probe_accel() {
+	local k=$1 out=$2
+	ACCEL="tcg,thread=multi"
+	[ -w /dev/kvm ] || return 0
+	if timeout --kill-after=2 20 qemu-system-x86_64 -accel kvm -cpu host \
+		-m 256M -nographic -no-reboot -net none \
+		-kernel "/boot/vmlinuz-$k" -append "console=ttyS0 panic=-1" \
+		< /dev/null > "$out/kvm-probe.log" 2>&1 ||
+	   grep -q 'Kernel panic' "$out/kvm-probe.log"; then
+		grep -q 'Kernel panic' "$out/kvm-probe.log" && ACCEL=kvm
+	fi
+}
+
+# Lines in a guest kernel log that fail the run.
+BAD_LOG='(WARNING:|BUG:|Oops|general protection fault|kernel BUG at|UBSAN:|KASAN:|KFENCE:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|Call Trace:|Kernel panic|stack-protector|refcount_t:|list_add corruption|list_del corruption|kmemleak:)'
+
+run_one() {
+	local k=$1
+	local out=$TOP/build/vm/$k
+	local t0 rc f tname
+
+	rm -rf "$out"
+	mkdir -p "$out/results"
+	if ! build_initramfs "$k" "$out" 2> "$out/initramfs.err"; then
+		result fail "vm $k: initramfs" "$(tail -1 "$out/initramfs.err")"
+		return
+	fi
+	[ -n "$ACCEL" ] || probe_accel "$k" "$out"
+
+	t0=$(date +%s)
+	timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 \
+		-accel "$ACCEL" -cpu max -m 2G -smp 2 \
+		-nographic -no-reboot -net none \
+		-kernel "/boot/vmlinuz-$k" -initrd "$out/initramfs.cpio.gz" \
+		-append "console=ttyS0 rdinit=/init panic=-1 NVPC_TOP=$TOP NVPC_OUT=$out/results NVPC_SCRIPT=$SCRIPT" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		-virtfs "local,path=$out/results,mount_tag=results,security_model=none,multidevs=remap" \
+		${NVPC_VM_QEMU_ARGS:-} \
+		< /dev/null > "$out/console.log" 2>&1
+	rc=$?
+	echo "# vm $k: qemu exit $rc after $(($(date +%s) - t0)) s ($ACCEL)"
+
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		result fail "vm $k: run finished" "timeout after ${TIMEOUT}s"
+	elif [ ! -e "$out/results/guest.rc" ]; then
+		result fail "vm $k: run finished" "guest did not complete (see $out/console.log)"
+	else
+		result ok "vm $k: run finished"
+	fi
+
+	for f in "$out"/results/*.tap; do
+		[ -e "$f" ] || continue
+		tname=$(basename "$f" .tap)
+		import_tap "vm $k: $tname" "$f"
+	done
+
+	# The guest kernel log: the dmesg copy if the guest got that far,
+	# the serial console otherwise (both when present).
+	if grep -E "$BAD_LOG" "$out/console.log" "$out/results/dmesg.txt" \
+		> "$out/bad-log.txt" 2>/dev/null; then
+		result fail "vm $k: kernel log clean" \
+			"$(head -1 "$out/bad-log.txt" | cut -c1-200)"
+		sed 's/^/# /' "$out/bad-log.txt" | head -20
+	else
+		result ok "vm $k: kernel log clean"
+	fi
+}
+
+for k in "${KVERS[@]}"; do
+	run_one "$k"
+done
