@@ -61,6 +61,11 @@ enum nvpc_dset {
  * @trailer_base: signal id of the trailer base of the domain
  * @clock: clock name from the documents ("host", "core", "memory", ...)
  * @clock_hz: a plausible clock frequency, used as the sim's default
+ * @name: short name of the domain ("host", "graph", "vdec", ...), taken
+ *	from the set headers of nv40-pcounter-signals.txt where it has one
+ * @flags: NVPC_DOMAIN_* flags
+ * @source: the document (and section) @nr_signals and @trailer_base come
+ *	from, or how they were derived
  */
 struct nvpc_domain_desc {
 	u8 dset;
@@ -69,7 +74,19 @@ struct nvpc_domain_desc {
 	u16 trailer_base;
 	const char *clock;
 	u32 clock_hz;
+	const char *name;
+	u8 flags;
+	const char *source;
 };
+
+/*
+ * No document gives this chip's signal count for the domain: it is a
+ * placeholder (the smallest range that holds the trailer) or a sibling
+ * chip's value. Good enough for the sim; treat with care on hardware.
+ */
+#define NVPC_DOMAIN_ASSUMED	BIT(0)
+
+struct nvpc_signal_range;
 
 /**
  * struct nvpc_chip_desc - one chipset
@@ -84,6 +101,11 @@ struct nvpc_domain_desc {
  * @domains: the domain descriptions
  * @nr_gpc: GF100+: number of GPCs the sim instantiates by default
  * @nr_part: GF100+: number of partitions the sim instantiates by default
+ * @flags: NVPC_CHIP_* flags
+ * @nr_ranges: number of entries in @ranges
+ * @ranges: the chip's named signals as the documents list them (one entry
+ *	per line or range of a list); the trailer signals are not listed,
+ *	they follow from the generation and &nvpc_domain_desc.trailer_base
  */
 struct nvpc_chip_desc {
 	u16 chipset;
@@ -94,6 +116,15 @@ struct nvpc_chip_desc {
 	const struct nvpc_domain_desc *domains;
 	u8 nr_gpc;
 	u8 nr_part;
+	u8 flags;
+	u16 nr_ranges;
+	const struct nvpc_signal_range *ranges;
 };
+
+/*
+ * pcounter.rst, Introduction: PCOUNTER presence on this chip is "pending
+ * a check" (NV25, NV2A, NV30, NV36).
+ */
+#define NVPC_CHIP_UNVERIFIED	BIT(0)
 
 #endif /* _NVPCOUNTER_CHIP_H */

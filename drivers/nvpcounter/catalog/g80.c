@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * G80:GF100 chips (Tesla).
+ *
+ * Domains (nv40-pcounter-signals.txt, counter sets): NV50:NV84 have the
+ * NV40 set 0 host, 1 core [PGRAPH front], 2 geometry [PGRAPH back],
+ * 3 shader, 4 memory. Other NV84+ add 5 misc (core clock), 6 video
+ * decoding, 7 VM and memory interface (core clock). NV84+ IGPs (MCP77,
+ * MCP79) have the NV40 sets without the memory one, then 4 misc, 5 video
+ * decoding, 6 VM: 7 domains (FACTS.md: "MCP7x: 7 domains").
+ *
+ * Trailer bases and signal counts. The trailer ends at base+0x1f, the top
+ * of the domain's range, so count = base + 0x20. In order of preference:
+ *
+ * 1. The chip's own "0xNN trailer base" line in nv40-pcounter-signals.txt.
+ * 2. FACTS.md's "trailer base" ids. These are not trailer bases: they are
+ *    nouveau's "trailer" signal, the first trailer signal of the domain,
+ *    which is ZERO at base+0x0e on NV40:G84 and at base+0x0c on G84:GF100
+ *    (pcounter-rev2.txt, Trailer signals). G80 "ee" is thus base 0xe0 -
+ *    exactly what nv40-pcounter-signals.txt gives for NV50 sets 1 and 2 -
+ *    and G84 "ec"/"8c" are bases 0xe0/0x80, GT215 "cc" is 0xc0.
+ * 3. The smallest multiple of 0x20 that keeps every named signal of the
+ *    domain below its trailer (base+0x0c on G84:GF100), when only a signal
+ *    list is known.
+ * 4. FACTS.md's count (nouveau's table) when nothing else is known; these
+ *    are 0x20 for every unnamed domain and marked NVPC_DOMAIN_ASSUMED.
+ *
+ * FACTS.md's counts disagree with the primary documents wherever the
+ * latter say more, and lose (FACTS.md: the primary documents win for
+ * NV10:GF100): a 0xf0 graph domain cannot hold a trailer based at 0xe0
+ * (it would end at 0xff), and NV50 names host signals 0x27-0x2a, NV84
+ * 0x2c, beyond a 0x20 host domain.
+ *
+ * Clock rates are sim defaults, not documented facts.
+ */
+#include "internal.h"
+
+#define TESLA_HOST_HZ	100000000
+#define TESLA_CORE_HZ	575000000
+#define TESLA_SHADER_HZ	1350000000
+#define TESLA_MEM_HZ	900000000
+#define TESLA_VDEC_HZ	400000000
+
+#define SRC_TXT		"nv40-pcounter-signals.txt"
+#define SRC_FACTS	"FACTS.md, Named signals"
+#define SRC_NV50	SRC_TXT ", NV50 signals"
+#define SRC_NV84	SRC_TXT ", NV84 signals"
+#define SRC_NV86	SRC_TXT ", NV86 signals"
+#define SRC_NV98	SRC_TXT ", NV98 signals"
+#define SRC_NVA0	SRC_TXT ", NVA0 signals"
+#define SRC_NVA5	SRC_TXT ", NVA5 signals"
+#define SRC_NVA8	SRC_TXT ", NVA8 signals"
+#define SRC_NVAC	SRC_TXT ", NVAC signals"
+#define SRC_NOUVEAU	"FACTS.md, Domains and signal counts (nouveau); count assumed"
+#define SRC_DERIVED	"lowest trailer base above the named signals"
+
+#define A	NVPC_DOMAIN_ASSUMED
+
+/* The 8 domains of G84+ non-IGP chips; _b0.._b7 are the trailer bases. */
+#define TESLA_DOMAINS(_b0, _f0, _s0, _b1, _f1, _s1, _b2, _f2, _s2,	\
+		      _b3, _f3, _s3, _b4, _f4, _s4, _b5, _f5, _s5,	\
+		      _b6, _f6, _s6, _b7, _f7, _s7)			\
+	NVPC_DOM(0, "host", _b0, "host", TESLA_HOST_HZ, _f0, _s0),	\
+	NVPC_DOM(1, "graph", _b1, "core", TESLA_CORE_HZ, _f1, _s1),	\
+	NVPC_DOM(2, "graph_back", _b2, "geometry", TESLA_CORE_HZ, _f2, _s2), \
+	NVPC_DOM(3, "mp", _b3, "shader", TESLA_SHADER_HZ, _f3, _s3),	\
+	NVPC_DOM(4, "mem", _b4, "memory", TESLA_MEM_HZ, _f4, _s4),	\
+	NVPC_DOM(5, "misc", _b5, "core", TESLA_CORE_HZ, _f5, _s5),	\
+	NVPC_DOM(6, "vdec", _b6, "vdec", TESLA_VDEC_HZ, _f6, _s6),	\
+	NVPC_DOM(7, "vm", _b7, "core", TESLA_CORE_HZ, _f7, _s7)
+
+/* The 7 domains of NV84+ IGPs: no memory domain. */
+#define TESLA_IGP_DOMAINS(_b0, _f0, _s0, _b1, _f1, _s1, _b2, _f2, _s2,	\
+			  _b3, _f3, _s3, _b4, _f4, _s4, _b5, _f5, _s5,	\
+			  _b6, _f6, _s6)				\
+	NVPC_DOM(0, "host", _b0, "host", TESLA_HOST_HZ, _f0, _s0),	\
+	NVPC_DOM(1, "graph", _b1, "core", TESLA_CORE_HZ, _f1, _s1),	\
+	NVPC_DOM(2, "graph_back", _b2, "geometry", TESLA_CORE_HZ, _f2, _s2), \
+	NVPC_DOM(3, "mp", _b3, "shader", TESLA_SHADER_HZ, _f3, _s3),	\
+	NVPC_DOM(4, "misc", _b4, "core", TESLA_CORE_HZ, _f4, _s4),	\
+	NVPC_DOM(5, "vdec", _b5, "vdec", TESLA_VDEC_HZ, _f5, _s5),	\
+	NVPC_DOM(6, "vm", _b6, "core", TESLA_CORE_HZ, _f6, _s6)
+
+/*
+ * G80 (NV50): all five trailer bases from the NV50 list; they agree with
+ * FACTS.md G80 "ee" (= 0xe0 + 0x0e) for domains 1 and 2.
+ */
+static const struct nvpc_domain_desc g80_domains[] = {
+	NVPC_DOM(0, "host", 0x20, "host", TESLA_HOST_HZ, 0, SRC_NV50),
+	NVPC_DOM(1, "graph", 0xe0, "core", TESLA_CORE_HZ, 0, SRC_NV50),
+	NVPC_DOM(2, "graph_back", 0xe0, "geometry", TESLA_CORE_HZ, 0,
+		 SRC_NV50),
+	NVPC_DOM(3, "mp", 0x20, "shader", TESLA_SHADER_HZ, 0, SRC_NV50),
+	NVPC_DOM(4, "mem", 0x20, "memory", TESLA_MEM_HZ, 0, SRC_NV50),
+};
+
+/*
+ * G84: domain 0 holds PTIMER_TIME_B12 at 0x2c (NV84 list); with base 0x20
+ * it would be the trailer's ZERO, so the base is 0x40. Domains 1 and 2
+ * from FACTS.md G84 "ec" and "8c". G86 takes the same layout: the NV84 and
+ * NV86 lists agree on every signal they share (0x2c, 0xc7-0xca).
+ */
+static const struct nvpc_domain_desc g84_domains[] = {
+	TESLA_DOMAINS(0x40, 0, SRC_NV84 ", " SRC_DERIVED,
+		      0xe0, 0, SRC_FACTS ": G84 trailer ec",
+		      0x80, 0, SRC_FACTS ": G84 trailer 8c",
+		      0x00, A, SRC_NOUVEAU, 0x00, A, SRC_NOUVEAU,
+		      0x00, A, SRC_NOUVEAU, 0x00, A, SRC_NOUVEAU,
+		      0x00, A, SRC_NOUVEAU),
+};
+
+/* G92, G94, G96: named by no document; G84's layout is assumed. */
+#define SRC_AS_G84	"no document; G84 layout assumed"
+static const struct nvpc_domain_desc g92_domains[] = {
+	TESLA_DOMAINS(0x40, A, SRC_AS_G84, 0xe0, A, SRC_AS_G84,
+		      0x80, A, SRC_AS_G84, 0x00, A, SRC_AS_G84,
+		      0x00, A, SRC_AS_G84, 0x00, A, SRC_AS_G84,
+		      0x00, A, SRC_AS_G84, 0x00, A, SRC_AS_G84),
+};
+
+/*
+ * G98: every base from the NV98 list. Set 5 has two "trailer base" lines,
+ * 0xe0 (between 0x37 and 0x38, out of order) and 0x60 (last, as in every
+ * other set). 0x60 is taken: the last line is where the list puts the
+ * base everywhere else, set 5's signals end at 0x4c below 0x60 + 0x0c,
+ * and NVA5's set 5 has base 0x60 too.
+ */
+static const struct nvpc_domain_desc g98_domains[] = {
+	TESLA_DOMAINS(0x40, 0, SRC_NV98, 0xe0, 0, SRC_NV98, 0xc0, 0, SRC_NV98,
+		      0x20, 0, SRC_NV98, 0x40, 0, SRC_NV98, 0x60, 0, SRC_NV98,
+		      0xa0, 0, SRC_NV98, 0xa0, 0, SRC_NV98),
+};
+
+/*
+ * GT200 (NVA0): domains 1 and 2 from FACTS.md GT200 "ec"/"ec", domain 6
+ * from the NVA0 list.
+ */
+static const struct nvpc_domain_desc gt200_domains[] = {
+	TESLA_DOMAINS(0x00, A, SRC_NOUVEAU,
+		      0xe0, 0, SRC_FACTS ": GT200 trailer ec",
+		      0xe0, 0, SRC_FACTS ": GT200 trailer ec",
+		      0x00, A, SRC_NOUVEAU, 0x00, A, SRC_NOUVEAU,
+		      0x00, A, SRC_NOUVEAU, 0xa0, 0, SRC_NVA0,
+		      0x00, A, SRC_NOUVEAU),
+};
+
+/* MCP77 (NVAA): only its 7-domain structure is known. */
+#define SRC_MCP7X	"FACTS.md: MCP7x 7 domains; count assumed"
+static const struct nvpc_domain_desc mcp77_domains[] = {
+	TESLA_IGP_DOMAINS(0x00, A, SRC_MCP7X, 0x00, A, SRC_MCP7X,
+			  0x00, A, SRC_MCP7X, 0x00, A, SRC_MCP7X,
+			  0x00, A, SRC_MCP7X, 0x00, A, SRC_MCP7X,
+			  0x00, A, SRC_MCP7X),
+};
+
+/*
+ * MCP79 (NVAC): the NVAC list gives no base; each one is the lowest that
+ * keeps the named signals below the trailer: host 0x53 -> 0x60, graph
+ * 0xd6 -> 0xe0, domain 2 0xd9 -> 0xe0, vdec 0xa1 -> 0xa0 (0xa1 < 0xac).
+ */
+#define SRC_NVAC_DER	SRC_NVAC ", " SRC_DERIVED
+static const struct nvpc_domain_desc mcp79_domains[] = {
+	TESLA_IGP_DOMAINS(0x60, 0, SRC_NVAC_DER, 0xe0, 0, SRC_NVAC_DER,
+			  0xe0, 0, SRC_NVAC_DER, 0x00, A, SRC_MCP7X,
+			  0x00, A, SRC_MCP7X, 0xa0, 0, SRC_NVAC_DER,
+			  0x00, A, SRC_MCP7X),
+};
+
+/* GT215 (NVA3): domains 1 and 2 from FACTS.md GT215 "ec"/"cc". */
+static const struct nvpc_domain_desc gt215_domains[] = {
+	TESLA_DOMAINS(0x00, A, SRC_NOUVEAU,
+		      0xe0, 0, SRC_FACTS ": GT215 trailer ec",
+		      0xc0, 0, SRC_FACTS ": GT215 trailer cc",
+		      0x00, A, SRC_NOUVEAU, 0x00, A, SRC_NOUVEAU,
+		      0x00, A, SRC_NOUVEAU, 0x00, A, SRC_NOUVEAU,
+		      0x00, A, SRC_NOUVEAU),
+};
+
+/* GT216 (NVA5): every base from the NVA5 list. */
+static const struct nvpc_domain_desc gt216_domains[] = {
+	TESLA_DOMAINS(0xe0, 0, SRC_NVA5, 0xe0, 0, SRC_NVA5, 0xc0, 0, SRC_NVA5,
+		      0x20, 0, SRC_NVA5, 0x60, 0, SRC_NVA5, 0x60, 0, SRC_NVA5,
+		      0xc0, 0, SRC_NVA5, 0xe0, 0, SRC_NVA5),
+};
+
+/*
+ * GT218 (NVA8): the NVA8 list names only PGRAPH_IDLE 0xcb, as NVA5 and
+ * GT215 do; the nearest documented sibling's (NVA5) layout is assumed.
+ */
+#define SRC_AS_NVA5	SRC_NVA8 "; NVA5 layout assumed"
+static const struct nvpc_domain_desc gt218_domains[] = {
+	TESLA_DOMAINS(0xe0, A, SRC_AS_NVA5, 0xe0, 0, SRC_AS_NVA5,
+		      0xc0, A, SRC_AS_NVA5, 0x20, A, SRC_AS_NVA5,
+		      0x60, A, SRC_AS_NVA5, 0x60, A, SRC_AS_NVA5,
+		      0xc0, A, SRC_AS_NVA5, 0xe0, A, SRC_AS_NVA5),
+};
+
+/*
+ * Named signals. The per-chip lists of nv40-pcounter-signals.txt come
+ * first, then FACTS.md's graph and domain 2 names for G80/G84/GT200/GT215.
+ * PGRAPH_IDLE (txt) and "graph idle" (FACTS.md) are one signal,
+ * graph_idle; PGRAPH_INTR_PENDING is graph_intr_pending.
+ */
+
+/*
+ * FACTS.md, Named signals: the same names on G80, G84, GT200 and GT215,
+ * at per-chip ids (_st strmout, _va vattr, _zc zcull, _vf vfetch,
+ * _cr crop, _zr zrop, _tx tex).
+ */
+#define FACTS_SIGNALS(_st, _va, _zc, _vf, _cr, _zr, _tx)		\
+	NVPC_SIGR(1, _st, 2, "strmout", "strmout_00 (+1 for _01)",	\
+		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
+	NVPC_SIGR(1, _va, 2, "vattr", "vattr_00 (+1)",			\
+		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
+	NVPC_SIGR(1, _zc, 6, "zcull", "zcull_00..05 (consecutive)",	\
+		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
+	NVPC_SIGR(1, _vf, 26, "vfetch", "vfetch_00.. (26 consecutive)", \
+		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
+	NVPC_SIGR(2, 0x00, 8, "prop", "prop_00..07",			\
+		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
+	NVPC_SIGR(2, _cr, 4, "crop", "crop_00..03",			\
+		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
+	NVPC_SIGR(2, _zr, 4, "zrop", "zrop_00..03",			\
+		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
+	NVPC_SIGR(2, _tx, 4, "tex", "tex_00..03",			\
+		  NVPC_SIGR_IDX2, 0, SRC_FACTS)
+
+#define X	NVPC_SIGR_SUFFIX
+#define CTXCTL_FLAGS(_first, _src)					\
+	NVPC_SIGR(1, _first, 4, "ctxctl_flag", "CTXCTL flag 0x1c-0x1f",	\
+		  NVPC_SIGR_IDXHEX, 0x1c, _src)
+
+/*
+ * G80: the NV50 list and FACTS.md G80. Both documents name 0x7c/0x7d
+ * (GSCHED / vattr_00, vattr_01), 0x80 (STRMOUT / strmout_01), 0x3f
+ * (VFETCH.JOE / vfetch_25) and 0xc8 (PGRAPH_IDLE / graph idle); the
+ * differently worded ones keep both names.
+ */
+static const struct nvpc_signal_range g80_signals[] = {
+	NVPC_SIG1(0, 0x00, "pfifo_host_memory_write",
+		  "PFIFO/host memory write", SRC_NV50),
+	NVPC_SIG1X(0, 0x1a, "pfifo_host_memory_read",
+		   "PFIFO/host memory read", SRC_NV50),
+	NVPC_SIG1(0, 0x1c, "triple_mmio_read", "triple MMIO read???",
+		  SRC_NV50),
+	NVPC_SIG1(0, 0x1d, "mmio_read", "MMIO read [or any BAR?]", SRC_NV50),
+	NVPC_SIG1(0, 0x27, "ptimer_time_b12", "PTIMER_TIME_B12", SRC_NV50),
+	NVPC_SIG1(0, 0x29, "mmio_read_or_write",
+		  "MMIO read or write [or any BAR?]", SRC_NV50),
+	NVPC_SIG1(0, 0x2a, "mmio_write", "MMIO write [or any BAR?]",
+		  SRC_NV50),
+	NVPC_SIG1(1, 0x3f, "vfetch_joe", "VFETCH.JOE related", SRC_NV50),
+	NVPC_SIG1(1, 0x6e, "zcull", "ZCULL", SRC_NV50),
+	NVPC_SIG1(1, 0x73, "csched", "CSCHED", SRC_NV50),
+	NVPC_SIGR(1, 0x77, 8, "gsched", "GSCHED", 0, 0, SRC_NV50),
+	NVPC_SIGR(1, 0x80, 3, "strmout", "STRMOUT", 0, 0, SRC_NV50),
+	NVPC_SIGR(1, 0x95, 5, "unk24xx", "UNK24xx", 0, 0, SRC_NV50),
+	NVPC_SIG1(1, 0xa7, "eng2d", "ENG2D", SRC_NV50),
+	NVPC_SIGR(1, 0xb8, 4, "unk14xx", "UNK14xx", 0, 0, SRC_NV50),
+	NVPC_SIG1(1, 0xc8, "graph_idle", "PGRAPH_IDLE", SRC_NV50),
+	NVPC_SIG1(1, 0xca, "graph_intr_pending", "PGRAPH_INTR_PENDING",
+		  SRC_NV50),
+	CTXCTL_FLAGS(0xd2, SRC_NV50),
+	NVPC_SIGR(1, 0xe3, 4, "unk1cxx", "UNK1Cxx", 0, 0, SRC_NV50),
+	NVPC_SIG1(2, 0x3a, "pvpe", "PVPE", SRC_NV50),
+	NVPC_SIG1X(2, 0x5d, "memory_access", "memory access", SRC_NV50),
+	NVPC_SIG1(2, 0x5e, "vga_window_read",
+		  "happens when reading memory through VGA window?", SRC_NV50),
+	NVPC_SIG1X(2, 0x64, "memory_read", "memory read [?]", SRC_NV50),
+	NVPC_SIG1X(2, 0x68, "memory_read", "memory read [?]", SRC_NV50),
+	NVPC_SIG1X(2, 0x80, "memory_access", "memory access", SRC_NV50),
+	NVPC_SIGR(2, 0x89, 30, "pvpe", "PVPE", 0, 0, SRC_NV50),
+	NVPC_SIG1(2, 0xac, "pfb_100c98", "PFB 100c98", SRC_NV50),
+	NVPC_SIG1(2, 0xad, "pfifo_host_dmaobj_load",
+		  "PFIFO host DMAobj load", SRC_NV50),
+	NVPC_SIG1(2, 0xb8, "pfb_100e0c", "PFB 100e0c", SRC_NV50),
+	NVPC_SIG1X(2, 0xc4, "pfifo_host_memory_read",
+		   "PFIFO/host memory read", SRC_NV50),
+	NVPC_SIG1(2, 0xea, "ccache", "CCACHE", SRC_NV50),
+	NVPC_SIG1(4, 0x1a, "pfb_100008", "PFB 100008", SRC_NV50),
+	FACTS_SIGNALS(0x7f, 0x7c, 0x20, 0x26, 0x52, 0x6c, 0x70),
+};
+
+/* G84: the NV84 list and FACTS.md G84. */
+static const struct nvpc_signal_range g84_signals[] = {
+	NVPC_SIG1(0, 0x2c, "ptimer_time_b12", "PTIMER_TIME_B12", SRC_NV84),
+	CTXCTL_FLAGS(0xc7, SRC_NV84),
+	NVPC_SIG1(1, 0xbd, "graph_idle", "graph idle (gr_idle)", SRC_FACTS),
+	FACTS_SIGNALS(0x5e, 0x5c, 0x07, 0x66, 0x30, 0x44, 0x48),
+};
+
+/* G86: the NV86 list. */
+static const struct nvpc_signal_range g86_signals[] = {
+	NVPC_SIG1(0, 0x2c, "ptimer_time_b12", "PTIMER_TIME_B12", SRC_NV86),
+	NVPC_SIG1(1, 0xbd, "graph_idle", "PGRAPH_IDLE", SRC_NV86),
+	NVPC_SIG1(1, 0xbf, "graph_intr_pending", "PGRAPH_INTR_PENDING",
+		  SRC_NV86),
+	CTXCTL_FLAGS(0xc7, SRC_NV86),
+};
+
+/* G98: the NV98 list. */
+static const struct nvpc_signal_range g98_signals[] = {
+	NVPC_SIG1(0, 0x04, "pfifo_host_memory_write",
+		  "PFIFO/host memory write", SRC_NV98),
+	NVPC_SIG1(0, 0x28, "pfifo_write_or_pdisplay",
+		  "happens once with PFIFO write or PDISPLAY access [not PFIFO read]",
+		  SRC_NV98),
+	NVPC_SIG1(0, 0x2a, "pfifo_host_memory_read",
+		  "PFIFO/host memory read", SRC_NV98),
+	NVPC_SIG1(0, 0x2d, "mmio_read", "MMIO read [or any BAR?]", SRC_NV98),
+	NVPC_SIG1(0, 0x37, "ptimer_time_b12", "PTIMER_TIME_B12", SRC_NV98),
+	NVPC_SIG1(0, 0x39, "mmio_read_or_write",
+		  "MMIO read or write [or any BAR?]", SRC_NV98),
+	NVPC_SIG1(0, 0x3a, "mmio_write", "MMIO write [or any BAR?]",
+		  SRC_NV98),
+	NVPC_SIG1(1, 0x31, "csched", "CSCHED", SRC_NV98),
+	NVPC_SIG1X(1, 0x37, "unk24xx", "UNK24xx", SRC_NV98),
+	NVPC_SIG1X(1, 0x4f, "zcull", "ZCULL", SRC_NV98),
+	NVPC_SIGR(1, 0x57, 3, "gsched", "GSCHED", 0, 0, SRC_NV98),
+	NVPC_SIG1(1, 0x5f, "strmout", "STRMOUT", SRC_NV98),
+	NVPC_SIG1X(1, 0x8d, "unk24xx", "UNK24xx", SRC_NV98),
+	NVPC_SIGR(1, 0x9b, 3, "eng2d", "ENG2D", X, 0, SRC_NV98),
+	NVPC_SIGR(1, 0xae, 3, "unk14xx", "UNK14xx", 0, 0, SRC_NV98),
+	NVPC_SIG1(1, 0xbd, "graph_idle", "PGRAPH_IDLE", SRC_NV98),
+	NVPC_SIG1(1, 0xbf, "graph_intr_pending", "PGRAPH_INTR_PENDING",
+		  SRC_NV98),
+	CTXCTL_FLAGS(0xc7, SRC_NV98),
+	NVPC_SIGR(1, 0xd9, 3, "unk1cxx", "UNK1Cxx", 0, 0, SRC_NV98),
+	NVPC_SIGR(2, 0x36, 2, "eng2d", "ENG2D", X, 0, SRC_NV98),
+	NVPC_SIG1X(2, 0x58, "zcull", "ZCULL", SRC_NV98),
+	NVPC_SIG1X(2, 0x60, "eng2d", "ENG2D", SRC_NV98),
+	NVPC_SIG1(5, 0x37, "pcrypt_pm_trigger_2nd", "PCRYPT PM_TRIGGER 2nd",
+		  SRC_NV98),
+	NVPC_SIG1(5, 0x38, "pcrypt_wrcache_flush_2nd",
+		  "PCRYPT WRCACHE_FLUSH 2nd", SRC_NV98),
+	NVPC_SIG1(5, 0x3b, "pcrypt_idle", "PCRYPT idle", SRC_NV98),
+	NVPC_SIG1(5, 0x45, "pcrypt_pm_trigger", "PCRYPT PM_TRIGGER",
+		  SRC_NV98),
+	NVPC_SIG1(5, 0x46, "pcrypt_wrcache_flush", "PCRYPT WRCACHE_FLUSH",
+		  SRC_NV98),
+	NVPC_SIGR(5, 0x47, 6, "pcrypt_user", "PCRYPT USER", 0, 0, SRC_NV98),
+	NVPC_SIG1(6, 0x12, "pbsp_idle", "PBSP idle", SRC_NV98),
+	NVPC_SIG1(6, 0x15, "pbsp_ta", "PBSP $ta", SRC_NV98),
+	NVPC_SIG1(6, 0x1c, "pbsp_pm_trigger", "PBSP PM_TRIGGER", SRC_NV98),
+	NVPC_SIG1(6, 0x1d, "pbsp_wrcache_flush", "PBSP WRCACHE_FLUSH",
+		  SRC_NV98),
+	NVPC_SIGR(6, 0x1e, 6, "pbsp_user", "PBSP USER", 0, 0, SRC_NV98),
+	NVPC_SIG1(6, 0x42, "pppp_idle", "PPPP idle", SRC_NV98),
+	NVPC_SIG1(6, 0x45, "pppp_ta", "PPPP $ta", SRC_NV98),
+	NVPC_SIG1(6, 0x4c, "pppp_pm_trigger", "PPPP PM_TRIGGER", SRC_NV98),
+	NVPC_SIG1(6, 0x4d, "pppp_wrcache_flush", "PPPP WRCACHE_FLUSH",
+		  SRC_NV98),
+	NVPC_SIGR(6, 0x4e, 6, "pppp_user", "PPPP USER", 0, 0, SRC_NV98),
+	NVPC_SIG1(6, 0x5d, "pvp_vuc_idle", "PVP VUC idle", SRC_NV98),
+	NVPC_SIG1(6, 0x90, "pvp_idle", "PVP idle", SRC_NV98),
+	NVPC_SIG1(6, 0x93, "pvp_ta", "PVP $ta", SRC_NV98),
+	NVPC_SIG1(6, 0x9a, "pvp_pm_trigger", "PVP PM_TRIGGER", SRC_NV98),
+	NVPC_SIG1(6, 0x9b, "pvp_wrcache_flush", "PVP WRCACHE_FLUSH",
+		  SRC_NV98),
+	NVPC_SIGR(6, 0x9c, 6, "pvp_user", "PVP USER", 0, 0, SRC_NV98),
+	NVPC_SIG1(7, 0x07, "magic_flush_pfifo_read_related",
+		  "something related to MAGIC_FLUSH + PFIFO memory read?",
+		  SRC_NV98),
+	NVPC_SIG1X(7, 0x22, "pfifo_host_dmaobj_load_x16",
+		   "16 * PFIFO host DMAobj load", SRC_NV98),
+	NVPC_SIG1X(7, 0x23, "pfifo_host_dmaobj_load_x16",
+		   "16 * PFIFO host DMAobj load", SRC_NV98),
+	NVPC_SIG1X(7, 0x24, "magic_flush_pfifo_memory_read",
+		   "MAGIC_FLUSH + PFIFO memory read", SRC_NV98),
+	NVPC_SIG1X(7, 0x2c, "magic_flush_memory_access",
+		   "MAGIC_FLUSH + memory access", SRC_NV98),
+	NVPC_SIG1X(7, 0x2e, "magic_flush_memory_access",
+		   "MAGIC_FLUSH + memory access", SRC_NV98),
+	NVPC_SIG1X(7, 0x30, "magic_flush_memory_read",
+		   "MAGIC_FLUSH [misses 1 sometimes?] + memory read",
+		   SRC_NV98),
+	NVPC_SIG1X(7, 0x32, "magic_flush_memory_read",
+		   "MAGIC_FLUSH [misses 1 sometimes?] + memory read",
+		   SRC_NV98),
+	NVPC_SIG1X(7, 0x4c, "magic_flush_pfifo_memory_read",
+		   "MAGIC_FLUSH + PFIFO memory read", SRC_NV98),
+	NVPC_SIG1(7, 0x4d, "magic_flush", "MAGIC_FLUSH", SRC_NV98),
+	NVPC_SIG1(7, 0x65, "pbsp_pm_trigger_2nd", "PBSP PM_TRIGGER 2nd",
+		  SRC_NV98),
+	NVPC_SIG1(7, 0x66, "pbsp_wrcache_flush_2nd",
+		  "PBSP WRCACHE_FLUSH 2nd", SRC_NV98),
+	NVPC_SIG1(7, 0x71, "pppp_pm_trigger_2nd", "PPPP PM_TRIGGER 2nd",
+		  SRC_NV98),
+	NVPC_SIG1(7, 0x72, "pppp_wrcache_flush_2nd",
+		  "PPPP WRCACHE_FLUSH 2nd", SRC_NV98),
+	NVPC_SIG1(7, 0x8c, "pvp_pm_trigger_2nd", "PVP PM_TRIGGER 2nd",
+		  SRC_NV98),
+	NVPC_SIG1(7, 0x8d, "pvp_wrcache_flush_2nd", "PVP WRCACHE_FLUSH 2nd",
+		  SRC_NV98),
+};
+
+/* GT200: the NVA0 list and FACTS.md GT200. */
+static const struct nvpc_signal_range gt200_signals[] = {
+	NVPC_SIGR(6, 0x00, 8, "pvp_user", "PVP_USER_0-7", 0, 0, SRC_NVA0),
+	NVPC_SIG1(1, 0xc9, "graph_idle", "graph idle (gr_idle)", SRC_FACTS),
+	FACTS_SIGNALS(0x84, 0x82, 0x07, 0x46, 0x55, 0x74, 0x78),
+};
+
+/* MCP79: the NVAC list. */
+static const struct nvpc_signal_range mcp79_signals[] = {
+	NVPC_SIG1(0, 0x53, "ptimer_time_b12", "PTIMER_TIME_B12", SRC_NVAC),
+	NVPC_SIG1(1, 0xc9, "graph_idle", "PGRAPH_IDLE", SRC_NVAC),
+	NVPC_SIG1(1, 0xcb, "graph_intr_pending", "PGRAPH_INTR_PENDING",
+		  SRC_NVAC),
+	CTXCTL_FLAGS(0xd3, SRC_NVAC),
+	NVPC_SIGR(2, 0xd4, 6, "pcrypt_user", "PCRYPT_USER_0-5", 0, 0,
+		  SRC_NVAC),
+	NVPC_SIGR(5, 0x1e, 6, "pbsp_user", "PBSP_USER_0-5", 0, 0, SRC_NVAC),
+	NVPC_SIGR(5, 0x4e, 6, "pppp_user", "PPPP_USER_0-5", 0, 0, SRC_NVAC),
+	NVPC_SIGR(5, 0x9c, 6, "pvp_user", "PVP_USER_0-5", 0, 0, SRC_NVAC),
+};
+
+/* GT215: FACTS.md GT215. */
+static const struct nvpc_signal_range gt215_signals[] = {
+	NVPC_SIG1(1, 0xcb, "graph_idle", "graph idle (gr_idle)", SRC_FACTS),
+	FACTS_SIGNALS(0x86, 0x84, 0x07, 0x46, 0x64, 0x7c, 0x80),
+};
+
+/* GT216: the NVA5 list. */
+static const struct nvpc_signal_range gt216_signals[] = {
+	NVPC_SIG1(0, 0x1a, "pfifo_writes", "PFIFO writes", SRC_NVA5),
+	NVPC_SIG1X(0, 0x74, "mmio_reads", "MMIO reads", SRC_NVA5),
+	NVPC_SIG1(0, 0x96, "pfifo_reads", "PFIFO reads", SRC_NVA5),
+	NVPC_SIG1X(0, 0x99, "mmio_reads", "MMIO reads", SRC_NVA5),
+	NVPC_SIG1(0, 0xa3, "ptimer_time_b12", "PTIMER_TIME_B12", SRC_NVA5),
+	NVPC_SIG1(0, 0xa5, "mmio_accesses", "MMIO accesses", SRC_NVA5),
+	NVPC_SIG1(0, 0xa6, "mmio_writes", "MMIO writes", SRC_NVA5),
+	NVPC_SIG1X(1, 0x2f, "ccache_unk4", "CCACHE_UNK4 ??? [flag 2]",
+		   SRC_NVA5),
+	NVPC_SIG1X(1, 0x30, "ccache_unk4", "CCACHE_UNK4 ??? [flag 2]",
+		   SRC_NVA5),
+	NVPC_SIG1X(1, 0x33, "ccache_unk5", "CCACHE_UNK5 ??? [flag 2]",
+		   SRC_NVA5),
+	NVPC_SIG1X(1, 0x34, "ccache_unk5", "CCACHE_UNK5 ??? [flag 2]",
+		   SRC_NVA5),
+	NVPC_SIG1(1, 0x37, "pgraph_24xx", "PGRAPH 24xx ??? [idle?]",
+		  SRC_NVA5),
+	NVPC_SIG1(1, 0x77, "zcull", "ZCULL ??? [idle?]", SRC_NVA5),
+	NVPC_SIG1X(1, 0xa9, "eng2d", "ENG2D ??? [idle?]", SRC_NVA5),
+	NVPC_SIG1X(1, 0xab, "eng2d", "ENG2D ??? [idle?]", SRC_NVA5),
+	NVPC_SIG1X(1, 0xbc, "pgraph_14xx", "PGRAPH 14xx ??? [idle?]",
+		   SRC_NVA5),
+	NVPC_SIG1X(1, 0xbe, "pgraph_14xx", "PGRAPH 14xx ??? [idle?]",
+		   SRC_NVA5),
+	NVPC_SIG1(1, 0xca, "dispatch", "DISPATCH ???? [idle?]", SRC_NVA5),
+	NVPC_SIG1(1, 0xcb, "graph_idle", "PGRAPH_IDLE", SRC_NVA5),
+	NVPC_SIG1(1, 0xcd, "graph_intr_pending", "PGRAPH_INTR_PENDING",
+		  SRC_NVA5),
+	CTXCTL_FLAGS(0xd5, SRC_NVA5),
+	NVPC_SIG1X(2, 0x2a, "ccache", "CCACHE ??? [idle?]", SRC_NVA5),
+	NVPC_SIG1X(2, 0x2c, "ccache", "CCACHE ??? [idle?]", SRC_NVA5),
+	NVPC_SIG1X(2, 0x49, "gsched", "GSCHED ??? [idle?]", SRC_NVA5),
+	NVPC_SIG1X(2, 0x4b, "gsched", "GSCHED ??? [idle?]", SRC_NVA5),
+	NVPC_SIG1X(2, 0x4e, "strmout", "STRMOUT ??? [idle?]", SRC_NVA5),
+	NVPC_SIG1X(2, 0x50, "strmout", "STRMOUT ??? [idle?]", SRC_NVA5),
+	NVPC_SIG1X(2, 0x6c, "unk14xx", "14xx ??? [idle?]", SRC_NVA5),
+	NVPC_SIG1X(2, 0x6d, "unk14xx", "14xx ??? [idle?]", SRC_NVA5),
+	NVPC_SIGR(5, 0x2d, 6, "pcopy_user", "PCOPY_USER_0-5", 0, 0, SRC_NVA5),
+	NVPC_SIGR(5, 0x4e, 6, "pdaemon_user", "PDAEMON_USER_0-5", 0, 0,
+		  SRC_NVA5),
+	NVPC_SIG1(6, 0x17, "pbsp_fifo_idle", "PBSP FIFO idle", SRC_NVA5),
+	NVPC_SIG1(6, 0x18, "pbsp_idle", "PBSP idle", SRC_NVA5),
+	NVPC_SIGR(6, 0x19, 3, "pbsp_uc_exec", "PBSP uc execution", 0, 0,
+		  SRC_NVA5),
+	NVPC_SIG1(6, 0x22, "pbsp_pm_trigger", "PBSP PM_TRIGGER", SRC_NVA5),
+	NVPC_SIG1(6, 0x23, "pbsp_wrcache_flush", "PBSP WRCACHE_FLUSH",
+		  SRC_NVA5),
+	NVPC_SIGR(6, 0x24, 6, "pbsp_user", "PBSP_USER_0-5", 0, 0, SRC_NVA5),
+	NVPC_SIG1(6, 0x2b, "pppp", "PPPP", SRC_NVA5),
+	NVPC_SIG1(6, 0x36, "pppp_pm_trigger", "PPPP PM_TRIGGER", SRC_NVA5),
+	NVPC_SIG1(6, 0x37, "pppp_wrcache_flush", "PPPP WRCACHE_FLUSH",
+		  SRC_NVA5),
+	NVPC_SIGR(6, 0x38, 6, "pppp_user", "PPPP_USER_0-5", 0, 0, SRC_NVA5),
+	NVPC_SIG1(6, 0x3f, "pvp", "PVP", SRC_NVA5),
+	NVPC_SIG1(6, 0x4a, "pvp_pm_trigger", "PVP PM_TRIGGER", SRC_NVA5),
+	NVPC_SIG1(6, 0x4b, "pvp_wrcache_flush", "PVP WRCACHE_FLUSH",
+		  SRC_NVA5),
+	NVPC_SIGR(6, 0x4c, 6, "pvp_user", "PVP_USER_0-5", 0, 0, SRC_NVA5),
+	NVPC_SIGR(6, 0x54, 5, "pbsp", "PBSP", 0, 0, SRC_NVA5),
+	NVPC_SIGR(6, 0x5f, 32, "pppp", "PPPP", 0, 0, SRC_NVA5),
+	NVPC_SIGR(6, 0x88, 4, "pvp_vuc", "PVP [vuc?]", 0, 0, SRC_NVA5),
+	NVPC_SIGR(6, 0xa0, 5, "pvp_xfrm", "PVP [xfrm? - 4c b3, b5]", 0, 0,
+		  SRC_NVA5),
+	NVPC_SIGR(6, 0xad, 3, "pvp_580", "PVP [580 - 4c b7]", 0, 0,
+		  SRC_NVA5),
+	NVPC_SIG1(6, 0xb6, "pvp_680", "PVP [680 - 4c b8]", SRC_NVA5),
+	NVPC_SIGR(6, 0xc0, 6, "pbsp_crypt", "PBSP.CRYPT", 0, 0, SRC_NVA5),
+};
+
+/* GT218: the NVA8 list. */
+static const struct nvpc_signal_range gt218_signals[] = {
+	NVPC_SIG1(1, 0xcb, "graph_idle", "PGRAPH_IDLE", SRC_NVA8),
+};
+
+#undef X
+
+const struct nvpc_chip_desc nvpc_catalog_g80_chips[] = {
+	NVPC_CHIP(0x50, "G80", "NV50", NV40, g80_domains, 0, g80_signals),
+	NVPC_CHIP(0x84, "G84", "NV84", G84, g84_domains, 0, g84_signals),
+	NVPC_CHIP(0x86, "G86", "NV86", G84, g84_domains, 0, g86_signals),
+	NVPC_CHIP_NOSIG(0x92, "G92", "NV92", G92, g92_domains, 0),
+	NVPC_CHIP_NOSIG(0x94, "G94", "NV94", G92, g92_domains, 0),
+	NVPC_CHIP_NOSIG(0x96, "G96", "NV96", G92, g92_domains, 0),
+	NVPC_CHIP(0x98, "G98", "NV98", G92, g98_domains, 0, g98_signals),
+	NVPC_CHIP(0xa0, "GT200", "NVA0", G92, gt200_domains, 0,
+		  gt200_signals),
+	NVPC_CHIP_NOSIG(0xaa, "MCP77", "NVAA", G92, mcp77_domains, 0),
+	NVPC_CHIP(0xac, "MCP79", "NVAC", G92, mcp79_domains, 0,
+		  mcp79_signals),
+	NVPC_CHIP(0xa3, "GT215", "NVA3", GT215, gt215_domains, 0,
+		  gt215_signals),
+	NVPC_CHIP(0xa5, "GT216", "NVA5", GT215, gt216_domains, 0,
+		  gt216_signals),
+	NVPC_CHIP(0xa8, "GT218", "NVA8", GT215, gt218_domains, 0,
+		  gt218_signals),
+};
+
+const unsigned int nvpc_catalog_g80_nr_chips =
+	ARRAY_SIZE(nvpc_catalog_g80_chips);

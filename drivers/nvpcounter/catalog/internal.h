@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the catalogue's tables: one file per family of chips
+ * (nv10.c, nv40.c, g80.c, gf100.c), assembled by catalog.c.
+ */
+#ifndef _NVPC_CATALOG_INTERNAL_H
+#define _NVPC_CATALOG_INTERNAL_H
+
+#include <nvpcounter/catalog.h>
+
+/*
+ * NV10:GF100 trailer signals end at base+0x1f and are the top of the
+ * domain's signal range (pcounter.rst, Trailer signals), so a domain whose
+ * trailer base a document gives has base + 0x20 signals.
+ */
+#define NVPC_TRAILER_SPAN	0x20
+/* GF100+: base+0x1f .. base+0x3f, USER_0 = count - 0x40 + 0x27 (FACTS.md) */
+#define NVPC_TRAILER_SPAN_GF100	0x40
+
+/* A NV10:GF100 domain given by its trailer base. */
+#define NVPC_DOM(_idx, _name, _base, _clock, _hz, _flags, _src)	\
+	{							\
+		.dset = NVPC_DSET_MAIN,				\
+		.index = (_idx),				\
+		.nr_signals = (_base) + NVPC_TRAILER_SPAN,	\
+		.trailer_base = (_base),			\
+		.clock = (_clock),				\
+		.clock_hz = (_hz),				\
+		.name = (_name),				\
+		.flags = (_flags),				\
+		.source = (_src),				\
+	}
+
+/* A GF100+ domain given by its signal count. */
+#define NVPC_DOM_GF100(_set, _idx, _name, _nr, _clock, _hz, _flags, _src) \
+	{								\
+		.dset = NVPC_DSET_##_set,				\
+		.index = (_idx),					\
+		.nr_signals = (_nr),					\
+		.trailer_base = (_nr) - NVPC_TRAILER_SPAN_GF100,	\
+		.clock = (_clock),					\
+		.clock_hz = (_hz),					\
+		.name = (_name),					\
+		.flags = (_flags),					\
+		.source = (_src),					\
+	}
+
+/* A line of a signal list of a NV10:GF100 chip (domain set MAIN). */
+#define NVPC_SIGR(_dom, _first, _count, _name, _doc, _flags, _index0, _src) \
+	{								\
+		.name = (_name),					\
+		.doc = (_doc),						\
+		.source = (_src),					\
+		.dset = NVPC_DSET_MAIN,					\
+		.domain = (_dom),					\
+		.first = (_first),					\
+		.count = (_count),					\
+		.index0 = (_index0),					\
+		.flags = (_flags),					\
+	}
+/* A single named signal. */
+#define NVPC_SIG1(_dom, _id, _name, _doc, _src)			\
+	NVPC_SIGR(_dom, _id, 1, _name, _doc, 0, 0, _src)
+/* A single named signal whose name clashes inside the chip. */
+#define NVPC_SIG1X(_dom, _id, _name, _doc, _src)			\
+	NVPC_SIGR(_dom, _id, 1, _name, _doc, NVPC_SIGR_SUFFIX, 0, _src)
+
+#define NVPC_CHIP(_id, _name, _alt, _gen, _doms, _flags, _ranges)	\
+	{								\
+		.chipset = (_id),					\
+		.name = (_name),					\
+		.alt_name = (_alt),					\
+		.gen = NVPC_GEN_##_gen,					\
+		.nr_domains = ARRAY_SIZE(_doms),			\
+		.domains = (_doms),					\
+		.flags = (_flags),					\
+		.nr_ranges = ARRAY_SIZE(_ranges),			\
+		.ranges = (_ranges),					\
+	}
+
+#define NVPC_CHIP_NOSIG(_id, _name, _alt, _gen, _doms, _flags)	\
+	{								\
+		.chipset = (_id),					\
+		.name = (_name),					\
+		.alt_name = (_alt),					\
+		.gen = NVPC_GEN_##_gen,					\
+		.nr_domains = ARRAY_SIZE(_doms),			\
+		.domains = (_doms),					\
+		.flags = (_flags),					\
+	}
+
+/* Chip tables of each family, in hardware order. */
+extern const struct nvpc_chip_desc nvpc_catalog_nv10_chips[];
+extern const unsigned int nvpc_catalog_nv10_nr_chips;
+extern const struct nvpc_chip_desc nvpc_catalog_nv40_chips[];
+extern const unsigned int nvpc_catalog_nv40_nr_chips;
+extern const struct nvpc_chip_desc nvpc_catalog_g80_chips[];
+extern const unsigned int nvpc_catalog_g80_nr_chips;
+extern const struct nvpc_chip_desc nvpc_catalog_gf100_chips[];
+extern const unsigned int nvpc_catalog_gf100_nr_chips;
+
+#endif /* _NVPC_CATALOG_INTERNAL_H */
