@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Result bookkeeping shared by the test phases (lint, unit, vm): every
 # check becomes one TAP line in $NVPC_RESULTS, and summarize() turns the

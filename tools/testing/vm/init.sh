@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # SPDX-License-Identifier: GPL-2.0
 #
 # /init of the nvpcounter test VM (busybox-static). Loads the kernel's own
