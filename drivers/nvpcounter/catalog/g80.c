@@ -56,42 +56,36 @@
 
 #define A	NVPC_DOMAIN_ASSUMED
 
-/* The 8 domains of G84+ non-IGP chips; _b0.._b7 are the trailer bases. */
-#define TESLA_DOMAINS(_b0, _f0, _s0, _b1, _f1, _s1, _b2, _f2, _s2,	\
-		      _b3, _f3, _s3, _b4, _f4, _s4, _b5, _f5, _s5,	\
-		      _b6, _f6, _s6, _b7, _f7, _s7)			\
-	NVPC_DOM(0, "host", _b0, "host", TESLA_HOST_HZ, _f0, _s0),	\
-	NVPC_DOM(1, "graph", _b1, "core", TESLA_CORE_HZ, _f1, _s1),	\
-	NVPC_DOM(2, "graph_back", _b2, "geometry", TESLA_CORE_HZ, _f2, _s2), \
-	NVPC_DOM(3, "mp", _b3, "shader", TESLA_SHADER_HZ, _f3, _s3),	\
-	NVPC_DOM(4, "mem", _b4, "memory", TESLA_MEM_HZ, _f4, _s4),	\
-	NVPC_DOM(5, "misc", _b5, "core", TESLA_CORE_HZ, _f5, _s5),	\
-	NVPC_DOM(6, "vdec", _b6, "vdec", TESLA_VDEC_HZ, _f6, _s6),	\
-	NVPC_DOM(7, "vm", _b7, "core", TESLA_CORE_HZ, _f7, _s7)
-
-/* The 7 domains of NV84+ IGPs: no memory domain. */
-#define TESLA_IGP_DOMAINS(_b0, _f0, _s0, _b1, _f1, _s1, _b2, _f2, _s2,	\
-			  _b3, _f3, _s3, _b4, _f4, _s4, _b5, _f5, _s5,	\
-			  _b6, _f6, _s6)				\
-	NVPC_DOM(0, "host", _b0, "host", TESLA_HOST_HZ, _f0, _s0),	\
-	NVPC_DOM(1, "graph", _b1, "core", TESLA_CORE_HZ, _f1, _s1),	\
-	NVPC_DOM(2, "graph_back", _b2, "geometry", TESLA_CORE_HZ, _f2, _s2), \
-	NVPC_DOM(3, "mp", _b3, "shader", TESLA_SHADER_HZ, _f3, _s3),	\
-	NVPC_DOM(4, "misc", _b4, "core", TESLA_CORE_HZ, _f4, _s4),	\
-	NVPC_DOM(5, "vdec", _b5, "vdec", TESLA_VDEC_HZ, _f5, _s5),	\
-	NVPC_DOM(6, "vm", _b6, "core", TESLA_CORE_HZ, _f6, _s6)
+/* The Tesla domains; _b is the trailer base. */
+#define TESLA_HOST(_nr, _b, _f, _s)						\
+	NVPC_DOM(0, "host", _nr, _b, "host", TESLA_HOST_HZ, _f, _s)
+#define TESLA_GRAPH(_nr, _b, _f, _s)						\
+	NVPC_DOM(1, "graph", _nr, _b, "core", TESLA_CORE_HZ, _f, _s)
+#define TESLA_GRAPH_BACK(_nr, _b, _f, _s)					\
+	NVPC_DOM(2, "graph_back", _nr, _b, "geometry", TESLA_CORE_HZ, _f, _s)
+#define TESLA_MP(_nr, _b, _f, _s)						\
+	NVPC_DOM(3, "mp", _nr, _b, "shader", TESLA_SHADER_HZ, _f, _s)
+#define TESLA_MEM(_nr, _b, _f, _s)						\
+	NVPC_DOM(4, "mem", _nr, _b, "memory", TESLA_MEM_HZ, _f, _s)
+/* misc, vdec and vm are 5, 6, 7 on G84+, 4, 5, 6 on the IGPs */
+#define TESLA_MISC(_i, _nr, _b, _f, _s)					\
+	NVPC_DOM(_i, "misc", _nr, _b, "core", TESLA_CORE_HZ, _f, _s)
+#define TESLA_VDEC(_i, _nr, _b, _f, _s)					\
+	NVPC_DOM(_i, "vdec", _nr, _b, "vdec", TESLA_VDEC_HZ, _f, _s)
+#define TESLA_VM(_i, _nr, _b, _f, _s)					\
+	NVPC_DOM(_i, "vm", _nr, _b, "core", TESLA_CORE_HZ, _f, _s)
 
 /*
  * G80 (NV50): all five trailer bases from the NV50 list; they agree with
  * FACTS.md G80 "ee" (= 0xe0 + 0x0e) for domains 1 and 2.
  */
 static const struct nvpc_domain_desc g80_domains[] = {
-	NVPC_DOM(0, "host", 0x20, "host", TESLA_HOST_HZ, 0, SRC_NV50),
-	NVPC_DOM(1, "graph", 0xe0, "core", TESLA_CORE_HZ, 0, SRC_NV50),
-	NVPC_DOM(2, "graph_back", 0xe0, "geometry", TESLA_CORE_HZ, 0,
+	NVPC_DOM(0, "host", 0x40, 0x20, "host", TESLA_HOST_HZ, 0, SRC_NV50),
+	NVPC_DOM(1, "graph", 0x100, 0xe0, "core", TESLA_CORE_HZ, 0, SRC_NV50),
+	NVPC_DOM(2, "graph_back", 0x100, 0xe0, "geometry", TESLA_CORE_HZ, 0,
 		 SRC_NV50),
-	NVPC_DOM(3, "mp", 0x20, "shader", TESLA_SHADER_HZ, 0, SRC_NV50),
-	NVPC_DOM(4, "mem", 0x20, "memory", TESLA_MEM_HZ, 0, SRC_NV50),
+	NVPC_DOM(3, "mp", 0x40, 0x20, "shader", TESLA_SHADER_HZ, 0, SRC_NV50),
+	NVPC_DOM(4, "mem", 0x40, 0x20, "memory", TESLA_MEM_HZ, 0, SRC_NV50),
 };
 
 /*
@@ -101,21 +95,27 @@ static const struct nvpc_domain_desc g80_domains[] = {
  * NV86 lists agree on every signal they share (0x2c, 0xc7-0xca).
  */
 static const struct nvpc_domain_desc g84_domains[] = {
-	TESLA_DOMAINS(0x40, 0, SRC_NV84 ", " SRC_DERIVED,
-		      0xe0, 0, SRC_FACTS ": G84 trailer ec",
-		      0x80, 0, SRC_FACTS ": G84 trailer 8c",
-		      0x00, A, SRC_NOUVEAU, 0x00, A, SRC_NOUVEAU,
-		      0x00, A, SRC_NOUVEAU, 0x00, A, SRC_NOUVEAU,
-		      0x00, A, SRC_NOUVEAU),
+	TESLA_HOST(0x60, 0x40, 0, SRC_NV84 ", " SRC_DERIVED),
+	TESLA_GRAPH(0x100, 0xe0, 0, SRC_FACTS ": G84 trailer ec"),
+	TESLA_GRAPH_BACK(0xa0, 0x80, 0, SRC_FACTS ": G84 trailer 8c"),
+	TESLA_MP(0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_MEM(0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_MISC(5, 0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_VDEC(6, 0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_VM(7, 0x20, 0x00, A, SRC_NOUVEAU),
 };
 
 /* G92, G94, G96: named by no document; G84's layout is assumed. */
 #define SRC_AS_G84	"no document; G84 layout assumed"
 static const struct nvpc_domain_desc g92_domains[] = {
-	TESLA_DOMAINS(0x40, A, SRC_AS_G84, 0xe0, A, SRC_AS_G84,
-		      0x80, A, SRC_AS_G84, 0x00, A, SRC_AS_G84,
-		      0x00, A, SRC_AS_G84, 0x00, A, SRC_AS_G84,
-		      0x00, A, SRC_AS_G84, 0x00, A, SRC_AS_G84),
+	TESLA_HOST(0x60, 0x40, A, SRC_AS_G84),
+	TESLA_GRAPH(0x100, 0xe0, A, SRC_AS_G84),
+	TESLA_GRAPH_BACK(0xa0, 0x80, A, SRC_AS_G84),
+	TESLA_MP(0x20, 0x00, A, SRC_AS_G84),
+	TESLA_MEM(0x20, 0x00, A, SRC_AS_G84),
+	TESLA_MISC(5, 0x20, 0x00, A, SRC_AS_G84),
+	TESLA_VDEC(6, 0x20, 0x00, A, SRC_AS_G84),
+	TESLA_VM(7, 0x20, 0x00, A, SRC_AS_G84),
 };
 
 /*
@@ -126,9 +126,14 @@ static const struct nvpc_domain_desc g92_domains[] = {
  * and NVA5's set 5 has base 0x60 too.
  */
 static const struct nvpc_domain_desc g98_domains[] = {
-	TESLA_DOMAINS(0x40, 0, SRC_NV98, 0xe0, 0, SRC_NV98, 0xc0, 0, SRC_NV98,
-		      0x20, 0, SRC_NV98, 0x40, 0, SRC_NV98, 0x60, 0, SRC_NV98,
-		      0xa0, 0, SRC_NV98, 0xa0, 0, SRC_NV98),
+	TESLA_HOST(0x60, 0x40, 0, SRC_NV98),
+	TESLA_GRAPH(0x100, 0xe0, 0, SRC_NV98),
+	TESLA_GRAPH_BACK(0xe0, 0xc0, 0, SRC_NV98),
+	TESLA_MP(0x40, 0x20, 0, SRC_NV98),
+	TESLA_MEM(0x60, 0x40, 0, SRC_NV98),
+	TESLA_MISC(5, 0x80, 0x60, 0, SRC_NV98),
+	TESLA_VDEC(6, 0xc0, 0xa0, 0, SRC_NV98),
+	TESLA_VM(7, 0xc0, 0xa0, 0, SRC_NV98),
 };
 
 /*
@@ -136,21 +141,26 @@ static const struct nvpc_domain_desc g98_domains[] = {
  * from the NVA0 list.
  */
 static const struct nvpc_domain_desc gt200_domains[] = {
-	TESLA_DOMAINS(0x00, A, SRC_NOUVEAU,
-		      0xe0, 0, SRC_FACTS ": GT200 trailer ec",
-		      0xe0, 0, SRC_FACTS ": GT200 trailer ec",
-		      0x00, A, SRC_NOUVEAU, 0x00, A, SRC_NOUVEAU,
-		      0x00, A, SRC_NOUVEAU, 0xa0, 0, SRC_NVA0,
-		      0x00, A, SRC_NOUVEAU),
+	TESLA_HOST(0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_GRAPH(0x100, 0xe0, 0, SRC_FACTS ": GT200 trailer ec"),
+	TESLA_GRAPH_BACK(0x100, 0xe0, 0, SRC_FACTS ": GT200 trailer ec"),
+	TESLA_MP(0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_MEM(0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_MISC(5, 0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_VDEC(6, 0xc0, 0xa0, 0, SRC_NVA0),
+	TESLA_VM(7, 0x20, 0x00, A, SRC_NOUVEAU),
 };
 
 /* MCP77 (NVAA): only its 7-domain structure is known. */
 #define SRC_MCP7X	"FACTS.md: MCP7x 7 domains; count assumed"
 static const struct nvpc_domain_desc mcp77_domains[] = {
-	TESLA_IGP_DOMAINS(0x00, A, SRC_MCP7X, 0x00, A, SRC_MCP7X,
-			  0x00, A, SRC_MCP7X, 0x00, A, SRC_MCP7X,
-			  0x00, A, SRC_MCP7X, 0x00, A, SRC_MCP7X,
-			  0x00, A, SRC_MCP7X),
+	TESLA_HOST(0x20, 0x00, A, SRC_MCP7X),
+	TESLA_GRAPH(0x20, 0x00, A, SRC_MCP7X),
+	TESLA_GRAPH_BACK(0x20, 0x00, A, SRC_MCP7X),
+	TESLA_MP(0x20, 0x00, A, SRC_MCP7X),
+	TESLA_MISC(4, 0x20, 0x00, A, SRC_MCP7X),
+	TESLA_VDEC(5, 0x20, 0x00, A, SRC_MCP7X),
+	TESLA_VM(6, 0x20, 0x00, A, SRC_MCP7X),
 };
 
 /*
@@ -160,27 +170,37 @@ static const struct nvpc_domain_desc mcp77_domains[] = {
  */
 #define SRC_NVAC_DER	SRC_NVAC ", " SRC_DERIVED
 static const struct nvpc_domain_desc mcp79_domains[] = {
-	TESLA_IGP_DOMAINS(0x60, 0, SRC_NVAC_DER, 0xe0, 0, SRC_NVAC_DER,
-			  0xe0, 0, SRC_NVAC_DER, 0x00, A, SRC_MCP7X,
-			  0x00, A, SRC_MCP7X, 0xa0, 0, SRC_NVAC_DER,
-			  0x00, A, SRC_MCP7X),
+	TESLA_HOST(0x80, 0x60, 0, SRC_NVAC_DER),
+	TESLA_GRAPH(0x100, 0xe0, 0, SRC_NVAC_DER),
+	TESLA_GRAPH_BACK(0x100, 0xe0, 0, SRC_NVAC_DER),
+	TESLA_MP(0x20, 0x00, A, SRC_MCP7X),
+	TESLA_MISC(4, 0x20, 0x00, A, SRC_MCP7X),
+	TESLA_VDEC(5, 0xc0, 0xa0, 0, SRC_NVAC_DER),
+	TESLA_VM(6, 0x20, 0x00, A, SRC_MCP7X),
 };
 
 /* GT215 (NVA3): domains 1 and 2 from FACTS.md GT215 "ec"/"cc". */
 static const struct nvpc_domain_desc gt215_domains[] = {
-	TESLA_DOMAINS(0x00, A, SRC_NOUVEAU,
-		      0xe0, 0, SRC_FACTS ": GT215 trailer ec",
-		      0xc0, 0, SRC_FACTS ": GT215 trailer cc",
-		      0x00, A, SRC_NOUVEAU, 0x00, A, SRC_NOUVEAU,
-		      0x00, A, SRC_NOUVEAU, 0x00, A, SRC_NOUVEAU,
-		      0x00, A, SRC_NOUVEAU),
+	TESLA_HOST(0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_GRAPH(0x100, 0xe0, 0, SRC_FACTS ": GT215 trailer ec"),
+	TESLA_GRAPH_BACK(0xe0, 0xc0, 0, SRC_FACTS ": GT215 trailer cc"),
+	TESLA_MP(0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_MEM(0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_MISC(5, 0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_VDEC(6, 0x20, 0x00, A, SRC_NOUVEAU),
+	TESLA_VM(7, 0x20, 0x00, A, SRC_NOUVEAU),
 };
 
 /* GT216 (NVA5): every base from the NVA5 list. */
 static const struct nvpc_domain_desc gt216_domains[] = {
-	TESLA_DOMAINS(0xe0, 0, SRC_NVA5, 0xe0, 0, SRC_NVA5, 0xc0, 0, SRC_NVA5,
-		      0x20, 0, SRC_NVA5, 0x60, 0, SRC_NVA5, 0x60, 0, SRC_NVA5,
-		      0xc0, 0, SRC_NVA5, 0xe0, 0, SRC_NVA5),
+	TESLA_HOST(0x100, 0xe0, 0, SRC_NVA5),
+	TESLA_GRAPH(0x100, 0xe0, 0, SRC_NVA5),
+	TESLA_GRAPH_BACK(0xe0, 0xc0, 0, SRC_NVA5),
+	TESLA_MP(0x40, 0x20, 0, SRC_NVA5),
+	TESLA_MEM(0x80, 0x60, 0, SRC_NVA5),
+	TESLA_MISC(5, 0x80, 0x60, 0, SRC_NVA5),
+	TESLA_VDEC(6, 0xe0, 0xc0, 0, SRC_NVA5),
+	TESLA_VM(7, 0x100, 0xe0, 0, SRC_NVA5),
 };
 
 /*
@@ -189,10 +209,14 @@ static const struct nvpc_domain_desc gt216_domains[] = {
  */
 #define SRC_AS_NVA5	SRC_NVA8 "; NVA5 layout assumed"
 static const struct nvpc_domain_desc gt218_domains[] = {
-	TESLA_DOMAINS(0xe0, A, SRC_AS_NVA5, 0xe0, 0, SRC_AS_NVA5,
-		      0xc0, A, SRC_AS_NVA5, 0x20, A, SRC_AS_NVA5,
-		      0x60, A, SRC_AS_NVA5, 0x60, A, SRC_AS_NVA5,
-		      0xc0, A, SRC_AS_NVA5, 0xe0, A, SRC_AS_NVA5),
+	TESLA_HOST(0x100, 0xe0, A, SRC_AS_NVA5),
+	TESLA_GRAPH(0x100, 0xe0, 0, SRC_AS_NVA5),
+	TESLA_GRAPH_BACK(0xe0, 0xc0, A, SRC_AS_NVA5),
+	TESLA_MP(0x40, 0x20, A, SRC_AS_NVA5),
+	TESLA_MEM(0x80, 0x60, A, SRC_AS_NVA5),
+	TESLA_MISC(5, 0x80, 0x60, A, SRC_AS_NVA5),
+	TESLA_VDEC(6, 0xe0, 0xc0, A, SRC_AS_NVA5),
+	TESLA_VM(7, 0x100, 0xe0, A, SRC_AS_NVA5),
 };
 
 /*
@@ -202,28 +226,10 @@ static const struct nvpc_domain_desc gt218_domains[] = {
  * graph_idle; PGRAPH_INTR_PENDING is graph_intr_pending.
  */
 
-/*
- * FACTS.md, Named signals: the same names on G80, G84, GT200 and GT215,
- * at per-chip ids (_st strmout, _va vattr, _zc zcull, _vf vfetch,
- * _cr crop, _zr zrop, _tx tex).
- */
-#define FACTS_SIGNALS(_st, _va, _zc, _vf, _cr, _zr, _tx)		\
-	NVPC_SIGR(1, _st, 2, "strmout", "strmout_00 (+1 for _01)",	\
-		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
-	NVPC_SIGR(1, _va, 2, "vattr", "vattr_00 (+1)",			\
-		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
-	NVPC_SIGR(1, _zc, 6, "zcull", "zcull_00..05 (consecutive)",	\
-		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
-	NVPC_SIGR(1, _vf, 26, "vfetch", "vfetch_00.. (26 consecutive)", \
-		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
-	NVPC_SIGR(2, 0x00, 8, "prop", "prop_00..07",			\
-		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
-	NVPC_SIGR(2, _cr, 4, "crop", "crop_00..03",			\
-		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
-	NVPC_SIGR(2, _zr, 4, "zrop", "zrop_00..03",			\
-		  NVPC_SIGR_IDX2, 0, SRC_FACTS),			\
-	NVPC_SIGR(2, _tx, 4, "tex", "tex_00..03",			\
-		  NVPC_SIGR_IDX2, 0, SRC_FACTS)
+/* FACTS.md, Named signals: numbered ranges (strmout_00, vfetch_00 ...) */
+#define FACTS_SIGR(_dom, _first, _count, _name, _doc)			\
+	NVPC_SIGR(_dom, _first, _count, _name, _doc, NVPC_SIGR_IDX2, 0,	\
+		  SRC_FACTS)
 
 #define X	NVPC_SIGR_SUFFIX
 #define CTXCTL_FLAGS(_first, _src)					\
@@ -278,7 +284,14 @@ static const struct nvpc_signal_range g80_signals[] = {
 		   "PFIFO/host memory read", SRC_NV50),
 	NVPC_SIG1(2, 0xea, "ccache", "CCACHE", SRC_NV50),
 	NVPC_SIG1(4, 0x1a, "pfb_100008", "PFB 100008", SRC_NV50),
-	FACTS_SIGNALS(0x7f, 0x7c, 0x20, 0x26, 0x52, 0x6c, 0x70),
+	FACTS_SIGR(1, 0x7f, 2, "strmout", "strmout_00 (+1 for _01)"),
+	FACTS_SIGR(1, 0x7c, 2, "vattr", "vattr_00 (+1)"),
+	FACTS_SIGR(1, 0x20, 6, "zcull", "zcull_00..05 (consecutive)"),
+	FACTS_SIGR(1, 0x26, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
+	FACTS_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
+	FACTS_SIGR(2, 0x52, 4, "crop", "crop_00..03"),
+	FACTS_SIGR(2, 0x6c, 4, "zrop", "zrop_00..03"),
+	FACTS_SIGR(2, 0x70, 4, "tex", "tex_00..03"),
 };
 
 /* G84: the NV84 list and FACTS.md G84. */
@@ -286,7 +299,14 @@ static const struct nvpc_signal_range g84_signals[] = {
 	NVPC_SIG1(0, 0x2c, "ptimer_time_b12", "PTIMER_TIME_B12", SRC_NV84),
 	CTXCTL_FLAGS(0xc7, SRC_NV84),
 	NVPC_SIG1(1, 0xbd, "graph_idle", "graph idle (gr_idle)", SRC_FACTS),
-	FACTS_SIGNALS(0x5e, 0x5c, 0x07, 0x66, 0x30, 0x44, 0x48),
+	FACTS_SIGR(1, 0x5e, 2, "strmout", "strmout_00 (+1 for _01)"),
+	FACTS_SIGR(1, 0x5c, 2, "vattr", "vattr_00 (+1)"),
+	FACTS_SIGR(1, 0x07, 6, "zcull", "zcull_00..05 (consecutive)"),
+	FACTS_SIGR(1, 0x66, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
+	FACTS_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
+	FACTS_SIGR(2, 0x30, 4, "crop", "crop_00..03"),
+	FACTS_SIGR(2, 0x44, 4, "zrop", "zrop_00..03"),
+	FACTS_SIGR(2, 0x48, 4, "tex", "tex_00..03"),
 };
 
 /* G86: the NV86 list. */
@@ -398,7 +418,14 @@ static const struct nvpc_signal_range g98_signals[] = {
 static const struct nvpc_signal_range gt200_signals[] = {
 	NVPC_SIGR(6, 0x00, 8, "pvp_user", "PVP_USER_0-7", 0, 0, SRC_NVA0),
 	NVPC_SIG1(1, 0xc9, "graph_idle", "graph idle (gr_idle)", SRC_FACTS),
-	FACTS_SIGNALS(0x84, 0x82, 0x07, 0x46, 0x55, 0x74, 0x78),
+	FACTS_SIGR(1, 0x84, 2, "strmout", "strmout_00 (+1 for _01)"),
+	FACTS_SIGR(1, 0x82, 2, "vattr", "vattr_00 (+1)"),
+	FACTS_SIGR(1, 0x07, 6, "zcull", "zcull_00..05 (consecutive)"),
+	FACTS_SIGR(1, 0x46, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
+	FACTS_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
+	FACTS_SIGR(2, 0x55, 4, "crop", "crop_00..03"),
+	FACTS_SIGR(2, 0x74, 4, "zrop", "zrop_00..03"),
+	FACTS_SIGR(2, 0x78, 4, "tex", "tex_00..03"),
 };
 
 /* MCP79: the NVAC list. */
@@ -418,7 +445,14 @@ static const struct nvpc_signal_range mcp79_signals[] = {
 /* GT215: FACTS.md GT215. */
 static const struct nvpc_signal_range gt215_signals[] = {
 	NVPC_SIG1(1, 0xcb, "graph_idle", "graph idle (gr_idle)", SRC_FACTS),
-	FACTS_SIGNALS(0x86, 0x84, 0x07, 0x46, 0x64, 0x7c, 0x80),
+	FACTS_SIGR(1, 0x86, 2, "strmout", "strmout_00 (+1 for _01)"),
+	FACTS_SIGR(1, 0x84, 2, "vattr", "vattr_00 (+1)"),
+	FACTS_SIGR(1, 0x07, 6, "zcull", "zcull_00..05 (consecutive)"),
+	FACTS_SIGR(1, 0x46, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
+	FACTS_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
+	FACTS_SIGR(2, 0x64, 4, "crop", "crop_00..03"),
+	FACTS_SIGR(2, 0x7c, 4, "zrop", "zrop_00..03"),
+	FACTS_SIGR(2, 0x80, 4, "tex", "tex_00..03"),
 };
 
 /* GT216: the NVA5 list. */
@@ -500,24 +534,54 @@ static const struct nvpc_signal_range gt218_signals[] = {
 #undef X
 
 const struct nvpc_chip_desc nvpc_catalog_g80_chips[] = {
-	NVPC_CHIP(0x50, "G80", "NV50", NV40, g80_domains, 0, g80_signals),
-	NVPC_CHIP(0x84, "G84", "NV84", G84, g84_domains, 0, g84_signals),
-	NVPC_CHIP(0x86, "G86", "NV86", G84, g84_domains, 0, g86_signals),
-	NVPC_CHIP_NOSIG(0x92, "G92", "NV92", G92, g92_domains, 0),
-	NVPC_CHIP_NOSIG(0x94, "G94", "NV94", G92, g92_domains, 0),
-	NVPC_CHIP_NOSIG(0x96, "G96", "NV96", G92, g92_domains, 0),
-	NVPC_CHIP(0x98, "G98", "NV98", G92, g98_domains, 0, g98_signals),
-	NVPC_CHIP(0xa0, "GT200", "NVA0", G92, gt200_domains, 0,
-		  gt200_signals),
-	NVPC_CHIP_NOSIG(0xaa, "MCP77", "NVAA", G92, mcp77_domains, 0),
-	NVPC_CHIP(0xac, "MCP79", "NVAC", G92, mcp79_domains, 0,
-		  mcp79_signals),
-	NVPC_CHIP(0xa3, "GT215", "NVA3", GT215, gt215_domains, 0,
-		  gt215_signals),
-	NVPC_CHIP(0xa5, "GT216", "NVA5", GT215, gt216_domains, 0,
-		  gt216_signals),
-	NVPC_CHIP(0xa8, "GT218", "NVA8", GT215, gt218_domains, 0,
-		  gt218_signals),
+	{ .chipset = 0x50, .name = "G80", .alt_name = "NV50",
+	  .gen = NVPC_GEN_NV40,
+	  .domains = g80_domains, .nr_domains = ARRAY_SIZE(g80_domains),
+	  .ranges = g80_signals, .nr_ranges = ARRAY_SIZE(g80_signals) },
+	{ .chipset = 0x84, .name = "G84", .alt_name = "NV84",
+	  .gen = NVPC_GEN_G84,
+	  .domains = g84_domains, .nr_domains = ARRAY_SIZE(g84_domains),
+	  .ranges = g84_signals, .nr_ranges = ARRAY_SIZE(g84_signals) },
+	{ .chipset = 0x86, .name = "G86", .alt_name = "NV86",
+	  .gen = NVPC_GEN_G84,
+	  .domains = g84_domains, .nr_domains = ARRAY_SIZE(g84_domains),
+	  .ranges = g86_signals, .nr_ranges = ARRAY_SIZE(g86_signals) },
+	{ .chipset = 0x92, .name = "G92", .alt_name = "NV92",
+	  .gen = NVPC_GEN_G92,
+	  .domains = g92_domains, .nr_domains = ARRAY_SIZE(g92_domains) },
+	{ .chipset = 0x94, .name = "G94", .alt_name = "NV94",
+	  .gen = NVPC_GEN_G92,
+	  .domains = g92_domains, .nr_domains = ARRAY_SIZE(g92_domains) },
+	{ .chipset = 0x96, .name = "G96", .alt_name = "NV96",
+	  .gen = NVPC_GEN_G92,
+	  .domains = g92_domains, .nr_domains = ARRAY_SIZE(g92_domains) },
+	{ .chipset = 0x98, .name = "G98", .alt_name = "NV98",
+	  .gen = NVPC_GEN_G92,
+	  .domains = g98_domains, .nr_domains = ARRAY_SIZE(g98_domains),
+	  .ranges = g98_signals, .nr_ranges = ARRAY_SIZE(g98_signals) },
+	{ .chipset = 0xa0, .name = "GT200", .alt_name = "NVA0",
+	  .gen = NVPC_GEN_G92,
+	  .domains = gt200_domains, .nr_domains = ARRAY_SIZE(gt200_domains),
+	  .ranges = gt200_signals, .nr_ranges = ARRAY_SIZE(gt200_signals) },
+	{ .chipset = 0xaa, .name = "MCP77", .alt_name = "NVAA",
+	  .gen = NVPC_GEN_G92,
+	  .domains = mcp77_domains, .nr_domains = ARRAY_SIZE(mcp77_domains) },
+	{ .chipset = 0xac, .name = "MCP79", .alt_name = "NVAC",
+	  .gen = NVPC_GEN_G92,
+	  .domains = mcp79_domains, .nr_domains = ARRAY_SIZE(mcp79_domains),
+	  .ranges = mcp79_signals, .nr_ranges = ARRAY_SIZE(mcp79_signals) },
+	{ .chipset = 0xa3, .name = "GT215", .alt_name = "NVA3",
+	  .gen = NVPC_GEN_GT215,
+	  .domains = gt215_domains, .nr_domains = ARRAY_SIZE(gt215_domains),
+	  .ranges = gt215_signals, .nr_ranges = ARRAY_SIZE(gt215_signals) },
+	{ .chipset = 0xa5, .name = "GT216", .alt_name = "NVA5",
+	  .gen = NVPC_GEN_GT215,
+	  .domains = gt216_domains, .nr_domains = ARRAY_SIZE(gt216_domains),
+	  .ranges = gt216_signals, .nr_ranges = ARRAY_SIZE(gt216_signals) },
+	{ .chipset = 0xa8, .name = "GT218", .alt_name = "NVA8",
+	  .gen = NVPC_GEN_GT215,
+	  .domains = gt218_domains, .nr_domains = ARRAY_SIZE(gt218_domains),
+	  .ranges = gt218_signals, .nr_ranges = ARRAY_SIZE(gt218_signals) },
 };
 
 const unsigned int nvpc_catalog_g80_nr_chips =

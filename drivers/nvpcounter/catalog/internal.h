@@ -17,33 +17,27 @@
 /* GF100+: base+0x1f .. base+0x3f, USER_0 = count - 0x40 + 0x27 (FACTS.md) */
 #define NVPC_TRAILER_SPAN_GF100	0x40
 
-/* A NV10:GF100 domain given by its trailer base. */
-#define NVPC_DOM(_idx, _name, _base, _clock, _hz, _flags, _src)	\
-	{							\
-		.dset = NVPC_DSET_MAIN,				\
-		.index = (_idx),				\
-		.nr_signals = (_base) + NVPC_TRAILER_SPAN,	\
-		.trailer_base = (_base),			\
-		.clock = (_clock),				\
-		.clock_hz = (_hz),				\
-		.name = (_name),				\
-		.flags = (_flags),				\
-		.source = (_src),				\
-	}
-
-/* A GF100+ domain given by its signal count. */
-#define NVPC_DOM_GF100(_set, _idx, _name, _nr, _clock, _hz, _flags, _src) \
+/*
+ * A domain. The tables give both the count and the trailer base; the host
+ * tests check base == count - NVPC_TRAILER_SPAN (_GF100).
+ */
+#define NVPC_DOM_SET(_set, _idx, _name, _nr, _base, _clock, _hz, _flags,	\
+		     _src)						\
 	{								\
-		.dset = NVPC_DSET_##_set,				\
+		.dset = (_set),						\
 		.index = (_idx),					\
 		.nr_signals = (_nr),					\
-		.trailer_base = (_nr) - NVPC_TRAILER_SPAN_GF100,	\
+		.trailer_base = (_base),				\
 		.clock = (_clock),					\
 		.clock_hz = (_hz),					\
 		.name = (_name),					\
 		.flags = (_flags),					\
 		.source = (_src),					\
 	}
+/* A NV10:GF100 domain (domain set MAIN). */
+#define NVPC_DOM(_idx, _name, _nr, _base, _clock, _hz, _flags, _src)	\
+	NVPC_DOM_SET(NVPC_DSET_MAIN, _idx, _name, _nr, _base, _clock, _hz, \
+		     _flags, _src)
 
 /* A line of a signal list of a NV10:GF100 chip (domain set MAIN). */
 #define NVPC_SIGR(_dom, _first, _count, _name, _doc, _flags, _index0, _src) \
@@ -64,30 +58,6 @@
 /* A single named signal whose name clashes inside the chip. */
 #define NVPC_SIG1X(_dom, _id, _name, _doc, _src)			\
 	NVPC_SIGR(_dom, _id, 1, _name, _doc, NVPC_SIGR_SUFFIX, 0, _src)
-
-#define NVPC_CHIP(_id, _name, _alt, _gen, _doms, _flags, _ranges)	\
-	{								\
-		.chipset = (_id),					\
-		.name = (_name),					\
-		.alt_name = (_alt),					\
-		.gen = NVPC_GEN_##_gen,					\
-		.nr_domains = ARRAY_SIZE(_doms),			\
-		.domains = (_doms),					\
-		.flags = (_flags),					\
-		.nr_ranges = ARRAY_SIZE(_ranges),			\
-		.ranges = (_ranges),					\
-	}
-
-#define NVPC_CHIP_NOSIG(_id, _name, _alt, _gen, _doms, _flags)	\
-	{								\
-		.chipset = (_id),					\
-		.name = (_name),					\
-		.alt_name = (_alt),					\
-		.gen = NVPC_GEN_##_gen,					\
-		.nr_domains = ARRAY_SIZE(_doms),			\
-		.domains = (_doms),					\
-		.flags = (_flags),					\
-	}
 
 /* Chip tables of each family, in hardware order. */
 extern const struct nvpc_chip_desc nvpc_catalog_nv10_chips[];

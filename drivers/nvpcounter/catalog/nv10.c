@@ -27,45 +27,63 @@
  * PGRAPH there, so it is called "core".
  */
 static const struct nvpc_domain_desc nv10_domains[] = {
-	NVPC_DOM(0, "core", 0x00, "core", 120000000, NVPC_DOMAIN_ASSUMED,
+	NVPC_DOM(0, "core", 0x20, 0x00, "core", 120000000, NVPC_DOMAIN_ASSUMED,
 		 NV10_SRC_DOM),
 };
 
 static const struct nvpc_domain_desc nv15_domains[] = {
-	NVPC_DOM(0, "core", 0x00, "core", 200000000, NVPC_DOMAIN_ASSUMED,
+	NVPC_DOM(0, "core", 0x20, 0x00, "core", 200000000, NVPC_DOMAIN_ASSUMED,
 		 NV10_SRC_DOM),
 };
 
 static const struct nvpc_domain_desc nv20_domains[] = {
-	NVPC_DOM(0, "core", 0x00, "core", 200000000, NVPC_DOMAIN_ASSUMED,
+	NVPC_DOM(0, "core", 0x20, 0x00, "core", 200000000, NVPC_DOMAIN_ASSUMED,
 		 NV20_SRC_DOM),
-	NVPC_DOM(1, "mem", 0x00, "memory", 230000000, NVPC_DOMAIN_ASSUMED,
+	NVPC_DOM(1, "mem", 0x20, 0x00, "memory", 230000000, NVPC_DOMAIN_ASSUMED,
 		 NV20_SRC_DOM),
 };
 
 static const struct nvpc_domain_desc nv30_domains[] = {
-	NVPC_DOM(0, "core", 0x00, "core", 400000000, NVPC_DOMAIN_ASSUMED,
+	NVPC_DOM(0, "core", 0x20, 0x00, "core", 400000000, NVPC_DOMAIN_ASSUMED,
 		 NV20_SRC_DOM),
-	NVPC_DOM(1, "mem", 0x00, "memory", 425000000, NVPC_DOMAIN_ASSUMED,
+	NVPC_DOM(1, "mem", 0x20, 0x00, "memory", 425000000, NVPC_DOMAIN_ASSUMED,
 		 NV20_SRC_DOM),
 };
 
 const struct nvpc_chip_desc nvpc_catalog_nv10_chips[] = {
-	NVPC_CHIP_NOSIG(0x10, "NV10", "NV10", NV10, nv10_domains, 0),
-	NVPC_CHIP_NOSIG(0x15, "NV15", "NV15", NV15, nv15_domains, 0),
-	NVPC_CHIP_NOSIG(0x20, "NV20", "NV20", NV20, nv20_domains, 0),
-	NVPC_CHIP_NOSIG(0x25, "NV25", "NV25", NV20, nv20_domains,
-			NVPC_CHIP_UNVERIFIED),
-	NVPC_CHIP_NOSIG(0x28, "NV28", "NV28", NV20, nv20_domains, 0),
-	NVPC_CHIP_NOSIG(0x2a, "NV2A", "NV2A", NV20, nv20_domains,
-			NVPC_CHIP_UNVERIFIED),
-	NVPC_CHIP_NOSIG(0x30, "NV30", "NV30", NV30, nv30_domains,
-			NVPC_CHIP_UNVERIFIED),
-	NVPC_CHIP_NOSIG(0x31, "NV31", "NV31", NV30, nv30_domains, 0),
-	NVPC_CHIP_NOSIG(0x34, "NV34", "NV34", NV30, nv30_domains, 0),
-	NVPC_CHIP_NOSIG(0x35, "NV35", "NV35", NV30, nv30_domains, 0),
-	NVPC_CHIP_NOSIG(0x36, "NV36", "NV36", NV30, nv30_domains,
-			NVPC_CHIP_UNVERIFIED),
+	{ .chipset = 0x10, .name = "NV10", .alt_name = "NV10",
+	  .gen = NVPC_GEN_NV10,
+	  .domains = nv10_domains, .nr_domains = ARRAY_SIZE(nv10_domains) },
+	{ .chipset = 0x15, .name = "NV15", .alt_name = "NV15",
+	  .gen = NVPC_GEN_NV15,
+	  .domains = nv15_domains, .nr_domains = ARRAY_SIZE(nv15_domains) },
+	{ .chipset = 0x20, .name = "NV20", .alt_name = "NV20",
+	  .gen = NVPC_GEN_NV20,
+	  .domains = nv20_domains, .nr_domains = ARRAY_SIZE(nv20_domains) },
+	{ .chipset = 0x25, .name = "NV25", .alt_name = "NV25",
+	  .gen = NVPC_GEN_NV20, .flags = NVPC_CHIP_UNVERIFIED,
+	  .domains = nv20_domains, .nr_domains = ARRAY_SIZE(nv20_domains) },
+	{ .chipset = 0x28, .name = "NV28", .alt_name = "NV28",
+	  .gen = NVPC_GEN_NV20,
+	  .domains = nv20_domains, .nr_domains = ARRAY_SIZE(nv20_domains) },
+	{ .chipset = 0x2a, .name = "NV2A", .alt_name = "NV2A",
+	  .gen = NVPC_GEN_NV20, .flags = NVPC_CHIP_UNVERIFIED,
+	  .domains = nv20_domains, .nr_domains = ARRAY_SIZE(nv20_domains) },
+	{ .chipset = 0x30, .name = "NV30", .alt_name = "NV30",
+	  .gen = NVPC_GEN_NV30, .flags = NVPC_CHIP_UNVERIFIED,
+	  .domains = nv30_domains, .nr_domains = ARRAY_SIZE(nv30_domains) },
+	{ .chipset = 0x31, .name = "NV31", .alt_name = "NV31",
+	  .gen = NVPC_GEN_NV30,
+	  .domains = nv30_domains, .nr_domains = ARRAY_SIZE(nv30_domains) },
+	{ .chipset = 0x34, .name = "NV34", .alt_name = "NV34",
+	  .gen = NVPC_GEN_NV30,
+	  .domains = nv30_domains, .nr_domains = ARRAY_SIZE(nv30_domains) },
+	{ .chipset = 0x35, .name = "NV35", .alt_name = "NV35",
+	  .gen = NVPC_GEN_NV30,
+	  .domains = nv30_domains, .nr_domains = ARRAY_SIZE(nv30_domains) },
+	{ .chipset = 0x36, .name = "NV36", .alt_name = "NV36",
+	  .gen = NVPC_GEN_NV30, .flags = NVPC_CHIP_UNVERIFIED,
+	  .domains = nv30_domains, .nr_domains = ARRAY_SIZE(nv30_domains) },
 };
 
 const unsigned int nvpc_catalog_nv10_nr_chips =

@@ -71,28 +71,70 @@ static const struct nvpc_trailer_fixed nvpc_trailer_gf100[] = {
 	{ NVPC_TRAILER_PERIODIC, 0, 0x2e, "periodic", "PCOUNTER.PERIODIC" },
 };
 
-#define NVPC_TRAILER_LAYOUT(_fixed, _event, _flag, _src)		\
-	{ _fixed, ARRAY_SIZE(_fixed), _event, _flag, _src }
-
 static const struct nvpc_trailer_layout nvpc_trailer_layouts[NVPC_GEN_COUNT] = {
-	[NVPC_GEN_NV10] = NVPC_TRAILER_LAYOUT(nvpc_trailer_nv10, 0, 0x1f,
-		"pcounter.rst, Trailer signals: NV10:NV20"),
-	[NVPC_GEN_NV15] = NVPC_TRAILER_LAYOUT(nvpc_trailer_nv10, 0, 0x1f,
-		"pcounter.rst, Trailer signals: NV10:NV20"),
-	[NVPC_GEN_NV20] = NVPC_TRAILER_LAYOUT(nvpc_trailer_nv20, 0, 0x1f,
-		"pcounter.rst, Trailer signals: NV20:NV40"),
-	[NVPC_GEN_NV30] = NVPC_TRAILER_LAYOUT(nvpc_trailer_nv20, 0, 0x1f,
-		"pcounter.rst, Trailer signals: NV20:NV40"),
-	[NVPC_GEN_NV40] = NVPC_TRAILER_LAYOUT(nvpc_trailer_nv40, 0x17, 0x1f,
-		"pcounter-rev2.txt, Trailer signals: NV40:GF100"),
-	[NVPC_GEN_G84] = NVPC_TRAILER_LAYOUT(nvpc_trailer_g84, 0x17, 0x1f,
-		"pcounter-rev2.txt, Trailer signals: NV40:GF100"),
-	[NVPC_GEN_G92] = NVPC_TRAILER_LAYOUT(nvpc_trailer_g84, 0x17, 0x1f,
-		"pcounter-rev2.txt, Trailer signals: NV40:GF100"),
-	[NVPC_GEN_GT215] = NVPC_TRAILER_LAYOUT(nvpc_trailer_g84, 0x17, 0x1f,
-		"pcounter-rev2.txt, Trailer signals: NV40:GF100"),
-	[NVPC_GEN_GF100] = NVPC_TRAILER_LAYOUT(nvpc_trailer_gf100, 0x37, 0x3f,
-		"pcounter-rev2.txt, Trailer signals: GF100+"),
+	[NVPC_GEN_NV10] = {
+		.fixed = nvpc_trailer_nv10,
+		.nr_fixed = ARRAY_SIZE(nvpc_trailer_nv10),
+		.event_top = 0,
+		.flag_top = 0x1f,
+		.source = "pcounter.rst, Trailer signals: NV10:NV20",
+	},
+	[NVPC_GEN_NV15] = {
+		.fixed = nvpc_trailer_nv10,
+		.nr_fixed = ARRAY_SIZE(nvpc_trailer_nv10),
+		.event_top = 0,
+		.flag_top = 0x1f,
+		.source = "pcounter.rst, Trailer signals: NV10:NV20",
+	},
+	[NVPC_GEN_NV20] = {
+		.fixed = nvpc_trailer_nv20,
+		.nr_fixed = ARRAY_SIZE(nvpc_trailer_nv20),
+		.event_top = 0,
+		.flag_top = 0x1f,
+		.source = "pcounter.rst, Trailer signals: NV20:NV40",
+	},
+	[NVPC_GEN_NV30] = {
+		.fixed = nvpc_trailer_nv20,
+		.nr_fixed = ARRAY_SIZE(nvpc_trailer_nv20),
+		.event_top = 0,
+		.flag_top = 0x1f,
+		.source = "pcounter.rst, Trailer signals: NV20:NV40",
+	},
+	[NVPC_GEN_NV40] = {
+		.fixed = nvpc_trailer_nv40,
+		.nr_fixed = ARRAY_SIZE(nvpc_trailer_nv40),
+		.event_top = 0x17,
+		.flag_top = 0x1f,
+		.source = "pcounter-rev2.txt, Trailer signals: NV40:GF100",
+	},
+	[NVPC_GEN_G84] = {
+		.fixed = nvpc_trailer_g84,
+		.nr_fixed = ARRAY_SIZE(nvpc_trailer_g84),
+		.event_top = 0x17,
+		.flag_top = 0x1f,
+		.source = "pcounter-rev2.txt, Trailer signals: NV40:GF100",
+	},
+	[NVPC_GEN_G92] = {
+		.fixed = nvpc_trailer_g84,
+		.nr_fixed = ARRAY_SIZE(nvpc_trailer_g84),
+		.event_top = 0x17,
+		.flag_top = 0x1f,
+		.source = "pcounter-rev2.txt, Trailer signals: NV40:GF100",
+	},
+	[NVPC_GEN_GT215] = {
+		.fixed = nvpc_trailer_g84,
+		.nr_fixed = ARRAY_SIZE(nvpc_trailer_g84),
+		.event_top = 0x17,
+		.flag_top = 0x1f,
+		.source = "pcounter-rev2.txt, Trailer signals: NV40:GF100",
+	},
+	[NVPC_GEN_GF100] = {
+		.fixed = nvpc_trailer_gf100,
+		.nr_fixed = ARRAY_SIZE(nvpc_trailer_gf100),
+		.event_top = 0x37,
+		.flag_top = 0x3f,
+		.source = "pcounter-rev2.txt, Trailer signals: GF100+",
+	},
 };
 
 static const struct nvpc_trailer_layout *
