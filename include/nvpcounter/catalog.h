@@ -43,6 +43,14 @@
  * Names are unique per chip (tools/testing/catalog checks it).
  */
 
+/*
+ * NV10:GF100 trailer signals end at base+0x1f, the top of the domain's
+ * signal range (pcounter.rst, Trailer signals): count = base + 0x20.
+ */
+#define NVPC_TRAILER_SPAN	0x20
+/* GF100+: base+0x1f .. base+0x3f, USER_0 = count - 0x40 + 0x27 (FACTS.md) */
+#define NVPC_TRAILER_SPAN_GF100	0x40
+
 /* NVPC_SIGR_*: &nvpc_signal_range.flags */
 /* append the range index as two decimal digits (FACTS.md's vfetch_00) */
 #define NVPC_SIGR_IDX2		BIT(0)

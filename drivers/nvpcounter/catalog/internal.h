@@ -9,15 +9,6 @@
 #include <nvpcounter/catalog.h>
 
 /*
- * NV10:GF100 trailer signals end at base+0x1f and are the top of the
- * domain's signal range (pcounter.rst, Trailer signals), so a domain whose
- * trailer base a document gives has base + 0x20 signals.
- */
-#define NVPC_TRAILER_SPAN	0x20
-/* GF100+: base+0x1f .. base+0x3f, USER_0 = count - 0x40 + 0x27 (FACTS.md) */
-#define NVPC_TRAILER_SPAN_GF100	0x40
-
-/*
  * A domain. The tables give both the count and the trailer base; the host
  * tests check base == count - NVPC_TRAILER_SPAN (_GF100).
  */

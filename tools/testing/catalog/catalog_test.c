@@ -73,7 +73,8 @@ TEST(domains_consistent)
 
 	for (i = 0; (chip = nvpc_catalog_chip(i)); i++) {
 		bool gf100 = chip->gen >= NVPC_GEN_GF100;
-		unsigned int span = gf100 ? 0x40 : 0x20;
+		unsigned int span = gf100 ? NVPC_TRAILER_SPAN_GF100 :
+					    NVPC_TRAILER_SPAN;
 
 		EXPECT_GE(chip->nr_domains, 1);
 		if (gf100) {
