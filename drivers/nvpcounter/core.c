@@ -9,12 +9,15 @@
 #include <linux/debugfs.h>
 #include <linux/module.h>
 
-static struct dentry *nvpc_debugfs_root;
+#include "core.h"
+
+struct dentry *nvpc_debugfs_root;
 
 static int __init nvpc_core_init(void)
 {
 	/* debugfs is optional: without it the driver still works */
 	nvpc_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	nvpc_registry_init();
 	pr_debug("loaded\n");
 	return 0;
 }

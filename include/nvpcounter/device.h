@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The device registry: how a backend (sim, pci) hands a GPU to the
+ * nvpcounter core, and the register accessors every layer uses.
+ */
+#ifndef _NVPCOUNTER_DEVICE_H
+#define _NVPCOUNTER_DEVICE_H
+
+#include <linux/compiler.h>
+#include <linux/io.h>
+#include <linux/types.h>
+
+#include <nvpcounter/chip.h>
+
+struct device;
+struct nvpc_core;
+
+/**
+ * struct nvpc_backend_ops - register access of a backend without an MMIO
+ *	mapping (the sim)
+ * @rd32: read the 32-bit register at absolute BAR0 address @addr
+ * @wr32: write the 32-bit register at absolute BAR0 address @addr
+ *
+ * Both may be called from any context the core uses for register access:
+ * process context, hrtimer (hard irq) and perf callbacks with interrupts
+ * disabled. They must not sleep.
+ */
+struct nvpc_backend_ops {
+	u32 (*rd32)(void *priv, u32 addr);
+	void (*wr32)(void *priv, u32 addr, u32 val);
+};
+
+/**
+ * struct nvpc_device - one GPU as the core sees it
+ * @dev: the backend's device: parent of the PMU, target of dev_dbg()
+ * @chip: the chip description from the catalogue
+ * @bus_id: where the GPU is, shown in the PMU's identifier ("sim.0",
+ *	"0000:01:00.0")
+ * @gpc_mask: GF100+: GPCs present (bit per GPC), 0 before GF100
+ * @part_mask: GF100+: memory partitions present (bit per partition)
+ * @mmio: real GPUs: BAR0 mapped so that @mmio + absolute address is the
+ *	register (only the PCOUNTER window needs to be backed); NULL when
+ *	@ops is used instead
+ * @ops: register access for backends without @mmio (the sim)
+ * @priv: the backend's cookie for @ops
+ * @core: owned by the core from nvpc_device_register() on
+ *
+ * The backend fills everything but @core, calls nvpc_device_register(),
+ * and before it frees the registers calls nvpc_device_unregister().
+ */
+struct nvpc_device {
+	struct device *dev;
+	const struct nvpc_chip_desc *chip;
+	const char *bus_id;
+	u32 gpc_mask;
+	u32 part_mask;
+	void __iomem *mmio;
+	const struct nvpc_backend_ops *ops;
+	void *priv;
+	struct nvpc_core *core;
+};
+
+int nvpc_device_register(struct nvpc_device *ndev);
+void nvpc_device_unregister(struct nvpc_device *ndev);
+void nvpc_device_gone(struct nvpc_device *ndev);
+
+/**
+ * nvpc_rd32() - read a PCOUNTER register
+ * @ndev: the device
+ * @addr: absolute BAR0 address (0x00a7c0, 0x1b009c, ...)
+ *
+ * Return: the register value; 0xffffffff when the device is gone.
+ */
+static inline u32 nvpc_rd32(struct nvpc_device *ndev, u32 addr)
+{
+	if (likely(ndev->mmio))
+		return readl(ndev->mmio + addr);
+	return ndev->ops->rd32(ndev->priv, addr);
+}
+
+/**
+ * nvpc_wr32() - write a PCOUNTER register
+ * @ndev: the device
+ * @addr: absolute BAR0 address
+ * @val: value
+ */
+static inline void nvpc_wr32(struct nvpc_device *ndev, u32 addr, u32 val)
+{
+	if (likely(ndev->mmio))
+		writel(val, ndev->mmio + addr);
+	else
+		ndev->ops->wr32(ndev->priv, addr, val);
+}
+
+#endif /* _NVPCOUNTER_DEVICE_H */
