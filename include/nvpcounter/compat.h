@@ -47,6 +47,10 @@ typedef __s64 s64;
 #define FIELD_PREP(mask, val)	\
 	((typeof(mask))(((typeof(mask))(val) << __builtin_ctzll(mask)) & (mask)))
 #endif
+/* exports of shared code mean nothing outside the kernel */
+#ifndef EXPORT_SYMBOL_GPL
+#define EXPORT_SYMBOL_GPL(sym)	extern int nvpc_unused_export_
+#endif
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #endif

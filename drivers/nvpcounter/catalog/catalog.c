@@ -30,6 +30,7 @@ unsigned int nvpc_catalog_nr_chips(void)
 		n += *nvpc_catalog_families[i].nr_chips;
 	return n;
 }
+EXPORT_SYMBOL_GPL(nvpc_catalog_nr_chips);
 
 /**
  * nvpc_catalog_chip() - iterate over the catalogue
@@ -50,6 +51,7 @@ const struct nvpc_chip_desc *nvpc_catalog_chip(unsigned int idx)
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_GPL(nvpc_catalog_chip);
 
 /**
  * nvpc_catalog_find() - look a chip up by chipset id
@@ -67,6 +69,7 @@ const struct nvpc_chip_desc *nvpc_catalog_find(u16 chipset)
 			return chip;
 	return NULL;
 }
+EXPORT_SYMBOL_GPL(nvpc_catalog_find);
 
 /**
  * nvpc_catalog_gen_name() - the documents' name of a hardware revision
@@ -90,6 +93,7 @@ const char *nvpc_catalog_gen_name(enum nvpc_gen gen)
 
 	return (unsigned int)gen < NVPC_GEN_COUNT ? names[gen] : "?";
 }
+EXPORT_SYMBOL_GPL(nvpc_catalog_gen_name);
 
 /**
  * nvpc_catalog_dset_name() - short name of a domain set kind
@@ -111,6 +115,7 @@ const char *nvpc_catalog_dset_name(enum nvpc_dset dset)
 	}
 	return "?";
 }
+EXPORT_SYMBOL_GPL(nvpc_catalog_dset_name);
 
 /**
  * nvpc_catalog_nr_domains() - number of domains of one set of a chip
@@ -129,6 +134,7 @@ unsigned int nvpc_catalog_nr_domains(const struct nvpc_chip_desc *chip,
 			n++;
 	return n;
 }
+EXPORT_SYMBOL_GPL(nvpc_catalog_nr_domains);
 
 /**
  * nvpc_catalog_domain() - one domain of a chip
@@ -152,3 +158,4 @@ nvpc_catalog_domain(const struct nvpc_chip_desc *chip, enum nvpc_dset dset,
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_GPL(nvpc_catalog_domain);

@@ -8,6 +8,11 @@
 
 #include <nvpcounter/catalog.h>
 
+/* The modules share one copy of the catalogue: nvpcounter.ko exports it. */
+#ifdef __KERNEL__
+#include <linux/export.h>
+#endif
+
 /*
  * A domain. The tables give both the count and the trailer base; the host
  * tests check base == count - NVPC_TRAILER_SPAN (_GF100).

@@ -191,6 +191,7 @@ int nvpc_catalog_trailer_id(const struct nvpc_chip_desc *chip,
 		return -EINVAL;
 	return -ENOENT;
 }
+EXPORT_SYMBOL_GPL(nvpc_catalog_trailer_id);
 
 /* Bounded string building for names, without snprintf. */
 struct nvpc_namebuf {
@@ -322,6 +323,7 @@ unsigned int nvpc_catalog_nr_signals(const struct nvpc_chip_desc *chip)
 		n += nvpc_trailer_count(chip, l, &chip->domains[i]);
 	return n;
 }
+EXPORT_SYMBOL_GPL(nvpc_catalog_nr_signals);
 
 /**
  * nvpc_catalog_signal() - iterate over the named signals of a chip
@@ -357,6 +359,7 @@ int nvpc_catalog_signal(const struct nvpc_chip_desc *chip, unsigned int idx,
 	}
 	return -ENOENT;
 }
+EXPORT_SYMBOL_GPL(nvpc_catalog_signal);
 
 /**
  * nvpc_catalog_signal_find() - look a named signal of a chip up
@@ -378,3 +381,4 @@ int nvpc_catalog_signal_find(const struct nvpc_chip_desc *chip,
 			return 0;
 	return -ENOENT;
 }
+EXPORT_SYMBOL_GPL(nvpc_catalog_signal_find);
