@@ -1,0 +1,763 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvpcounter sim: construction, time, waveforms and the register front end
+ * (address decode and the immediate effects of register writes). The
+ * per-cycle behaviour lives in the engines (sim_fast.c, sim_oracle.c).
+ */
+#include "sim_internal.h"
+
+#define NVPC_SIM_MAX_TICK_HZ	(1ULL << 46)
+#define NVPC_SIM_NS_HZ		1000000000ULL
+
+/* ---- waveforms ---- */
+
+static u64 nvpc_sim_mix(u32 seed, u64 c)
+{
+	u64 x = c * 0x9e3779b97f4a7c15ULL ^ ((u64)seed << 32 | seed);
+
+	x ^= x >> 31;
+	x *= 0xd6e8feb86659fd93ULL;
+	x ^= x >> 32;
+	return x;
+}
+
+/**
+ * nvpc_sim_wave_bit() - value of a waveform in one cycle
+ * @w: the waveform
+ * @cycle: absolute domain cycle
+ *
+ * Return: 0 or 1.
+ */
+int nvpc_sim_wave_bit(const struct nvpc_sim_wave *w, u64 cycle)
+{
+	switch (w->kind) {
+	case NVPC_SIM_WAVE_PERIODIC:
+		return (cycle % w->period + w->phase % w->period) % w->period <
+		       w->width;
+	case NVPC_SIM_WAVE_RANDOM:
+		return (nvpc_sim_mix(w->seed, cycle) & 0xffff) < w->density;
+	default:
+		return w->value & 1;
+	}
+}
+
+/**
+ * nvpc_sim_wave_word() - values of a waveform in n consecutive cycles
+ * @w: the waveform
+ * @cycle: first cycle, bit 0 of the result
+ * @n: number of cycles, 1..64
+ *
+ * Return: bit i is the value in cycle @cycle + i; bits >= @n are 0.
+ */
+u64 nvpc_sim_wave_word(const struct nvpc_sim_wave *w, u64 cycle,
+		       unsigned int n)
+{
+	u64 mask = n >= 64 ? ~0ULL : (1ULL << n) - 1;
+	u64 out = 0;
+	unsigned int i, run;
+	u32 pos;
+
+	switch (w->kind) {
+	case NVPC_SIM_WAVE_PERIODIC:
+		pos = (cycle % w->period + w->phase % w->period) % w->period;
+		for (i = 0; i < n; i += run) {
+			if (pos < w->width) {
+				run = w->width - pos;
+				if (run > n - i)
+					run = n - i;
+				out |= (run >= 64 ? ~0ULL : (1ULL << run) - 1)
+				       << i;
+			} else {
+				run = w->period - pos;
+				if (run > n - i)
+					run = n - i;
+			}
+			pos += run;
+			if (pos >= w->period)
+				pos = 0;
+		}
+		return out;
+	case NVPC_SIM_WAVE_RANDOM:
+		for (i = 0; i < n; i++)
+			if ((nvpc_sim_mix(w->seed, cycle + i) & 0xffff) <
+			    w->density)
+				out |= 1ULL << i;
+		return out;
+	default:
+		return (w->value & 1) ? mask : 0;
+	}
+}
+
+static u64 nvpc_sim_periodic_ones(const struct nvpc_sim_wave *w, u64 y)
+{
+	u64 r = y % w->period;
+
+	return y / w->period * w->width + (r < w->width ? r : w->width);
+}
+
+/**
+ * nvpc_sim_truth() - ground truth: cycles a signal source was 1
+ * @sim: the sim
+ * @dom: flat domain index
+ * @sig: signal id (a waveform source; trailer signals give 0)
+ * @from: first cycle
+ * @to: end cycle (exclusive)
+ *
+ * Constant and periodic sources are counted in closed form, random ones
+ * cycle by cycle.
+ *
+ * Return: number of cycles in [@from, @to) in which the source was 1.
+ */
+u64 nvpc_sim_truth(const struct nvpc_sim *sim, unsigned int dom,
+		   unsigned int sig, u64 from, u64 to)
+{
+	const struct nvpc_sim_wave *w;
+	u64 n = 0, c, ph;
+
+	if (dom >= sim->nr_dom || sig >= NVPC_SIM_NR_SIGNALS || to <= from)
+		return 0;
+	if (NVPC_SIM_SIG_KIND(sim->dom[dom].sig[sig]) != NVPC_SIM_SIG_WAVE)
+		return 0;
+	w = &sim->dom[dom].wave[sig];
+	switch (w->kind) {
+	case NVPC_SIM_WAVE_PERIODIC:
+		ph = w->phase % w->period;
+		return nvpc_sim_periodic_ones(w, to + ph) -
+		       nvpc_sim_periodic_ones(w, from + ph);
+	case NVPC_SIM_WAVE_RANDOM:
+		for (c = from; c < to; c++)
+			n += nvpc_sim_wave_bit(w, c);
+		return n;
+	default:
+		return (w->value & 1) ? to - from : 0;
+	}
+}
+
+/**
+ * nvpc_sim_set_wave() - program the waveform of a signal source
+ * @sim: the sim
+ * @dom: flat domain index
+ * @sig: signal id
+ * @w: the waveform (copied)
+ *
+ * Return: 0, or -EINVAL for a bad domain, signal or waveform.
+ */
+int nvpc_sim_set_wave(struct nvpc_sim *sim, unsigned int dom,
+		      unsigned int sig, const struct nvpc_sim_wave *w)
+{
+	if (dom >= sim->nr_dom || sig >= NVPC_SIM_NR_SIGNALS)
+		return -EINVAL;
+	if (w->kind > NVPC_SIM_WAVE_RANDOM)
+		return -EINVAL;
+	if (w->kind == NVPC_SIM_WAVE_PERIODIC &&
+	    (!w->period || w->width > w->period))
+		return -EINVAL;
+	if (w->kind == NVPC_SIM_WAVE_RANDOM && w->density > 0x10000)
+		return -EINVAL;
+	sim->dom[dom].wave[sig] = *w;
+	return 0;
+}
+
+/* ---- history rings ---- */
+
+/**
+ * nvpc_sim_hist_bit() - read a synchroniser history bit
+ * @hist: ring of NVPC_SIM_HIST bits
+ * @cycle: the cycle
+ *
+ * Return: the bit stored for @cycle.
+ */
+int nvpc_sim_hist_bit(const u64 *hist, u64 cycle)
+{
+	u32 i = cycle % NVPC_SIM_HIST;
+
+	return (hist[i / 64] >> (i % 64)) & 1;
+}
+
+/**
+ * nvpc_sim_hist_set() - store a synchroniser history bit
+ * @hist: ring of NVPC_SIM_HIST bits
+ * @cycle: the cycle
+ * @v: the bit
+ */
+void nvpc_sim_hist_set(u64 *hist, u64 cycle, int v)
+{
+	u32 i = cycle % NVPC_SIM_HIST;
+
+	if (v)
+		hist[i / 64] |= 1ULL << (i % 64);
+	else
+		hist[i / 64] &= ~(1ULL << (i % 64));
+}
+
+/* ---- construction ---- */
+
+static u64 nvpc_sim_gcd(u64 a, u64 b)
+{
+	while (b) {
+		u64 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static unsigned int nvpc_sim_units(const struct nvpc_chip_desc *chip,
+				   u8 dset)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < chip->nr_domains; i++)
+		if (chip->domains[i].dset == dset)
+			n++;
+	return n;
+}
+
+static void nvpc_sim_params_counts(const struct nvpc_sim_params *p,
+				   unsigned int *gpc, unsigned int *part)
+{
+	*gpc = 0;
+	*part = 0;
+	if (p->chip->gen < NVPC_GEN_GF100)
+		return;
+	*gpc = p->nr_gpc ? p->nr_gpc : p->chip->nr_gpc;
+	*part = p->nr_part ? p->nr_part : p->chip->nr_part;
+}
+
+static unsigned int nvpc_sim_count_domains(const struct nvpc_sim_params *p)
+{
+	const struct nvpc_chip_desc *chip = p->chip;
+	unsigned int gpc, part;
+
+	if (chip->gen < NVPC_GEN_GF100)
+		return nvpc_sim_units(chip, NVPC_DSET_MAIN);
+	nvpc_sim_params_counts(p, &gpc, &part);
+	return nvpc_sim_units(chip, NVPC_DSET_HUB) +
+	       gpc * nvpc_sim_units(chip, NVPC_DSET_GPC) +
+	       part * nvpc_sim_units(chip, NVPC_DSET_PART);
+}
+
+/**
+ * nvpc_sim_size() - bytes needed for a sim
+ * @p: what to build
+ *
+ * Return: the size to allocate and pass to nvpc_sim_init(), 0 if @p is bad.
+ */
+size_t nvpc_sim_size(const struct nvpc_sim_params *p)
+{
+	if (!p || !p->chip || !p->chip->domains)
+		return 0;
+	return sizeof(struct nvpc_sim) +
+	       nvpc_sim_count_domains(p) * sizeof(struct nvpc_sim_dom);
+}
+
+static void nvpc_sim_build_sigs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
+{
+	unsigned int s, off, x;
+	u8 k;
+
+	for (s = 0; s < NVPC_SIM_NR_SIGNALS; s++) {
+		k = s < d->nr_signals ? NVPC_SIM_SIG(NVPC_SIM_SIG_WAVE, 0) :
+					NVPC_SIM_SIG(NVPC_SIM_SIG_ZERO, 0);
+		if (s < d->trailer_base) {
+			d->sig[s] = k;
+			continue;
+		}
+		off = s - d->trailer_base;
+		if (sim->gen < NVPC_GEN_NV20) {
+			if (off == NVPC_NV10_TRAILER_FLAG)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_FLAG, 0);
+		} else if (sim->gen < NVPC_GEN_NV40) {
+			if (off == NVPC_NV20_TRAILER_PM_TRIGGER)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_PM_TRIGGER, 0);
+			else if (off == 0x1e || off == 0x1f)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_IMP_FLAG,
+						 0x1f - off);
+		} else if (sim->gen < NVPC_GEN_GF100) {
+			if (off == NVPC_NV40_TRAILER_ZERO_C &&
+			    sim->gen >= NVPC_GEN_G84)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_ZERO, 0);
+			else if (off == NVPC_NV40_TRAILER_PERIODIC &&
+				 sim->gen >= NVPC_GEN_G84)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_PERIODIC, 0);
+			else if (off == NVPC_NV40_TRAILER_ZERO_E)
+				/* ZERO [NV40:G84]; WRCACHE_FLUSH [G84:GF100]
+				 * is undocumented ("write me"): held at 0
+				 */
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_ZERO, 0);
+			else if (off == NVPC_NV40_TRAILER_PM_TRIGGER)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_PM_TRIGGER, 0);
+			else if (off >= 0x10 && off <= 0x17)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_IMP_EVENT,
+						 0x17 - off);
+			else if (off >= 0x18 && off <= 0x1f)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_IMP_FLAG,
+						 0x1f - off);
+		} else {
+			if (off >= 0x1f && off <= 0x2f)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_ZERO, 0);
+			if (off >= 0x27 && off <= 0x2a)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_USER, off - 0x27);
+			else if (off == NVPC_GF100_TRAILER_PERIODIC)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_PERIODIC, 0);
+			else if (off >= 0x30 && off <= 0x37)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_IMP_EVENT,
+						 0x37 - off);
+			else if (off >= 0x38 && off <= 0x3f)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_IMP_FLAG,
+						 0x3f - off);
+		}
+		if (NVPC_SIM_SIG_KIND(k) == NVPC_SIM_SIG_IMP_FLAG ||
+		    NVPC_SIM_SIG_KIND(k) == NVPC_SIM_SIG_IMP_EVENT) {
+			x = NVPC_SIM_SIG_ARG(k);
+			if (x >= d->set_count)
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_ZERO, 0);
+			else if (x == d->index)
+				/* own signals are not synchronised */
+				k = NVPC_SIM_SIG(NVPC_SIM_SIG_KIND(k) ==
+						 NVPC_SIM_SIG_IMP_FLAG ?
+						 NVPC_SIM_SIG_FLAG :
+						 NVPC_SIM_SIG_EVENT, 0);
+		}
+		d->sig[s] = k;
+	}
+}
+
+static int nvpc_sim_add_set(struct nvpc_sim *sim, unsigned int *n,
+			    u8 dset, unsigned int unit)
+{
+	const struct nvpc_chip_desc *chip = sim->chip;
+	unsigned int i, first = *n, cnt = nvpc_sim_units(chip, dset);
+	struct nvpc_sim_dom *d;
+
+	for (i = 0; i < chip->nr_domains; i++) {
+		const struct nvpc_domain_desc *dd = &chip->domains[i];
+
+		if (dd->dset != dset)
+			continue;
+		d = &sim->dom[*n];
+		if (dd->index >= 8 || dd->nr_signals > NVPC_SIM_NR_SIGNALS ||
+		    !dd->clock_hz)
+			return -EINVAL;
+		d->dset = dset;
+		d->unit = unit;
+		d->index = dd->index;
+		d->set_first = first;
+		d->set_count = cnt;
+		d->nr_signals = dd->nr_signals;
+		d->trailer_base = dd->trailer_base;
+		d->clock_hz = dd->clock_hz;
+		if (dset == NVPC_DSET_GPC)
+			d->base = NVPC_GF100_GPC_BASE(unit, dd->index);
+		else if (dset == NVPC_DSET_PART)
+			d->base = NVPC_GF100_PART_BASE(unit, dd->index);
+		else if (dset == NVPC_DSET_HUB)
+			d->base = NVPC_GF100_HUB_BASE(dd->index);
+		(*n)++;
+	}
+	/* domains of a set are addressed by index: it must be 0..cnt-1 */
+	for (i = first; i < *n; i++)
+		if (sim->dom[i].index != i - first)
+			return -EINVAL;
+	return 0;
+}
+
+static int nvpc_sim_setup_clocks(struct nvpc_sim *sim, u32 round)
+{
+	u64 l = NVPC_SIM_NS_HZ, f, g, pmin, pmax;
+	unsigned int i, j;
+
+	for (i = 0; i < sim->nr_dom; i++) {
+		f = sim->dom[i].clock_hz;
+		if (round) {
+			f = (f + round / 2) / round * round;
+			if (!f)
+				f = round;
+			sim->dom[i].clock_hz = f;
+		}
+		g = nvpc_sim_gcd(l, f);
+		if (l / g > NVPC_SIM_MAX_TICK_HZ / f)
+			return -EINVAL;
+		l = l / g * f;
+	}
+	sim->tick_hz = l;
+	for (i = 0; i < sim->nr_dom; i++)
+		sim->dom[i].period = l / sim->dom[i].clock_hz;
+	for (i = 0; i < sim->nr_dom; i++) {
+		struct nvpc_sim_dom *d = &sim->dom[i];
+
+		pmin = d->period;
+		pmax = d->period;
+		for (j = d->set_first; j < d->set_first + d->set_count; j++) {
+			if (sim->dom[j].period < pmin)
+				pmin = sim->dom[j].period;
+			if (sim->dom[j].period > pmax)
+				pmax = sim->dom[j].period;
+		}
+		if (pmax / pmin > NVPC_SIM_MAX_CLOCK_RATIO)
+			return -ERANGE;
+	}
+	return 0;
+}
+
+/**
+ * nvpc_sim_init() - build a sim in caller-allocated memory
+ * @sim: memory of nvpc_sim_size() bytes
+ * @size: its size
+ * @p: what to build
+ *
+ * All registers start at 0, PMC.ENABLE at 0xffffffff, every signal source
+ * is constant 0, time is 0.
+ *
+ * Return: 0, -EINVAL for bad parameters or -ERANGE for unusable clocks.
+ */
+int nvpc_sim_init(struct nvpc_sim *sim, size_t size,
+		  const struct nvpc_sim_params *p)
+{
+	unsigned int i, n = 0, gpc, part;
+	int ret;
+
+	if (!size || size < nvpc_sim_size(p) || p->chip->gen >= NVPC_GEN_COUNT)
+		return -EINVAL;
+	memset(sim, 0, size);
+	sim->chip = p->chip;
+	sim->gen = p->chip->gen;
+	sim->engine = p->engine ? p->engine : &nvpc_sim_engine_fast;
+	sim->record_latency = p->record_latency;
+	sim->pmc_enable = 0xffffffff;
+	nvpc_sim_params_counts(p, &gpc, &part);
+	if (gpc > NVPC_GF100_MAX_GPC || part > NVPC_GF100_MAX_PART)
+		return -EINVAL;
+	sim->nr_gpc = gpc;
+	sim->nr_part = part;
+	if (sim->gen < NVPC_GEN_GF100) {
+		ret = nvpc_sim_add_set(sim, &n, NVPC_DSET_MAIN, 0);
+		if (!ret && n > (sim->gen < NVPC_GEN_NV20 ? 1 :
+				 sim->gen < NVPC_GEN_NV40 ? 2 : 8))
+			ret = -EINVAL;
+	} else {
+		ret = nvpc_sim_add_set(sim, &n, NVPC_DSET_HUB, 0);
+		for (i = 0; !ret && i < gpc; i++)
+			ret = nvpc_sim_add_set(sim, &n, NVPC_DSET_GPC, i);
+		for (i = 0; !ret && i < part; i++)
+			ret = nvpc_sim_add_set(sim, &n, NVPC_DSET_PART, i);
+	}
+	if (ret)
+		return ret;
+	sim->nr_dom = n;
+	if (!n)
+		return -EINVAL;
+	ret = nvpc_sim_setup_clocks(sim, 0);
+	if (ret == -EINVAL)
+		ret = nvpc_sim_setup_clocks(sim, 1000000);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		nvpc_sim_build_sigs(sim, &sim->dom[i]);
+	nvpc_sim_hw_reset(sim);
+	return 0;
+}
+
+/* ---- time ---- */
+
+/**
+ * nvpc_sim_target() - cycles a domain must have processed at a tick
+ * @d: the domain
+ * @until: the tick
+ *
+ * Return: ceil(@until / period): cycles that start before @until.
+ */
+u64 nvpc_sim_target(const struct nvpc_sim_dom *d, u64 until)
+{
+	return until / d->period + (until % d->period ? 1 : 0);
+}
+
+/**
+ * nvpc_sim_advance() - advance time by cycles of one domain
+ * @sim: the sim
+ * @dom: reference domain (flat index)
+ * @cycles: cycles of @dom
+ *
+ * Return: 0, or -EINVAL for a bad domain or a time overflow.
+ */
+int nvpc_sim_advance(struct nvpc_sim *sim, unsigned int dom, u64 cycles)
+{
+	u64 p;
+
+	if (dom >= sim->nr_dom)
+		return -EINVAL;
+	p = sim->dom[dom].period;
+	if (cycles > (~0ULL - sim->now) / p)
+		return -EINVAL;
+	sim->now += cycles * p;
+	sim->engine->run(sim, sim->now);
+	return 0;
+}
+
+/**
+ * nvpc_sim_advance_ns() - advance time by nanoseconds (real-time mode)
+ * @sim: the sim
+ * @ns: elapsed nanoseconds
+ */
+void nvpc_sim_advance_ns(struct nvpc_sim *sim, u64 ns)
+{
+	sim->now += ns * (sim->tick_hz / NVPC_SIM_NS_HZ);
+	sim->engine->run(sim, sim->now);
+}
+
+/**
+ * nvpc_sim_cycles() - cycles processed by a domain
+ * @sim: the sim
+ * @dom: flat domain index
+ *
+ * Return: the number of cycles, 0 for a bad domain.
+ */
+u64 nvpc_sim_cycles(const struct nvpc_sim *sim, unsigned int dom)
+{
+	return dom < sim->nr_dom ? sim->dom[dom].cycle : 0;
+}
+
+/**
+ * nvpc_sim_tick_hz() - the master clock
+ * @sim: the sim
+ *
+ * Return: ticks per second.
+ */
+u64 nvpc_sim_tick_hz(const struct nvpc_sim *sim)
+{
+	return sim->tick_hz;
+}
+
+/**
+ * nvpc_sim_clock_hz() - clock of a domain (after any rounding)
+ * @sim: the sim
+ * @dom: flat domain index
+ *
+ * Return: Hz, 0 for a bad domain.
+ */
+u32 nvpc_sim_clock_hz(const struct nvpc_sim *sim, unsigned int dom)
+{
+	return dom < sim->nr_dom ? sim->dom[dom].clock_hz : 0;
+}
+
+/**
+ * nvpc_sim_nr_domains() - instantiated domains
+ * @sim: the sim
+ *
+ * Return: number of flat domain indices.
+ */
+unsigned int nvpc_sim_nr_domains(const struct nvpc_sim *sim)
+{
+	return sim->nr_dom;
+}
+
+/**
+ * nvpc_sim_domain_find() - flat index of a domain
+ * @sim: the sim
+ * @dset: domain set kind
+ * @unit: GPC or partition number (0 otherwise)
+ * @index: domain index in the set
+ *
+ * Flat order: NV10:GF100 the domains; GF100+ hub domains, then each GPC's,
+ * then each partition's.
+ *
+ * Return: the flat index, or -EINVAL.
+ */
+int nvpc_sim_domain_find(const struct nvpc_sim *sim, enum nvpc_dset dset,
+			 unsigned int unit, unsigned int index)
+{
+	unsigned int i;
+
+	for (i = 0; i < sim->nr_dom; i++)
+		if (sim->dom[i].dset == dset && sim->dom[i].unit == unit &&
+		    sim->dom[i].index == index)
+			return i;
+	return -EINVAL;
+}
+
+/* ---- misc inputs, callbacks, faults ---- */
+
+/**
+ * nvpc_sim_enabled() - whether PCOUNTER is out of reset
+ * @sim: the sim
+ *
+ * Return: false on GF100+ while PMC.ENABLE bit 28 is clear.
+ */
+bool nvpc_sim_enabled(const struct nvpc_sim *sim)
+{
+	return sim->gen < NVPC_GEN_GF100 ||
+	       (sim->pmc_enable & NVPC_PMC_ENABLE_PCOUNTER);
+}
+
+/**
+ * nvpc_sim_set_ctrl() - the global/per-set control register of a domain
+ * @sim: the sim
+ * @d: the domain
+ *
+ * Return: GCTRL (G84:GF100) or the domain set's control (GF100+), else 0.
+ */
+u32 nvpc_sim_set_ctrl(const struct nvpc_sim *sim,
+		      const struct nvpc_sim_dom *d)
+{
+	if (sim->gen < NVPC_GEN_G84)
+		return 0;
+	if (sim->gen < NVPC_GEN_GF100)
+		return sim->gctrl;
+	if (d->dset == NVPC_DSET_GPC)
+		return sim->dset_ctrl[1];
+	if (d->dset == NVPC_DSET_PART)
+		return sim->dset_ctrl[2];
+	return sim->dset_ctrl[0];
+}
+
+/**
+ * nvpc_sim_pm_trigger() - raise the PGRAPH PM_TRIGGER pulse
+ * @sim: the sim
+ *
+ * The pulse is seen for one cycle by the next cycle of every domain, as the
+ * PM_TRIGGER trailer signal [NV20:GF100] and as SWAP [NV30:G84]. Also raised
+ * by a write of bit 5 to PGRAPH 0x400084.
+ */
+void nvpc_sim_pm_trigger(struct nvpc_sim *sim)
+{
+	unsigned int i;
+
+	if (sim->gen < NVPC_GEN_NV20 || sim->gen >= NVPC_GEN_GF100)
+		return;
+	for (i = 0; i < sim->nr_dom; i++)
+		sim->dom[i].hw.pend_pm = 1;
+}
+
+/**
+ * nvpc_sim_user_signals() - current USER signal values of a domain
+ * @sim: the sim
+ * @dom: flat domain index
+ *
+ * The GT215 USER signals have no documented signal id; this shows them.
+ *
+ * Return: bit n = USER_n.
+ */
+u32 nvpc_sim_user_signals(const struct nvpc_sim *sim, unsigned int dom)
+{
+	return dom < sim->nr_dom ? sim->dom[dom].hw.user_value : 0;
+}
+
+/**
+ * nvpc_sim_set_mem_write() - set the record-mode memory write callback
+ * @sim: the sim
+ * @fn: the callback (NULL: writes succeed and are discarded)
+ * @ctx: its context
+ */
+void nvpc_sim_set_mem_write(struct nvpc_sim *sim, nvpc_sim_mem_write_t fn,
+			    void *ctx)
+{
+	sim->mem_write = fn;
+	sim->mem_ctx = ctx;
+}
+
+/**
+ * nvpc_sim_set_trace() - set the register access trace callback
+ * @sim: the sim
+ * @fn: the callback, NULL to disable
+ * @ctx: its context
+ */
+void nvpc_sim_set_trace(struct nvpc_sim *sim, nvpc_sim_trace_t fn, void *ctx)
+{
+	sim->trace = fn;
+	sim->trace_ctx = ctx;
+}
+
+/**
+ * nvpc_sim_get_stats() - read the access statistics
+ * @sim: the sim
+ * @st: filled in
+ */
+void nvpc_sim_get_stats(const struct nvpc_sim *sim, struct nvpc_sim_stats *st)
+{
+	*st = sim->stats;
+}
+
+/**
+ * nvpc_sim_fault_record() - make the next record write of a domain fault
+ * @sim: the sim
+ * @dom: flat domain index
+ */
+void nvpc_sim_fault_record(struct nvpc_sim *sim, unsigned int dom)
+{
+	if (dom < sim->nr_dom)
+		sim->dom[dom].hw.rec_fault_inject = 1;
+}
+
+/**
+ * nvpc_sim_fault_lost_swaps() - double the next swaps of a domain
+ * @sim: the sim
+ * @dom: flat domain index
+ * @count: how many swaps bump QUAD_STATE twice (forcing OVERFLOW from
+ *	VALID; the counter values of the first swap are kept)
+ */
+void nvpc_sim_fault_lost_swaps(struct nvpc_sim *sim, unsigned int dom,
+			       u32 count)
+{
+	if (dom < sim->nr_dom)
+		sim->dom[dom].lost_swaps = count;
+}
+
+/**
+ * nvpc_sim_fault_stuck() - make reads of an address return a fixed value
+ * @sim: the sim
+ * @addr: BAR0 address
+ * @val: the value reads return
+ *
+ * Return: 0, or -ENOSPC if NVPC_SIM_MAX_STUCK addresses are stuck already.
+ */
+int nvpc_sim_fault_stuck(struct nvpc_sim *sim, u32 addr, u32 val)
+{
+	unsigned int i;
+
+	for (i = 0; i < sim->nr_stuck; i++) {
+		if (sim->stuck_addr[i] == addr) {
+			sim->stuck_val[i] = val;
+			return 0;
+		}
+	}
+	if (sim->nr_stuck >= NVPC_SIM_MAX_STUCK)
+		return -ENOSPC;
+	sim->stuck_addr[sim->nr_stuck] = addr;
+	sim->stuck_val[sim->nr_stuck] = val;
+	sim->nr_stuck++;
+	return 0;
+}
+
+/**
+ * nvpc_sim_fault_clear_stuck() - unstick every address
+ * @sim: the sim
+ */
+void nvpc_sim_fault_clear_stuck(struct nvpc_sim *sim)
+{
+	sim->nr_stuck = 0;
+}
+
+/**
+ * nvpc_sim_fault_all_ones() - make every read return 0xffffffff
+ * @sim: the sim
+ * @on: enable
+ *
+ * Writes keep working.
+ */
+void nvpc_sim_fault_all_ones(struct nvpc_sim *sim, bool on)
+{
+	sim->all_ones = on;
+}
+
+/**
+ * nvpc_sim_fault_removed() - remove or re-insert the device
+ * @sim: the sim
+ * @on: removed
+ *
+ * While removed, reads return NVPC_SIM_RD_REMOVED and writes are dropped.
+ */
+void nvpc_sim_fault_removed(struct nvpc_sim *sim, bool on)
+{
+	sim->removed = on;
+}

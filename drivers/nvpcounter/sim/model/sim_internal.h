@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvpcounter sim: state shared by the register front end (sim_core.c) and
+ * the two cycle engines (sim_fast.c, sim_oracle.c). The engines share no
+ * behaviour code with each other: only this state layout, the register map
+ * and the waveform generator.
+ */
+#ifndef _NVPC_SIM_INTERNAL_H
+#define _NVPC_SIM_INTERNAL_H
+
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#else
+#include <errno.h>
+#endif
+#include <nvpcounter/regs.h>
+#include "sim_model.h"
+
+#define NVPC_SIM_NR_SIGNALS	256
+#define NVPC_SIM_HIST		1024	/* synchroniser history, cycles */
+#define NVPC_SIM_HIST_WORDS	(NVPC_SIM_HIST / 64)
+
+/* Counter indices ("Counters") */
+enum nvpc_sim_ctr {
+	NVPC_SIM_CTR_CYCLES,
+	NVPC_SIM_CTR_CYCLES_ALT,
+	NVPC_SIM_CTR_EVENT,
+	NVPC_SIM_CTR_START,
+	NVPC_SIM_CTR_PRE,
+	NVPC_SIM_CTR_STOP,
+	NVPC_SIM_NR_CTRS,
+};
+
+/* Counting mode of a domain, decoded from its CTRL */
+enum nvpc_sim_mode {
+	NVPC_SIM_MODE_SINGLE,
+	NVPC_SIM_MODE_QUAD,
+	NVPC_SIM_MODE_RECORD,
+	NVPC_SIM_MODE_HALTED,	/* GF100 MODE 0, and undocumented modes */
+};
+
+/*
+ * Signal kinds, one byte per signal id: kind << 4 | argument. Built once
+ * from the trailer tables of pcounter.rst "Trailer signals".
+ */
+enum nvpc_sim_sig_kind {
+	NVPC_SIM_SIG_WAVE,	/* waveform source */
+	NVPC_SIM_SIG_ZERO,	/* ZERO, absent or undocumented trailer */
+	NVPC_SIM_SIG_FLAG,	/* own FLAG */
+	NVPC_SIM_SIG_EVENT,	/* own EVENT */
+	NVPC_SIM_SIG_IMP_FLAG,	/* DOM[arg].FLAG, arg = index in the set */
+	NVPC_SIM_SIG_IMP_EVENT,	/* DOM[arg].EVENT */
+	NVPC_SIM_SIG_PM_TRIGGER,
+	NVPC_SIM_SIG_PERIODIC,
+	NVPC_SIM_SIG_USER,	/* USER_arg */
+};
+
+#define NVPC_SIM_SIG(kind, arg)	((u8)((kind) << 4 | (arg)))
+#define NVPC_SIM_SIG_KIND(s)	((s) >> 4)
+#define NVPC_SIM_SIG_ARG(s)	((s) & 0xf)
+
+/*
+ * The part of a domain that PMC.ENABLE (GF100+) resets: registers and
+ * counting state. Reset value: all zero.
+ */
+struct nvpc_sim_hw {
+	/* registers: SRC/OP by NVPC_INPUT_*; src[4..5]: NV10:NV30 only */
+	u32 src[NVPC_NR_INPUTS];
+	u32 op[NVPC_NR_INPUTS];
+	u32 ctrl;		/* NV40+: stored CTRL bits */
+	u32 spec_src;		/* SPEC_SRC / SWAP_SRC */
+	u32 user_value;		/* current USER signal values */
+	u32 user_pulse;		/* pulse-mode bits as written */
+	u64 threshold;
+	u32 pre_init;
+	u32 stop_init;
+	u32 rec_start;
+	u32 rec_limit;
+	u32 rec_pos;
+	u32 rec_addr_high;
+	u32 gf_store[8];	/* GF100 stored-only registers */
+
+	/* decoded configuration */
+	u8 mode;
+	u8 ctr_mode;
+	u8 event_ctr_all;
+	u8 event_import_pulse;
+	u8 flag_import_pulse;
+	u8 periodic_sel;
+	u8 rec_short;
+
+	/* counting state */
+	u64 ctr[NVPC_SIM_NR_CTRS];	/* visible counters */
+	u64 shadow[NVPC_SIM_NR_CTRS];	/* quad mode shadow counters */
+	u8 single_state;
+	u8 quad_state;
+	u8 latch;		/* flag latch after the last cycle */
+	u8 latch_d1;		/* flag latch one cycle earlier */
+	u8 prev_event;		/* EVENT input of the last cycle */
+	u32 prev_raw;		/* SRC signals of the last cycle, 4 per input */
+
+	/* pending effects of register writes, consumed by the next cycle */
+	u8 pend_abort;
+	u8 pend_start;
+	u8 pend_swap;
+	u8 pend_pm;
+	u8 pend_user_clear;
+	u64 periodic_g;
+
+	/* record mode */
+	u64 rec_cycles;
+	u16 rec_ev[NVPC_RECORD_NR_EVENTS];
+	u16 rec_stop;
+	u8 rec_valid;
+	u8 rec_fault;
+	u8 rec_wedged;
+	u8 rec_out;
+	u8 rec_len;
+	u8 rec_fault_inject;
+	u64 rec_due;
+	u8 rec_pkt[NVPC_RECORD_PACKET_LONG];
+
+	/* history of FLAG and EVENT signals for the synchronisers */
+	u64 hist_flag[NVPC_SIM_HIST_WORDS];
+	u64 hist_event[NVPC_SIM_HIST_WORDS];
+};
+
+/**
+ * struct nvpc_sim_dom - one instantiated domain
+ * @dset: &enum nvpc_dset
+ * @unit: GPC or partition number (GF100+), else 0
+ * @index: index inside the domain set (0..7)
+ * @set_first: flat index of domain 0 of this domain set
+ * @set_count: number of domains in this domain set
+ * @nr_signals: signals of the domain
+ * @trailer_base: signal id of the trailer base
+ * @base: GF100+: MMIO base of the domain registers
+ * @clock_hz: clock of the domain
+ * @period: ticks per cycle
+ * @cycle: cycles processed so far
+ * @lost_swaps: fault injection: swaps left to double
+ * @hw: registers and counting state
+ * @sig: &enum nvpc_sim_sig_kind per signal id
+ * @wave: waveform per signal id
+ */
+struct nvpc_sim_dom {
+	u8 dset;
+	u8 unit;
+	u8 index;
+	u16 set_first;
+	u8 set_count;
+	u16 nr_signals;
+	u16 trailer_base;
+	u32 base;
+	u32 clock_hz;
+	u64 period;
+	u64 cycle;
+	u32 lost_swaps;
+	struct nvpc_sim_hw hw;
+	u8 sig[NVPC_SIM_NR_SIGNALS];
+	struct nvpc_sim_wave wave[NVPC_SIM_NR_SIGNALS];
+};
+
+/**
+ * struct nvpc_sim - the simulated GPU
+ * @chip: chip description
+ * @gen: &enum nvpc_gen
+ * @engine: the cycle engine
+ * @nr_dom: instantiated domains
+ * @nr_gpc: GF100+ GPCs
+ * @nr_part: GF100+ partitions
+ * @tick_hz: master clock
+ * @now: current time in ticks
+ * @record_latency: see &nvpc_sim_params
+ * @pmc_enable: PMC.ENABLE
+ * @ctrl_shared: NV10:NV40 shared CTRL (stored bits)
+ * @gctrl: G84:GF100 GCTRL; GF100+ per set: @dset_ctrl
+ * @dset_ctrl: GF100+ HUB/GPC/PART domain set control
+ * @record_chan: RECORD_CHAN (stored)
+ * @record_dma: RECORD_DMA (stored)
+ * @gf_main: GF100+ MAIN registers (stored)
+ * @mem_write: record memory write callback
+ * @mem_ctx: its context
+ * @trace: access trace callback
+ * @trace_ctx: its context
+ * @all_ones: fault: all reads return 0xffffffff
+ * @removed: fault: device removed
+ * @nr_stuck: stuck register entries
+ * @stuck_addr: stuck addresses
+ * @stuck_val: their values
+ * @stats: access statistics
+ * @dom: the domains
+ */
+struct nvpc_sim {
+	const struct nvpc_chip_desc *chip;
+	u8 gen;
+	const struct nvpc_sim_engine *engine;
+	u32 nr_dom;
+	u8 nr_gpc;
+	u8 nr_part;
+	u64 tick_hz;
+	u64 now;
+	u32 record_latency;
+	u32 pmc_enable;
+	u32 ctrl_shared;
+	u32 gctrl;
+	u32 dset_ctrl[3];
+	u32 record_chan;
+	u32 record_dma;
+	u32 gf_main[0x100 / 4];
+	nvpc_sim_mem_write_t mem_write;
+	void *mem_ctx;
+	nvpc_sim_trace_t trace;
+	void *trace_ctx;
+	bool all_ones;
+	bool removed;
+	u8 nr_stuck;
+	u32 stuck_addr[NVPC_SIM_MAX_STUCK];
+	u32 stuck_val[NVPC_SIM_MAX_STUCK];
+	struct nvpc_sim_stats stats;
+	struct nvpc_sim_dom dom[];
+};
+
+/* helpers of sim_core.c used by both engines (state access only) */
+bool nvpc_sim_enabled(const struct nvpc_sim *sim);
+u32 nvpc_sim_set_ctrl(const struct nvpc_sim *sim,
+		      const struct nvpc_sim_dom *d);
+u64 nvpc_sim_target(const struct nvpc_sim_dom *d, u64 until);
+void nvpc_sim_hw_reset(struct nvpc_sim *sim);
+int nvpc_sim_hist_bit(const u64 *hist, u64 cycle);
+void nvpc_sim_hist_set(u64 *hist, u64 cycle, int v);
+
+/* limits of the counters (pcounter.rst "Counters") */
+static inline u64 nvpc_sim_ctr_add(u8 gen, u64 v, u64 a)
+{
+	u64 low, hi;
+
+	if (gen >= NVPC_GEN_NV30) {
+		/* 32-bit saturating */
+		v += a;
+		return v > 0xffffffffULL ? 0xffffffffULL : v;
+	}
+	/* 40-bit: low 39 bits wrap, bit 39 sticky */
+	low = (v & GENMASK_ULL(38, 0)) + a;
+	hi = (v >> 39) | (low >> 39 ? 1 : 0);
+	return (hi & 1) << 39 | (low & GENMASK_ULL(38, 0));
+}
+
+#endif /* _NVPC_SIM_INTERNAL_H */

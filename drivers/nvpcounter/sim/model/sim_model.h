@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvpcounter sim: a register-level model of PCOUNTER written from
+ * ../shared/docs/hw (pcounter.rst, pcounter-rev2.txt, FACTS.md).
+ *
+ * DOC: time and clocks
+ *
+ * Every domain d has a clock of f_d Hz. The sim keeps one global time T
+ * counted in ticks of a master clock of tick_hz = lcm(1e9, f_0, f_1, ...)
+ * Hz, so that one cycle of domain d lasts exactly p_d = tick_hz / f_d ticks
+ * and one nanosecond exactly tick_hz / 1e9 ticks: no rounding, no drift.
+ * Cycle k of domain d starts at tick k * p_d. A cycle is processed once
+ * time has passed its start: after the sim reached time T, domain d has
+ * processed cycles 0 .. ceil(T / p_d) - 1. Processing is in global start
+ * tick order (ties: lower flat domain index first).
+ *
+ *  - nvpc_sim_advance(sim, r, n): T += n * p_r. Domain r processes exactly
+ *    n more cycles, every other domain the cycles that started meanwhile.
+ *  - nvpc_sim_advance_ns(sim, ns): T += ns * tick_hz / 1e9 (real-time mode;
+ *    the caller passes elapsed nanoseconds).
+ *
+ * If the lcm exceeds 2^46 (some 72 hours of simulated time before T wraps)
+ * the clocks are rounded to whole MHz; if it still does, init fails. The
+ * ratio of the slowest to the fastest clock of a domain set is limited to
+ * NVPC_SIM_MAX_CLOCK_RATIO, so that the synchroniser history fits.
+ *
+ * Register accesses act "between cycles": a write is seen by the next cycle
+ * of each domain (the "written this cycle" of the documents' pseudo-code),
+ * and STATUS/SRC_STATUS read the signal values of that next cycle.
+ *
+ * Cross-domain imports (pcounter.rst "The EVENT and FLAG signals"): the
+ * DOM[x] signal seen by domain y in its cycle k is, in CONTINUOUS mode, the
+ * signal of x in x's cycle J(k) = floor((k - 2) * p_y / p_x) (the state
+ * "as of two domain y clocks ago"; 0 for k < 2). In PULSE mode it is 1 iff
+ * x had a 0-to-1 transition in one of its cycles J(k-1)+1 .. J(k).
+ * The domain's own EVENT trailer signal is its EVENT input of the previous
+ * cycle (the documents leave the combinational loop undefined; a register
+ * stage breaks it). The FLAG signal of cycle k is the flag latch as updated
+ * by cycle k - 2 (pcounter.rst "The flag": SETFLAG at X, FLAG at X+2).
+ *
+ * Reads of absent or reserved addresses return NVPC_SIM_RD_ABSENT; writes
+ * to them are dropped. Both are counted in &struct nvpc_sim_stats and
+ * passed to the trace callback. Reads of write-only registers return 0.
+ */
+#ifndef _NVPC_SIM_MODEL_H
+#define _NVPC_SIM_MODEL_H
+
+#include <nvpcounter/compat.h>
+#include <nvpcounter/chip.h>
+
+/* Value read from absent/reserved addresses. */
+#define NVPC_SIM_RD_ABSENT		0x00000000
+/* Value read from GF100+ PCOUNTER while PMC.ENABLE bit 28 is clear. */
+#define NVPC_SIM_RD_DISABLED		0xbadf5040
+/* Value read from everything while the device is removed. */
+#define NVPC_SIM_RD_REMOVED		0xffffffff
+
+#define NVPC_SIM_MAX_CLOCK_RATIO	256
+#define NVPC_SIM_MAX_STUCK		8
+
+struct nvpc_sim;
+
+/**
+ * enum nvpc_sim_wave_kind - kinds of signal source
+ * @NVPC_SIM_WAVE_CONST: constant &nvpc_sim_wave.value (0 or 1)
+ * @NVPC_SIM_WAVE_PERIODIC: 1 iff (cycle + phase) % period < width
+ * @NVPC_SIM_WAVE_RANDOM: 1 iff hash(seed, cycle) % 65536 < density
+ */
+enum nvpc_sim_wave_kind {
+	NVPC_SIM_WAVE_CONST,
+	NVPC_SIM_WAVE_PERIODIC,
+	NVPC_SIM_WAVE_RANDOM,
+};
+
+/**
+ * struct nvpc_sim_wave - waveform of one signal of one domain
+ * @kind: &enum nvpc_sim_wave_kind
+ * @value: CONST: the value
+ * @period: PERIODIC: period in domain cycles, >= 1
+ * @width: PERIODIC: cycles at 1 per period, <= @period
+ * @phase: PERIODIC: phase offset in cycles
+ * @seed: RANDOM: seed
+ * @density: RANDOM: probability of a 1, in units of 1/65536 (0..65536)
+ *
+ * Every waveform is a pure function of the absolute domain cycle number,
+ * which gives exact ground truth (nvpc_sim_truth()).
+ */
+struct nvpc_sim_wave {
+	u8 kind;
+	u8 value;
+	u32 period;
+	u32 width;
+	u32 phase;
+	u32 seed;
+	u32 density;
+};
+
+/**
+ * typedef nvpc_sim_mem_write_t - record-mode memory write
+ * @ctx: caller's context
+ * @gpu_va: 40-bit GPU virtual address of the packet
+ * @buf: the packet
+ * @len: 16 or 32 bytes
+ *
+ * Return: 0 on success, nonzero for a VM fault (wedges the domain).
+ */
+typedef int (*nvpc_sim_mem_write_t)(void *ctx, u64 gpu_va, const void *buf,
+				    u32 len);
+
+/**
+ * typedef nvpc_sim_trace_t - register access trace
+ * @ctx: caller's context
+ * @addr: BAR0 address
+ * @val: value read or written
+ * @write: true for a write
+ * @modelled: false if the address is absent or only stored
+ */
+typedef void (*nvpc_sim_trace_t)(void *ctx, u32 addr, u32 val, bool write,
+				 bool modelled);
+
+/**
+ * struct nvpc_sim_engine - a cycle engine: the fast model or the oracle
+ * @name: "fast" or "oracle"
+ * @run: process every cycle that starts before the tick @until
+ * @signal: value of signal @sig of flat domain @dom in its next cycle
+ */
+struct nvpc_sim_engine {
+	const char *name;
+	void (*run)(struct nvpc_sim *sim, u64 until);
+	int (*signal)(struct nvpc_sim *sim, unsigned int dom, unsigned int sig);
+};
+
+/* The bit-parallel model, used by the kernel backend. */
+extern const struct nvpc_sim_engine nvpc_sim_engine_fast;
+/* The naive per-cycle oracle (sim_oracle.c), linked only into tests. */
+extern const struct nvpc_sim_engine nvpc_sim_engine_oracle;
+
+/**
+ * struct nvpc_sim_params - what to build
+ * @chip: the chip description (see <nvpcounter/chip.h>)
+ * @nr_gpc: GF100+: GPCs to instantiate (0: @chip's default)
+ * @nr_part: GF100+: partitions to instantiate (0: @chip's default)
+ * @record_latency: record mode: cycles from forming a packet to its memory
+ *	write completing (0: the same cycle)
+ * @engine: &nvpc_sim_engine_fast (default if NULL) or the oracle
+ */
+struct nvpc_sim_params {
+	const struct nvpc_chip_desc *chip;
+	u8 nr_gpc;
+	u8 nr_part;
+	u32 record_latency;
+	const struct nvpc_sim_engine *engine;
+};
+
+/**
+ * struct nvpc_sim_stats - access statistics
+ * @absent_reads: reads of absent/reserved addresses
+ * @absent_writes: writes to absent/reserved addresses (dropped)
+ * @stored_accesses: accesses to registers that are only stored (RECORD_CHAN,
+ *	GF100 MAIN, FILTER, ...) whose behaviour the documents do not give
+ * @last_unmodelled: address of the last access counted above
+ * @history_misses: synchroniser look-ups outside the kept history (a bug if
+ *	nonzero)
+ * @reads: all reads
+ * @writes: all writes
+ */
+struct nvpc_sim_stats {
+	u64 absent_reads;
+	u64 absent_writes;
+	u64 stored_accesses;
+	u32 last_unmodelled;
+	u64 history_misses;
+	u64 reads;
+	u64 writes;
+};
+
+size_t nvpc_sim_size(const struct nvpc_sim_params *p);
+int nvpc_sim_init(struct nvpc_sim *sim, size_t size,
+		  const struct nvpc_sim_params *p);
+
+u32 nvpc_sim_rd32(struct nvpc_sim *sim, u32 addr);
+void nvpc_sim_wr32(struct nvpc_sim *sim, u32 addr, u32 val);
+
+int nvpc_sim_advance(struct nvpc_sim *sim, unsigned int dom, u64 cycles);
+void nvpc_sim_advance_ns(struct nvpc_sim *sim, u64 ns);
+u64 nvpc_sim_cycles(const struct nvpc_sim *sim, unsigned int dom);
+u64 nvpc_sim_tick_hz(const struct nvpc_sim *sim);
+u32 nvpc_sim_clock_hz(const struct nvpc_sim *sim, unsigned int dom);
+
+unsigned int nvpc_sim_nr_domains(const struct nvpc_sim *sim);
+int nvpc_sim_domain_find(const struct nvpc_sim *sim, enum nvpc_dset dset,
+			 unsigned int unit, unsigned int index);
+
+int nvpc_sim_set_wave(struct nvpc_sim *sim, unsigned int dom,
+		      unsigned int sig, const struct nvpc_sim_wave *w);
+u64 nvpc_sim_truth(const struct nvpc_sim *sim, unsigned int dom,
+		   unsigned int sig, u64 from, u64 to);
+int nvpc_sim_wave_bit(const struct nvpc_sim_wave *w, u64 cycle);
+u64 nvpc_sim_wave_word(const struct nvpc_sim_wave *w, u64 cycle,
+		       unsigned int n);
+
+void nvpc_sim_pm_trigger(struct nvpc_sim *sim);
+u32 nvpc_sim_user_signals(const struct nvpc_sim *sim, unsigned int dom);
+
+void nvpc_sim_set_mem_write(struct nvpc_sim *sim, nvpc_sim_mem_write_t fn,
+			    void *ctx);
+void nvpc_sim_set_trace(struct nvpc_sim *sim, nvpc_sim_trace_t fn, void *ctx);
+void nvpc_sim_get_stats(const struct nvpc_sim *sim,
+			struct nvpc_sim_stats *st);
+
+void nvpc_sim_fault_record(struct nvpc_sim *sim, unsigned int dom);
+void nvpc_sim_fault_lost_swaps(struct nvpc_sim *sim, unsigned int dom,
+			       u32 count);
+int nvpc_sim_fault_stuck(struct nvpc_sim *sim, u32 addr, u32 val);
+void nvpc_sim_fault_clear_stuck(struct nvpc_sim *sim);
+void nvpc_sim_fault_all_ones(struct nvpc_sim *sim, bool on);
+void nvpc_sim_fault_removed(struct nvpc_sim *sim, bool on);
+
+#endif /* _NVPC_SIM_MODEL_H */
