@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvpcounter_sim: one simulated GPU (struct nvpc_simdev), shared by the
+ * GPU life cycle (sim_gpu.c) and its debugfs control files (sim_debugfs.c).
+ * The interface is documented in Documentation/sim.rst.
+ */
+#ifndef _NVPC_SIMDEV_H
+#define _NVPC_SIMDEV_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/sizes.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include <nvpcounter/device.h>
+
+#include "model/sim_model.h"
+
+struct dentry;
+struct platform_device;
+
+/* GPU ids are 0 .. NVPC_SIMDEV_MAX_GPUS - 1 */
+#define NVPC_SIMDEV_MAX_GPUS		16
+/* register access trace ring, entries */
+#define NVPC_SIMDEV_TRACE_LEN		4096
+/* largest record-mode memory window */
+#define NVPC_SIMDEV_MEM_MAX		SZ_1M
+
+/*
+ * Real-time mode: a register access simulates at most this much of the
+ * wall time that passed since the model was last advanced (the access runs
+ * with interrupts off); a worker catches up with the rest.
+ */
+#define NVPC_SIMDEV_RT_ACCESS_NS	(20 * NSEC_PER_USEC)
+/* the worker's period, its slice per lock hold and its budget per run */
+#define NVPC_SIMDEV_RT_PERIOD_MS	10
+#define NVPC_SIMDEV_RT_CHUNK_NS		(100 * NSEC_PER_USEC)
+#define NVPC_SIMDEV_RT_BUDGET_NS	(4 * NSEC_PER_MSEC)
+/* wall time the model may lag behind before the lag is skipped */
+#define NVPC_SIMDEV_RT_MAX_LAG_NS	(50 * NSEC_PER_MSEC)
+
+/**
+ * struct nvpc_simdev_dom - where a flat model domain comes from
+ * @dset: &enum nvpc_dset
+ * @unit: GPC or partition number (GF100+), else 0
+ * @index: domain index inside its set
+ * @desc: index of its description in the chip's domain array
+ */
+struct nvpc_simdev_dom {
+	u8 dset;
+	u8 unit;
+	u8 index;
+	u8 desc;
+};
+
+/**
+ * struct nvpc_simdev_trace_ent - one traced register access
+ * @addr: BAR0 address
+ * @val: value read or written
+ * @write: true for a write
+ */
+struct nvpc_simdev_trace_ent {
+	u32 addr;
+	u32 val;
+	bool write;
+};
+
+/**
+ * struct nvpc_simdev - one simulated GPU
+ * @node: in the module's list of GPUs
+ * @id: GPU id (platform device id, "sim.<id>")
+ * @pdev: the platform device, parent of everything the core creates
+ * @ndev: what the core sees
+ * @registered: @ndev is registered with the core
+ * @gone: device removal was injected (nvpc_device_gone() was called)
+ * @bus_id: "sim.<id>"
+ * @chip: the catalogue's chip description
+ * @mchip: the copy of @chip handed to the model (its clocks may differ)
+ * @mdoms: the domain descriptions of @mchip
+ * @nr_gpc: GF100+: GPCs instantiated
+ * @nr_part: GF100+: partitions instantiated
+ * @nr_dom: flat domains of the model
+ * @doms: their origin, by flat index
+ * @ctl: serialises the debugfs control operations that may sleep
+ * @lock: protects the model and everything it calls back into; a raw lock
+ *	because register access happens with interrupts off, also on RT
+ * @sim: the model (kvzalloc'd), replaced as a whole when a clock changes
+ * @realtime: real-time clock mode (else manual)
+ * @rt_last: real-time: wall time (ktime_get_ns()) the model has reached
+ * @rt_skipped_ns: real-time: wall time skipped because the model lagged
+ * @rt_work: real-time: the catch-up worker
+ * @trace_on: the access trace is recording
+ * @trace: the trace ring (NVPC_SIMDEV_TRACE_LEN entries)
+ * @trace_head: next entry to write
+ * @trace_count: valid entries
+ * @trace_lost: entries overwritten since the last clear
+ * @mem: record-mode memory window, NULL if none
+ * @mem_va: its GPU virtual address
+ * @mem_size: its size in bytes
+ * @mem_writes: packets written into the window
+ * @mem_faults: packet writes outside the window (VM faults)
+ * @reg_addr: the address selected in the "reg" file
+ * @truth_dom: the domain selected in the "truth" file
+ * @truth_sig: the signal selected in the "truth" file
+ * @truth_from: first cycle of the "truth" interval
+ * @truth_to: end of the "truth" interval, U64_MAX: cycles processed so far
+ * @stuck: stuck addresses injected (for the "fault" file)
+ * @all_ones: all-ones reads injected
+ * @dir: the debugfs directory gpu<id>
+ */
+struct nvpc_simdev {
+	struct list_head node;
+	int id;
+	struct platform_device *pdev;
+	struct nvpc_device ndev;
+	bool registered;
+	bool gone;
+	char bus_id[16];
+	const struct nvpc_chip_desc *chip;
+	struct nvpc_chip_desc mchip;
+	struct nvpc_domain_desc *mdoms;
+	unsigned int nr_gpc;
+	unsigned int nr_part;
+	unsigned int nr_dom;
+	struct nvpc_simdev_dom *doms;
+
+	struct mutex ctl;	/* see the kernel-doc above */
+	raw_spinlock_t lock;
+	struct nvpc_sim *sim;
+
+	bool realtime;
+	u64 rt_last;
+	u64 rt_skipped_ns;
+	struct delayed_work rt_work;
+
+	bool trace_on;
+	struct nvpc_simdev_trace_ent *trace;
+	unsigned int trace_head;
+	unsigned int trace_count;
+	u64 trace_lost;
+
+	u8 *mem;
+	u64 mem_va;
+	u32 mem_size;
+	u64 mem_writes;
+	u64 mem_faults;
+
+	u32 reg_addr;
+	unsigned int truth_dom;
+	unsigned int truth_sig;
+	u64 truth_from;
+	u64 truth_to;
+	unsigned int stuck;
+	bool all_ones;
+
+	struct dentry *dir;
+};
+
+/**
+ * struct nvpc_simdev_opts - what to create
+ * @chip: the chip
+ * @id: wanted GPU id, -1 for the lowest free one
+ * @nr_gpc: GF100+: GPCs, 0 for the catalogue's default
+ * @nr_part: GF100+: partitions, 0 for the catalogue's default
+ * @realtime: start in real-time clock mode
+ */
+struct nvpc_simdev_opts {
+	const struct nvpc_chip_desc *chip;
+	int id;
+	unsigned int nr_gpc;
+	unsigned int nr_part;
+	bool realtime;
+};
+
+struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o);
+void nvpc_simdev_destroy(struct nvpc_simdev *sd);
+int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz);
+void nvpc_simdev_set_realtime(struct nvpc_simdev *sd, bool on);
+int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
+			bool ns);
+int nvpc_simdev_set_mem(struct nvpc_simdev *sd, u64 va, u32 size);
+void nvpc_simdev_remove_hw(struct nvpc_simdev *sd);
+const char *nvpc_simdev_dom_name(const struct nvpc_simdev *sd,
+				 unsigned int dom, char *buf, size_t len);
+int nvpc_simdev_dom_parse(const struct nvpc_simdev *sd, const char *s);
+
+void nvpc_simdev_debugfs_add(struct nvpc_simdev *sd, struct dentry *root);
+
+#endif /* _NVPC_SIMDEV_H */

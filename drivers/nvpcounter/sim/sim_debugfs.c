@@ -1,0 +1,814 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvpcounter_sim: the debugfs files of one simulated GPU,
+ * /sys/kernel/debug/nvpcounter_sim/gpu<id>/. Formats and errors are the
+ * ones Documentation/sim.rst gives; keep the two in step.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/platform_device.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include <nvpcounter/catalog.h>
+
+#include "sim.h"
+
+#define NVPC_SIMDEV_CMD_MAX	128
+#define NVPC_SIMDEV_MAX_ARGS	8
+/* cycles per lock hold when counting ground truth */
+#define NVPC_SIMDEV_TRUTH_CHUNK	BIT_ULL(20)
+
+typedef int (*nvpc_simdev_cmd_t)(struct nvpc_simdev *sd, int argc,
+				 char **argv);
+
+#define nvpc_simdev_dbg(sd, fmt, ...) \
+	dev_dbg(&(sd)->pdev->dev, fmt, ##__VA_ARGS__)
+
+/* Split a command line into words; -EINVAL for too many. */
+static int nvpc_simdev_split(char *buf, char **argv)
+{
+	char *w;
+	int argc = 0;
+
+	while ((w = strsep(&buf, " \t\n"))) {
+		if (!*w)
+			continue;
+		if (argc == NVPC_SIMDEV_MAX_ARGS)
+			return -EINVAL;
+		argv[argc++] = w;
+	}
+	return argc;
+}
+
+/* One command per write(); the whole command in one buffer. */
+static ssize_t nvpc_simdev_write(struct file *file, const char __user *ubuf,
+				 size_t len, nvpc_simdev_cmd_t fn)
+{
+	struct seq_file *m = file->private_data;
+	struct nvpc_simdev *sd = m->private;
+	char buf[NVPC_SIMDEV_CMD_MAX], *argv[NVPC_SIMDEV_MAX_ARGS];
+	int argc, ret;
+
+	if (!len || len >= sizeof(buf)) {
+		nvpc_simdev_dbg(sd, "command of %zu bytes\n", len);
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	argc = nvpc_simdev_split(buf, argv);
+	if (argc <= 0) {
+		nvpc_simdev_dbg(sd, "empty or overlong command\n");
+		return -EINVAL;
+	}
+	mutex_lock(&sd->ctl);
+	ret = fn(sd, argc, argv);
+	mutex_unlock(&sd->ctl);
+	return ret ? ret : len;
+}
+
+static int nvpc_simdev_u64(struct nvpc_simdev *sd, const char *s, u64 *v)
+{
+	if (kstrtou64(s, 0, v)) {
+		nvpc_simdev_dbg(sd, "not a number: \"%s\"\n", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int nvpc_simdev_u32(struct nvpc_simdev *sd, const char *s, u32 *v)
+{
+	if (kstrtou32(s, 0, v)) {
+		nvpc_simdev_dbg(sd, "not a 32-bit number: \"%s\"\n", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int nvpc_simdev_dom(struct nvpc_simdev *sd, const char *s,
+			   unsigned int *dom)
+{
+	int d = nvpc_simdev_dom_parse(sd, s);
+
+	if (d < 0) {
+		nvpc_simdev_dbg(sd, "no domain \"%s\"\n", s);
+		return -EINVAL;
+	}
+	*dom = d;
+	return 0;
+}
+
+/* A signal id of the domain: below the catalogue's signal count. */
+static int nvpc_simdev_sig(struct nvpc_simdev *sd, unsigned int dom,
+			   const char *s, unsigned int *sig)
+{
+	u32 v;
+
+	if (nvpc_simdev_u32(sd, s, &v))
+		return -EINVAL;
+	if (v >= sd->mdoms[sd->doms[dom].desc].nr_signals) {
+		nvpc_simdev_dbg(sd, "signal %#x beyond domain %u's %u\n", v,
+				dom, sd->mdoms[sd->doms[dom].desc].nr_signals);
+		return -EINVAL;
+	}
+	*sig = v;
+	return 0;
+}
+
+static u32 nvpc_simdev_read_reg(struct nvpc_simdev *sd, u32 addr)
+{
+	return sd->ndev.ops->rd32(sd, addr);
+}
+
+/*
+ * Files are seq_files; DEFINE_NVPC_SIMDEV_FILE(x) makes nvpc_simdev_x_fops
+ * from nvpc_simdev_x_show() and, if not NULL, nvpc_simdev_x_cmd().
+ */
+#define DEFINE_NVPC_SIMDEV_FILE(x, cmd)					\
+static int nvpc_simdev_##x##_open(struct inode *inode, struct file *file) \
+{									\
+	return single_open(file, nvpc_simdev_##x##_show, inode->i_private); \
+}									\
+static ssize_t nvpc_simdev_##x##_write(struct file *file,		\
+				       const char __user *ubuf,		\
+				       size_t len, loff_t *ppos)	\
+{									\
+	nvpc_simdev_cmd_t fn = cmd;					\
+									\
+	if (!fn)							\
+		return -EINVAL;						\
+	return nvpc_simdev_write(file, ubuf, len, fn);			\
+}									\
+static const struct file_operations nvpc_simdev_##x##_fops = {		\
+	.owner = THIS_MODULE,						\
+	.open = nvpc_simdev_##x##_open,					\
+	.read = seq_read,						\
+	.write = nvpc_simdev_##x##_write,				\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+}
+
+/* Write-only files read as empty. */
+static int nvpc_simdev_empty_show(struct seq_file *m, void *unused)
+{
+	return 0;
+}
+
+/* ---- info, domains, stats ---- */
+
+static int nvpc_simdev_info_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+
+	mutex_lock(&sd->ctl);
+	seq_printf(m, "id %d\n", sd->id);
+	seq_printf(m, "chipset 0x%02x\n", sd->chip->chipset);
+	seq_printf(m, "name %s\n", sd->chip->name);
+	seq_printf(m, "alt_name %s\n",
+		   sd->chip->alt_name ? sd->chip->alt_name : "-");
+	seq_printf(m, "gen %s\n", nvpc_catalog_gen_name(sd->chip->gen));
+	seq_printf(m, "bus_id %s\n", sd->bus_id);
+	seq_printf(m, "device %s\n", dev_name(&sd->pdev->dev));
+	seq_printf(m, "gpcs %u\n", sd->nr_gpc);
+	seq_printf(m, "parts %u\n", sd->nr_part);
+	seq_printf(m, "gpc_mask 0x%x\n", sd->ndev.gpc_mask);
+	seq_printf(m, "part_mask 0x%x\n", sd->ndev.part_mask);
+	seq_printf(m, "domains %u\n", sd->nr_dom);
+	seq_printf(m, "tick_hz %llu\n", nvpc_sim_tick_hz(sd->sim));
+	seq_printf(m, "clock %s\n", sd->realtime ? "realtime" : "manual");
+	seq_printf(m, "registered %d\n", sd->registered);
+	seq_printf(m, "gone %d\n", sd->gone);
+	mutex_unlock(&sd->ctl);
+	return 0;
+}
+
+DEFINE_NVPC_SIMDEV_FILE(info, NULL);
+
+static int nvpc_simdev_domains_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+	const struct nvpc_domain_desc *dd;
+	unsigned long flags;
+	unsigned int i;
+	char name[24];
+	u64 cycles;
+	u32 hz;
+
+	mutex_lock(&sd->ctl);
+	for (i = 0; i < sd->nr_dom; i++) {
+		dd = &sd->mdoms[sd->doms[i].desc];
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		cycles = nvpc_sim_cycles(sd->sim, i);
+		hz = nvpc_sim_clock_hz(sd->sim, i);
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		seq_printf(m, "%u %s %s %u %llu %u 0x%02x\n", i,
+			   nvpc_simdev_dom_name(sd, i, name, sizeof(name)),
+			   dd->name ? dd->name : "-", hz, cycles,
+			   dd->nr_signals, dd->trailer_base);
+	}
+	mutex_unlock(&sd->ctl);
+	return 0;
+}
+
+DEFINE_NVPC_SIMDEV_FILE(domains, NULL);
+
+static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+	struct nvpc_sim_stats st;
+	unsigned long flags;
+	u64 skipped, lost, mw, mf;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_sim_get_stats(sd->sim, &st);
+	skipped = sd->rt_skipped_ns;
+	lost = sd->trace_lost;
+	mw = sd->mem_writes;
+	mf = sd->mem_faults;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+
+	seq_printf(m, "reads %llu\n", st.reads);
+	seq_printf(m, "writes %llu\n", st.writes);
+	seq_printf(m, "absent_reads %llu\n", st.absent_reads);
+	seq_printf(m, "absent_writes %llu\n", st.absent_writes);
+	seq_printf(m, "stored_accesses %llu\n", st.stored_accesses);
+	seq_printf(m, "last_unmodelled 0x%06x\n", st.last_unmodelled);
+	seq_printf(m, "history_misses %llu\n", st.history_misses);
+	seq_printf(m, "rt_skipped_ns %llu\n", skipped);
+	seq_printf(m, "trace_lost %llu\n", lost);
+	seq_printf(m, "mem_writes %llu\n", mw);
+	seq_printf(m, "mem_faults %llu\n", mf);
+	return 0;
+}
+
+DEFINE_NVPC_SIMDEV_FILE(stats, NULL);
+
+/* ---- clock mode, clocks, advance ---- */
+
+static int nvpc_simdev_clock_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+
+	seq_printf(m, "%s\n", READ_ONCE(sd->realtime) ? "realtime" : "manual");
+	return 0;
+}
+
+static int nvpc_simdev_clock_cmd(struct nvpc_simdev *sd, int argc,
+				 char **argv)
+{
+	if (argc == 1 && !strcmp(argv[0], "manual")) {
+		nvpc_simdev_set_realtime(sd, false);
+		return 0;
+	}
+	if (argc == 1 && !strcmp(argv[0], "realtime")) {
+		nvpc_simdev_set_realtime(sd, true);
+		return 0;
+	}
+	nvpc_simdev_dbg(sd, "clock mode is manual or realtime\n");
+	return -EINVAL;
+}
+
+DEFINE_NVPC_SIMDEV_FILE(clock, nvpc_simdev_clock_cmd);
+
+static int nvpc_simdev_clocks_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+	unsigned long flags;
+	unsigned int i;
+	char name[24];
+	u32 hz;
+
+	mutex_lock(&sd->ctl);
+	for (i = 0; i < sd->nr_dom; i++) {
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		hz = nvpc_sim_clock_hz(sd->sim, i);
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		seq_printf(m, "%u %s %u\n", i,
+			   nvpc_simdev_dom_name(sd, i, name, sizeof(name)), hz);
+	}
+	mutex_unlock(&sd->ctl);
+	return 0;
+}
+
+static int nvpc_simdev_clocks_cmd(struct nvpc_simdev *sd, int argc,
+				  char **argv)
+{
+	unsigned int dom;
+	u32 hz;
+
+	if (argc != 2) {
+		nvpc_simdev_dbg(sd, "clocks: DOM HZ\n");
+		return -EINVAL;
+	}
+	if (nvpc_simdev_dom(sd, argv[0], &dom) ||
+	    nvpc_simdev_u32(sd, argv[1], &hz))
+		return -EINVAL;
+	if (!hz) {
+		nvpc_simdev_dbg(sd, "a clock of 0 Hz\n");
+		return -EINVAL;
+	}
+	return nvpc_simdev_set_clock(sd, dom, hz);
+}
+
+DEFINE_NVPC_SIMDEV_FILE(clocks, nvpc_simdev_clocks_cmd);
+
+static int nvpc_simdev_advance_cmd(struct nvpc_simdev *sd, int argc,
+				   char **argv)
+{
+	unsigned int dom = 0;
+	u64 n;
+
+	if (argc == 2 && !strcmp(argv[0], "ns")) {
+		if (nvpc_simdev_u64(sd, argv[1], &n))
+			return -EINVAL;
+		return nvpc_simdev_advance(sd, 0, n, true);
+	}
+	if (argc < 1 || argc > 2) {
+		nvpc_simdev_dbg(sd, "advance: N [DOM] or ns N\n");
+		return -EINVAL;
+	}
+	if (nvpc_simdev_u64(sd, argv[0], &n))
+		return -EINVAL;
+	if (argc == 2 && nvpc_simdev_dom(sd, argv[1], &dom))
+		return -EINVAL;
+	return nvpc_simdev_advance(sd, dom, n, false);
+}
+
+/* ---- waveforms and ground truth ---- */
+
+static int nvpc_simdev_wave_cmd(struct nvpc_simdev *sd, int argc,
+				char **argv)
+{
+	struct nvpc_sim_wave w = { };
+	unsigned int dom, sig, i, want;
+	unsigned long flags;
+	u32 arg[3];
+	int ret;
+
+	if (argc < 3) {
+		nvpc_simdev_dbg(sd, "wave: DOM SIG KIND ARGS...\n");
+		return -EINVAL;
+	}
+	if (nvpc_simdev_dom(sd, argv[0], &dom) ||
+	    nvpc_simdev_sig(sd, dom, argv[1], &sig))
+		return -EINVAL;
+	if (!strcmp(argv[2], "const")) {
+		w.kind = NVPC_SIM_WAVE_CONST;
+		want = 1;
+	} else if (!strcmp(argv[2], "periodic")) {
+		w.kind = NVPC_SIM_WAVE_PERIODIC;
+		want = 3;
+	} else if (!strcmp(argv[2], "random")) {
+		w.kind = NVPC_SIM_WAVE_RANDOM;
+		want = 2;
+	} else {
+		nvpc_simdev_dbg(sd, "no waveform kind \"%s\"\n", argv[2]);
+		return -EINVAL;
+	}
+	if (argc != 3 + want) {
+		nvpc_simdev_dbg(sd, "%s takes %u arguments\n", argv[2], want);
+		return -EINVAL;
+	}
+	for (i = 0; i < want; i++)
+		if (nvpc_simdev_u32(sd, argv[3 + i], &arg[i]))
+			return -EINVAL;
+	switch (w.kind) {
+	case NVPC_SIM_WAVE_CONST:
+		if (arg[0] > 1) {
+			nvpc_simdev_dbg(sd, "const is 0 or 1\n");
+			return -EINVAL;
+		}
+		w.value = arg[0];
+		break;
+	case NVPC_SIM_WAVE_PERIODIC:
+		if (!arg[0] || arg[1] > arg[0]) {
+			nvpc_simdev_dbg(sd, "periodic: PERIOD >= 1, WIDTH <= PERIOD\n");
+			return -EINVAL;
+		}
+		w.period = arg[0];
+		w.width = arg[1];
+		w.phase = arg[2];
+		break;
+	default:
+		if (arg[1] > 65536) {
+			nvpc_simdev_dbg(sd, "random: DENSITY <= 65536\n");
+			return -EINVAL;
+		}
+		w.seed = arg[0];
+		w.density = arg[1];
+		break;
+	}
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	ret = nvpc_sim_set_wave(sd->sim, dom, sig, &w);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	if (ret)
+		nvpc_simdev_dbg(sd, "model refused the waveform: %d\n", ret);
+	return ret;
+}
+
+static int nvpc_simdev_truth_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+	unsigned long flags;
+	u64 from, to, step, n = 0;
+
+	mutex_lock(&sd->ctl);
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	from = sd->truth_from;
+	to = sd->truth_to;
+	if (to == U64_MAX)
+		to = nvpc_sim_cycles(sd->sim, sd->truth_dom);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	/* random waveforms are counted cycle by cycle: slice the interval */
+	while (from < to) {
+		step = min(to - from, NVPC_SIMDEV_TRUTH_CHUNK);
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		n += nvpc_sim_truth(sd->sim, sd->truth_dom, sd->truth_sig,
+				    from, from + step);
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		from += step;
+		cond_resched();
+	}
+	mutex_unlock(&sd->ctl);
+	seq_printf(m, "%llu\n", n);
+	return 0;
+}
+
+static int nvpc_simdev_truth_cmd(struct nvpc_simdev *sd, int argc,
+				 char **argv)
+{
+	unsigned int dom, sig;
+	u64 from = 0, to = U64_MAX;
+
+	if (argc != 2 && argc != 4) {
+		nvpc_simdev_dbg(sd, "truth: DOM SIG [FROM TO]\n");
+		return -EINVAL;
+	}
+	if (nvpc_simdev_dom(sd, argv[0], &dom) ||
+	    nvpc_simdev_sig(sd, dom, argv[1], &sig))
+		return -EINVAL;
+	if (argc == 4 && (nvpc_simdev_u64(sd, argv[2], &from) ||
+			  nvpc_simdev_u64(sd, argv[3], &to)))
+		return -EINVAL;
+	if (argc == 4 && (from > to || to == U64_MAX)) {
+		nvpc_simdev_dbg(sd, "truth: FROM <= TO < 2^64-1\n");
+		return -EINVAL;
+	}
+	sd->truth_dom = dom;
+	sd->truth_sig = sig;
+	sd->truth_from = from;
+	sd->truth_to = to;
+	return 0;
+}
+
+DEFINE_NVPC_SIMDEV_FILE(truth, nvpc_simdev_truth_cmd);
+
+/* ---- register window, trace ---- */
+
+static int nvpc_simdev_reg_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+
+	seq_printf(m, "0x%08x\n",
+		   nvpc_simdev_read_reg(sd, READ_ONCE(sd->reg_addr)));
+	return 0;
+}
+
+static int nvpc_simdev_reg_cmd(struct nvpc_simdev *sd, int argc, char **argv)
+{
+	u32 addr, val;
+
+	if (argc < 1 || argc > 2) {
+		nvpc_simdev_dbg(sd, "reg: ADDR [VALUE]\n");
+		return -EINVAL;
+	}
+	if (nvpc_simdev_u32(sd, argv[0], &addr))
+		return -EINVAL;
+	if ((addr & 3) || addr >= SZ_16M) {
+		nvpc_simdev_dbg(sd, "reg: %#x is not a 32-bit BAR0 register\n",
+				addr);
+		return -EINVAL;
+	}
+	if (argc == 1) {
+		WRITE_ONCE(sd->reg_addr, addr);
+		return 0;
+	}
+	if (nvpc_simdev_u32(sd, argv[1], &val))
+		return -EINVAL;
+	WRITE_ONCE(sd->reg_addr, addr);
+	sd->ndev.ops->wr32(sd, addr, val);
+	return 0;
+}
+
+DEFINE_NVPC_SIMDEV_FILE(reg, nvpc_simdev_reg_cmd);
+
+static int nvpc_simdev_trace_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+	struct nvpc_simdev_trace_ent *snap, *e;
+	unsigned int i, n, first;
+	unsigned long flags;
+	bool on;
+	u64 lost;
+
+	snap = kvmalloc_array(NVPC_SIMDEV_TRACE_LEN, sizeof(*snap),
+			      GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	n = sd->trace_count;
+	first = (sd->trace_head + NVPC_SIMDEV_TRACE_LEN - n) %
+		NVPC_SIMDEV_TRACE_LEN;
+	for (i = 0; i < n; i++)
+		snap[i] = sd->trace[(first + i) % NVPC_SIMDEV_TRACE_LEN];
+	lost = sd->trace_lost;
+	on = sd->trace_on;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+
+	seq_printf(m, "# %s entries %u lost %llu\n", on ? "on" : "off", n,
+		   lost);
+	for (i = 0; i < n; i++) {
+		e = &snap[i];
+		seq_printf(m, "%c 0x%06x 0x%08x\n", e->write ? 'W' : 'R',
+			   e->addr, e->val);
+	}
+	kvfree(snap);
+	return 0;
+}
+
+static int nvpc_simdev_trace_cmd(struct nvpc_simdev *sd, int argc,
+				 char **argv)
+{
+	unsigned long flags;
+
+	if (argc != 1 || (strcmp(argv[0], "on") && strcmp(argv[0], "off") &&
+			  strcmp(argv[0], "clear"))) {
+		nvpc_simdev_dbg(sd, "trace: on, off or clear\n");
+		return -EINVAL;
+	}
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	if (!strcmp(argv[0], "clear")) {
+		sd->trace_head = 0;
+		sd->trace_count = 0;
+		sd->trace_lost = 0;
+	} else {
+		sd->trace_on = !strcmp(argv[0], "on");
+	}
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return 0;
+}
+
+DEFINE_NVPC_SIMDEV_FILE(trace, nvpc_simdev_trace_cmd);
+
+/* ---- fault injection, PM_TRIGGER ---- */
+
+static int nvpc_simdev_fault_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+
+	mutex_lock(&sd->ctl);
+	seq_printf(m, "all_ones %d\n", sd->all_ones);
+	seq_printf(m, "stuck %u\n", sd->stuck);
+	seq_printf(m, "removed %d\n", sd->gone);
+	mutex_unlock(&sd->ctl);
+	return 0;
+}
+
+static int nvpc_simdev_fault_cmd(struct nvpc_simdev *sd, int argc,
+				 char **argv)
+{
+	const char *what = argv[0];
+	unsigned int dom;
+	unsigned long flags;
+	u32 a, b;
+	int ret = 0;
+
+	if (!strcmp(what, "remove") && argc == 1) {
+		nvpc_simdev_remove_hw(sd);
+		return 0;
+	}
+	if (!strcmp(what, "unstick") && argc == 1) {
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		nvpc_sim_fault_clear_stuck(sd->sim);
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		sd->stuck = 0;
+		return 0;
+	}
+	if (!strcmp(what, "all_ones") && argc == 2 &&
+	    (!strcmp(argv[1], "on") || !strcmp(argv[1], "off"))) {
+		sd->all_ones = !strcmp(argv[1], "on");
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		nvpc_sim_fault_all_ones(sd->sim, sd->all_ones);
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		return 0;
+	}
+	if (!strcmp(what, "record") && argc == 2) {
+		if (nvpc_simdev_dom(sd, argv[1], &dom))
+			return -EINVAL;
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		nvpc_sim_fault_record(sd->sim, dom);
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		return 0;
+	}
+	if (!strcmp(what, "lost_swaps") && argc == 3) {
+		if (nvpc_simdev_dom(sd, argv[1], &dom) ||
+		    nvpc_simdev_u32(sd, argv[2], &a))
+			return -EINVAL;
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		nvpc_sim_fault_lost_swaps(sd->sim, dom, a);
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		return 0;
+	}
+	if (!strcmp(what, "stuck") && argc == 3) {
+		if (nvpc_simdev_u32(sd, argv[1], &a) ||
+		    nvpc_simdev_u32(sd, argv[2], &b))
+			return -EINVAL;
+		if (a & 3) {
+			nvpc_simdev_dbg(sd, "stuck: unaligned %#x\n", a);
+			return -EINVAL;
+		}
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		ret = nvpc_sim_fault_stuck(sd->sim, a, b);
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		if (ret)
+			nvpc_simdev_dbg(sd, "stuck: %d addresses already\n",
+					NVPC_SIM_MAX_STUCK);
+		else
+			sd->stuck++;
+		return ret;
+	}
+	nvpc_simdev_dbg(sd, "fault: unknown or malformed \"%s\"\n", what);
+	return -EINVAL;
+}
+
+DEFINE_NVPC_SIMDEV_FILE(fault, nvpc_simdev_fault_cmd);
+
+static int nvpc_simdev_pm_trigger_cmd(struct nvpc_simdev *sd, int argc,
+				      char **argv)
+{
+	unsigned long flags;
+
+	if (argc != 1 || strcmp(argv[0], "1")) {
+		nvpc_simdev_dbg(sd, "pm_trigger: write 1\n");
+		return -EINVAL;
+	}
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_sim_pm_trigger(sd->sim);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return 0;
+}
+
+/* ---- record-mode memory window ---- */
+
+static int nvpc_simdev_mem_ctl_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+	unsigned long flags;
+	u64 va, w, f;
+	u32 size;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	va = sd->mem_va;
+	size = sd->mem_size;
+	w = sd->mem_writes;
+	f = sd->mem_faults;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	seq_printf(m, "va 0x%010llx size %u writes %llu faults %llu\n", va,
+		   size, w, f);
+	return 0;
+}
+
+static int nvpc_simdev_mem_ctl_cmd(struct nvpc_simdev *sd, int argc,
+				   char **argv)
+{
+	u64 va;
+	u32 size;
+
+	if (argc == 1 && !strcmp(argv[0], "off"))
+		return nvpc_simdev_set_mem(sd, 0, 0);
+	if (argc != 2) {
+		nvpc_simdev_dbg(sd, "mem_ctl: VA SIZE or off\n");
+		return -EINVAL;
+	}
+	if (nvpc_simdev_u64(sd, argv[0], &va) ||
+	    nvpc_simdev_u32(sd, argv[1], &size))
+		return -EINVAL;
+	if (!size) {
+		nvpc_simdev_dbg(sd, "mem_ctl: SIZE 0 (use off)\n");
+		return -EINVAL;
+	}
+	return nvpc_simdev_set_mem(sd, va, size);
+}
+
+DEFINE_NVPC_SIMDEV_FILE(mem_ctl, nvpc_simdev_mem_ctl_cmd);
+
+/* The window's bytes, read in page-sized pieces through a bounce buffer. */
+static ssize_t nvpc_simdev_mem_read(struct file *file, char __user *ubuf,
+				    size_t len, loff_t *ppos)
+{
+	struct nvpc_simdev *sd = file->private_data;
+	unsigned long flags;
+	size_t n = 0;
+	void *bounce;
+	loff_t pos = *ppos;
+
+	if (pos < 0)
+		return -EINVAL;
+	bounce = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!bounce)
+		return -ENOMEM;
+	mutex_lock(&sd->ctl);
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	if (sd->mem && pos < sd->mem_size) {
+		n = min3(len, (size_t)PAGE_SIZE, (size_t)(sd->mem_size - pos));
+		memcpy(bounce, sd->mem + pos, n);
+	}
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	mutex_unlock(&sd->ctl);
+	if (n && copy_to_user(ubuf, bounce, n)) {
+		kfree(bounce);
+		return -EFAULT;
+	}
+	kfree(bounce);
+	*ppos = pos + n;
+	return n;
+}
+
+static const struct file_operations nvpc_simdev_mem_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = nvpc_simdev_mem_read,
+	.llseek = default_llseek,
+};
+
+/* write-only command files */
+#define DEFINE_NVPC_SIMDEV_WFILE(x, cmd)				\
+static int nvpc_simdev_##x##_open(struct inode *inode, struct file *file) \
+{									\
+	return single_open(file, nvpc_simdev_empty_show, inode->i_private); \
+}									\
+static ssize_t nvpc_simdev_##x##_write(struct file *file,		\
+				       const char __user *ubuf,		\
+				       size_t len, loff_t *ppos)	\
+{									\
+	return nvpc_simdev_write(file, ubuf, len, cmd);			\
+}									\
+static const struct file_operations nvpc_simdev_##x##_fops = {		\
+	.owner = THIS_MODULE,						\
+	.open = nvpc_simdev_##x##_open,					\
+	.read = seq_read,						\
+	.write = nvpc_simdev_##x##_write,				\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+}
+
+DEFINE_NVPC_SIMDEV_WFILE(pm_trigger, nvpc_simdev_pm_trigger_cmd);
+DEFINE_NVPC_SIMDEV_WFILE(wave_w, nvpc_simdev_wave_cmd);
+DEFINE_NVPC_SIMDEV_WFILE(advance_w, nvpc_simdev_advance_cmd);
+
+/**
+ * nvpc_simdev_debugfs_add() - create the gpu<id> directory of a GPU
+ * @sd: the GPU
+ * @root: /sys/kernel/debug/nvpcounter_sim
+ */
+void nvpc_simdev_debugfs_add(struct nvpc_simdev *sd, struct dentry *root)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "gpu%d", sd->id);
+	sd->dir = debugfs_create_dir(name, root);
+	debugfs_create_file("info", 0400, sd->dir, sd, &nvpc_simdev_info_fops);
+	debugfs_create_file("domains", 0400, sd->dir, sd,
+			    &nvpc_simdev_domains_fops);
+	debugfs_create_file("stats", 0400, sd->dir, sd,
+			    &nvpc_simdev_stats_fops);
+	debugfs_create_file("clock", 0600, sd->dir, sd,
+			    &nvpc_simdev_clock_fops);
+	debugfs_create_file("clocks", 0600, sd->dir, sd,
+			    &nvpc_simdev_clocks_fops);
+	debugfs_create_file("advance", 0200, sd->dir, sd,
+			    &nvpc_simdev_advance_w_fops);
+	debugfs_create_file("wave", 0200, sd->dir, sd,
+			    &nvpc_simdev_wave_w_fops);
+	debugfs_create_file("truth", 0600, sd->dir, sd,
+			    &nvpc_simdev_truth_fops);
+	debugfs_create_file("reg", 0600, sd->dir, sd, &nvpc_simdev_reg_fops);
+	debugfs_create_file("trace", 0600, sd->dir, sd,
+			    &nvpc_simdev_trace_fops);
+	debugfs_create_file("fault", 0600, sd->dir, sd,
+			    &nvpc_simdev_fault_fops);
+	debugfs_create_file("pm_trigger", 0200, sd->dir, sd,
+			    &nvpc_simdev_pm_trigger_fops);
+	debugfs_create_file("mem_ctl", 0600, sd->dir, sd,
+			    &nvpc_simdev_mem_ctl_fops);
+	debugfs_create_file("mem", 0400, sd->dir, sd, &nvpc_simdev_mem_fops);
+}

@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvpcounter_sim: the life cycle of one simulated GPU. The model
+ * (model/sim_model.h) is wrapped in a raw spinlock and handed to the core
+ * as backend register ops; in real-time mode the model's time follows the
+ * wall clock (Documentation/sim.rst "Time and clocks").
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/platform_device.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
+
+#include <nvpcounter/regs.h>
+
+#include "sim.h"
+
+/* cycles or nanoseconds per lock hold while advancing from debugfs */
+#define NVPC_SIMDEV_ADVANCE_CHUNK	65536
+
+/* Real-time mode: bring the model close to the wall clock. Lock held. */
+static void nvpc_simdev_rt_catch_up(struct nvpc_simdev *sd, u64 max_ns)
+{
+	u64 now, step;
+
+	if (!sd->realtime)
+		return;
+	now = ktime_get_ns();
+	if (now <= sd->rt_last)
+		return;
+	step = min(now - sd->rt_last, max_ns);
+	nvpc_sim_advance_ns(sd->sim, step);
+	sd->rt_last += step;
+}
+
+static u32 nvpc_simdev_rd32(void *priv, u32 addr)
+{
+	struct nvpc_simdev *sd = priv;
+	unsigned long flags;
+	u32 v;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_rt_catch_up(sd, NVPC_SIMDEV_RT_ACCESS_NS);
+	v = nvpc_sim_rd32(sd->sim, addr);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return v;
+}
+
+static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
+{
+	struct nvpc_simdev *sd = priv;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_rt_catch_up(sd, NVPC_SIMDEV_RT_ACCESS_NS);
+	nvpc_sim_wr32(sd->sim, addr, val);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+}
+
+static const struct nvpc_backend_ops nvpc_simdev_ops = {
+	.rd32 = nvpc_simdev_rd32,
+	.wr32 = nvpc_simdev_wr32,
+};
+
+/* Real-time catch-up in process context, in slices, within a budget. */
+static void nvpc_simdev_rt_work(struct work_struct *work)
+{
+	struct nvpc_simdev *sd = container_of(to_delayed_work(work),
+					      struct nvpc_simdev, rt_work);
+	u64 start = ktime_get_ns(), now;
+	unsigned long flags;
+	bool again;
+
+	for (;;) {
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		nvpc_simdev_rt_catch_up(sd, NVPC_SIMDEV_RT_CHUNK_NS);
+		now = ktime_get_ns();
+		again = sd->realtime && now > sd->rt_last;
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		if (!again || now - start > NVPC_SIMDEV_RT_BUDGET_NS)
+			break;
+		cond_resched();
+	}
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	/* the model cannot keep up: skip rather than lag ever further */
+	now = ktime_get_ns();
+	if (sd->realtime && now > sd->rt_last + NVPC_SIMDEV_RT_MAX_LAG_NS) {
+		sd->rt_skipped_ns += now - sd->rt_last;
+		sd->rt_last = now;
+	}
+	again = sd->realtime;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	if (again)
+		schedule_delayed_work(&sd->rt_work,
+				      msecs_to_jiffies(NVPC_SIMDEV_RT_PERIOD_MS));
+}
+
+/**
+ * nvpc_simdev_set_realtime() - switch between manual and real-time clocks
+ * @sd: the GPU
+ * @on: real-time mode
+ *
+ * Real-time mode starts counting wall time from now on. Called with
+ * @sd->ctl held.
+ */
+void nvpc_simdev_set_realtime(struct nvpc_simdev *sd, bool on)
+{
+	unsigned long flags;
+	bool was;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	was = sd->realtime;
+	sd->realtime = on;
+	if (on && !was)
+		sd->rt_last = ktime_get_ns();
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	if (on && !was)
+		schedule_delayed_work(&sd->rt_work,
+				      msecs_to_jiffies(NVPC_SIMDEV_RT_PERIOD_MS));
+	else if (!on && was)
+		cancel_delayed_work_sync(&sd->rt_work);
+}
+
+/* Model callback, lock held: one register access into the trace ring. */
+static void nvpc_simdev_trace(void *ctx, u32 addr, u32 val, bool write,
+			      bool modelled)
+{
+	struct nvpc_simdev *sd = ctx;
+	struct nvpc_simdev_trace_ent *e;
+
+	if (!sd->trace_on)
+		return;
+	e = &sd->trace[sd->trace_head];
+	e->addr = addr;
+	e->val = val;
+	e->write = write;
+	sd->trace_head = (sd->trace_head + 1) % NVPC_SIMDEV_TRACE_LEN;
+	if (sd->trace_count < NVPC_SIMDEV_TRACE_LEN)
+		sd->trace_count++;
+	else
+		sd->trace_lost++;
+}
+
+/* Model callback, lock held: a record-mode packet into the window. */
+static int nvpc_simdev_mem_write(void *ctx, u64 gpu_va, const void *buf,
+				 u32 len)
+{
+	struct nvpc_simdev *sd = ctx;
+
+	if (!sd->mem || gpu_va < sd->mem_va ||
+	    gpu_va - sd->mem_va > sd->mem_size ||
+	    len > sd->mem_size - (gpu_va - sd->mem_va)) {
+		sd->mem_faults++;
+		return -EFAULT;
+	}
+	memcpy(sd->mem + (gpu_va - sd->mem_va), buf, len);
+	sd->mem_writes++;
+	return 0;
+}
+
+/**
+ * nvpc_simdev_set_mem() - set up or drop the record-mode memory window
+ * @sd: the GPU
+ * @va: GPU virtual address of the window (16-byte aligned)
+ * @size: its size in bytes, 0 to drop the window
+ *
+ * A new window starts zero-filled. Called with @sd->ctl held.
+ *
+ * Return: 0, -EINVAL for a bad window or -ENOMEM.
+ */
+int nvpc_simdev_set_mem(struct nvpc_simdev *sd, u64 va, u32 size)
+{
+	unsigned long flags;
+	u8 *mem = NULL, *old;
+
+	if (size) {
+		if (size > NVPC_SIMDEV_MEM_MAX || (size & 15) || (va & 15) ||
+		    va + size > BIT_ULL(40) || va + size < va) {
+			dev_dbg(&sd->pdev->dev, "bad memory window %#llx+%#x\n",
+				va, size);
+			return -EINVAL;
+		}
+		mem = vzalloc(size);
+		if (!mem)
+			return -ENOMEM;
+	}
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	old = sd->mem;
+	sd->mem = mem;
+	sd->mem_va = size ? va : 0;
+	sd->mem_size = size;
+	sd->mem_writes = 0;
+	sd->mem_faults = 0;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	vfree(old);
+	return 0;
+}
+
+/* Build a model from @sd->mchip; callbacks installed, nothing shared yet. */
+static struct nvpc_sim *nvpc_simdev_build(struct nvpc_simdev *sd)
+{
+	struct nvpc_sim_params p = {
+		.chip = &sd->mchip,
+		.nr_gpc = sd->nr_gpc,
+		.nr_part = sd->nr_part,
+	};
+	struct nvpc_sim *sim;
+	size_t size;
+	int ret;
+
+	size = nvpc_sim_size(&p);
+	if (!size)
+		return ERR_PTR(-EINVAL);
+	sim = kvzalloc(size, GFP_KERNEL);
+	if (!sim)
+		return ERR_PTR(-ENOMEM);
+	ret = nvpc_sim_init(sim, size, &p);
+	if (ret) {
+		kvfree(sim);
+		return ERR_PTR(ret);
+	}
+	nvpc_sim_set_trace(sim, nvpc_simdev_trace, sd);
+	nvpc_sim_set_mem_write(sim, nvpc_simdev_mem_write, sd);
+	return sim;
+}
+
+/* Flat domain order of the model (nvpc_sim_domain_find()): set by set. */
+static int nvpc_simdev_map_domains(struct nvpc_simdev *sd)
+{
+	static const u8 sets[] = { NVPC_DSET_HUB, NVPC_DSET_GPC,
+				   NVPC_DSET_PART };
+	const struct nvpc_chip_desc *chip = sd->chip;
+	unsigned int s, u, i, units, n = 0;
+	u8 dset;
+
+	sd->doms = kcalloc(sd->nr_dom, sizeof(*sd->doms), GFP_KERNEL);
+	if (!sd->doms)
+		return -ENOMEM;
+	for (s = 0; s < ARRAY_SIZE(sets); s++) {
+		dset = chip->gen < NVPC_GEN_GF100 ? NVPC_DSET_MAIN : sets[s];
+		units = dset == NVPC_DSET_GPC ? sd->nr_gpc :
+			dset == NVPC_DSET_PART ? sd->nr_part : 1;
+		for (u = 0; u < units; u++) {
+			for (i = 0; i < chip->nr_domains; i++) {
+				const struct nvpc_domain_desc *dd =
+					&chip->domains[i];
+
+				if (dd->dset != dset)
+					continue;
+				if (n >= sd->nr_dom ||
+				    nvpc_sim_domain_find(sd->sim, dset, u,
+							 dd->index) != n)
+					return -EINVAL;
+				sd->doms[n].dset = dset;
+				sd->doms[n].unit = u;
+				sd->doms[n].index = dd->index;
+				sd->doms[n].desc = i;
+				n++;
+			}
+		}
+		if (chip->gen < NVPC_GEN_GF100)
+			break;
+	}
+	return n == sd->nr_dom ? 0 : -EINVAL;
+}
+
+/**
+ * nvpc_simdev_dom_name() - the documented name of a flat domain
+ * @sd: the GPU
+ * @dom: flat domain index, below @sd->nr_dom
+ * @buf: where to print
+ * @len: its size
+ *
+ * Return: @buf, holding "main.I", "hub.I", "gpcG.I" or "partP.I".
+ */
+const char *nvpc_simdev_dom_name(const struct nvpc_simdev *sd,
+				 unsigned int dom, char *buf, size_t len)
+{
+	const struct nvpc_simdev_dom *d = &sd->doms[dom];
+
+	switch (d->dset) {
+	case NVPC_DSET_GPC:
+		snprintf(buf, len, "gpc%u.%u", d->unit, d->index);
+		break;
+	case NVPC_DSET_PART:
+		snprintf(buf, len, "part%u.%u", d->unit, d->index);
+		break;
+	case NVPC_DSET_HUB:
+		snprintf(buf, len, "hub.%u", d->index);
+		break;
+	default:
+		snprintf(buf, len, "main.%u", d->index);
+		break;
+	}
+	return buf;
+}
+
+/**
+ * nvpc_simdev_dom_parse() - parse a domain: a flat index or a name
+ * @sd: the GPU
+ * @s: "N" (flat index, decimal), "main.I", "hub.I", "gpcG.I" or "partP.I"
+ *
+ * Return: the flat domain index, or -EINVAL.
+ */
+int nvpc_simdev_dom_parse(const struct nvpc_simdev *sd, const char *s)
+{
+	char name[24];
+	unsigned int i;
+
+	if (kstrtouint(s, 10, &i) == 0)
+		return i < sd->nr_dom ? i : -EINVAL;
+	for (i = 0; i < sd->nr_dom; i++)
+		if (!strcmp(s, nvpc_simdev_dom_name(sd, i, name, sizeof(name))))
+			return i;
+	return -EINVAL;
+}
+
+/**
+ * nvpc_simdev_set_clock() - change the clock of a domain
+ * @sd: the GPU
+ * @dom: flat domain index
+ * @hz: the new clock in Hz
+ *
+ * The clock belongs to the chip's domain description, so on GF100+ it
+ * changes the domain of that index in every GPC (or partition). The model
+ * is rebuilt: registers, waveforms, faults and time start over. Called
+ * with @sd->ctl held.
+ *
+ * Return: 0, -EINVAL for a bad domain or clock, -ERANGE if the model
+ * cannot run these clocks, or -ENOMEM.
+ */
+int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
+{
+	struct nvpc_sim *sim, *old;
+	unsigned long flags;
+	unsigned int desc;
+	u32 prev;
+
+	if (dom >= sd->nr_dom || !hz)
+		return -EINVAL;
+	desc = sd->doms[dom].desc;
+	prev = sd->mdoms[desc].clock_hz;
+	sd->mdoms[desc].clock_hz = hz;
+	sim = nvpc_simdev_build(sd);
+	if (IS_ERR(sim)) {
+		sd->mdoms[desc].clock_hz = prev;
+		dev_dbg(&sd->pdev->dev, "clock %u Hz refused by the model: %ld\n",
+			hz, PTR_ERR(sim));
+		return PTR_ERR(sim);
+	}
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	old = sd->sim;
+	sd->sim = sim;
+	if (sd->gone)
+		nvpc_sim_fault_removed(sim, true);
+	sd->rt_last = ktime_get_ns();
+	sd->stuck = 0;
+	sd->all_ones = false;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	kvfree(old);
+	return 0;
+}
+
+/**
+ * nvpc_simdev_advance() - advance the model's time from process context
+ * @sd: the GPU
+ * @dom: reference domain (flat index) when counting cycles
+ * @n: cycles of @dom, or nanoseconds
+ * @ns: @n counts nanoseconds
+ *
+ * Works in slices with the lock dropped in between so that interrupts
+ * stay enabled most of the time. Called with @sd->ctl held.
+ *
+ * Return: 0, -EINVAL for a bad domain or a time overflow, -EINTR.
+ */
+int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
+			bool ns)
+{
+	unsigned long flags;
+	u64 step;
+	int ret = 0;
+
+	if (dom >= sd->nr_dom)
+		return -EINVAL;
+	while (n && !ret) {
+		step = min_t(u64, n, NVPC_SIMDEV_ADVANCE_CHUNK);
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		if (ns)
+			nvpc_sim_advance_ns(sd->sim, step);
+		else
+			ret = nvpc_sim_advance(sd->sim, dom, step);
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		n -= step;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return ret;
+}
+
+/**
+ * nvpc_simdev_remove_hw() - inject device removal
+ * @sd: the GPU
+ *
+ * Reads return all-ones and writes are dropped from now on; the core is
+ * told with nvpc_device_gone(). There is no way back: remove the GPU and
+ * create a new one. Called with @sd->ctl held.
+ */
+void nvpc_simdev_remove_hw(struct nvpc_simdev *sd)
+{
+	unsigned long flags;
+
+	if (sd->gone)
+		return;
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	sd->gone = true;
+	nvpc_sim_fault_removed(sd->sim, true);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	if (sd->registered)
+		nvpc_device_gone(&sd->ndev);
+}
+
+static void nvpc_simdev_free(struct nvpc_simdev *sd)
+{
+	if (!IS_ERR_OR_NULL(sd->pdev))
+		platform_device_unregister(sd->pdev);
+	vfree(sd->mem);
+	vfree(sd->trace);
+	kvfree(sd->sim);
+	kfree(sd->doms);
+	kfree(sd->mdoms);
+	mutex_destroy(&sd->ctl);
+	kfree(sd);
+}
+
+/**
+ * nvpc_simdev_create() - build a simulated GPU and register it
+ * @o: what to create; @o->id must be free (the caller keeps the list)
+ *
+ * Return: the GPU, or an ERR_PTR().
+ */
+struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o)
+{
+	const struct nvpc_chip_desc *chip = o->chip;
+	struct nvpc_simdev *sd;
+	struct nvpc_sim *sim;
+	int ret;
+
+	sd = kzalloc(sizeof(*sd), GFP_KERNEL);
+	if (!sd)
+		return ERR_PTR(-ENOMEM);
+	sd->id = o->id;
+	mutex_init(&sd->ctl);
+	raw_spin_lock_init(&sd->lock);
+	INIT_DELAYED_WORK(&sd->rt_work, nvpc_simdev_rt_work);
+	sd->chip = chip;
+	if (chip->gen >= NVPC_GEN_GF100) {
+		sd->nr_gpc = o->nr_gpc ? o->nr_gpc : chip->nr_gpc;
+		sd->nr_part = o->nr_part ? o->nr_part : chip->nr_part;
+	}
+	/* the model gets a copy of the chip whose clocks can be changed */
+	sd->mchip = *chip;
+	sd->mdoms = kmemdup(chip->domains,
+			    chip->nr_domains * sizeof(*chip->domains),
+			    GFP_KERNEL);
+	sd->trace = vzalloc(array_size(NVPC_SIMDEV_TRACE_LEN,
+				       sizeof(*sd->trace)));
+	ret = -ENOMEM;
+	if (!sd->mdoms || !sd->trace)
+		goto err;
+	sd->mchip.domains = sd->mdoms;
+
+	sim = nvpc_simdev_build(sd);
+	if (IS_ERR(sim)) {
+		ret = PTR_ERR(sim);
+		pr_debug("model refused chip %s: %d\n", chip->name, ret);
+		goto err;
+	}
+	sd->sim = sim;
+	sd->nr_dom = nvpc_sim_nr_domains(sim);
+	ret = nvpc_simdev_map_domains(sd);
+	if (ret) {
+		pr_debug("unexpected domain layout of chip %s\n", chip->name);
+		goto err;
+	}
+
+	sd->pdev = platform_device_register_simple(KBUILD_MODNAME, sd->id,
+						   NULL, 0);
+	if (IS_ERR(sd->pdev)) {
+		ret = PTR_ERR(sd->pdev);
+		goto err;
+	}
+	snprintf(sd->bus_id, sizeof(sd->bus_id), "sim.%d", sd->id);
+	sd->ndev.dev = &sd->pdev->dev;
+	sd->ndev.chip = chip;
+	sd->ndev.bus_id = sd->bus_id;
+	if (sd->nr_gpc)
+		sd->ndev.gpc_mask = GENMASK(sd->nr_gpc - 1, 0);
+	if (sd->nr_part)
+		sd->ndev.part_mask = GENMASK(sd->nr_part - 1, 0);
+	sd->ndev.ops = &nvpc_simdev_ops;
+	sd->ndev.priv = sd;
+
+	if (o->realtime)
+		nvpc_simdev_set_realtime(sd, true);
+	ret = nvpc_device_register(&sd->ndev);
+	if (ret) {
+		dev_dbg(&sd->pdev->dev, "core refused the device: %d\n", ret);
+		nvpc_simdev_set_realtime(sd, false);
+		goto err;
+	}
+	sd->registered = true;
+	return sd;
+
+err:
+	nvpc_simdev_free(sd);
+	return ERR_PTR(ret);
+}
+
+/**
+ * nvpc_simdev_destroy() - unregister and free a simulated GPU
+ * @sd: the GPU, its debugfs directory already removed
+ *
+ * The core lets go of the registers before they are freed.
+ */
+void nvpc_simdev_destroy(struct nvpc_simdev *sd)
+{
+	if (sd->registered)
+		nvpc_device_unregister(&sd->ndev);
+	sd->registered = false;
+	nvpc_simdev_set_realtime(sd, false);
+	nvpc_simdev_free(sd);
+}
