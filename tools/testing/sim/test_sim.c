@@ -1,0 +1,1592 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hand-computed tests of the sim model. Every expected value is worked out
+ * from the documents (pcounter.rst, pcounter-rev2.txt, FACTS.md) and the
+ * time rules of sim_model.h, with the arithmetic in a comment. Each test
+ * runs against both engines (fixture variants "fast" and "oracle").
+ */
+#include "sim_test.h"
+#include "sim_internal.h"
+#define nvpc_sim_ctr_add_test nvpc_sim_ctr_add
+#include "kselftest_harness.h"
+
+FIXTURE(sim) {
+	struct nvpc_sim *s[16];
+	int n;
+};
+
+FIXTURE_VARIANT(sim) {
+	const struct nvpc_sim_engine *engine;
+	bool oracle;
+};
+
+FIXTURE_VARIANT_ADD(sim, fast) {
+	.engine = &nvpc_sim_engine_fast,
+};
+
+FIXTURE_VARIANT_ADD(sim, oracle) {
+	.engine = &nvpc_sim_engine_oracle,
+	.oracle = true,
+};
+
+FIXTURE_SETUP(sim)
+{
+	self->n = 0;
+}
+
+FIXTURE_TEARDOWN(sim)
+{
+	while (self->n)
+		free(self->s[--self->n]);
+}
+
+#define NEW(chip) ({ \
+	struct nvpc_sim *__s = sim_new(chip, variant->engine); \
+	ASSERT_NE(NULL, __s); \
+	self->s[self->n++] = __s; \
+	__s; })
+
+#define NEW_LAT(chip, lat) ({ \
+	struct nvpc_sim *__s = sim_new_lat(chip, variant->engine, lat); \
+	ASSERT_NE(NULL, __s); \
+	self->s[self->n++] = __s; \
+	__s; })
+
+#define RD(a)		nvpc_sim_rd32(s, (a))
+#define WR(a, v)	nvpc_sim_wr32(s, (a), (v))
+#define ADV(d, n)	ASSERT_EQ(0, nvpc_sim_advance(s, (d), (n)))
+
+/* NV40 family CTRL value for quad mode with a counter mode */
+#define NV40_QUAD(cm)	(NVPC_NV40_CTRL_MODE_QUAD | (cm) << 4)
+
+/* NV30/NV40: swap through PGRAPH PM_TRIGGER, seen by the next cycle */
+static void pm_swap(struct nvpc_sim *s, int dom)
+{
+	nvpc_sim_wr32(s, NVPC_PGRAPH_PM_TRIGGER, NVPC_PGRAPH_PM_TRIGGER_PULSE);
+	nvpc_sim_advance(s, dom, 1);
+}
+
+/* ---- identification, layouts, absent registers ---- */
+
+TEST_F(sim, boot0_chipset)
+{
+	struct nvpc_sim *s;
+
+	/* FACTS.md: PMC.BOOT_0 bits 20-28 = chipset */
+	s = NEW(&chip_nv10);
+	EXPECT_EQ(0x01000000, RD(NVPC_PMC_BOOT_0));	/* 0x10 << 20 */
+	s = NEW(&chip_gf100);
+	EXPECT_EQ(0x0c000000, RD(NVPC_PMC_BOOT_0));	/* 0xc0 << 20 */
+}
+
+TEST_F(sim, layout_nv10)
+{
+	struct nvpc_sim *s = NEW(&chip_nv10);
+	struct nvpc_sim_stats st;
+
+	/* pcounter.rst "MMIO registers / NV10": 0xa400 + i * 0x100 */
+	WR(0xa400, 0x01020304);
+	EXPECT_EQ(0x01020304, RD(NVPC_NV10_PRE_SRC(0)));
+	WR(NVPC_NV10_SETFLAG_SRC(0), 0x11);	/* NV10:NV30 only */
+	EXPECT_EQ(0x11, RD(0xa420));
+	/* THRESHOLD_HI holds the high 8 bits */
+	WR(NVPC_NV10_THRESHOLD_HI(0), 0x1ff);
+	EXPECT_EQ(0xff, RD(0xa62c));
+	/* NV10 has one domain: domain 1 (0xa500) is absent */
+	WR(0xa500, 0x55);
+	EXPECT_EQ(NVPC_SIM_RD_ABSENT, RD(0xa500));
+	nvpc_sim_get_stats(s, &st);
+	EXPECT_EQ(1, st.absent_reads);
+	EXPECT_EQ(1, st.absent_writes);
+	EXPECT_EQ(0xa500, st.last_unmodelled);
+	/* CTRL bit 8 (EVENT_CTR_PERIOD) is NV15+: not writable on NV10 */
+	WR(NVPC_NV10_CTRL, BIT(8) | BIT(2));
+	EXPECT_EQ(BIT(2), RD(NVPC_NV10_CTRL));
+}
+
+TEST_F(sim, layout_nv20_nv30)
+{
+	struct nvpc_sim *s = NEW(&chip_nv20);
+
+	/* two domains; CTRL bits 8/9 per domain */
+	WR(NVPC_NV10_STOP_OP(1), 0x1234);
+	EXPECT_EQ(0x1234, RD(0xa51c));
+	WR(NVPC_NV10_CTRL, BIT(8) | BIT(9) | BIT(16));	/* 16 is NV30+ */
+	EXPECT_EQ(BIT(8) | BIT(9), RD(NVPC_NV10_CTRL));
+	s = NEW(&chip_nv30);
+	/* NV30 removed SETFLAG_SRC/CLRFLAG_SRC and the _HI registers */
+	WR(NVPC_NV10_SETFLAG_SRC(0), 0x11);
+	EXPECT_EQ(0, RD(NVPC_NV10_SETFLAG_SRC(0)));
+	WR(NVPC_NV10_THRESHOLD_HI(0), 0x1);
+	EXPECT_EQ(0, RD(NVPC_NV10_THRESHOLD_HI(0)));
+	WR(NVPC_NV10_CTRL, BIT(16) | BIT(18));
+	EXPECT_EQ(BIT(16) | BIT(18), RD(NVPC_NV10_CTRL));
+}
+
+TEST_F(sim, layout_nv40_family)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	/* pcounter.rst "MMIO registers / NV40": 0xa400 + i * 4 */
+	WR(NVPC_NV40_EVENT_OP(3), 0xabcd);
+	EXPECT_EQ(0xabcd, RD(0xa4ac));
+	WR(NVPC_NV40_CTRL(2), NV40_QUAD(3) | BIT(8));
+	EXPECT_EQ(0x31 | BIT(8), RD(0xa7c8));
+	/* SPEC_SRC is G84+, absent on NV40 */
+	WR(0xa560, 0x12);
+	EXPECT_EQ(0, RD(0xa560));
+	s = NEW(&chip_g84);
+	WR(0xa560, 0x1234);
+	EXPECT_EQ(0x1234, RD(NVPC_G84_SPEC_SRC(0)));
+	/* RECORD_ADDRESS_HIGH is G92+ */
+	WR(0xa6a0, 0x12);
+	EXPECT_EQ(0, RD(0xa6a0));
+	s = NEW(&chip_g92);
+	WR(0xa6a0, 0x1ff);
+	EXPECT_EQ(0xff, RD(NVPC_G92_RECORD_ADDRESS_HIGH(0)));
+	/* USER_TRIGGER is GT215+ and write-only there (reads 0) */
+	WR(0xa580, 0x1);
+	EXPECT_EQ(0, RD(0xa580));
+	EXPECT_EQ(0, nvpc_sim_user_signals(s, 0));
+	s = NEW(&chip_gt215);
+	WR(NVPC_GT215_USER_TRIGGER(1), 0x3);
+	EXPECT_EQ(0, RD(0xa584));
+	EXPECT_EQ(3, nvpc_sim_user_signals(s, 1));
+}
+
+TEST_F(sim, layout_gf100)
+{
+	struct nvpc_sim *s = NEW(&chip_gf100);
+	struct nvpc_sim_stats st;
+
+	/* FACTS.md: hub d at 0x1b0000 + d * 0x200, PRE_SRC at +0x40 */
+	WR(0x1b0240, 0x77);
+	EXPECT_EQ(0x77, RD(NVPC_GF100_HUB_BASE(1) + NVPC_GF100_PRE_SRC));
+	/* GPC 1 domain 0 CTRL at 0x180000 + 0x1000 + 0x9c */
+	WR(0x18109c, NVPC_GF100_CTRL_MODE_QUAD | 2 << 3);
+	EXPECT_EQ(0x12, RD(NVPC_GF100_GPC_BASE(1, 0) + NVPC_GF100_CTRL));
+	/* partition 0 domain 0 */
+	WR(0x1a0058, 0x33);
+	EXPECT_EQ(0x33, RD(NVPC_GF100_PART_BASE(0, 0) + NVPC_GF100_STOP_SRC));
+	/* GPC 2 does not exist (2 GPCs): absent */
+	WR(0x182040, 0x77);
+	EXPECT_EQ(0, RD(0x182040));
+	/* a GPC domain index beyond the set (domain 1) is absent too */
+	EXPECT_EQ(0, RD(0x180240));
+	nvpc_sim_get_stats(s, &st);
+	EXPECT_EQ(2, st.absent_reads);
+	/* USER_TRIGGER is readable on GF100+ */
+	WR(0x1b00ec, 0x3c);
+	EXPECT_EQ(0x3c, RD(0x1b00ec));
+}
+
+TEST_F(sim, unit_enumeration)
+{
+	struct nvpc_sim *s = NEW(&chip_gf100);
+	u32 mask;
+
+	/* FACTS.md: GPC mask = ((1 << R[0x022430]) - 1) & ~R[0x022504] &
+	 * ~R[0x022584]; 2 GPCs, none disabled -> 0x3; 1 partition -> 0x1
+	 */
+	mask = ((1U << RD(0x022430)) - 1) & ~RD(0x022504) & ~RD(0x022584);
+	EXPECT_EQ(0x3, mask);
+	mask = ((1U << RD(0x022438)) - 1) & ~RD(0x022548) & ~RD(0x0225c8);
+	EXPECT_EQ(0x1, mask);
+	WR(0x022430, 7);	/* read-only */
+	EXPECT_EQ(2, RD(0x022430));
+	/* absent before GF100 */
+	s = NEW(&chip_g84);
+	EXPECT_EQ(NVPC_SIM_RD_ABSENT, RD(0x022430));
+}
+
+TEST_F(sim, pmc_enable)
+{
+	struct nvpc_sim *s = NEW(&chip_gf100);
+	u32 a = NVPC_GF100_HUB_BASE(0) + NVPC_GF100_PRE_SRC;
+
+	EXPECT_EQ(0xffffffff, RD(NVPC_PMC_ENABLE));
+	WR(a, 0x42);
+	/* bit 28 clear: PCOUNTER held in reset, inaccessible */
+	WR(NVPC_PMC_ENABLE, (u32)~NVPC_PMC_ENABLE_PCOUNTER);
+	EXPECT_EQ(NVPC_SIM_RD_DISABLED, RD(a));
+	WR(a, 0x43);
+	ADV(0, 10);
+	WR(NVPC_PMC_ENABLE, 0xffffffff);
+	/* back out of reset: registers are at their reset value 0 */
+	EXPECT_EQ(0, RD(a));
+	/* before GF100 PCOUNTER ignores PMC.ENABLE */
+	s = NEW(&chip_g84);
+	WR(NVPC_G84_SPEC_SRC(0), 0x5);
+	WR(NVPC_PMC_ENABLE, 0);
+	EXPECT_EQ(0x5, RD(NVPC_G84_SPEC_SRC(0)));
+}
+
+struct trace_log {
+	int n, unmodelled;
+	u32 last_addr;
+};
+
+static void trace_cb(void *ctx, u32 addr, u32 val, bool write, bool modelled)
+{
+	struct trace_log *t = ctx;
+
+	(void)val;
+	(void)write;
+	t->n++;
+	t->last_addr = addr;
+	if (!modelled)
+		t->unmodelled++;
+}
+
+TEST_F(sim, reserved_and_trace)
+{
+	struct nvpc_sim *s = NEW(&chip_g84);
+	struct trace_log t = { 0 };
+	struct nvpc_sim_stats st;
+
+	nvpc_sim_set_trace(s, trace_cb, &t);
+	/* 0xa5a0..0xa5ff and 0xa620 are holes in the NV40 map */
+	WR(0xa5a0, 1);
+	EXPECT_EQ(NVPC_SIM_RD_ABSENT, RD(0xa5a0));
+	EXPECT_EQ(NVPC_SIM_RD_ABSENT, RD(0xa620));
+	/* an unaligned access and an address outside every unit */
+	EXPECT_EQ(NVPC_SIM_RD_ABSENT, RD(0xa402));
+	EXPECT_EQ(NVPC_SIM_RD_ABSENT, RD(0x123454));
+	/* RECORD_CHAN is stored but its binding is not modelled */
+	WR(NVPC_G84_RECORD_CHAN, 0x80000001);
+	EXPECT_EQ(0x80000001, RD(NVPC_G84_RECORD_CHAN));
+	/* a modelled register */
+	RD(NVPC_NV40_CTRL(0));
+	nvpc_sim_get_stats(s, &st);
+	EXPECT_EQ(4, st.absent_reads);
+	EXPECT_EQ(1, st.absent_writes);
+	EXPECT_EQ(2, st.stored_accesses);
+	EXPECT_EQ(8, t.n);
+	EXPECT_EQ(7, t.unmodelled);
+	EXPECT_EQ(NVPC_NV40_CTRL(0), t.last_addr);
+}
+
+/* ---- logic operations ("Input selection") ---- */
+
+TEST_F(sim, op_truth_tables)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	/* A = sig 2: (c % 4) < 2 -> 1100 1100; B = sig 3: c % 2 == 0 ->
+	 * 1010 1010. Per 4 cycles (A,B) = (1,1) (1,0) (0,1) (0,0).
+	 * AND  (table bit i set iff i & 3 == 3: 0x8888) -> 1 of 4
+	 * XOR  (i & 3 in {1, 2}: 0x6666)               -> 2 of 4
+	 * OR   (0xeeee)                                -> 3 of 4
+	 * NOR  (i & 3 == 0: 0x1111)                    -> 1 of 4
+	 * over 8 cycles: 2, 4, 6, 2
+	 */
+	wper(s, 0, 2, 4, 2, 0);
+	wper(s, 0, 3, 2, 1, 0);
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(NVPC_CTR_MODE_SIMPLE));
+	WR(NVPC_NV40_PRE_SRC(0), SRC4(2, 3, 0, 0));
+	WR(NVPC_NV40_START_SRC(0), SRC4(2, 3, 0, 0));
+	WR(NVPC_NV40_EVENT_SRC(0), SRC4(2, 3, 0, 0));
+	WR(NVPC_NV40_STOP_SRC(0), SRC4(2, 3, 0, 0));
+	WR(NVPC_NV40_PRE_OP(0), 0x8888);
+	WR(NVPC_NV40_START_OP(0), 0x6666);
+	WR(NVPC_NV40_EVENT_OP(0), 0xeeee);
+	WR(NVPC_NV40_STOP_OP(0), 0x1111);
+	ADV(0, 8);
+	pm_swap(s, 0);
+	EXPECT_EQ(8, RD(NVPC_NV40_CTR_CYCLES(0)));
+	EXPECT_EQ(8, RD(NVPC_NV40_CTR_CYCLES_ALT(0)));
+	EXPECT_EQ(2, RD(NVPC_NV40_CTR_PRE(0)));
+	EXPECT_EQ(4, RD(NVPC_NV40_CTR_START(0)));
+	EXPECT_EQ(6, RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(2, RD(NVPC_NV40_CTR_STOP(0)));
+}
+
+TEST_F(sim, op_delay_bits)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	/* A = sig 2: 1 when c % 4 in {0, 1}.
+	 * PRE: arg0 with DELAY0 -> A(c - 1), 1 when c % 4 in {1, 2}: in
+	 * cycles 0..7 -> 1, 2, 5, 6 = 4 (A(-1) = 0: the delay flop resets
+	 * to 0).
+	 * START: args (A, A) with DELAY1, table "arg0 & !arg1" (bits 1, 5,
+	 * 9, 13 = 0x2222) -> rising edges of A: c = 0, 4 -> 2.
+	 * EVENT without delay bits, same table -> A & !A = 0.
+	 */
+	wper(s, 0, 2, 4, 2, 0);
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	WR(NVPC_NV40_PRE_SRC(0), SRC4(2, 0, 0, 0));
+	WR(NVPC_NV40_PRE_OP(0), NVPC_OP_ARG0 | NVPC_OP_DELAY0);
+	WR(NVPC_NV40_START_SRC(0), SRC4(2, 2, 0, 0));
+	WR(NVPC_NV40_START_OP(0), 0x2222 | NVPC_OP_DELAY1);
+	WR(NVPC_NV40_EVENT_SRC(0), SRC4(2, 2, 0, 0));
+	WR(NVPC_NV40_EVENT_OP(0), 0x2222);
+	ADV(0, 8);
+	pm_swap(s, 0);
+	EXPECT_EQ(4, RD(NVPC_NV40_CTR_PRE(0)));
+	EXPECT_EQ(2, RD(NVPC_NV40_CTR_START(0)));
+	EXPECT_EQ(0, RD(NVPC_NV40_CTR_EVENT(0)));
+}
+
+static void replace_setup(struct nvpc_sim *s)
+{
+	/* sig 2: 1 when c % 4 in {0, 1}; sig 1 constant 1, sig 0 0 */
+	wconst(s, 0, S1, 1);
+	wper(s, 0, 2, 4, 2, 0);
+	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	/* SWAP = signal 0, constant 0 */
+	nvpc_sim_wr32(s, NVPC_G84_SPEC_SRC(0), 0);
+}
+
+TEST_F(sim, op_replace_bits_g92)
+{
+	struct nvpc_sim *s = NEW(&chip_g92);
+	int pass;
+
+	/*
+	 * Table 0x0a0a = "arg0 & !arg2" (i & 1 set, i & 4 clear: bits 1, 3,
+	 * 9, 11). SRC = (sig2, sig0, S1, S1): without replacement arg2 = 1
+	 * -> 0. PRE/START bit 18 (EVENT/STOP bit 19) replace arg2 with
+	 * SRC[0] delayed -> rising edges of sig2: c = 0, 4 -> 2 in 8 cycles.
+	 * Table 0xff00 = "arg3". SRC = (sig0, sig2, S0, S0): without
+	 * replacement 0; PRE/START bit 19 (EVENT/STOP bit 20) replace arg3
+	 * with SRC[1] delayed = sig2(c - 1): c = 1, 2, 5, 6 -> 4.
+	 * EVENT bit 18 instead selects SETFLAG (table 0 here -> SETFLAG 0).
+	 * On G84 (pass 1) the replace bits do not exist: 0 everywhere.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		u32 want2 = pass ? 0 : 2, want4 = pass ? 0 : 4;
+
+		if (pass)
+			s = NEW(&chip_g84);
+		replace_setup(s);
+		WR(NVPC_NV40_PRE_SRC(0), SRC4(2, 0, S1, S1));
+		WR(NVPC_NV40_PRE_OP(0), 0x0a0a | NVPC_OP_ARG2_DELAYED_SRC0);
+		WR(NVPC_NV40_START_SRC(0), SRC4(0, 2, S0, S0));
+		WR(NVPC_NV40_START_OP(0), 0xff00 | NVPC_OP_ARG3_DELAYED_SRC1);
+		WR(NVPC_NV40_EVENT_SRC(0), SRC4(2, 0, S1, S1));
+		WR(NVPC_NV40_EVENT_OP(0), 0x0a0a | NVPC_OP_ES_ARG2_DELAYED_SRC0);
+		WR(NVPC_NV40_STOP_SRC(0), SRC4(0, 2, S0, S0));
+		WR(NVPC_NV40_STOP_OP(0), 0xff00 | NVPC_OP_ES_ARG3_DELAYED_SRC1);
+		/* the PRE_OP write swapped at cycle 0: harmless */
+		ADV(0, 1);
+		WR(NVPC_NV40_PRE_OP(0), 0x0a0a | NVPC_OP_ARG2_DELAYED_SRC0);
+		/* swap at cycle 1; count cycles 1..8, then swap at 9 */
+		ADV(0, 8);
+		WR(NVPC_NV40_PRE_OP(0), 0x0a0a | NVPC_OP_ARG2_DELAYED_SRC0);
+		ADV(0, 1);
+		/* cycles 1..8: sig2 edges at 4, 8 -> 2; sig2(c-1) = 1 at
+		 * c = 1, 2, 5, 6 -> 4
+		 */
+		EXPECT_EQ(want2, RD(NVPC_NV40_CTR_PRE(0)));
+		EXPECT_EQ(want4, RD(NVPC_NV40_CTR_START(0)));
+		EXPECT_EQ(want2, RD(NVPC_NV40_CTR_EVENT(0)));
+		EXPECT_EQ(want4, RD(NVPC_NV40_CTR_STOP(0)));
+	}
+	/* EVENT bit 18 = SETFLAG, not a delayed source: SETFLAG_OP 0 */
+	s = NEW(&chip_g92);
+	replace_setup(s);
+	WR(NVPC_NV40_EVENT_SRC(0), SRC4(0, 2, S1, S1));
+	WR(NVPC_NV40_EVENT_OP(0), 0xff00 | NVPC_OP_ES_ARG3_SETFLAG);
+	ADV(0, 8);
+	WR(NVPC_NV40_PRE_OP(0), 0);
+	ADV(0, 1);
+	/* arg3 = SETFLAG = 0 -> EVENT 0 (without bit 18 it would be 8) */
+	EXPECT_EQ(0, RD(NVPC_NV40_CTR_EVENT(0)));
+}
+
+TEST_F(sim, setflag_chaining_nv30)
+{
+	struct nvpc_sim *s = NEW(&chip_nv30);
+
+	/*
+	 * NV30: SETFLAG args are START_SRC[2], START_SRC[3], PRE_SRC[0],
+	 * PRE_SRC[1]. START_SRC[2] = sig 2 (c % 4 in {0,1}), SETFLAG_OP =
+	 * arg0 -> SETFLAG = sig2. EVENT_OP = arg3 (0xff00) with bit 18:
+	 * arg3 = SETFLAG -> 4 of 8 cycles. STOP the same without bit 18:
+	 * arg3 = STOP_SRC[3] = sig 0 = 0.
+	 */
+	wper(s, 0, 2, 4, 2, 0);
+	WR(NVPC_NV10_CTRL, NVPC_NV10_CTRL_MODE_QUAD(0));
+	WR(NVPC_NV10_START_SRC(0), SRC4(0, 0, 2, 0));
+	WR(NVPC_NV10_SETFLAG_OP(0), NVPC_OP_ARG0);
+	WR(NVPC_NV10_EVENT_OP(0), 0xff00 | NVPC_OP_ES_ARG3_SETFLAG);
+	WR(NVPC_NV10_STOP_OP(0), 0xff00);
+	ADV(0, 8);
+	pm_swap(s, 0);
+	EXPECT_EQ(4, RD(NVPC_NV10_CTR_EVENT(0)));
+	EXPECT_EQ(0, RD(NVPC_NV10_CTR_STOP(0)));
+	EXPECT_EQ(8, RD(NVPC_NV10_CTR_CYCLES(0)));
+	EXPECT_EQ(NVPC_QUAD_VALID,
+		  FIELD_GET(NVPC_NV10_CTRL_QUAD_STATE(0), RD(NVPC_NV10_CTRL)));
+}
+
+TEST_F(sim, setflag_clrflag_mapping_and_flag_delay)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	/*
+	 * SETFLAG_OP = arg2 (table 0xf0f0) = PRE_SRC[0] = sig 2, a pulse at
+	 * c = 0 (period 100). CLRFLAG_OP = arg3 (0xff00) = START_SRC[1] =
+	 * sig 3, a pulse at c = 5 ((c + 95) % 100 == 0).
+	 * Latch: set by cycle 0, cleared by cycle 5. FLAG (own, trailer
+	 * base + 0x1f) is the latch 2 cycles late: 1 in cycles 2..6.
+	 * EVENT counts FLAG over cycles 0..9 -> 5.
+	 */
+	wper(s, 0, 2, 100, 1, 0);
+	wper(s, 0, 3, 100, 1, 95);
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	WR(NVPC_NV40_PRE_SRC(0), SRC4(2, 0, 0, 0));
+	WR(NVPC_NV40_START_SRC(0), SRC4(0, 3, 0, 0));
+	WR(NVPC_NV40_SETFLAG_OP(0), 0xf0f0);
+	WR(NVPC_NV40_CLRFLAG_OP(0), 0xff00);
+	WR(NVPC_NV40_EVENT_SRC(0), SRC4(TR(0x1f), 0, 0, 0));
+	WR(NVPC_NV40_EVENT_OP(0), NVPC_OP_ARG0);
+	/* STATUS: FLAG bit 31 of STATUS[0][1] (signals 0x20..0x3f) */
+	ADV(0, 1);	/* cycle 0 set the latch; next cycle 1: FLAG 0 */
+	EXPECT_EQ(0, RD(NVPC_NV40_STATUS(0, 1)) >> 31);
+	ADV(0, 1);	/* next cycle 2 = X + 2: FLAG 1 */
+	EXPECT_EQ(1, RD(NVPC_NV40_STATUS(0, 1)) >> 31);
+	ADV(0, 8);
+	pm_swap(s, 0);
+	EXPECT_EQ(5, RD(NVPC_NV40_CTR_EVENT(0)));
+}
+
+TEST_F(sim, clrflag_wins)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	/* "The flag": CLRFLAG 1 -> 0 even with SETFLAG 1 */
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	WR(NVPC_NV40_SETFLAG_OP(0), 0xffff);
+	WR(NVPC_NV40_CLRFLAG_OP(0), 0xffff);
+	ADV(0, 5);
+	EXPECT_EQ(0, RD(NVPC_NV40_STATUS(0, 1)) >> 31);
+	WR(NVPC_NV40_CLRFLAG_OP(0), 0);
+	ADV(0, 2);
+	EXPECT_EQ(1, RD(NVPC_NV40_STATUS(0, 1)) >> 31);
+}
+
+/* ---- trailer signals ---- */
+
+TEST_F(sim, trailer_nv10_flag_single)
+{
+	struct nvpc_sim *s = NEW(&chip_nv10);
+
+	/* NV10: FLAG at base + 0x1f; SETFLAG has its own SETFLAG_SRC.
+	 * Frozen in INACTIVE: 5 cycles with SETFLAG 1 leave it 0.
+	 */
+	WR(NVPC_NV10_SETFLAG_OP(0), 0xffff);
+	ADV(0, 5);
+	EXPECT_EQ(0, RD(NVPC_NV10_STATUS(0, 1)) >> 31);
+	/* PRE_OP write: cycle k INACTIVE -> WAIT_PRE, latch 0; cycle k+1
+	 * WAIT_PRE sets it; FLAG 1 from cycle k+3.
+	 */
+	WR(NVPC_NV10_PRE_OP(0), 0);
+	ADV(0, 2);	/* next: k + 2 -> latch after k = 0 */
+	EXPECT_EQ(0, RD(NVPC_NV10_STATUS(0, 1)) >> 31);
+	ADV(0, 1);	/* next: k + 3 */
+	EXPECT_EQ(1, RD(NVPC_NV10_STATUS(0, 1)) >> 31);
+	EXPECT_EQ(NVPC_SINGLE_WAIT_PRE,
+		  FIELD_GET(NVPC_NV10_CTRL_SINGLE_STATE(0), RD(NVPC_NV10_CTRL)));
+}
+
+TEST_F(sim, trailer_nv20_import)
+{
+	struct nvpc_sim *s = NEW(&chip_nv20);
+	u32 st;
+
+	/*
+	 * Domain 1 single mode started at cycle 0, SETFLAG 1: latch set by
+	 * cycle 1, its FLAG 1 from cycle 3. Domain 0 sees DOM[1].FLAG (base
+	 * + 0x1e) as of 2 of its clocks ago: 1 from cycle 5. Own DOM[0].FLAG
+	 * (base + 0x1f) is not synchronised. PM_TRIGGER at base + 0x1d.
+	 */
+	WR(NVPC_NV10_SETFLAG_OP(1), 0xffff);
+	WR(NVPC_NV10_PRE_OP(1), 0);
+	ADV(0, 4);
+	EXPECT_EQ(0, (RD(NVPC_NV10_STATUS(0, 1)) >> 30) & 1);
+	EXPECT_EQ(1, (RD(NVPC_NV10_STATUS(1, 1)) >> 30) & 1);	/* own */
+	ADV(0, 1);
+	st = RD(NVPC_NV10_STATUS(0, 1));
+	EXPECT_EQ(1, (st >> 30) & 1);
+	EXPECT_EQ(0, (st >> 29) & 1);
+	nvpc_sim_pm_trigger(s);
+	EXPECT_EQ(1, (RD(NVPC_NV10_STATUS(0, 1)) >> 29) & 1);
+	ADV(0, 1);
+	EXPECT_EQ(0, (RD(NVPC_NV10_STATUS(0, 1)) >> 29) & 1);
+}
+
+static void import_setup(struct nvpc_sim *s, u32 ctrl0)
+{
+	/* domain 1: EVENT = sig 2 of domain 1; domain 0 counts
+	 * DOM[1].EVENT (base + 0x16) in EVENT and DOM[1].FLAG (base + 0x1e)
+	 * in PRE; domain 1 SETFLAG constant 1
+	 */
+	nvpc_sim_wr32(s, NVPC_NV40_CTRL(1), NV40_QUAD(0));
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_SRC(1), SRC4(2, 0, 0, 0));
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_OP(1), NVPC_OP_ARG0);
+	nvpc_sim_wr32(s, NVPC_NV40_SETFLAG_OP(1), 0xffff);
+	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), NV40_QUAD(0) | ctrl0);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_SRC(0), SRC4(TR(0x16), 0, 0, 0));
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_OP(0), NVPC_OP_ARG0);
+	nvpc_sim_wr32(s, NVPC_NV40_PRE_SRC(0), SRC4(TR(0x1e), 0, 0, 0));
+	nvpc_sim_wr32(s, NVPC_NV40_PRE_OP(0), NVPC_OP_ARG0);
+}
+
+TEST_F(sim, import_continuous_pulse_same_clock)
+{
+	struct nvpc_sim *s;
+	int pulse;
+
+	/*
+	 * Same clocks. Domain 1 EVENT = sig2 = 1 when c % 5 in {0, 1}.
+	 * Domain 0 cycle k sees EVENT1(k - 2). Cycles k = 0..11 see j =
+	 * 0..9 (k >= 2): ones at j = 0, 1, 5, 6 -> CONTINUOUS 4; rising
+	 * edges at j = 0, 5 -> PULSE 2.
+	 * FLAG1: latch set by cycle 0, FLAG1 = 1 from cycle 2; seen from
+	 * k = 4: k = 4..11 -> CONTINUOUS 8, PULSE 1.
+	 */
+	for (pulse = 0; pulse < 2; pulse++) {
+		s = NEW(&chip_nv40);
+		wper(s, 1, 2, 5, 2, 0);
+		import_setup(s, pulse ? NVPC_NV40_CTRL_EVENT_IMPORT_PULSE |
+				NVPC_NV40_CTRL_FLAG_IMPORT_PULSE : 0);
+		ADV(0, 12);
+		pm_swap(s, 0);
+		EXPECT_EQ(pulse ? 2 : 4, RD(NVPC_NV40_CTR_EVENT(0)));
+		EXPECT_EQ(pulse ? 1 : 8, RD(NVPC_NV40_CTR_PRE(0)));
+	}
+}
+
+TEST_F(sim, import_continuous_pulse_fast_source)
+{
+	struct nvpc_sim *s;
+	int pulse;
+
+	/*
+	 * Domain 1 runs at 200 MHz, domain 0 at 100 MHz: J(k) = 2 (k - 2).
+	 * EVENT1 = 1 when j % 5 in {0, 1}. Domain 0 cycles k = 0..11.
+	 * CONTINUOUS: j = 0, 2, ..., 18 -> ones at 0, 6, 10, 16 -> 4.
+	 * PULSE: window (J(k-1), J(k)] holds the edges j = 0 (k = 2), 5
+	 * (k = 5), 10 (k = 7), 15 (k = 10) -> 4. A pulse shorter than the
+	 * sampling is lost in CONTINUOUS: j = 1, 5, 11, 15 are never seen.
+	 * EVENT1 const 1 (sig 1): CONTINUOUS k = 2..11 -> 10, PULSE 1.
+	 */
+	for (pulse = 0; pulse < 2; pulse++) {
+		s = NEW(&chip_nv40x);
+		wper(s, 1, 2, 5, 2, 0);
+		import_setup(s, pulse ? NVPC_NV40_CTRL_EVENT_IMPORT_PULSE : 0);
+		ADV(0, 12);
+		EXPECT_EQ(24, nvpc_sim_cycles(s, 1));
+		pm_swap(s, 0);
+		EXPECT_EQ(4, RD(NVPC_NV40_CTR_EVENT(0)));
+
+		s = NEW(&chip_nv40x);
+		wconst(s, 1, 2, 1);
+		import_setup(s, pulse ? NVPC_NV40_CTRL_EVENT_IMPORT_PULSE : 0);
+		ADV(0, 12);
+		pm_swap(s, 0);
+		EXPECT_EQ(pulse ? 1 : 10, RD(NVPC_NV40_CTR_EVENT(0)));
+	}
+}
+
+TEST_F(sim, trailer_own_event)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	/* EVENT = sig2 (c % 4 == 0): cycles 0..8 -> 0, 4, 8 = 3. PRE counts
+	 * own EVENT (base + 0x17), the previous cycle's EVENT (sim_model.h):
+	 * c = 1, 5 -> 2.
+	 */
+	wper(s, 0, 2, 4, 1, 0);
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	WR(NVPC_NV40_EVENT_SRC(0), SRC4(2, 0, 0, 0));
+	WR(NVPC_NV40_EVENT_OP(0), NVPC_OP_ARG0);
+	WR(NVPC_NV40_PRE_SRC(0), SRC4(TR(0x17), 0, 0, 0));
+	WR(NVPC_NV40_PRE_OP(0), NVPC_OP_ARG0);
+	ADV(0, 9);
+	pm_swap(s, 0);
+	EXPECT_EQ(3, RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(2, RD(NVPC_NV40_CTR_PRE(0)));
+}
+
+TEST_F(sim, periodic_periods)
+{
+	struct nvpc_sim *s = NEW(&chip_g84);
+
+	/* PERIODIC (base + 0x0d), period 1 = 0x400: pulses when g % 0x400
+	 * == 0x3ff: in 0x1000 cycles 4. SPEC_SRC 0 = sig 0 (const 0).
+	 */
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0) | 1 << 21);
+	WR(NVPC_NV40_EVENT_SRC(0), SRC4(TR(0x0d), 0, 0, 0));
+	WR(NVPC_NV40_EVENT_OP(0), NVPC_OP_ARG0);
+	WR(NVPC_NV40_PRE_OP(0), 0);	/* swap at cycle 0 */
+	ADV(0, 0x1000);
+	WR(NVPC_NV40_PRE_OP(0), 0);	/* swap at 0x1000 */
+	ADV(0, 1);
+	EXPECT_EQ(4, RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(0x1000, RD(NVPC_NV40_CTR_CYCLES(0)));
+	/* period 7 = 0x10000: g counts from 0 (cycle 0); the first pulse
+	 * is at g = 0xffff: cycles 0x1001..0xfffe see none, 0xffff one
+	 */
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0) | 7 << 21);
+	ADV(0, 0xfffe - 0x1001 + 1);
+	WR(NVPC_NV40_PRE_OP(0), 0);
+	ADV(0, 1);
+	EXPECT_EQ(0, RD(NVPC_NV40_CTR_EVENT(0)));
+	ADV(0, 1);	/* cycle 0x10000 */
+	WR(NVPC_NV40_PRE_OP(0), 0);
+	ADV(0, 1);
+	/* cycles 0xffff and 0x10000 (g = 0xffff, 0x10000) -> 1 */
+	EXPECT_EQ(1, RD(NVPC_NV40_CTR_EVENT(0)));
+	/* 0 = disabled */
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	EXPECT_EQ(0, (RD(NVPC_NV40_STATUS(0, 1)) >> 0x0d) & 1);
+}
+
+TEST_F(sim, periodic_reset)
+{
+	struct nvpc_sim *s = NEW(&chip_g84);
+
+	/*
+	 * Period 0x400. Run 0x300 cycles (no pulse: first at g = 0x3ff),
+	 * hold GCTRL.PERIODIC_RESET for 0x500 cycles (forced 0, g = 0),
+	 * release: pulses again 0x400 cycles after the release, at the
+	 * 0x400th cycle. Count 0x3ff cycles -> 0, then 1 more -> 1.
+	 */
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0) | 1 << 21);
+	WR(NVPC_NV40_EVENT_SRC(0), SRC4(TR(0x0d), 0, 0, 0));
+	WR(NVPC_NV40_EVENT_OP(0), NVPC_OP_ARG0);
+	ADV(0, 0x300);
+	WR(NVPC_G84_GCTRL, NVPC_GCTRL_PERIODIC_RESET);
+	ADV(0, 0x500);
+	WR(NVPC_G84_GCTRL, 0);
+	WR(NVPC_NV40_PRE_OP(0), 0);	/* swap: period starts here */
+	ADV(0, 0x3ff);
+	WR(NVPC_NV40_PRE_OP(0), 0);
+	ADV(0, 1);
+	EXPECT_EQ(0, RD(NVPC_NV40_CTR_EVENT(0)));
+	/* the swap cycle was the 0x400th after release: counted next */
+	WR(NVPC_NV40_PRE_OP(0), 0);
+	ADV(0, 1);
+	EXPECT_EQ(1, RD(NVPC_NV40_CTR_EVENT(0)));
+}
+
+TEST_F(sim, user_signals_gf100)
+{
+	struct nvpc_sim *s = NEW(&chip_gf100);
+	u32 b = NVPC_GF100_HUB_BASE(0);
+
+	/* USER_0 at base + 0x27 (signal 0x47): value 1 + pulse (0x11) is 1
+	 * for one cycle; the read value tracks the signal (0x11 -> 0x10)
+	 */
+	WR(b + NVPC_GF100_CTRL, NVPC_GF100_CTRL_MODE_QUAD);
+	WR(b + NVPC_GF100_EVENT_SRC, SRC4(TR(0x27), 0, 0, 0));
+	WR(b + NVPC_GF100_EVENT_OP, NVPC_OP_ARG0);
+	WR(b + NVPC_GF100_SWAP_SRC, TR(0x28));	/* USER_1 */
+	WR(b + NVPC_GF100_USER_TRIGGER, 0x11);
+	EXPECT_EQ(0x11, RD(b + NVPC_GF100_USER_TRIGGER));
+	EXPECT_EQ(1, (RD(b + NVPC_GF100_STATUS(2)) >> 7) & 1);
+	ADV(0, 1);
+	EXPECT_EQ(0x10, RD(b + NVPC_GF100_USER_TRIGGER));
+	ADV(0, 9);
+	/* value 1 without pulse stays: 10 more cycles; then swap through
+	 * USER_1 (pulse, 0x22): counts 1 + 10 = 11 (the swap cycle itself
+	 * counts into the next period)
+	 */
+	WR(b + NVPC_GF100_USER_TRIGGER, 0x1);
+	ADV(0, 10);
+	WR(b + NVPC_GF100_USER_TRIGGER, 0x22);
+	ADV(0, 1);
+	EXPECT_EQ(11, RD(b + NVPC_GF100_CTR_EVENT));
+	EXPECT_EQ(20, RD(b + NVPC_GF100_CTR_CYCLES));
+	EXPECT_EQ(NVPC_QUAD_VALID,
+		  FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE,
+			    RD(b + NVPC_GF100_CTRL)));
+}
+
+TEST_F(sim, user_signals_gt215)
+{
+	struct nvpc_sim *s = NEW(&chip_gt215);
+
+	/* bit 0 value USER_0, bit 2 its pulse mode: reset after 1 cycle */
+	WR(NVPC_GT215_USER_TRIGGER(0), 0x7);	/* U0 pulse, U1 steady */
+	EXPECT_EQ(3, nvpc_sim_user_signals(s, 0));
+	ADV(0, 1);
+	EXPECT_EQ(2, nvpc_sim_user_signals(s, 0));
+	ADV(0, 5);
+	EXPECT_EQ(2, nvpc_sim_user_signals(s, 0));
+	EXPECT_EQ(0, RD(NVPC_GT215_USER_TRIGGER(0)));
+}
+
+TEST_F(sim, pm_trigger)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	/* PGRAPH 0x400084 bit 5: one-cycle PM_TRIGGER (base + 0x0f) */
+	WR(NVPC_NV40_CTRL(1), NV40_QUAD(0));
+	WR(NVPC_NV40_EVENT_SRC(1), SRC4(TR(0x0f), 0, 0, 0));
+	WR(NVPC_NV40_EVENT_OP(1), NVPC_OP_ARG0);
+	WR(NVPC_PGRAPH_PM_TRIGGER, 0x10);	/* bit 5 clear: nothing */
+	EXPECT_EQ(0, (RD(NVPC_NV40_STATUS(1, 1)) >> 0x0f) & 1);
+	WR(NVPC_PGRAPH_PM_TRIGGER, 0x20);
+	EXPECT_EQ(1, (RD(NVPC_NV40_STATUS(1, 1)) >> 0x0f) & 1);
+	ADV(1, 1);	/* NV40: it is also SWAP */
+	EXPECT_EQ(0, (RD(NVPC_NV40_STATUS(1, 1)) >> 0x0f) & 1);
+	EXPECT_EQ(NVPC_QUAD_VALID, FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE,
+					     RD(NVPC_NV40_CTRL(1))));
+	ADV(1, 5);
+	pm_swap(s, 1);
+	/* the pulse cycle counted into the new period: 1 */
+	EXPECT_EQ(1, RD(NVPC_NV40_CTR_EVENT(1)));
+	EXPECT_EQ(6, RD(NVPC_NV40_CTR_CYCLES(1)));
+	/* G84: PM_TRIGGER no longer swaps (SWAP is SPEC_SRC) */
+	s = NEW(&chip_g84);
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	pm_swap(s, 0);
+	EXPECT_EQ(NVPC_QUAD_EMPTY, FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE,
+					     RD(NVPC_NV40_CTRL(0))));
+}
+
+TEST_F(sim, zero_trailers)
+{
+	struct nvpc_sim *s = NEW(&chip_g84);
+
+	/* G84 ZERO at base + 0x0c; WRCACHE_FLUSH (0x0e) is held at 0 */
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	WR(NVPC_NV40_EVENT_SRC(0), SRC4(TR(0x0c), 0, 0, 0));
+	WR(NVPC_NV40_EVENT_OP(0), 0x5555);	/* !arg0 */
+	ADV(0, 7);
+	WR(NVPC_NV40_PRE_OP(0), 0);
+	ADV(0, 1);
+	EXPECT_EQ(7, RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(0, RD(NVPC_NV40_STATUS(0, 1)) & (BIT(0x0c) | BIT(0x0e)));
+	/* NV40: ZERO at base + 0x0e */
+	s = NEW(&chip_nv40);
+	EXPECT_EQ(0, RD(NVPC_NV40_STATUS(0, 1)) & BIT(0x0e));
+}
+
+/* ---- single event mode ---- */
+
+static void single_setup(struct nvpc_sim *s, u32 ctrl, u32 thr)
+{
+	/*
+	 * PRE = sig 2 (even cycles), START = sig 3 (c = 10, 30: period 20
+	 * phase 10), STOP = sig 4 (c = 15, 35: phase 5), EVENT = const 1.
+	 * CTR_PRE init 1, CTR_STOP init 1.
+	 */
+	wconst(s, 0, S1, 1);
+	wper(s, 0, 2, 2, 1, 0);
+	wper(s, 0, 3, 20, 1, 10);
+	wper(s, 0, 4, 20, 1, 5);
+	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), ctrl);
+	nvpc_sim_wr32(s, NVPC_NV40_PRE_SRC(0), 2);
+	nvpc_sim_wr32(s, NVPC_NV40_START_SRC(0), 3);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_SRC(0), S1);
+	nvpc_sim_wr32(s, NVPC_NV40_STOP_SRC(0), 4);
+	nvpc_sim_wr32(s, NVPC_NV40_START_OP(0), NVPC_OP_ARG0);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_OP(0), NVPC_OP_ARG0);
+	nvpc_sim_wr32(s, NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	nvpc_sim_wr32(s, NVPC_NV40_CTR_PRE(0), 1);
+	nvpc_sim_wr32(s, NVPC_NV40_CTR_STOP(0), 1);
+	nvpc_sim_wr32(s, NVPC_NV40_THRESHOLD(0), thr);
+	nvpc_sim_wr32(s, NVPC_NV40_PRE_OP(0), NVPC_OP_ARG0);	/* start */
+}
+
+#define SSTATE() FIELD_GET(NVPC_NV40_CTRL_SINGLE_STATE, RD(NVPC_NV40_CTRL(0)))
+
+TEST_F(sim, single_state_machine)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	/*
+	 * c=0: INACTIVE -> WAIT_PRE (PRE 1, STOP 1). c=2: PRE, CTR_PRE 1->0.
+	 * c=4: PRE with CTR_PRE 0 -> WAIT_START. c=10: START -> COUNTING.
+	 * c=11..15 count 5 (EVENT 5, CYCLES 5); c=15 STOP: 5 >= 5 ->
+	 * CTR_START 1, CTR_STOP 1 -> 0, WAIT_START. c=30 START: EVENT and
+	 * CYCLES reset (ONE). c=31..35 -> 5; c=35 STOP: CTR_START 2,
+	 * CTR_STOP 0 -> INACTIVE.
+	 */
+	single_setup(s, NVPC_NV40_CTRL_MODE_SINGLE, 5);
+	ADV(0, 4);	/* c = 0..3 */
+	EXPECT_EQ(0, RD(NVPC_NV40_CTR_PRE(0)));
+	EXPECT_EQ(NVPC_SINGLE_WAIT_PRE, SSTATE());
+	ADV(0, 1);	/* c = 4 */
+	EXPECT_EQ(NVPC_SINGLE_WAIT_START, SSTATE());
+	ADV(0, 7);	/* c = 5..11 */
+	EXPECT_EQ(NVPC_SINGLE_COUNTING, SSTATE());
+	EXPECT_EQ(1, RD(NVPC_NV40_CTR_CYCLES(0)));
+	ADV(0, 4);	/* c = 12..15 */
+	EXPECT_EQ(NVPC_SINGLE_WAIT_START, SSTATE());
+	EXPECT_EQ(5, RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(1, RD(NVPC_NV40_CTR_START(0)));
+	EXPECT_EQ(0, RD(NVPC_NV40_CTR_STOP(0)));
+	ADV(0, 24);	/* c = 16..39 */
+	EXPECT_EQ(NVPC_SINGLE_INACTIVE, SSTATE());
+	EXPECT_EQ(5, RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(5, RD(NVPC_NV40_CTR_CYCLES(0)));
+	EXPECT_EQ(5, RD(NVPC_NV40_CTR_CYCLES_ALT(0)));
+	EXPECT_EQ(2, RD(NVPC_NV40_CTR_START(0)));
+	/* reading CTR_PRE/STOP gives the current, not the initial value */
+	EXPECT_EQ(0, RD(NVPC_NV40_CTR_PRE(0)));
+}
+
+TEST_F(sim, single_event_ctr_period_threshold)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	/* ALL: EVENT sums both periods: 10. THRESHOLD 6: first period ends
+	 * at 5 < 6, second at 10 >= 6 -> CTR_START 1.
+	 */
+	single_setup(s, NVPC_NV40_CTRL_EVENT_CTR_PERIOD, 6);
+	ADV(0, 40);
+	EXPECT_EQ(10, RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(1, RD(NVPC_NV40_CTR_START(0)));
+	/* ONE with THRESHOLD 6: 5, 5 -> CTR_START 0 */
+	s = NEW(&chip_nv40);
+	single_setup(s, 0, 6);
+	ADV(0, 40);
+	EXPECT_EQ(5, RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(0, RD(NVPC_NV40_CTR_START(0)));
+}
+
+TEST_F(sim, single_nv10_no_event_ctr_period)
+{
+	struct nvpc_sim *s = NEW(&chip_nv10);
+
+	/* NV10 always behaves as ONE; NV15 honours CTRL bit 8 (ALL).
+	 * Same schedule as single_state_machine on the NV10 layout.
+	 */
+	const struct nvpc_chip_desc *chips[2] = { &chip_nv10, &chip_nv15 };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (i)
+			s = NEW(chips[i]);
+		wconst(s, 0, S1, 1);
+		wper(s, 0, 2, 2, 1, 0);
+		wper(s, 0, 3, 20, 1, 10);
+		wper(s, 0, 4, 20, 1, 5);
+		WR(NVPC_NV10_CTRL, NVPC_NV10_CTRL_EVENT_CTR_PERIOD(0));
+		WR(NVPC_NV10_PRE_SRC(0), 2);
+		WR(NVPC_NV10_START_SRC(0), 3);
+		WR(NVPC_NV10_EVENT_SRC(0), S1);
+		WR(NVPC_NV10_STOP_SRC(0), 4);
+		WR(NVPC_NV10_START_OP(0), NVPC_OP_ARG0);
+		WR(NVPC_NV10_EVENT_OP(0), NVPC_OP_ARG0);
+		WR(NVPC_NV10_STOP_OP(0), NVPC_OP_ARG0);
+		WR(NVPC_NV10_CTR_PRE(0), 1);
+		WR(NVPC_NV10_CTR_STOP(0), 1);
+		WR(NVPC_NV10_PRE_OP(0), NVPC_OP_ARG0);
+		ADV(0, 40);
+		EXPECT_EQ(i ? 10 : 5, RD(NVPC_NV10_CTR_EVENT(0)));
+		EXPECT_EQ(0, RD(NVPC_NV10_CTR_EVENT_HI(0)));
+		EXPECT_EQ(2, RD(NVPC_NV10_CTR_START(0)));	/* thr 0 */
+	}
+}
+
+TEST_F(sim, single_threshold_40bit)
+{
+	struct nvpc_sim *s;
+	int i;
+
+	/* NV20: THRESHOLD_HI = 1 -> threshold 2^32: periods of 5 events
+	 * never reach it -> CTR_START 0. NV30 has no THRESHOLD_HI (32-bit
+	 * threshold 0) -> both periods count -> 2.
+	 */
+	for (i = 0; i < 2; i++) {
+		s = NEW(i ? &chip_nv30 : &chip_nv20);
+		wconst(s, 0, S1, 1);
+		wper(s, 0, 2, 2, 1, 0);
+		wper(s, 0, 3, 20, 1, 10);
+		wper(s, 0, 4, 20, 1, 5);
+		WR(NVPC_NV10_PRE_SRC(0), 2);
+		WR(NVPC_NV10_START_SRC(0), 3);
+		WR(NVPC_NV10_EVENT_SRC(0), S1);
+		WR(NVPC_NV10_STOP_SRC(0), 4);
+		WR(NVPC_NV10_START_OP(0), NVPC_OP_ARG0);
+		WR(NVPC_NV10_EVENT_OP(0), NVPC_OP_ARG0);
+		WR(NVPC_NV10_STOP_OP(0), NVPC_OP_ARG0);
+		WR(NVPC_NV10_CTR_PRE(0), 1);
+		WR(NVPC_NV10_CTR_STOP(0), 1);
+		WR(NVPC_NV10_THRESHOLD_HI(0), 1);
+		WR(NVPC_NV10_PRE_OP(0), NVPC_OP_ARG0);
+		ADV(0, 40);
+		EXPECT_EQ(i ? 2 : 0, RD(NVPC_NV10_CTR_START(0)));
+	}
+}
+
+TEST_F(sim, single_aborts)
+{
+	struct nvpc_sim *s;
+	static const u32 aborting[] = {
+		NVPC_NV40_START_SRC(0), NVPC_NV40_START_OP(0),
+		NVPC_NV40_SETFLAG_OP(0), NVPC_NV40_CTR_PRE(0),
+		NVPC_NV40_CTR_STOP(0), NVPC_NV40_CTR_EVENT(0),
+		NVPC_NV40_THRESHOLD(0), NVPC_NV40_CTRL(0),
+	};
+	unsigned int i;
+
+	/* "writing any *_OP register except PRE_OP, any *_SRC, any CTR,
+	 * THRESHOLD and CTRL aborts"; the abort is seen by the next cycle.
+	 * At c = 12 the domain is COUNTING (single_state_machine).
+	 */
+	for (i = 0; i < ARRAY_SIZE(aborting); i++) {
+		s = NEW(&chip_nv40);
+		single_setup(s, 0, 5);
+		ADV(0, 12);
+		EXPECT_EQ(NVPC_SINGLE_COUNTING, SSTATE());
+		WR(aborting[i], aborting[i] == NVPC_NV40_CTRL(0) ? 0 :
+			       RD(aborting[i]));
+		ADV(0, 1);
+		EXPECT_EQ(NVPC_SINGLE_INACTIVE, SSTATE()) {
+			TH_LOG("register 0x%x", aborting[i]);
+		}
+		free(self->s[--self->n]);
+	}
+	/* PRE_OP does not abort; while COUNTING it does nothing */
+	s = NEW(&chip_nv40);
+	single_setup(s, 0, 5);
+	ADV(0, 12);
+	WR(NVPC_NV40_PRE_OP(0), NVPC_OP_ARG0);
+	ADV(0, 1);
+	EXPECT_EQ(NVPC_SINGLE_COUNTING, SSTATE());
+	EXPECT_EQ(2, RD(NVPC_NV40_CTR_CYCLES(0)));
+	/* a write to another domain's register does not abort this one */
+	WR(NVPC_NV40_START_SRC(1), 0);
+	ADV(0, 1);
+	EXPECT_EQ(NVPC_SINGLE_COUNTING, SSTATE());
+}
+
+static void modes_setup(struct nvpc_sim *s, int dom, bool single)
+{
+	/*
+	 * START_SRC = (1, 0, 1, 0) -> B4 = 5. EVENT_SRC = (sig 2 = even
+	 * cycles, 1, 0, 1) -> B2 = e0 + 2 = 3 on even, 2 on odd cycles;
+	 * B6 = 5 + 32 = 37. EVENT op = arg0 (even cycles).
+	 */
+	wconst(s, dom, S1, 1);
+	wper(s, dom, 2, 2, 1, 0);
+	nvpc_sim_wr32(s, NVPC_NV40_START_SRC(dom), SRC4(S1, S0, S1, S0));
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_SRC(dom), SRC4(2, S1, S0, S1));
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_OP(dom), NVPC_OP_ARG0);
+	nvpc_sim_wr32(s, NVPC_NV40_START_OP(dom), 0xffff);
+	if (!single)
+		return;
+	/* single: c=0 start, c=1 PRE (init 0) -> WAIT_START, c=2 START ->
+	 * COUNTING, c=3..7 counted, STOP (sig 3) at c=7 -> INACTIVE
+	 */
+	wper(s, dom, 3, 100, 1, 93);
+	nvpc_sim_wr32(s, NVPC_NV40_STOP_SRC(dom), 3);
+	nvpc_sim_wr32(s, NVPC_NV40_STOP_OP(dom), NVPC_OP_ARG0);
+	nvpc_sim_wr32(s, NVPC_NV40_PRE_OP(dom), 0xffff);
+}
+
+TEST_F(sim, counter_modes_single)
+{
+	/*
+	 * Counting cycles c = 3..7: even ones 4, 6 (2 cycles), odd 3 (3).
+	 * SIMPLE: EVENT 2, PRE stays 0.
+	 * EVENT_B4: 2 * 5 = 10. EVENT_B6: 2 * 37 = 74.
+	 * EXTRA_B4: EVENT 2, PRE += B4 every cycle: 5 * 5 = 25.
+	 * EXTRA_B6_EVENT_B2: EVENT = 2*3 + 3*2 = 12, PRE = 5 * 37 = 185.
+	 */
+	static const u32 ev[5] = { 2, 10, 74, 2, 12 };
+	static const u32 pre[5] = { 0, 0, 0, 25, 185 };
+	struct nvpc_sim *s;
+	int m;
+
+	for (m = 0; m < 5; m++) {
+		s = NEW(&chip_nv40);
+		WR(NVPC_NV40_CTRL(0), m << 4);
+		modes_setup(s, 0, true);
+		ADV(0, 10);
+		EXPECT_EQ(NVPC_SINGLE_INACTIVE, SSTATE());
+		EXPECT_EQ(5, RD(NVPC_NV40_CTR_CYCLES(0)));
+		EXPECT_EQ(ev[m], RD(NVPC_NV40_CTR_EVENT(0)));
+		EXPECT_EQ(pre[m], RD(NVPC_NV40_CTR_PRE(0)));
+	}
+}
+
+TEST_F(sim, counter_modes_quad)
+{
+	/*
+	 * 10 cycles c = 0..9: 5 even (EVENT 1, B2 3), 5 odd (B2 2).
+	 * SIMPLE: EVENT 5, START (op 0xffff) 10.
+	 * EVENT_B4: 5 * 5 = 25. EVENT_B6: 5 * 37 = 185.
+	 * EXTRA_B4: EVENT 5, START = B4 * 10 = 50.
+	 * EXTRA_B6_EVENT_B2: EVENT = 5*3 + 5*2 = 25, START = 370.
+	 */
+	static const u32 ev[5] = { 5, 25, 185, 5, 25 };
+	static const u32 st[5] = { 10, 10, 10, 50, 370 };
+	struct nvpc_sim *s;
+	int m;
+
+	for (m = 0; m < 5; m++) {
+		s = NEW(&chip_nv40);
+		WR(NVPC_NV40_CTRL(0), NV40_QUAD(m));
+		modes_setup(s, 0, false);
+		ADV(0, 10);
+		pm_swap(s, 0);
+		EXPECT_EQ(ev[m], RD(NVPC_NV40_CTR_EVENT(0)));
+		EXPECT_EQ(st[m], RD(NVPC_NV40_CTR_START(0)));
+	}
+	/* NV30: CTRL bit 2 = EVENT_B4 (shared by both domains) */
+	s = NEW(&chip_nv30);
+	wconst(s, 1, S1, 1);
+	wper(s, 1, 2, 2, 1, 0);
+	WR(NVPC_NV10_CTRL, NVPC_NV10_CTRL_MODE_QUAD(1) | NVPC_NV10_CTRL_CTR_MODE);
+	WR(NVPC_NV10_START_SRC(1), SRC4(S1, S0, S1, S0));
+	WR(NVPC_NV10_EVENT_SRC(1), SRC4(2, S1, S0, S1));
+	WR(NVPC_NV10_EVENT_OP(1), NVPC_OP_ARG0);
+	ADV(1, 10);
+	pm_swap(s, 1);
+	EXPECT_EQ(25, RD(NVPC_NV10_CTR_EVENT(1)));
+}
+
+/* ---- quad event mode ---- */
+
+#define QSTATE(d) FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE, RD(NVPC_NV40_CTRL(d)))
+
+TEST_F(sim, quad_states_and_ack)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	/* "Quad event mode": swap bumps EMPTY->VALID->OVERFLOW, ack down */
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	EXPECT_EQ(NVPC_QUAD_EMPTY, QSTATE(0));
+	pm_swap(s, 0);
+	EXPECT_EQ(NVPC_QUAD_VALID, QSTATE(0));
+	pm_swap(s, 0);
+	EXPECT_EQ(NVPC_QUAD_OVERFLOW, QSTATE(0));
+	pm_swap(s, 0);
+	EXPECT_EQ(NVPC_QUAD_OVERFLOW, QSTATE(0));
+	WR(NVPC_NV40_QUAD_ACK_TRIGGER(0), 0);	/* bit 0 clear: nothing */
+	EXPECT_EQ(NVPC_QUAD_OVERFLOW, QSTATE(0));
+	WR(NVPC_NV40_QUAD_ACK_TRIGGER(0), 1);
+	EXPECT_EQ(NVPC_QUAD_VALID, QSTATE(0));
+	WR(NVPC_NV40_QUAD_ACK_TRIGGER(0), 1);
+	EXPECT_EQ(NVPC_QUAD_EMPTY, QSTATE(0));
+	WR(NVPC_NV40_QUAD_ACK_TRIGGER(0), 1);
+	EXPECT_EQ(NVPC_QUAD_EMPTY, QSTATE(0));
+	EXPECT_EQ(0, RD(NVPC_NV40_QUAD_ACK_TRIGGER(0)));	/* write-only */
+	/* NV30: shared ack, bit 0 domain 0, bit 8 domain 1 */
+	s = NEW(&chip_nv30);
+	WR(NVPC_NV10_CTRL, NVPC_NV10_CTRL_MODE_QUAD(0) |
+	   NVPC_NV10_CTRL_MODE_QUAD(1));
+	pm_swap(s, 0);
+	EXPECT_EQ(0x5, RD(NVPC_NV10_CTRL) >> 24);	/* VALID, VALID */
+	WR(NVPC_NV30_QUAD_ACK_TRIGGER, BIT(8));
+	EXPECT_EQ(0x1, RD(NVPC_NV10_CTRL) >> 24);
+}
+
+TEST_F(sim, quad_swap_before_count)
+{
+	struct nvpc_sim *s = NEW(&chip_g84);
+
+	/* SPEC_SRC SWAP = sig 2, 1 at c = 0, 10, 20. EVENT const 1.
+	 * Swap at 10 happens before counting cycle 10: the visible period
+	 * is c = 0..9 -> EVENT 10, CYCLES 10. Two swaps -> OVERFLOW.
+	 */
+	wconst(s, 0, S1, 1);
+	wper(s, 0, 2, 10, 1, 0);
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	WR(NVPC_G84_SPEC_SRC(0), 2);
+	WR(NVPC_NV40_EVENT_SRC(0), S1);
+	WR(NVPC_NV40_EVENT_OP(0), NVPC_OP_ARG0);
+	ADV(0, 11);
+	EXPECT_EQ(10, RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(10, RD(NVPC_NV40_CTR_CYCLES(0)));
+	EXPECT_EQ(NVPC_QUAD_OVERFLOW, QSTATE(0));
+	/* a PRE_OP write swaps too (G84:GF100): after c = 10..14 */
+	ADV(0, 4);
+	WR(NVPC_NV40_PRE_OP(0), 0);
+	ADV(0, 1);
+	EXPECT_EQ(5, RD(NVPC_NV40_CTR_EVENT(0)));
+}
+
+TEST_F(sim, quad_saturation)
+{
+	struct nvpc_sim *s;
+
+	if (variant->oracle && getenv("SIM_QUICK"))
+		SKIP(return, "slow under sanitizers");
+	s = NEW(&chip_nv40_1);
+
+	/* EXTRA_B6_EVENT_B2 with all B6 bits 1: START += 63 per cycle.
+	 * 0xffffffff / 63 = 68174084.8 -> saturates after 68174085
+	 * cycles; run 70,000,000. EVENT += B2 = e0 + 2 e1 = 3 per cycle
+	 * -> 210,000,000 (no saturation). CYCLES 70,000,000.
+	 */
+	wconst(s, 0, S1, 1);
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(NVPC_CTR_MODE_EXTRA_B6_EVENT_B2));
+	WR(NVPC_NV40_START_SRC(0), SRC4(S1, S1, S1, S1));
+	WR(NVPC_NV40_EVENT_SRC(0), SRC4(S1, S1, S1, S1));
+	ADV(0, 70000000);
+	pm_swap(s, 0);
+	EXPECT_EQ(0xffffffff, RD(NVPC_NV40_CTR_START(0)));
+	EXPECT_EQ(210000000, RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(70000000, RD(NVPC_NV40_CTR_CYCLES(0)));
+}
+
+TEST_F(sim, counter_width_rules)
+{
+	/* pcounter.rst "Counters": NV10:NV30 40-bit, bit 39 sticky:
+	 * 0xffffffffff + 1 = 0x8000000000; 0x7fffffffff + 1 = 0x8000000000;
+	 * 0x8000000005 + 3 = 0x8000000008. NV30+: saturate at 0xffffffff.
+	 */
+	(void)variant;
+	(void)self;
+	EXPECT_EQ(0x8000000000ULL,
+		  nvpc_sim_ctr_add_test(NVPC_GEN_NV10, 0xffffffffffULL, 1));
+	EXPECT_EQ(0x8000000000ULL,
+		  nvpc_sim_ctr_add_test(NVPC_GEN_NV20, 0x7fffffffffULL, 1));
+	EXPECT_EQ(0x8000000008ULL,
+		  nvpc_sim_ctr_add_test(NVPC_GEN_NV15, 0x8000000005ULL, 3));
+	EXPECT_EQ(0x100000000ULL,
+		  nvpc_sim_ctr_add_test(NVPC_GEN_NV10, 0xffffffffULL, 1));
+	EXPECT_EQ(0xffffffffULL,
+		  nvpc_sim_ctr_add_test(NVPC_GEN_NV30, 0xfffffffeULL, 5));
+}
+
+/* ---- record mode ---- */
+
+struct pkt_log {
+	int n;
+	u64 va[16];
+	u32 len[16];
+	u16 w[16][16];
+	int fail_at;	/* fault on this write number (1-based), 0 never */
+};
+
+static int mem_cb(void *ctx, u64 va, const void *buf, u32 len)
+{
+	struct pkt_log *l = ctx;
+	const u8 *b = buf;
+	u32 i;
+
+	if (l->fail_at && l->n + 1 == l->fail_at) {
+		l->fail_at = 0;
+		return -1;
+	}
+	if (l->n >= 16)
+		return 0;
+	l->va[l->n] = va;
+	l->len[l->n] = len;
+	for (i = 0; i < len / 2; i++)
+		l->w[l->n][i] = b[2 * i] | b[2 * i + 1] << 8;
+	l->n++;
+	return 0;
+}
+
+static void rec_setup(struct nvpc_sim *s, struct pkt_log *l, u32 ctrl,
+		      u32 start, u32 limit)
+{
+	memset(l, 0, sizeof(*l));
+	nvpc_sim_set_mem_write(s, mem_cb, l);
+	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_RECORD | ctrl);
+	nvpc_sim_wr32(s, NVPC_G84_RECORD_LIMIT(0), limit);
+	nvpc_sim_wr32(s, NVPC_G84_RECORD_START(0), start);
+}
+
+TEST_F(sim, record_long_packets)
+{
+	struct nvpc_sim *s = NEW(&chip_g84);
+	struct pkt_log l;
+
+	/*
+	 * STOP = sig 3 at c = 9, 19 ((c + 1) % 10 == 0). PRE_SRC = (S1,
+	 * sig 2 = even cycles, 0, 0), EVENT_SRC[3] = S1.
+	 * Packet 1 at c = 9: cycles 10, STOP 1, PRE0 10, PRE1 5, EV3 10, at
+	 * 0x1000. Packet 2 at c = 19: cycles 20 (never cleared), same
+	 * counts, at 0x1020. RECORD_STATUS then 0x1040.
+	 */
+	wconst(s, 0, S1, 1);
+	wper(s, 0, 2, 2, 1, 0);
+	wper(s, 0, 3, 10, 1, 1);
+	rec_setup(s, &l, 0, 0x1000, 0x10000);
+	WR(NVPC_NV40_PRE_SRC(0), SRC4(S1, 2, 0, 0));
+	WR(NVPC_NV40_EVENT_SRC(0), SRC4(0, 0, 0, S1));
+	WR(NVPC_NV40_STOP_SRC(0), 3);
+	WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	ADV(0, 20);
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(0x1000, l.va[0]);
+	EXPECT_EQ(32, l.len[0]);
+	EXPECT_EQ(10, l.w[0][0]);
+	EXPECT_EQ(0, l.w[0][1]);
+	EXPECT_EQ(0, l.w[0][2]);
+	EXPECT_EQ(1, l.w[0][3]);
+	EXPECT_EQ(10, l.w[0][4]);
+	EXPECT_EQ(5, l.w[0][5]);
+	EXPECT_EQ(0, l.w[0][6]);
+	EXPECT_EQ(10, l.w[0][15]);
+	EXPECT_EQ(0x1020, l.va[1]);
+	EXPECT_EQ(20, l.w[1][0]);
+	EXPECT_EQ(1, l.w[1][3]);
+	EXPECT_EQ(10, l.w[1][4]);
+	EXPECT_EQ(0x1040, RD(NVPC_G84_RECORD_STATUS(0)));
+}
+
+TEST_F(sim, record_short_packets)
+{
+	struct nvpc_sim *s = NEW(&chip_g84);
+	struct pkt_log l;
+
+	/* CTRL bit 20 SHORT: 16 bytes, the first 8 words */
+	wper(s, 0, 3, 10, 1, 1);
+	rec_setup(s, &l, NVPC_G84_CTRL_RECORD_SHORT, 0x2000, 0x10000);
+	WR(NVPC_NV40_STOP_SRC(0), 3);
+	WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	ADV(0, 20);
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(16, l.len[0]);
+	EXPECT_EQ(0x2010, l.va[1]);
+	EXPECT_EQ(0x2020, RD(NVPC_G84_RECORD_STATUS(0)));
+}
+
+TEST_F(sim, record_early_write_f000)
+{
+	struct nvpc_sim *s = NEW(&chip_g84);
+	struct pkt_log l;
+
+	/* PRE_SRC[0] const 1, no STOP: the counter reaches 0xf000 at
+	 * c = 0xefff -> packet: cycles 0xf000, STOP 0, PRE0 0xf000.
+	 */
+	wconst(s, 0, S1, 1);
+	rec_setup(s, &l, 0, 0x1000, 0x10000);
+	WR(NVPC_NV40_PRE_SRC(0), S1);
+	ADV(0, 0xefff);
+	EXPECT_EQ(0, l.n);
+	ADV(0, 1);
+	ASSERT_EQ(1, l.n);
+	EXPECT_EQ(0xf000, l.w[0][0]);
+	EXPECT_EQ(0, l.w[0][3]);
+	EXPECT_EQ(0xf000, l.w[0][4]);
+}
+
+TEST_F(sim, record_one_outgoing_saturation)
+{
+	struct nvpc_sim *s = NEW_LAT(&chip_g84, 8192);
+	struct pkt_log l;
+
+	/*
+	 * Latency 8192. STOP const 1, PRE0 const 1. c = 0: packet 1
+	 * (cycles 1, STOP 1, PRE0 1), outgoing until the end of c = 8192.
+	 * Meanwhile STOP counts 8192 -> saturates at 0xfff; PRE0 8192.
+	 * c = 8193: PRE0 8193, trigger -> packet 2: cycles 8194, STOP
+	 * 0xfff, PRE0 8193, written at the end of c = 8193 + 8192.
+	 */
+	wconst(s, 0, S1, 1);
+	rec_setup(s, &l, 0, 0x1000, 0x10000);
+	WR(NVPC_NV40_PRE_SRC(0), S1);
+	WR(NVPC_NV40_STOP_SRC(0), S1);
+	WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	ADV(0, 8192);	/* c = 0..8191 */
+	EXPECT_EQ(0, l.n);
+	EXPECT_EQ(0x1000, RD(NVPC_G84_RECORD_STATUS(0)));
+	ADV(0, 1);	/* c = 8192 */
+	ASSERT_EQ(1, l.n);
+	EXPECT_EQ(1, l.w[0][0]);
+	EXPECT_EQ(1, l.w[0][3]);
+	EXPECT_EQ(0x1020, RD(NVPC_G84_RECORD_STATUS(0)));
+	ADV(0, 8193 + 8192 - 8192);
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(8194, l.w[1][0]);
+	EXPECT_EQ(0xfff, l.w[1][3]);
+	EXPECT_EQ(8193, l.w[1][4]);
+}
+
+TEST_F(sim, record_event_saturation_16bit)
+{
+	struct nvpc_sim *s = NEW_LAT(&chip_g84, 0x20000);
+	struct pkt_log l;
+
+	/* PRE0 const 1, latency 0x20000: packet 1 at c = 0xefff, outgoing
+	 * until the end of c = 0x2efff; PRE0 restarts at 0 and saturates
+	 * at 0xffff. c = 0x2f000: trigger -> packet 2 PRE0 0xffff,
+	 * cycles 0x2f001 (bits 16-31 in word 1: 0x2, low 0xf001).
+	 */
+	wconst(s, 0, S1, 1);
+	rec_setup(s, &l, 0, 0x1000, 0x10000);
+	WR(NVPC_NV40_PRE_SRC(0), S1);
+	ADV(0, 0x2f001 + 0x20000);
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(0xffff, l.w[1][4]);
+	EXPECT_EQ(0xf001, l.w[1][0]);
+	EXPECT_EQ(0x2, l.w[1][1]);
+}
+
+TEST_F(sim, record_limit)
+{
+	struct nvpc_sim *s = NEW(&chip_g84);
+	struct pkt_log l;
+
+	/* LIMIT 0x1000 = START: the packet at 0x1000 (>= LIMIT) is
+	 * written, then the buffer is invalid: nothing more until
+	 * RECORD_START is written again.
+	 */
+	wper(s, 0, 3, 10, 1, 1);
+	rec_setup(s, &l, 0, 0x1000, 0x1000);
+	WR(NVPC_NV40_STOP_SRC(0), 3);
+	WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	ADV(0, 40);
+	EXPECT_EQ(1, l.n);
+	EXPECT_EQ(0x1020, RD(NVPC_G84_RECORD_STATUS(0)));
+	WR(NVPC_G84_RECORD_START(0), 0x3000);	/* also clears counters */
+	ADV(0, 10);	/* c = 40..49, STOP at 49 */
+	EXPECT_EQ(2, l.n);
+	EXPECT_EQ(0x3000, l.va[1]);
+	EXPECT_EQ(10, l.w[1][0]);
+	/* START far beyond LIMIT: still one packet */
+	s = NEW(&chip_g84);
+	wper(s, 0, 3, 10, 1, 1);
+	rec_setup(s, &l, 0, 0x5000, 0x1000);
+	WR(NVPC_NV40_STOP_SRC(0), 3);
+	WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	ADV(0, 40);
+	EXPECT_EQ(1, l.n);
+	EXPECT_EQ(0x5000, l.va[0]);
+}
+
+TEST_F(sim, record_address_high_wrap)
+{
+	struct nvpc_sim *s = NEW(&chip_g92);
+	struct pkt_log l;
+
+	/* G92: va = ADDRESS_HIGH << 32 | pos; pos wraps at 4GB:
+	 * 0xffffffe0 -> 0x0. LIMIT 0xfffffff0 > both positions.
+	 */
+	wper(s, 0, 3, 10, 1, 1);
+	rec_setup(s, &l, 0, 0xffffffe0, 0xfffffff0);
+	WR(NVPC_G92_RECORD_ADDRESS_HIGH(0), 0x12);
+	WR(NVPC_NV40_STOP_SRC(0), 3);
+	WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	ADV(0, 20);
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(0x12ffffffe0ULL, l.va[0]);
+	EXPECT_EQ(0x1200000000ULL, l.va[1]);
+	EXPECT_EQ(0x20, RD(NVPC_G84_RECORD_STATUS(0)));
+	/* G84: high bits forced to 0 */
+	s = NEW(&chip_g84);
+	wper(s, 0, 3, 10, 1, 1);
+	rec_setup(s, &l, 0, 0xffffffe0, 0xfffffff0);
+	WR(NVPC_NV40_STOP_SRC(0), 3);
+	WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	ADV(0, 10);
+	ASSERT_EQ(1, l.n);
+	EXPECT_EQ(0xffffffe0ULL, l.va[0]);
+}
+
+TEST_F(sim, record_fault_wedge)
+{
+	struct nvpc_sim *s;
+	struct pkt_log l;
+	int inj;
+
+	/* a VM fault sets RECORD_STATUS bit 0 and wedges the domain for
+	 * good; FAULT_CLEAR (CTRL bit 27) clears only the bit; neither it
+	 * nor RECORD_START brings packets back. Once via the callback,
+	 * once via fault injection.
+	 */
+	for (inj = 0; inj < 2; inj++) {
+		s = NEW(&chip_g84);
+		wper(s, 0, 3, 10, 1, 1);
+		rec_setup(s, &l, 0, 0x1000, 0x10000);
+		WR(NVPC_NV40_STOP_SRC(0), 3);
+		WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+		if (inj)
+			nvpc_sim_fault_record(s, 0);
+		else
+			l.fail_at = 1;
+		ADV(0, 10);
+		EXPECT_EQ(0, l.n);
+		EXPECT_EQ(0x1001, RD(NVPC_G84_RECORD_STATUS(0)));
+		WR(NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_RECORD |
+		   NVPC_G84_CTRL_FAULT_CLEAR);
+		EXPECT_EQ(0x1000, RD(NVPC_G84_RECORD_STATUS(0)));
+		EXPECT_EQ(0, RD(NVPC_NV40_CTRL(0)) & NVPC_G84_CTRL_FAULT_CLEAR);
+		WR(NVPC_G84_RECORD_START(0), 0x1000);
+		ADV(0, 40);
+		EXPECT_EQ(0, l.n);
+	}
+}
+
+TEST_F(sim, record_gctrl_reset)
+{
+	struct nvpc_sim *s = NEW(&chip_g84);
+	struct pkt_log l;
+
+	/* GCTRL.RECORD_RESET holds every record counter at 0 (no packets);
+	 * released after c = 0..24, the cycle counter restarts: STOP at
+	 * c = 29 -> cycles 5 (c = 25..29), PRE0 5.
+	 */
+	wconst(s, 0, S1, 1);
+	wper(s, 0, 3, 10, 1, 1);
+	rec_setup(s, &l, 0, 0x1000, 0x10000);
+	WR(NVPC_NV40_PRE_SRC(0), S1);
+	WR(NVPC_NV40_STOP_SRC(0), 3);
+	WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	WR(NVPC_G84_GCTRL, NVPC_GCTRL_RECORD_RESET);
+	ADV(0, 25);
+	EXPECT_EQ(0, l.n);
+	WR(NVPC_G84_GCTRL, 0);
+	ADV(0, 5);
+	ASSERT_EQ(1, l.n);
+	EXPECT_EQ(5, l.w[0][0]);
+	EXPECT_EQ(5, l.w[0][4]);
+}
+
+/* ---- STATUS and SRC_STATUS ---- */
+
+TEST_F(sim, status_and_src_status)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	/* STATUS[i][j] bit b = signal 32 j + b now; sig 5 const 1, sig 6
+	 * 1 on even cycles. SRC_STATUS bit 4 n + j = SRC[j] of input n.
+	 */
+	wconst(s, 0, 5, 1);
+	wper(s, 0, 6, 2, 1, 0);
+	EXPECT_EQ(BIT(5) | BIT(6), RD(NVPC_NV40_STATUS(0, 0)));
+	ADV(0, 1);
+	EXPECT_EQ(BIT(5), RD(NVPC_NV40_STATUS(0, 0)));
+	WR(NVPC_NV40_START_SRC(0), SRC4(0, 5, 0, 6));
+	WR(NVPC_NV40_STOP_SRC(0), SRC4(5, 5, 5, 5));
+	/* START bit 1 (4 + 1 = 5), STOP bits 12..15; sig 6 is 0 now */
+	EXPECT_EQ(BIT(5) | 0xf000, RD(NVPC_NV40_SRC_STATUS(0)));
+	ADV(0, 1);
+	EXPECT_EQ(BIT(5) | BIT(7) | 0xf000, RD(NVPC_NV40_SRC_STATUS(0)));
+	/* NV10 layout: STATUS[0][4..7] at 0xa630 */
+	s = NEW(&chip_nv10);
+	wconst(s, 0, 0x21, 1);
+	EXPECT_EQ(BIT(1), RD(NVPC_NV10_STATUS(0, 1)));
+	EXPECT_EQ(0xa434, NVPC_NV10_STATUS(0, 1));
+	EXPECT_EQ(0xa630, NVPC_NV10_STATUS(0, 4));
+}
+
+/* ---- clocks ---- */
+
+TEST_F(sim, clocks_manual_and_ns)
+{
+	struct nvpc_sim *s = NEW(&chip_clk);
+	int i;
+
+	/* clocks 100, 300, 333 MHz: lcm(1e9, 3e8) = 3e9; gcd(3e9, 333e6)
+	 * = 3e6 -> tick_hz = 3e9 * 111 = 333e9; periods 3330, 1110, 1000.
+	 */
+	EXPECT_EQ(333000000000ULL, nvpc_sim_tick_hz(s));
+	ADV(0, 10);	/* T = 33300: dom1 33300/1110 = 30,
+			 * dom2 ceil(33.3) = 34
+			 */
+	EXPECT_EQ(10, nvpc_sim_cycles(s, 0));
+	EXPECT_EQ(30, nvpc_sim_cycles(s, 1));
+	EXPECT_EQ(34, nvpc_sim_cycles(s, 2));
+	ADV(1, 1);	/* T = 34410: dom0 ceil(10.33) = 11, dom1 31 */
+	EXPECT_EQ(11, nvpc_sim_cycles(s, 0));
+	EXPECT_EQ(31, nvpc_sim_cycles(s, 1));
+	/* 1000 x 1 us = 1 ms = 333e6 ticks more: T = 333034410 -> dom2
+	 * ceil(333034.41) = 333035, dom0 ceil(100010.33) = 100011: no drift
+	 */
+	for (i = 0; i < 1000; i++)
+		nvpc_sim_advance_ns(s, 1000);
+	EXPECT_EQ(333035, nvpc_sim_cycles(s, 2));
+	EXPECT_EQ(100011, nvpc_sim_cycles(s, 0));	/* 10.33 + 100000 */
+}
+
+TEST_F(sim, ground_truth)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+	u64 n;
+
+	/* period 7 width 2 phase 3: 1 iff (c + 3) % 7 < 2, c % 7 in {4,5};
+	 * [0, 1e12): 1e12 = 7 * 142857142857 + 1 -> 2 * 142857142857 =
+	 * 285714285714 (the leftover cycle has c % 7 = 0)
+	 */
+	wper(s, 0, 2, 7, 2, 3);
+	EXPECT_EQ(285714285714ULL, nvpc_sim_truth(s, 0, 2, 0, 1000000000000ULL));
+	EXPECT_EQ(1, nvpc_sim_truth(s, 0, 2, 4, 5));
+	/* random: the truth equals what the counter counts */
+	wrand(s, 0, 3, 1234, 20000);
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	WR(NVPC_NV40_EVENT_SRC(0), 3);
+	WR(NVPC_NV40_EVENT_OP(0), NVPC_OP_ARG0);
+	ADV(0, 100000);
+	pm_swap(s, 0);
+	n = nvpc_sim_truth(s, 0, 3, 0, 100000);
+	EXPECT_EQ(n, RD(NVPC_NV40_CTR_EVENT(0)));
+	/* density 20000/65536 of 100000: within 3% of 30518 */
+	EXPECT_LT(n, 31500);
+	EXPECT_GT(n, 29500);
+}
+
+/* ---- fault injection ---- */
+
+TEST_F(sim, fault_injection)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+
+	WR(NVPC_NV40_PRE_SRC(0), 0x12);
+	ASSERT_EQ(0, nvpc_sim_fault_stuck(s, NVPC_NV40_PRE_SRC(0), 0xdead));
+	EXPECT_EQ(0xdead, RD(NVPC_NV40_PRE_SRC(0)));
+	nvpc_sim_fault_clear_stuck(s);
+	EXPECT_EQ(0x12, RD(NVPC_NV40_PRE_SRC(0)));
+	nvpc_sim_fault_all_ones(s, true);
+	EXPECT_EQ(0xffffffff, RD(NVPC_NV40_PRE_SRC(0)));
+	WR(NVPC_NV40_PRE_SRC(0), 0x34);	/* writes still work */
+	nvpc_sim_fault_all_ones(s, false);
+	EXPECT_EQ(0x34, RD(NVPC_NV40_PRE_SRC(0)));
+	nvpc_sim_fault_removed(s, true);
+	EXPECT_EQ(0xffffffff, RD(NVPC_PMC_BOOT_0));
+	WR(NVPC_NV40_PRE_SRC(0), 0x56);	/* dropped */
+	nvpc_sim_fault_removed(s, false);
+	EXPECT_EQ(0x34, RD(NVPC_NV40_PRE_SRC(0)));
+	/* lost swap: the first swap goes EMPTY -> OVERFLOW at once */
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	nvpc_sim_fault_lost_swaps(s, 0, 1);
+	pm_swap(s, 0);
+	EXPECT_EQ(NVPC_QUAD_OVERFLOW, QSTATE(0));
+	WR(NVPC_NV40_QUAD_ACK_TRIGGER(0), 1);
+	WR(NVPC_NV40_QUAD_ACK_TRIGGER(0), 1);
+	pm_swap(s, 0);
+	EXPECT_EQ(NVPC_QUAD_VALID, QSTATE(0));
+}
+
+/* ---- hyperperiod extrapolation ---- */
+
+TEST_F(sim, hyperperiod_quad)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40_1);
+	u64 n = variant->oracle ? 3000000 : 1000000000;
+
+	/*
+	 * EVENT = sig 2 (c % 3 == 0), PRE = sig 3 ((c % 7) < 2), hyperperiod
+	 * 21. In [0, n): EVENT ceil(n / 3); PRE 2 floor(n / 7) + min(n % 7,
+	 * 2). n = 1e9: 333333334 and 285714286; n = 3e6: 1000000 and
+	 * 857144 (3e6 = 7 * 428571 + 3 -> 2 * 428571 + 2).
+	 */
+	wper(s, 0, 2, 3, 1, 0);
+	wper(s, 0, 3, 7, 2, 0);
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	WR(NVPC_NV40_EVENT_SRC(0), 2);
+	WR(NVPC_NV40_EVENT_OP(0), NVPC_OP_ARG0);
+	WR(NVPC_NV40_PRE_SRC(0), 3);
+	WR(NVPC_NV40_PRE_OP(0), NVPC_OP_ARG0);
+	ADV(0, n);
+	pm_swap(s, 0);
+	EXPECT_EQ(variant->oracle ? 1000000 : 333333334,
+		  RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(variant->oracle ? 857144 : 285714286,
+		  RD(NVPC_NV40_CTR_PRE(0)));
+	EXPECT_EQ(nvpc_sim_truth(s, 0, 2, 0, n), RD(NVPC_NV40_CTR_EVENT(0)));
+	if (variant->oracle)
+		return;
+	/* 1e12 cycles: EVENT 3.3e11 saturates at 0xffffffff */
+	ADV(0, 1000000000000ULL);
+	pm_swap(s, 0);
+	EXPECT_EQ(0xffffffff, RD(NVPC_NV40_CTR_EVENT(0)));
+	EXPECT_EQ(0xffffffff, RD(NVPC_NV40_CTR_CYCLES(0)));
+}
+
+TEST_HARNESS_MAIN
