@@ -7,6 +7,7 @@
 #ifndef _NVPC_SIMDEV_H
 #define _NVPC_SIMDEV_H
 
+#include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/sizes.h>
@@ -25,6 +26,8 @@ struct platform_device;
 #define NVPC_SIMDEV_MAX_GPUS		16
 /* register access trace ring, entries */
 #define NVPC_SIMDEV_TRACE_LEN		4096
+/* nvpc_simdev_set_clock(): every domain */
+#define NVPC_SIMDEV_ALL_DOMAINS		UINT_MAX
 /* largest record-mode memory window */
 #define NVPC_SIMDEV_MEM_MAX		SZ_1M
 

@@ -306,11 +306,14 @@ static int nvpc_simdev_clocks_cmd(struct nvpc_simdev *sd, int argc,
 	u32 hz;
 
 	if (argc != 2) {
-		nvpc_simdev_dbg(sd, "clocks: DOM HZ\n");
+		nvpc_simdev_dbg(sd, "clocks: DOM HZ or all HZ\n");
 		return -EINVAL;
 	}
-	if (nvpc_simdev_dom(sd, argv[0], &dom) ||
-	    nvpc_simdev_u32(sd, argv[1], &hz))
+	if (!strcmp(argv[0], "all"))
+		dom = NVPC_SIMDEV_ALL_DOMAINS;
+	else if (nvpc_simdev_dom(sd, argv[0], &dom))
+		return -EINVAL;
+	if (nvpc_simdev_u32(sd, argv[1], &hz))
 		return -EINVAL;
 	if (!hz) {
 		nvpc_simdev_dbg(sd, "a clock of 0 Hz\n");

@@ -327,7 +327,7 @@ int nvpc_simdev_dom_parse(const struct nvpc_simdev *sd, const char *s)
 /**
  * nvpc_simdev_set_clock() - change the clock of a domain
  * @sd: the GPU
- * @dom: flat domain index
+ * @dom: flat domain index, or NVPC_SIMDEV_ALL_DOMAINS for every domain
  * @hz: the new clock in Hz
  *
  * The clock belongs to the chip's domain description, so on GF100+ it
@@ -340,23 +340,29 @@ int nvpc_simdev_dom_parse(const struct nvpc_simdev *sd, const char *s)
  */
 int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
 {
+	size_t size = sd->mchip.nr_domains * sizeof(*sd->mdoms);
+	struct nvpc_domain_desc *prev;
 	struct nvpc_sim *sim, *old;
 	unsigned long flags;
-	unsigned int desc;
-	u32 prev;
+	unsigned int i;
 
-	if (dom >= sd->nr_dom || !hz)
+	if ((dom >= sd->nr_dom && dom != NVPC_SIMDEV_ALL_DOMAINS) || !hz)
 		return -EINVAL;
-	desc = sd->doms[dom].desc;
-	prev = sd->mdoms[desc].clock_hz;
-	sd->mdoms[desc].clock_hz = hz;
+	prev = kmemdup(sd->mdoms, size, GFP_KERNEL);
+	if (!prev)
+		return -ENOMEM;
+	for (i = 0; i < sd->mchip.nr_domains; i++)
+		if (dom == NVPC_SIMDEV_ALL_DOMAINS || i == sd->doms[dom].desc)
+			sd->mdoms[i].clock_hz = hz;
 	sim = nvpc_simdev_build(sd);
 	if (IS_ERR(sim)) {
-		sd->mdoms[desc].clock_hz = prev;
+		memcpy(sd->mdoms, prev, size);
+		kfree(prev);
 		dev_dbg(&sd->pdev->dev, "clock %u Hz refused by the model: %ld\n",
 			hz, PTR_ERR(sim));
 		return PTR_ERR(sim);
 	}
+	kfree(prev);
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	old = sd->sim;
 	sd->sim = sim;

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvpcounter_sim: simulated GPUs driven through the debugfs interface of
+ * Documentation/sim.rst, with expected counter values worked out by hand
+ * from ../shared/docs/hw/pcounter.rst.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "nvpc_ksft.h"
+
+#define SIM_DIR		"/sys/kernel/debug/nvpcounter_sim"
+
+/* G84 (NV40:GF100 layout, pcounter.rst "MMIO registers"), domain 0 */
+#define G84_EVENT_SRC0	0x00a480	/* 0xa400 + EVENT(2) * 0x40 */
+#define G84_EVENT_OP0	0x00a4a0	/* 0xa420 + EVENT(2) * 0x40 */
+#define G84_PRE_OP0	0x00a420
+#define G84_CTR_CYCLES0	0x00a600
+#define G84_CTR_EVENT0	0x00a680
+#define G84_CTRL0	0x00a7c0
+#define G84_QUAD_ACK0	0x00a7e0
+#define CTRL_MODE_QUAD	1
+#define QUAD_STATE(ctrl)	(((ctrl) >> 24) & 3)
+
+/* Write a command to a sim file; 0 or -errno of the write. */
+static int sim_write(const char *path, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	ssize_t n;
+	int fd, len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, len);
+	n = n < 0 ? -errno : (n == len ? 0 : -EIO);
+	close(fd);
+	return n;
+}
+
+static int gpu_write(int gpu, const char *file, const char *fmt, ...)
+{
+	char path[128], buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), SIM_DIR "/gpu%d/%s", gpu, file);
+	return sim_write(path, "%s", buf);
+}
+
+static int gpu_read(int gpu, const char *file, char *buf, size_t len)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), SIM_DIR "/gpu%d/%s", gpu, file);
+	return nvpc_read_file(path, buf, len);
+}
+
+/* Value of "key N" in a key/value file, or -1. */
+static long long gpu_key(int gpu, const char *file, const char *key)
+{
+	char buf[4096], *p;
+	size_t kl = strlen(key);
+
+	if (gpu_read(gpu, file, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, kl) && p[kl] == ' ')
+			return strtoll(p + kl + 1, NULL, 0);
+	return -1;
+}
+
+/* A register through the "reg" window; -1 if the window failed. */
+static long long reg_rd(int gpu, uint32_t addr)
+{
+	char buf[64];
+
+	if (gpu_write(gpu, "reg", "0x%x", addr) ||
+	    gpu_read(gpu, "reg", buf, sizeof(buf)) <= 0)
+		return -1;
+	return strtoll(buf, NULL, 0);
+}
+
+static int reg_wr(int gpu, uint32_t addr, uint32_t val)
+{
+	return gpu_write(gpu, "reg", "0x%x 0x%x", addr, val);
+}
+
+/* Cycles processed by flat domain dom (the "domains" file, 5th column). */
+static long long dom_cycles(int gpu, int dom)
+{
+	char buf[8192], *line;
+	int idx;
+	unsigned long long hz, cyc;
+
+	if (gpu_read(gpu, "domains", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		if (sscanf(line, "%d %*s %*s %llu %llu", &idx, &hz, &cyc) == 3 &&
+		    idx == dom)
+			return cyc;
+	return -1;
+}
+
+/* Flat index of a named domain ("domains" file, 2nd column), or -1. */
+static int dom_index(int gpu, const char *name)
+{
+	char buf[8192], *line, n[32];
+	int idx;
+
+	if (gpu_read(gpu, "domains", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		if (sscanf(line, "%d %31s", &idx, n) == 2 && !strcmp(n, name))
+			return idx;
+	return -1;
+}
+
+/* Clock of flat domain dom (the "domains" file, 4th column). */
+static long long dom_hz(int gpu, int dom)
+{
+	char buf[8192], *line;
+	unsigned long long hz;
+	int idx;
+
+	if (gpu_read(gpu, "domains", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		if (sscanf(line, "%d %*s %*s %llu", &idx, &hz) == 2 &&
+		    idx == dom)
+			return hz;
+	return -1;
+}
+
+static int nr_domains(int gpu)
+{
+	return gpu_key(gpu, "info", "domains");
+}
+
+static int sim_create(const char *cmd)
+{
+	return sim_write(SIM_DIR "/create", "%s", cmd);
+}
+
+FIXTURE(sim) {
+	int unused;
+};
+
+FIXTURE_SETUP(sim)
+{
+	nvpc_mod_unload_all();
+	ASSERT_EQ(0, nvpc_mod_load("nvpcounter", NULL));
+	ASSERT_EQ(0, nvpc_mod_load("nvpcounter_sim", NULL));
+	ASSERT_TRUE(nvpc_is_dir(SIM_DIR));
+}
+
+FIXTURE_TEARDOWN(sim)
+{
+	nvpc_mod_unload_all();
+}
+
+/* Every generation: created, BOOT_0 shows its chipset, removed. */
+TEST_F(sim, create_generations)
+{
+	static const struct { const char *cmd; unsigned int chipset; } c[] = {
+		{ "nv10", 0x10 }, { "NV20", 0x20 }, { "nv40", 0x40 },
+		{ "g84", 0x84 }, { "0xa3", 0xa3 }, { "gf100 gpcs=2 parts=1", 0xc0 },
+	};
+	char path[128];
+	unsigned int i;
+	long long boot0;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		ASSERT_EQ(0, sim_create(c[i].cmd)) TH_LOG("%s", c[i].cmd);
+		snprintf(path, sizeof(path), SIM_DIR "/gpu0");
+		ASSERT_TRUE(nvpc_is_dir(path));
+		EXPECT_EQ(c[i].chipset, gpu_key(0, "info", "chipset"));
+		EXPECT_LT(0, nr_domains(0));
+		/* PMC.BOOT_0 bits 20-28: the chipset */
+		boot0 = reg_rd(0, 0x000000);
+		EXPECT_EQ(c[i].chipset, (boot0 >> 20) & 0x1ff)
+			TH_LOG("%s: BOOT_0 0x%08llx", c[i].cmd, boot0);
+		EXPECT_EQ(0, sim_write(SIM_DIR "/remove", "0"));
+		EXPECT_FALSE(nvpc_is_dir(path));
+	}
+}
+
+TEST_F(sim, gf100_units)
+{
+	char buf[8192];
+
+	ASSERT_EQ(0, sim_create("gf100 gpcs=3 parts=2 id=5"));
+	EXPECT_EQ(3, gpu_key(5, "info", "gpcs"));
+	EXPECT_EQ(2, gpu_key(5, "info", "parts"));
+	EXPECT_EQ(0x7, gpu_key(5, "info", "gpc_mask"));
+	EXPECT_EQ(0x3, gpu_key(5, "info", "part_mask"));
+	ASSERT_LT(0, gpu_read(5, "domains", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, " hub.0 ")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, " gpc2.0 "));
+	EXPECT_EQ(NULL, strstr(buf, " gpc3.0 "));
+	EXPECT_NE(NULL, strstr(buf, " part1.0 "));
+	EXPECT_EQ(NULL, strstr(buf, " part2.0 "));
+	/* the named form and the flat index address the same domain */
+	EXPECT_EQ(0, gpu_write(5, "advance", "10 gpc1.0"));
+	EXPECT_EQ(10, dom_cycles(5, dom_index(5, "gpc1.0")));
+	EXPECT_EQ(0, sim_write(SIM_DIR "/remove", "5"));
+}
+
+TEST_F(sim, list_and_ids)
+{
+	char buf[1024];
+
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_EQ(0, sim_create("nv40"));
+	EXPECT_EQ(-EEXIST, sim_create("nv10 id=1"));
+	ASSERT_LT(0, nvpc_read_file(SIM_DIR "/list", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "0 0x84 "));
+	EXPECT_NE(NULL, strstr(buf, "1 0x40 "));
+	EXPECT_NE(NULL, strstr(buf, " sim.1 manual"));
+	EXPECT_EQ(0, sim_write(SIM_DIR "/remove", "0"));
+	EXPECT_EQ(-ENOENT, sim_write(SIM_DIR "/remove", "0"));
+	ASSERT_LT(0, nvpc_read_file(SIM_DIR "/list", buf, sizeof(buf)));
+	EXPECT_EQ(NULL, strstr(buf, "0 0x84 "));
+	/* GPUs left behind go with the module (teardown unloads it) */
+}
+
+TEST_F(sim, bad_input_einval)
+{
+	static const char * const bad_create[] = {
+		"nosuchchip", "0x1234", "g84 gpcs=2", "gf100 gpcs=0",
+		"gf100 gpcs=99", "gf100 parts=17", "g84 clock=fast", "g84 foo=1",
+		"g84 id=99", "g84 gpcs", " ",
+	};
+	static const struct { const char *file, *cmd; } bad[] = {
+		{ "wave", "0 2 square 1" }, { "wave", "0 2 const 2" },
+		{ "wave", "0 2 periodic 10 11 0" }, { "wave", "0 2 periodic 0 0 0" },
+		{ "wave", "0 2 random 1 65537" }, { "wave", "0 0x1000 const 1" },
+		{ "wave", "9 2 const 1" }, { "wave", "gpc0.0 2 const 1" },
+		{ "wave", "0 2 const" }, { "advance", "abc" },
+		{ "advance", "10 main.9" }, { "advance", "ns" },
+		{ "reg", "0xa7c1" }, { "reg", "0xa7c0 0x100000000" },
+		{ "reg", " " }, { "clock", "fast" }, { "clocks", "0 0" },
+		{ "truth", "0" }, { "truth", "0 2 10 5" }, { "trace", "maybe" },
+		{ "fault", "stuck 0xa7c1 1" }, { "fault", "lost_swaps 0" },
+		{ "fault", "explode" }, { "pm_trigger", "2" },
+		{ "mem_ctl", "0x1000 0" }, { "mem_ctl", "0x1001 4096" },
+		{ "mem_ctl", "0x1000 100" }, { "mem_ctl", "0x1000 0x200000" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad_create); i++)
+		EXPECT_EQ(-EINVAL, sim_create(bad_create[i]))
+			TH_LOG("create #%u", i);
+	ASSERT_EQ(0, sim_create("g84"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		EXPECT_EQ(-EINVAL, gpu_write(0, bad[i].file, "%s", bad[i].cmd))
+			TH_LOG("bad command #%u", i);
+	/* and the good forms of the same files work */
+	EXPECT_EQ(0, gpu_write(0, "wave", "main.0 2 const 1"));
+	EXPECT_EQ(0, gpu_write(0, "advance", "10 main.1"));
+	EXPECT_EQ(0, gpu_write(0, "truth", "0 2 0 5"));
+	EXPECT_EQ(-EINVAL, sim_write(SIM_DIR "/remove", "zero"));
+}
+
+/*
+ * Quad mode on G84 domain 0 with signal 2 held at 1 (pcounter.rst "Quad
+ * event mode"): the visible counters hold the previous period; a PRE_OP
+ * write swaps (G84:GF100) before the next cycle counts.
+ */
+TEST_F(sim, g84_quad_manual)
+{
+	long long ctrl;
+
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_EQ(0, gpu_write(0, "wave", "0 2 const 1"));
+	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
+	ASSERT_EQ(0, reg_wr(0, G84_EVENT_SRC0, 2));	   /* SRC[0] = sig 2 */
+	ASSERT_EQ(0, reg_wr(0, G84_EVENT_OP0, 0xaaaa));   /* out = SRC[0] */
+	EXPECT_EQ(0, QUAD_STATE(reg_rd(0, G84_CTRL0)));   /* EMPTY */
+
+	/* swap 1 at the start of cycle 0: nothing to copy, EMPTY -> VALID */
+	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
+	/* period 1 = cycles 0..999: 1000 cycles, EVENT 1 in each */
+	ASSERT_EQ(0, gpu_write(0, "advance", "1000"));
+	EXPECT_EQ(1000, dom_cycles(0, 0));
+	ctrl = reg_rd(0, G84_CTRL0);
+	EXPECT_EQ(1, QUAD_STATE(ctrl));
+	/* visible: the empty period before swap 1 */
+	EXPECT_EQ(0, reg_rd(0, G84_CTR_EVENT0));
+	EXPECT_EQ(0, reg_rd(0, G84_CTR_CYCLES0));
+	/* ack: VALID -> EMPTY */
+	ASSERT_EQ(0, reg_wr(0, G84_QUAD_ACK0, 1));
+	EXPECT_EQ(0, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+
+	/* swap 2 at the start of cycle 1000: period 1 becomes visible */
+	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
+	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
+	EXPECT_EQ(1000, reg_rd(0, G84_CTR_EVENT0));
+	EXPECT_EQ(1000, reg_rd(0, G84_CTR_CYCLES0));
+	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+	ASSERT_EQ(0, reg_wr(0, G84_QUAD_ACK0, 1));
+
+	/* a lost swap: the next swap bumps twice, EMPTY -> OVERFLOW (3) */
+	ASSERT_EQ(0, gpu_write(0, "fault", "lost_swaps 0 1"));
+	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
+	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
+	EXPECT_EQ(3, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+	/* period 2 = cycle 1000 alone */
+	EXPECT_EQ(1, reg_rd(0, G84_CTR_EVENT0));
+	/* ack: OVERFLOW -> VALID -> EMPTY */
+	ASSERT_EQ(0, reg_wr(0, G84_QUAD_ACK0, 1));
+	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+	ASSERT_EQ(0, reg_wr(0, G84_QUAD_ACK0, 1));
+	EXPECT_EQ(0, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+}
+
+/*
+ * Periodic waveform: 1 iff (cycle + 4) % 10 < 3. Over cycles 0..1006,
+ * cycle + 4 runs 4..1010; the values with v % 10 in {0,1,2} are
+ * 10,11,12 .. 1000,1001,1002 (100 decades, 300) and 1010: 301.
+ */
+TEST_F(sim, truth_periodic)
+{
+	char buf[64];
+
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_EQ(0, gpu_write(0, "wave", "0 3 periodic 10 3 4"));
+	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
+	ASSERT_EQ(0, reg_wr(0, G84_EVENT_SRC0, 3));
+	ASSERT_EQ(0, reg_wr(0, G84_EVENT_OP0, 0xaaaa));
+	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));	/* period starts at 0 */
+	ASSERT_EQ(0, gpu_write(0, "advance", "1007"));
+	ASSERT_EQ(0, gpu_write(0, "truth", "0 3"));
+	ASSERT_LT(0, gpu_read(0, "truth", buf, sizeof(buf)));
+	EXPECT_EQ(301, strtoll(buf, NULL, 10));
+	/* an explicit interval: cycles 0..9 hold v = 4..13: 10,11,12 */
+	ASSERT_EQ(0, gpu_write(0, "truth", "main.0 3 0 10"));
+	ASSERT_LT(0, gpu_read(0, "truth", buf, sizeof(buf)));
+	EXPECT_EQ(3, strtoll(buf, NULL, 10));
+	/* the counter agrees with the ground truth */
+	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
+	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
+	EXPECT_EQ(301, reg_rd(0, G84_CTR_EVENT0));
+	EXPECT_EQ(1007, reg_rd(0, G84_CTR_CYCLES0));
+}
+
+TEST_F(sim, faults)
+{
+	char buf[256];
+
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
+	EXPECT_EQ(CTRL_MODE_QUAD, reg_rd(0, G84_CTRL0) & 3);
+
+	EXPECT_EQ(0, gpu_write(0, "fault", "all_ones on"));
+	EXPECT_EQ(0xffffffffu, reg_rd(0, G84_CTRL0));
+	EXPECT_EQ(0xffffffffu, reg_rd(0, 0x000000));
+	EXPECT_EQ(1, gpu_key(0, "fault", "all_ones"));
+	EXPECT_EQ(0, gpu_write(0, "fault", "all_ones off"));
+	EXPECT_EQ(CTRL_MODE_QUAD, reg_rd(0, G84_CTRL0) & 3);
+
+	EXPECT_EQ(0, gpu_write(0, "fault", "stuck 0xa680 0x1234"));
+	EXPECT_EQ(0x1234, reg_rd(0, G84_CTR_EVENT0));
+	EXPECT_EQ(1, gpu_key(0, "fault", "stuck"));
+	EXPECT_EQ(0, gpu_write(0, "fault", "unstick"));
+	EXPECT_EQ(0, reg_rd(0, G84_CTR_EVENT0));
+
+	EXPECT_EQ(0, gpu_write(0, "fault", "record 0"));
+	EXPECT_EQ(0, gpu_write(0, "pm_trigger", "1"));
+
+	/* removal: reads all-ones from now on, the core was told */
+	EXPECT_EQ(0, gpu_write(0, "fault", "remove"));
+	EXPECT_EQ(0xffffffffu, reg_rd(0, 0x000000));
+	EXPECT_EQ(1, gpu_key(0, "info", "gone"));
+	EXPECT_EQ(1, gpu_key(0, "fault", "removed"));
+	ASSERT_LT(0, nvpc_read_file(SIM_DIR "/list", buf, sizeof(buf)));
+	EXPECT_EQ(0, sim_write(SIM_DIR "/remove", "0"));
+}
+
+TEST_F(sim, trace)
+{
+	char buf[16384];
+
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_EQ(0, gpu_write(0, "trace", "on"));
+	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
+	EXPECT_EQ(CTRL_MODE_QUAD, reg_rd(0, G84_CTRL0));
+	ASSERT_EQ(0, gpu_write(0, "trace", "off"));
+	reg_rd(0, G84_CTR_EVENT0);	/* not traced */
+	ASSERT_LT(0, gpu_read(0, "trace", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "# off entries 2 lost 0\n")) TH_LOG("%s", buf);
+	EXPECT_NE(NULL, strstr(buf, "W 0x00a7c0 0x00000001\n"));
+	EXPECT_NE(NULL, strstr(buf, "R 0x00a7c0 0x00000001\n"));
+	EXPECT_EQ(NULL, strstr(buf, "0x00a680"));
+	ASSERT_EQ(0, gpu_write(0, "trace", "clear"));
+	ASSERT_LT(0, gpu_read(0, "trace", buf, sizeof(buf)));
+	EXPECT_STREQ("# off entries 0 lost 0\n", buf);
+	/* the ring keeps the newest 4096 and counts the rest as lost */
+	ASSERT_EQ(0, gpu_write(0, "trace", "on"));
+	for (int i = 0; i < 4100; i++)
+		ASSERT_EQ(0, reg_wr(0, 0x00a400, i));
+	ASSERT_EQ(0, gpu_write(0, "trace", "off"));
+	EXPECT_EQ(4, gpu_key(0, "stats", "trace_lost"));
+}
+
+TEST_F(sim, stats_absent)
+{
+	long long before;
+
+	ASSERT_EQ(0, sim_create("g84"));
+	before = gpu_key(0, "stats", "absent_reads");
+	ASSERT_LE(0, before);
+	reg_rd(0, 0x00b000);	/* nothing at 0xb000 on G84 */
+	EXPECT_EQ(before + 1, gpu_key(0, "stats", "absent_reads"));
+	EXPECT_EQ(0xb000, gpu_key(0, "stats", "last_unmodelled"));
+	EXPECT_LE(1, gpu_key(0, "stats", "reads"));
+}
+
+TEST_F(sim, mem_window)
+{
+	char buf[8192];
+	int fd, n, i, nz = 0;
+
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_EQ(0, gpu_write(0, "mem_ctl", "0x100000 4096"));
+	EXPECT_EQ(4096, gpu_key(0, "mem_ctl", "va 0x0000100000 size"));
+	fd = open(SIM_DIR "/gpu0/mem", O_RDONLY);
+	ASSERT_LE(0, fd);
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	EXPECT_EQ(4096, n);
+	for (i = 0; i < n; i++)
+		nz += buf[i] != 0;
+	EXPECT_EQ(0, nz);
+	ASSERT_EQ(0, gpu_write(0, "mem_ctl", "off"));
+	EXPECT_EQ(0, gpu_key(0, "mem_ctl", "va 0x0000000000 size"));
+}
+
+/* Real time at 1 MHz on every domain: about 10^6 cycles a second. */
+TEST_F(sim, realtime_clock)
+{
+	struct timespec t0, t1;
+	long long c0, c1;
+	double secs, rate;
+	char buf[64];
+	int i, n;
+
+	ASSERT_EQ(0, sim_create("g84"));
+	n = nr_domains(0);
+	ASSERT_LT(0, n);
+	/* one at a time would break the model's clock ratio limit */
+	ASSERT_EQ(-ERANGE, gpu_write(0, "clocks", "0 1000000"));
+	ASSERT_EQ(0, gpu_write(0, "clocks", "all 1000000"));
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(1000000, dom_hz(0, i));
+	EXPECT_EQ(0, gpu_write(0, "advance", "ns 1000000"));
+	EXPECT_EQ(1000, dom_cycles(0, 0));	/* 1 us at 1 MHz */
+	ASSERT_EQ(0, gpu_write(0, "clock", "realtime"));
+	ASSERT_LT(0, gpu_read(0, "clock", buf, sizeof(buf)));
+	EXPECT_STREQ("realtime\n", buf);
+	c0 = dom_cycles(0, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	sleep(1);
+	c1 = dom_cycles(0, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ASSERT_EQ(0, gpu_write(0, "clock", "manual"));
+	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	rate = (c1 - c0) / secs;
+	TH_LOG("%.0f cycles/s, skipped %lld ns", rate,
+	       gpu_key(0, "stats", "rt_skipped_ns"));
+	/* loose: the VM is slow and the catch-up worker runs every 10 ms */
+	EXPECT_LT(0.5e6, rate);
+	EXPECT_GT(1.5e6, rate);
+	/* manual again: time stands still */
+	c0 = dom_cycles(0, 0);
+	usleep(100000);
+	EXPECT_EQ(c0, dom_cycles(0, 0));
+}
+
+TEST_F(sim, remove_and_unload)
+{
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_EQ(0, sim_create("gf100"));
+	ASSERT_EQ(0, sim_create("nv10 clock=realtime"));
+	EXPECT_EQ(0, sim_write(SIM_DIR "/remove", "1"));
+	EXPECT_FALSE(nvpc_is_dir(SIM_DIR "/gpu1"));
+	EXPECT_TRUE(nvpc_is_dir(SIM_DIR "/gpu0"));
+	/* unloading with GPUs present removes them */
+	EXPECT_EQ(0, nvpc_mod_unload("nvpcounter_sim"));
+	EXPECT_FALSE(nvpc_is_dir(SIM_DIR));
+	EXPECT_EQ(0, nvpc_mod_unload("nvpcounter"));
+}
+
+TEST_HARNESS_MAIN
