@@ -203,7 +203,8 @@ TEST_F(sim, gf100_units)
 	EXPECT_EQ(0x7, gpu_key(5, "info", "gpc_mask"));
 	EXPECT_EQ(0x3, gpu_key(5, "info", "part_mask"));
 	ASSERT_LT(0, gpu_read(5, "domains", buf, sizeof(buf)));
-	EXPECT_NE(NULL, strstr(buf, " hub.0 ")) TH_LOG("%s", buf);
+	/* GF100 has no hub domain in the catalogue; GPC 0 comes first */
+	EXPECT_EQ(0, strncmp(buf, "0 gpc0.0 ", 9)) TH_LOG("%s", buf);
 	EXPECT_NE(NULL, strstr(buf, " gpc2.0 "));
 	EXPECT_EQ(NULL, strstr(buf, " gpc3.0 "));
 	EXPECT_NE(NULL, strstr(buf, " part1.0 "));
@@ -444,7 +445,66 @@ TEST_F(sim, mem_window)
 	EXPECT_EQ(0, gpu_key(0, "mem_ctl", "va 0x0000000000 size"));
 }
 
-/* Real time at 1 MHz on every domain: about 10^6 cycles a second. */
+/*
+ * Record mode on G84 domain 0 (pcounter.rst "Record mode"): STOP is
+ * signal 2, 1 iff (c + 1) % 100 < 1, i.e. in cycles 99, 199, ...; EVENT_SRC[0]
+ * is signal 3, always 1. Each STOP pulse writes a 32-byte long packet:
+ * the cycle counter counts cycles since RECORD_START (0..99: 100, then
+ * 0..199: 200), STOP = 1, and the EVENT_SRC[0] counter the cycles since
+ * the last packet (100 each time).
+ */
+/* A 16-bit little-endian packet word */
+static int le16(const unsigned char *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+TEST_F(sim, record_packets)
+{
+	unsigned char pkt[64];
+	int fd, n;
+
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_EQ(0, gpu_write(0, "mem_ctl", "0x100000 4096"));
+	ASSERT_EQ(0, gpu_write(0, "wave", "0 2 periodic 100 1 1"));
+	ASSERT_EQ(0, gpu_write(0, "wave", "0 3 const 1"));
+	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, 2));		/* MODE = RECORD */
+	ASSERT_EQ(0, reg_wr(0, 0x00a4c0, 2));		/* STOP_SRC[0] */
+	ASSERT_EQ(0, reg_wr(0, 0x00a4e0, 0xaaaa));	/* STOP_OP[0] */
+	ASSERT_EQ(0, reg_wr(0, G84_EVENT_SRC0, 3));
+	ASSERT_EQ(0, reg_wr(0, 0x00a720, 0x100000 + 4096 - 32)); /* LIMIT */
+	ASSERT_EQ(0, reg_wr(0, 0x00a760, 0x100000));	/* RECORD_START */
+	ASSERT_EQ(0, gpu_write(0, "advance", "200"));
+	EXPECT_EQ(2, gpu_key(0, "stats", "mem_writes"));
+	EXPECT_EQ(0, gpu_key(0, "stats", "mem_faults"));
+	/* RECORD_STATUS: position after two packets, no fault */
+	EXPECT_EQ(0x100040, reg_rd(0, 0x00a6e0));
+
+	fd = open(SIM_DIR "/gpu0/mem", O_RDONLY);
+	ASSERT_LE(0, fd);
+	n = read(fd, pkt, sizeof(pkt));
+	close(fd);
+	ASSERT_EQ(64, n);
+	EXPECT_EQ(100, le16(pkt + 0x00));		/* cycles, low */
+	EXPECT_EQ(0, le16(pkt + 0x02));
+	EXPECT_EQ(1, le16(pkt + 0x06) & 0xfff);	/* STOP */
+	EXPECT_EQ(100, le16(pkt + 0x18));		/* EVENT_SRC[0] */
+	EXPECT_EQ(0, le16(pkt + 0x1a));
+	EXPECT_EQ(200, le16(pkt + 32 + 0x00));
+	EXPECT_EQ(1, le16(pkt + 32 + 0x06) & 0xfff);
+	EXPECT_EQ(100, le16(pkt + 32 + 0x18));
+
+	/* an injected VM fault: RECORD_STATUS.FAULT, nothing written */
+	ASSERT_EQ(0, gpu_write(0, "fault", "record 0"));
+	ASSERT_EQ(0, gpu_write(0, "advance", "100"));
+	EXPECT_EQ(1, reg_rd(0, 0x00a6e0) & 1);
+	EXPECT_EQ(2, gpu_key(0, "stats", "mem_writes"));
+}
+
+/*
+ * Real time at 100 kHz on every domain: about 10^5 cycles a second. (At
+ * 1 MHz on 8 domains the model does not keep up under TCG.)
+ */
 TEST_F(sim, realtime_clock)
 {
 	struct timespec t0, t1;
@@ -457,12 +517,12 @@ TEST_F(sim, realtime_clock)
 	n = nr_domains(0);
 	ASSERT_LT(0, n);
 	/* one at a time would break the model's clock ratio limit */
-	ASSERT_EQ(-ERANGE, gpu_write(0, "clocks", "0 1000000"));
-	ASSERT_EQ(0, gpu_write(0, "clocks", "all 1000000"));
+	ASSERT_EQ(-ERANGE, gpu_write(0, "clocks", "0 100000"));
+	ASSERT_EQ(0, gpu_write(0, "clocks", "all 100000"));
 	for (i = 0; i < n; i++)
-		EXPECT_EQ(1000000, dom_hz(0, i));
+		EXPECT_EQ(100000, dom_hz(0, i));
 	EXPECT_EQ(0, gpu_write(0, "advance", "ns 1000000"));
-	EXPECT_EQ(1000, dom_cycles(0, 0));	/* 1 us at 1 MHz */
+	EXPECT_EQ(100, dom_cycles(0, 0));	/* 1 ms at 100 kHz */
 	ASSERT_EQ(0, gpu_write(0, "clock", "realtime"));
 	ASSERT_LT(0, gpu_read(0, "clock", buf, sizeof(buf)));
 	EXPECT_STREQ("realtime\n", buf);
@@ -477,8 +537,8 @@ TEST_F(sim, realtime_clock)
 	TH_LOG("%.0f cycles/s, skipped %lld ns", rate,
 	       gpu_key(0, "stats", "rt_skipped_ns"));
 	/* loose: the VM is slow and the catch-up worker runs every 10 ms */
-	EXPECT_LT(0.5e6, rate);
-	EXPECT_GT(1.5e6, rate);
+	EXPECT_LT(0.5e5, rate);
+	EXPECT_GT(1.5e5, rate);
 	/* manual again: time stands still */
 	c0 = dom_cycles(0, 0);
 	usleep(100000);

@@ -25,7 +25,7 @@
 #define NVPC_SIMDEV_CMD_MAX	128
 #define NVPC_SIMDEV_MAX_ARGS	8
 /* cycles per lock hold when counting ground truth */
-#define NVPC_SIMDEV_TRUTH_CHUNK	BIT_ULL(20)
+#define NVPC_SIMDEV_TRUTH_CHUNK	BIT_ULL(16)
 
 typedef int (*nvpc_simdev_cmd_t)(struct nvpc_simdev *sd, int argc,
 				 char **argv);

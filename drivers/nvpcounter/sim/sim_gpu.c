@@ -24,7 +24,7 @@
 #include "sim.h"
 
 /* cycles or nanoseconds per lock hold while advancing from debugfs */
-#define NVPC_SIMDEV_ADVANCE_CHUNK	65536
+#define NVPC_SIMDEV_ADVANCE_CHUNK	4096
 
 /* Real-time mode: bring the model close to the wall clock. Lock held. */
 static void nvpc_simdev_rt_catch_up(struct nvpc_simdev *sd, u64 max_ns)
