@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvpcounter core: the device registry that the backends (sim, pci)
- * register GPUs into, and the module's debugfs root.
+ * nvpcounter core module: CPU hotplug state, the device registry the
+ * backends (sim, pci) register GPUs into, and the debugfs root.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -15,15 +15,28 @@ struct dentry *nvpc_debugfs_root;
 
 static int __init nvpc_core_init(void)
 {
+	int ret;
+
+	ret = nvpc_pmu_module_init();
+	if (ret)
+		return ret;
 	/* debugfs is optional: without it the driver still works */
 	nvpc_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	nvpc_registry_init();
+	ret = nvpc_registry_init();
+	if (ret) {
+		debugfs_remove_recursive(nvpc_debugfs_root);
+		nvpc_pmu_module_exit();
+		return ret;
+	}
 	pr_debug("loaded\n");
 	return 0;
 }
 
+/* backends depend on this module: every GPU is unregistered by now */
 static void __exit nvpc_core_exit(void)
 {
+	nvpc_registry_exit();
+	nvpc_pmu_module_exit();
 	debugfs_remove_recursive(nvpc_debugfs_root);
 	pr_debug("unloaded\n");
 }

@@ -16,6 +16,10 @@ static DEFINE_MUTEX(nvpc_registry_lock);
 static LIST_HEAD(nvpc_registry);
 static DEFINE_IDA(nvpc_ids);
 
+static struct workqueue_struct *nvpc_release_wq;
+
+static void nvpc_core_release_work(struct work_struct *work);
+
 /**
  * nvpc_device_register() - hand a GPU to the core
  * @ndev: the device, filled in by the backend (see &struct nvpc_device)
@@ -37,6 +41,8 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	if (!core)
 		return -ENOMEM;
 	core->ndev = ndev;
+	kref_init(&core->refs);
+	INIT_WORK(&core->release_work, nvpc_core_release_work);
 
 	ret = ida_alloc(&nvpc_ids, GFP_KERNEL);
 	if (ret < 0)
@@ -47,6 +53,19 @@ int nvpc_device_register(struct nvpc_device *ndev)
 			 core->id);
 	else
 		strscpy(core->name, "nvpcounter", sizeof(core->name));
+
+	ret = nvpc_engine_init(core);
+	if (ret == -EOPNOTSUPP) {
+		dev_info(ndev->dev, "%s: counting on %s is not supported yet\n",
+			 core->name, ndev->chip->name);
+	} else if (ret) {
+		goto err_ida;
+	} else {
+		ret = nvpc_pmu_register(core);
+		if (ret)
+			goto err_engine;
+		core->pmu_registered = true;
+	}
 
 	ndev->core = core;
 	core->debugfs = debugfs_create_dir(core->name, nvpc_debugfs_root);
@@ -60,6 +79,10 @@ int nvpc_device_register(struct nvpc_device *ndev)
 		 ndev->bus_id ? ndev->bus_id : dev_name(ndev->dev));
 	return 0;
 
+err_engine:
+	nvpc_engine_fini(core);
+err_ida:
+	ida_free(&nvpc_ids, core->id);
 err_free:
 	kfree(core);
 	return ret;
@@ -105,11 +128,53 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 
 	WRITE_ONCE(core->gone, true);
 	debugfs_remove_recursive(core->debugfs);
-	ida_free(&nvpc_ids, core->id);
+	core->debugfs = NULL;
 	ndev->core = NULL;
-	kfree(core);
+	/*
+	 * Open events keep the PMU (and this struct) until they close; they
+	 * read their last value meanwhile. The backend's ndev is not used
+	 * after this point.
+	 */
+	nvpc_core_put(core);
 }
 EXPORT_SYMBOL_GPL(nvpc_device_unregister);
+
+static void nvpc_core_release_work(struct work_struct *work)
+{
+	struct nvpc_core *core = container_of(work, struct nvpc_core,
+					      release_work);
+
+	if (core->pmu_registered)
+		nvpc_pmu_unregister(core);
+	nvpc_engine_fini(core);
+	ida_free(&nvpc_ids, core->id);
+	kfree(core);
+}
+
+static void nvpc_core_release(struct kref *kref)
+{
+	struct nvpc_core *core = container_of(kref, struct nvpc_core, refs);
+
+	/* perf may still be inside its event teardown: unregister later */
+	queue_work(nvpc_release_wq, &core->release_work);
+}
+
+/**
+ * nvpc_core_put() - drop a reference on a GPU's core state
+ * @core: the GPU
+ */
+void nvpc_core_put(struct nvpc_core *core)
+{
+	kref_put(&core->refs, nvpc_core_release);
+}
+
+/**
+ * nvpc_registry_exit() - wait for every deferred release (module exit)
+ */
+void nvpc_registry_exit(void)
+{
+	destroy_workqueue(nvpc_release_wq);
+}
 
 static int nvpc_devices_show(struct seq_file *m, void *unused)
 {
@@ -128,10 +193,16 @@ static int nvpc_devices_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(nvpc_devices);
 
 /**
- * nvpc_registry_init() - create the registry's debugfs file
+ * nvpc_registry_init() - set up the registry and its debugfs file
+ *
+ * Return: 0 or -ENOMEM.
  */
-void nvpc_registry_init(void)
+int nvpc_registry_init(void)
 {
+	nvpc_release_wq = alloc_workqueue("nvpcounter", 0, 0);
+	if (!nvpc_release_wq)
+		return -ENOMEM;
 	debugfs_create_file("devices", 0400, nvpc_debugfs_root, NULL,
 			    &nvpc_devices_fops);
+	return 0;
 }

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generation ops for GF100+: hub, per-GPC and per-partition domain sets
+ * with the per-domain register block of FACTS.md ("GF100+ per-domain
+ * register map"). A domain swaps when its SWAP_SRC signal, pointed at the
+ * domain's USER_0 trailer signal, is pulsed through USER_TRIGGER
+ * (pcounter.rst, The USER signals).
+ */
+
+#include <nvpcounter/regs.h>
+
+#include "core.h"
+
+static void nvpc_gf100_setup(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	switch (dom->dset) {
+	case NVPC_DSET_ID_GPC:
+		dom->base = NVPC_GF100_GPC_BASE(dom->unit, dom->index);
+		break;
+	case NVPC_DSET_ID_PART:
+		dom->base = NVPC_GF100_PART_BASE(dom->unit, dom->index);
+		break;
+	default:
+		dom->base = NVPC_GF100_HUB_BASE(dom->index);
+		break;
+	}
+}
+
+static void nvpc_gf100_start(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	struct nvpc_device *ndev = core->ndev;
+	int user0 = nvpc_catalog_trailer_id(ndev->chip, dom->desc,
+					    NVPC_TRAILER_USER, 0);
+
+	nvpc_wr32(ndev, dom->base + NVPC_GF100_FILTER, 0);
+	nvpc_wr32(ndev, dom->base + NVPC_GF100_SWAP_SRC, user0 < 0 ? 0 : user0);
+	/* bit 18 is undocumented; FACTS.md: the known driver sets it */
+	nvpc_wr32(ndev, dom->base + NVPC_GF100_CTRL,
+		  FIELD_PREP(NVPC_GF100_CTRL_MODE, NVPC_GF100_CTRL_MODE_QUAD) |
+		  NVPC_GF100_CTRL_UNK18);
+}
+
+static void nvpc_gf100_stop(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	nvpc_wr32(core->ndev, dom->base + NVPC_GF100_CTRL,
+		  FIELD_PREP(NVPC_GF100_CTRL_MODE, NVPC_GF100_CTRL_MODE_HALTED));
+}
+
+static void nvpc_gf100_program(struct nvpc_core *core, struct nvpc_domain *dom,
+			       unsigned int slot)
+{
+	nvpc_wr32(core->ndev, dom->base + NVPC_GF100_SRC(slot), dom->src[slot]);
+	nvpc_wr32(core->ndev, dom->base + NVPC_GF100_OP(slot), dom->op[slot]);
+}
+
+static void nvpc_gf100_swap(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	/* USER_0 = 1 for one cycle (pulse mode) */
+	nvpc_wr32(core->ndev, dom->base + NVPC_GF100_USER_TRIGGER,
+		  FIELD_PREP(NVPC_GF100_USER_VALUE, 1) |
+		  FIELD_PREP(NVPC_GF100_USER_PULSE, 1));
+}
+
+static u32 nvpc_gf100_read(struct nvpc_core *core, struct nvpc_domain *dom,
+			   u32 ctr[NVPC_NR_CTRS])
+{
+	struct nvpc_device *ndev = core->ndev;
+	u32 b = dom->base;
+
+	ctr[NVPC_SLOT_PRE] = nvpc_rd32(ndev, b + NVPC_GF100_CTR_PRE);
+	ctr[NVPC_SLOT_START] = nvpc_rd32(ndev, b + NVPC_GF100_CTR_START);
+	ctr[NVPC_SLOT_EVENT] = nvpc_rd32(ndev, b + NVPC_GF100_CTR_EVENT);
+	ctr[NVPC_SLOT_STOP] = nvpc_rd32(ndev, b + NVPC_GF100_CTR_STOP);
+	ctr[NVPC_CTR_CYCLES] = nvpc_rd32(ndev, b + NVPC_GF100_CTR_CYCLES);
+	return FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE,
+			 nvpc_rd32(ndev, b + NVPC_GF100_CTRL));
+}
+
+static void nvpc_gf100_ack(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	nvpc_wr32(core->ndev, dom->base + NVPC_GF100_QUAD_ACK_TRIGGER,
+		  NVPC_QUAD_ACK);
+}
+
+/* pcounter.rst leaves bits 16-20 on GF100 open; G92's layout is assumed */
+#define NVPC_OPBITS_GF100_PS	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1 | \
+				 NVPC_OP_ARG2_DELAYED_SRC0 | \
+				 NVPC_OP_ARG3_DELAYED_SRC1)
+#define NVPC_OPBITS_GF100_ES	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1 | \
+				 NVPC_OP_ES_ARG3_SETFLAG | \
+				 NVPC_OP_ES_ARG2_DELAYED_SRC0 | \
+				 NVPC_OP_ES_ARG3_DELAYED_SRC1)
+
+const struct nvpc_gen_ops nvpc_gen_gf100 = {
+	.name = "gf100",
+	.opbits = { NVPC_OPBITS_GF100_PS, NVPC_OPBITS_GF100_PS,
+		    NVPC_OPBITS_GF100_ES, NVPC_OPBITS_GF100_ES },
+	.setup = nvpc_gf100_setup,
+	.start = nvpc_gf100_start,
+	.stop = nvpc_gf100_stop,
+	.program = nvpc_gf100_program,
+	.trigger_swap = nvpc_gf100_swap,
+	.read = nvpc_gf100_read,
+	.ack = nvpc_gf100_ack,
+};

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generation ops for the NV40:GF100 register layout (pcounter.rst, MMIO
+ * registers / NV40): per-domain registers at 0x00a400 + i * 4.
+ *
+ * NV40:G84 swaps with PGRAPH PM_TRIGGER (one pulse swaps every domain);
+ * G84:GF100 swap a single domain by writing its PRE_OP (pcounter.rst,
+ * Quad event mode), and G92+ add the delayed-source replace bits.
+ */
+
+#include <nvpcounter/regs.h>
+
+#include "core.h"
+
+static void nvpc_nv40_start(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	nvpc_wr32(core->ndev, NVPC_NV40_CTRL(dom->index),
+		  FIELD_PREP(NVPC_NV40_CTRL_MODE, NVPC_NV40_CTRL_MODE_QUAD) |
+		  FIELD_PREP(NVPC_NV40_CTRL_CTR_MODE, NVPC_CTR_MODE_SIMPLE));
+}
+
+static void nvpc_nv40_stop(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	/* single-event mode without a PRE_OP write stays INACTIVE */
+	nvpc_wr32(core->ndev, NVPC_NV40_CTRL(dom->index),
+		  FIELD_PREP(NVPC_NV40_CTRL_MODE, NVPC_NV40_CTRL_MODE_SINGLE));
+}
+
+static void nvpc_nv40_program(struct nvpc_core *core, struct nvpc_domain *dom,
+			      unsigned int slot)
+{
+	nvpc_wr32(core->ndev, NVPC_NV40_SRC(dom->index, slot), dom->src[slot]);
+	nvpc_wr32(core->ndev, NVPC_NV40_OP(dom->index, slot), dom->op[slot]);
+}
+
+/* NV40:G84: SWAP is hardwired to PGRAPH.PM_TRIGGER (Input selection) */
+static void nvpc_nv40_swap(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	nvpc_wr32(core->ndev, NVPC_PGRAPH_PM_TRIGGER,
+		  NVPC_PGRAPH_PM_TRIGGER_PULSE);
+}
+
+static u32 nvpc_nv40_read(struct nvpc_core *core, struct nvpc_domain *dom,
+			  u32 ctr[NVPC_NR_CTRS])
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int i = dom->index;
+
+	ctr[NVPC_SLOT_PRE] = nvpc_rd32(ndev, NVPC_NV40_CTR_PRE(i));
+	ctr[NVPC_SLOT_START] = nvpc_rd32(ndev, NVPC_NV40_CTR_START(i));
+	ctr[NVPC_SLOT_EVENT] = nvpc_rd32(ndev, NVPC_NV40_CTR_EVENT(i));
+	ctr[NVPC_SLOT_STOP] = nvpc_rd32(ndev, NVPC_NV40_CTR_STOP(i));
+	ctr[NVPC_CTR_CYCLES] = nvpc_rd32(ndev, NVPC_NV40_CTR_CYCLES(i));
+	return FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE,
+			 nvpc_rd32(ndev, NVPC_NV40_CTRL(i)));
+}
+
+static void nvpc_nv40_ack(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	nvpc_wr32(core->ndev, NVPC_NV40_QUAD_ACK_TRIGGER(dom->index),
+		  NVPC_QUAD_ACK);
+}
+
+/*
+ * G84:GF100: the SWAP input comes from SPEC_SRC; point it at the ZERO
+ * trailer signal (pcounter-rev2.txt, Trailer signals) so that only PRE_OP
+ * writes swap.
+ */
+static void nvpc_g84_start(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	int zero = nvpc_catalog_trailer_id(core->ndev->chip, dom->desc,
+					   NVPC_TRAILER_ZERO, 0);
+
+	nvpc_wr32(core->ndev, NVPC_G84_SPEC_SRC(dom->index),
+		  FIELD_PREP(NVPC_SPEC_SRC_SWAP, zero < 0 ? 0 : zero));
+	nvpc_nv40_start(core, dom);
+}
+
+/* PRE_OP is written by the swap itself: a write of it swaps on G84+ */
+static void nvpc_g84_program(struct nvpc_core *core, struct nvpc_domain *dom,
+			     unsigned int slot)
+{
+	nvpc_wr32(core->ndev, NVPC_NV40_SRC(dom->index, slot), dom->src[slot]);
+	if (slot != NVPC_SLOT_PRE)
+		nvpc_wr32(core->ndev, NVPC_NV40_OP(dom->index, slot),
+			  dom->op[slot]);
+}
+
+static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	nvpc_wr32(core->ndev, NVPC_NV40_PRE_OP(dom->index),
+		  dom->op[NVPC_SLOT_PRE]);
+}
+
+#define NVPC_OPBITS_NV30_PS	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)
+#define NVPC_OPBITS_NV30_ES	(NVPC_OPBITS_NV30_PS | NVPC_OP_ES_ARG3_SETFLAG)
+#define NVPC_OPBITS_G92_PS	(NVPC_OPBITS_NV30_PS | \
+				 NVPC_OP_ARG2_DELAYED_SRC0 | \
+				 NVPC_OP_ARG3_DELAYED_SRC1)
+#define NVPC_OPBITS_G92_ES	(NVPC_OPBITS_NV30_ES | \
+				 NVPC_OP_ES_ARG2_DELAYED_SRC0 | \
+				 NVPC_OP_ES_ARG3_DELAYED_SRC1)
+
+const struct nvpc_gen_ops nvpc_gen_nv40 = {
+	.name = "nv40",
+	.opbits = { NVPC_OPBITS_NV30_PS, NVPC_OPBITS_NV30_PS,
+		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
+	.start = nvpc_nv40_start,
+	.stop = nvpc_nv40_stop,
+	.program = nvpc_nv40_program,
+	.trigger_swap = nvpc_nv40_swap,
+	.read = nvpc_nv40_read,
+	.ack = nvpc_nv40_ack,
+	.global_swap = true,
+};
+
+const struct nvpc_gen_ops nvpc_gen_g84 = {
+	.name = "g84",
+	.opbits = { NVPC_OPBITS_NV30_PS, NVPC_OPBITS_NV30_PS,
+		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
+	.start = nvpc_g84_start,
+	.stop = nvpc_nv40_stop,
+	.program = nvpc_g84_program,
+	.trigger_swap = nvpc_g84_swap,
+	.read = nvpc_nv40_read,
+	.ack = nvpc_nv40_ack,
+};
+
+const struct nvpc_gen_ops nvpc_gen_g92 = {
+	.name = "g92",
+	.opbits = { NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_PS,
+		    NVPC_OPBITS_G92_ES, NVPC_OPBITS_G92_ES },
+	.start = nvpc_g84_start,
+	.stop = nvpc_nv40_stop,
+	.program = nvpc_g84_program,
+	.trigger_swap = nvpc_g84_swap,
+	.read = nvpc_nv40_read,
+	.ack = nvpc_nv40_ack,
+};

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: perf glue
+ *
+ * One perf PMU per GPU: "nvpcounter" for the first, "nvpcounter_<n>" for
+ * the next ones. System-wide counting only, on one designated CPU that
+ * moves when that CPU goes offline::
+ *
+ *   perf stat -a -e nvpcounter/dom=1,sig0=0xcb/,nvpcounter/dom=1,cycles/
+ *   perf stat -a -e nvpcounter/graph_idle/ -I 1000
+ *   perf list nvpcounter
+ *
+ * format/ is printed from the uapi masks (include/uapi/linux/nvpcounter.h);
+ * events/ holds a cycles event per domain and the catalogue's named
+ * signals, built with the same domain lookup event_init uses.
+ */
+
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
+#include <linux/slab.h>
+
+#include "core.h"
+
+static enum cpuhp_state nvpc_cpuhp_state;
+
+#define to_nvpc_core(p) container_of(p, struct nvpc_core, pmu)
+
+struct nvpc_format_attr {
+	struct device_attribute attr;
+	const char *field;
+	u64 mask;
+};
+
+static ssize_t nvpc_format_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct nvpc_format_attr *fa =
+		container_of(attr, struct nvpc_format_attr, attr);
+	int lo = __ffs64(fa->mask), hi = fls64(fa->mask) - 1;
+
+	if (lo == hi)
+		return sysfs_emit(buf, "%s:%d\n", fa->field, lo);
+	return sysfs_emit(buf, "%s:%d-%d\n", fa->field, lo, hi);
+}
+
+#define NVPC_FORMAT(_name, _field, _mask)				\
+	(&((struct nvpc_format_attr[]) {{				\
+		.attr = __ATTR(_name, 0444, nvpc_format_show, NULL),	\
+		.field = _field,					\
+		.mask = _mask,						\
+	}})[0].attr.attr)
+
+static struct attribute *nvpc_format_attrs[] = {
+	NVPC_FORMAT(sig0, "config", NVPC_CFG_SIG0),
+	NVPC_FORMAT(sig1, "config", NVPC_CFG_SIG1),
+	NVPC_FORMAT(sig2, "config", NVPC_CFG_SIG2),
+	NVPC_FORMAT(sig3, "config", NVPC_CFG_SIG3),
+	NVPC_FORMAT(op, "config", NVPC_CFG_OP),
+	NVPC_FORMAT(opbits, "config", NVPC_CFG_OPBITS),
+	NVPC_FORMAT(slot, "config", NVPC_CFG_SLOT),
+	NVPC_FORMAT(cycles, "config", NVPC_CFG_CYCLES),
+	NVPC_FORMAT(dom, "config1", NVPC_CFG1_DOM),
+	NVPC_FORMAT(dset, "config1", NVPC_CFG1_DSET),
+	NVPC_FORMAT(unit, "config1", NVPC_CFG1_UNIT),
+	NULL,
+};
+
+static const struct attribute_group nvpc_format_group = {
+	.name = "format",
+	.attrs = nvpc_format_attrs,
+};
+
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct nvpc_core *core = to_nvpc_core(dev_get_drvdata(dev));
+
+	return cpumap_print_to_pagebuf(true, buf, cpumask_of(core->cpu));
+}
+static DEVICE_ATTR_RO(cpumask);
+
+static ssize_t identifier_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct nvpc_core *core = to_nvpc_core(dev_get_drvdata(dev));
+
+	return sysfs_emit(buf, "%s %s\n", core->ndev->chip->name,
+			  core->ndev->bus_id ? core->ndev->bus_id :
+			  dev_name(core->ndev->dev));
+}
+static DEVICE_ATTR_RO(identifier);
+
+static struct attribute *nvpc_common_attrs[] = {
+	&dev_attr_cpumask.attr,
+	&dev_attr_identifier.attr,
+	NULL,
+};
+
+static const struct attribute_group nvpc_common_group = {
+	.attrs = nvpc_common_attrs,
+};
+
+static int nvpc_validate_group(struct nvpc_core *core,
+			       struct perf_event *event)
+{
+	struct {
+		struct nvpc_domain *dom;
+		struct perf_event *slots[NVPC_NR_SLOTS];
+	} fake[8] = {};
+	struct perf_event *leader = event->group_leader, *sib;
+	struct perf_event *members[1 + 16];
+	unsigned int n = 0, i, j;
+
+	if (leader->pmu == event->pmu)
+		members[n++] = leader;
+	for_each_sibling_event(sib, leader) {
+		if (sib->pmu != event->pmu || n >= ARRAY_SIZE(members) - 1)
+			continue;
+		members[n++] = sib;
+	}
+	if (event != leader)
+		members[n++] = event;
+
+	for (i = 0; i < n; i++) {
+		struct nvpc_domain *dom = members[i]->pmu_private;
+		int slot;
+
+		for (j = 0; j < ARRAY_SIZE(fake); j++)
+			if (!fake[j].dom || fake[j].dom == dom)
+				break;
+		if (j == ARRAY_SIZE(fake)) {
+			nvpc_dbg(core, "group spans more than %zu domains\n",
+				 ARRAY_SIZE(fake));
+			return -EINVAL;
+		}
+		fake[j].dom = dom;
+		slot = nvpc_slot_alloc(dom, fake[j].slots,
+				       members[i]->attr.config);
+		if (slot < 0) {
+			nvpc_dbg(core, "group needs more than %d slots in a domain\n",
+				 NVPC_NR_SLOTS);
+			return -EINVAL;
+		}
+		if (slot < NVPC_NR_SLOTS)
+			fake[j].slots[slot] = members[i];
+	}
+	return 0;
+}
+
+static void nvpc_event_destroy(struct perf_event *event)
+{
+	nvpc_core_put(to_nvpc_core(event->pmu));
+}
+
+static int nvpc_event_init(struct perf_event *event)
+{
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
+	struct nvpc_domain *dom;
+	int ret;
+
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	if (!READ_ONCE(core->registered) || READ_ONCE(core->gone)) {
+		nvpc_dbg(core, "device is gone\n");
+		return -ENODEV;
+	}
+	if (is_sampling_event(event)) {
+		nvpc_dbg(core, "sampling is not supported: counting only\n");
+		return -EOPNOTSUPP;
+	}
+	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK)) {
+		nvpc_dbg(core, "per-task counting is not supported (use -a)\n");
+		return -EINVAL;
+	}
+	if (event->attr.config2 & NVPC_CFG2_RESERVED) {
+		nvpc_dbg(core, "config2 0x%llx: reserved\n",
+			 event->attr.config2);
+		return -EINVAL;
+	}
+	dom = nvpc_domain_find(core, event->attr.config1);
+	if (!dom) {
+		nvpc_dbg(core, "config1 0x%llx: no such domain\n",
+			 event->attr.config1);
+		return -EINVAL;
+	}
+	ret = nvpc_engine_check(core, event);
+	if (ret)
+		return ret;
+	event->pmu_private = dom;
+	ret = nvpc_validate_group(core, event);
+	if (ret)
+		return ret;
+	/* the designated CPU counts every event of the GPU */
+	event->cpu = core->cpu;
+	kref_get(&core->refs);
+	event->destroy = nvpc_event_destroy;
+	return 0;
+}
+
+static void nvpc_event_start(struct perf_event *event, int flags)
+{
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
+
+	/* counts while stopped are not the event's: restart from now */
+	nvpc_engine_read(core, event);
+	local64_set(&event->hw.prev_count,
+		    ((struct nvpc_domain *)event->pmu_private)->acc[event->hw.idx]);
+	event->hw.state = 0;
+}
+
+static void nvpc_event_stop(struct perf_event *event, int flags)
+{
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
+
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	if (flags & PERF_EF_UPDATE)
+		nvpc_engine_read(core, event);
+	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int nvpc_event_add(struct perf_event *event, int flags)
+{
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
+	int ret;
+
+	ret = nvpc_engine_add(core, event);
+	if (ret)
+		return ret;
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		event->hw.state = 0;
+	return 0;
+}
+
+static void nvpc_event_del(struct perf_event *event, int flags)
+{
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
+
+	if (!(event->hw.state & PERF_HES_STOPPED)) {
+		nvpc_engine_del(core, event);
+	} else {
+		/* a stopped event keeps its count; just free the slot */
+		u64 count = local64_read(&event->count);
+
+		nvpc_engine_del(core, event);
+		local64_set(&event->count, count);
+	}
+	event->hw.state |= PERF_HES_STOPPED;
+}
+
+static void nvpc_event_read(struct perf_event *event)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	nvpc_engine_read(to_nvpc_core(event->pmu), event);
+}
+
+static void nvpc_events_free(struct nvpc_core *core)
+{
+	struct attribute **attrs = core->events_group.attrs;
+	unsigned int i;
+
+	for (i = 0; attrs && attrs[i]; i++) {
+		struct perf_pmu_events_attr *pa = container_of(attrs[i],
+			struct perf_pmu_events_attr, attr.attr);
+
+		kfree(pa->attr.attr.name);
+		kfree(pa->event_str);
+	}
+	kfree(core->events_group.attrs);
+	kfree(core->events_attr_mem);
+	core->events_group.attrs = NULL;
+}
+
+static int nvpc_event_attr_add(struct nvpc_core *core, unsigned int *n,
+			       const char *name, const char *str)
+{
+	struct perf_pmu_events_attr *pa = &core->events_attr_mem[*n];
+
+	sysfs_attr_init(&pa->attr.attr);
+	pa->attr.attr.name = kstrdup(name, GFP_KERNEL);
+	pa->event_str = kstrdup(str, GFP_KERNEL);
+	if (!pa->attr.attr.name || !pa->event_str) {
+		kfree(pa->attr.attr.name);
+		kfree(pa->event_str);
+		return -ENOMEM;
+	}
+	pa->attr.attr.mode = 0444;
+	pa->attr.show = perf_event_sysfs_show;
+	core->events_group.attrs[(*n)++] = &pa->attr.attr;
+	return 0;
+}
+
+static const char * const nvpc_dset_prefix[] = {
+	[NVPC_DSET_ID_HUB] = "hub_",
+	[NVPC_DSET_ID_GPC] = "gpc_",
+	[NVPC_DSET_ID_PART] = "part_",
+};
+
+/* events/: a cycles event per domain (unit 0) and the named signals */
+static int nvpc_events_build(struct nvpc_core *core)
+{
+	const struct nvpc_chip_desc *chip = core->ndev->chip;
+	unsigned int nsig = nvpc_catalog_nr_signals(chip);
+	unsigned int max = core->nr_domains + nsig, n = 0, i;
+	bool gf100 = chip->gen >= NVPC_GEN_GF100;
+	char name[64], str[96];
+	int ret;
+
+	core->events_attr_mem = kcalloc(max, sizeof(*core->events_attr_mem),
+					GFP_KERNEL);
+	core->events_group.attrs = kcalloc(max + 1, sizeof(struct attribute *),
+					   GFP_KERNEL);
+	core->events_group.name = "events";
+	if (!core->events_attr_mem || !core->events_group.attrs)
+		return -ENOMEM;
+
+	for (i = 0; i < core->nr_domains; i++) {
+		struct nvpc_domain *dom = &core->domains[i];
+
+		if (dom->unit)
+			continue;
+		snprintf(name, sizeof(name), "%sd%u_cycles",
+			 gf100 ? nvpc_dset_prefix[dom->dset] : "", dom->index);
+		snprintf(str, sizeof(str), "dset=%u,dom=%u,cycles", dom->dset,
+			 dom->index);
+		ret = nvpc_event_attr_add(core, &n, name, str);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < nsig; i++) {
+		struct nvpc_signal sig;
+		u64 config1;
+
+		if (nvpc_catalog_signal(chip, i, &sig))
+			continue;
+		config1 = FIELD_PREP(NVPC_CFG1_DSET, nvpc_dset_id_of(sig.dset)) |
+			  FIELD_PREP(NVPC_CFG1_DOM, sig.domain);
+		/* the same lookup event_init does */
+		if (!nvpc_domain_find(core, config1))
+			continue;
+		snprintf(str, sizeof(str), "dset=%u,dom=%u,sig0=0x%02x",
+			 nvpc_dset_id_of(sig.dset), sig.domain, sig.id);
+		ret = nvpc_event_attr_add(core, &n, sig.name, str);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int nvpc_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct nvpc_core *core = hlist_entry_safe(node, struct nvpc_core,
+						  cpuhp_node);
+	unsigned int target;
+
+	if (cpu != core->cpu)
+		return 0;
+	target = cpumask_any_but(cpu_online_mask, cpu);
+	if (target >= nr_cpu_ids)
+		return 0;
+	perf_pmu_migrate_context(&core->pmu, cpu, target);
+	core->cpu = target;
+	return 0;
+}
+
+/**
+ * nvpc_pmu_register() - build and register the PMU of a GPU
+ * @core: the GPU, its engine initialised
+ *
+ * Return: 0 or -errno.
+ */
+int nvpc_pmu_register(struct nvpc_core *core)
+{
+	int ret;
+
+	nvpc_engine_timer_init(core);
+	core->cpu = raw_smp_processor_id();
+
+	ret = nvpc_events_build(core);
+	if (ret)
+		goto err_events;
+
+	core->attr_groups[0] = &nvpc_format_group;
+	core->attr_groups[1] = &nvpc_common_group;
+	core->attr_groups[2] = &core->events_group;
+	core->pmu = (struct pmu) {
+		.module = THIS_MODULE,
+		.task_ctx_nr = perf_invalid_context,
+		.capabilities = PERF_PMU_CAP_NO_EXCLUDE,
+		.attr_groups = core->attr_groups,
+		.event_init = nvpc_event_init,
+		.add = nvpc_event_add,
+		.del = nvpc_event_del,
+		.start = nvpc_event_start,
+		.stop = nvpc_event_stop,
+		.read = nvpc_event_read,
+	};
+
+#ifdef NVPC_HAVE_PMU_PARENT
+	/* the PMU's "device" link to the GPU (older kernels have none) */
+	core->pmu.parent = core->ndev->dev;
+#endif
+	ret = cpuhp_state_add_instance_nocalls(nvpc_cpuhp_state,
+					       &core->cpuhp_node);
+	if (ret)
+		goto err_events;
+	WRITE_ONCE(core->registered, true);
+	ret = perf_pmu_register(&core->pmu, core->name, -1);
+	if (ret)
+		goto err_cpuhp;
+	return 0;
+
+err_cpuhp:
+	WRITE_ONCE(core->registered, false);
+	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
+					    &core->cpuhp_node);
+err_events:
+	nvpc_events_free(core);
+	return ret;
+}
+
+/**
+ * nvpc_pmu_unregister() - take the PMU of a GPU away
+ * @core: the GPU
+ */
+void nvpc_pmu_unregister(struct nvpc_core *core)
+{
+	WRITE_ONCE(core->registered, false);
+	WRITE_ONCE(core->gone, true);
+	perf_pmu_unregister(&core->pmu);
+	hrtimer_cancel(&core->timer);
+	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
+					    &core->cpuhp_node);
+	nvpc_events_free(core);
+}
+
+/**
+ * nvpc_pmu_module_init() - set up CPU hotplug handling for all PMUs
+ *
+ * Return: 0 or -errno.
+ */
+int nvpc_pmu_module_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN,
+				      "perf/nvpcounter:online", NULL,
+				      nvpc_cpu_offline);
+	if (ret < 0)
+		return ret;
+	nvpc_cpuhp_state = ret;
+	return 0;
+}
+
+/**
+ * nvpc_pmu_module_exit() - undo nvpc_pmu_module_init()
+ */
+void nvpc_pmu_module_exit(void)
+{
+	cpuhp_remove_multi_state(nvpc_cpuhp_state);
+}

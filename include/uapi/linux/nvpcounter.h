@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * nvpcounter perf ABI: the fields of perf_event_attr.config/config1/config2
+ * for the "nvpcounter" PMUs. The PMUs' sysfs format/ strings are printed
+ * from these same masks.
+ *
+ *   perf stat -a -e nvpcounter/dom=1,sig0=0xcb/ -e nvpcounter/dom=1,cycles/
+ */
+#ifndef _UAPI_LINUX_NVPCOUNTER_H
+#define _UAPI_LINUX_NVPCOUNTER_H
+
+#define _NVPC_GENMASK_ULL(h, l) \
+	((~0ULL << (l)) & (~0ULL >> (63 - (h))))
+
+/* config: what one counter input computes (pcounter.rst, Input selection) */
+#define NVPC_CFG_SIG0		_NVPC_GENMASK_ULL(7, 0)	/* signal id, arg 0 */
+#define NVPC_CFG_SIG1		_NVPC_GENMASK_ULL(15, 8)
+#define NVPC_CFG_SIG2		_NVPC_GENMASK_ULL(23, 16)
+#define NVPC_CFG_SIG3		_NVPC_GENMASK_ULL(31, 24)
+/* the 16-bit truth table over args 0-3; 0 means 0xaaaa (count sig0) */
+#define NVPC_CFG_OP		_NVPC_GENMASK_ULL(47, 32)
+/* bits 16-20 of the input's _OP register: delay, replace and SETFLAG bits */
+#define NVPC_CFG_OPBITS		_NVPC_GENMASK_ULL(52, 48)
+/* counter slot: 0 any, else NVPC_SLOT_* + 1 */
+#define NVPC_CFG_SLOT		_NVPC_GENMASK_ULL(55, 53)
+/* count the domain's cycle counter instead of an input */
+#define NVPC_CFG_CYCLES		_NVPC_GENMASK_ULL(56, 56)
+#define NVPC_CFG_RESERVED	_NVPC_GENMASK_ULL(63, 57)
+
+/* config1: which domain */
+#define NVPC_CFG1_DOM		_NVPC_GENMASK_ULL(2, 0)	/* index in its set */
+#define NVPC_CFG1_DSET		_NVPC_GENMASK_ULL(5, 4)	/* NVPC_DSET_* */
+#define NVPC_CFG1_UNIT		_NVPC_GENMASK_ULL(12, 8)	/* GPC/partition */
+#define NVPC_CFG1_RESERVED	(~(NVPC_CFG1_DOM | NVPC_CFG1_DSET | \
+				   NVPC_CFG1_UNIT))
+
+/* config2: reserved for single-event and record parameters */
+#define NVPC_CFG2_RESERVED	(~0ULL)
+
+/* NVPC_CFG1_DSET values: domain sets (main = hub before GF100) */
+#define NVPC_DSET_ID_HUB	0
+#define NVPC_DSET_ID_GPC	1
+#define NVPC_DSET_ID_PART	2
+
+/* counter slots, the four inputs of a domain */
+#define NVPC_SLOT_PRE		0
+#define NVPC_SLOT_START		1
+#define NVPC_SLOT_EVENT		2
+#define NVPC_SLOT_STOP		3
+#define NVPC_NR_SLOTS		4
+
+#endif /* _UAPI_LINUX_NVPCOUNTER_H */
