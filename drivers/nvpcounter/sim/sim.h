@@ -37,10 +37,17 @@ struct platform_device;
  * with interrupts off); a worker catches up with the rest.
  */
 #define NVPC_SIMDEV_RT_ACCESS_NS	(20 * NSEC_PER_USEC)
-/* the worker's period, its slice per lock hold and its budget per run */
+/*
+ * The worker's period and its budget per run. It advances in slices (one
+ * lock hold each) of NVPC_SIMDEV_RT_SLICE_CYCLES cycles of the fastest
+ * domain, kept within [RT_SLICE_MIN_NS, RT_SLICE_MAX_NS]: each model run
+ * has a fixed cost, so slices of a few cycles would never catch up.
+ */
 #define NVPC_SIMDEV_RT_PERIOD_MS	10
-#define NVPC_SIMDEV_RT_CHUNK_NS		(100 * NSEC_PER_USEC)
 #define NVPC_SIMDEV_RT_BUDGET_NS	(4 * NSEC_PER_MSEC)
+#define NVPC_SIMDEV_RT_SLICE_CYCLES	65536
+#define NVPC_SIMDEV_RT_SLICE_MIN_NS	(100 * NSEC_PER_USEC)
+#define NVPC_SIMDEV_RT_SLICE_MAX_NS	(10 * NSEC_PER_MSEC)
 /* wall time the model may lag behind before the lag is skipped */
 #define NVPC_SIMDEV_RT_MAX_LAG_NS	(50 * NSEC_PER_MSEC)
 
@@ -93,6 +100,7 @@ struct nvpc_simdev_trace_ent {
  * @realtime: real-time clock mode (else manual)
  * @rt_last: real-time: wall time (ktime_get_ns()) the model has reached
  * @rt_skipped_ns: real-time: wall time skipped because the model lagged
+ * @rt_slice_ns: real-time: the worker's slice for the current clocks
  * @rt_work: real-time: the catch-up worker
  * @trace_on: the access trace is recording
  * @trace: the trace ring (NVPC_SIMDEV_TRACE_LEN entries)
@@ -136,6 +144,7 @@ struct nvpc_simdev {
 	bool realtime;
 	u64 rt_last;
 	u64 rt_skipped_ns;
+	u64 rt_slice_ns;
 	struct delayed_work rt_work;
 
 	bool trace_on;

@@ -10,6 +10,7 @@
 
 #include <linux/device.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/platform_device.h>
 #include <linux/sched.h>
@@ -81,7 +82,7 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 
 	for (;;) {
 		raw_spin_lock_irqsave(&sd->lock, flags);
-		nvpc_simdev_rt_catch_up(sd, NVPC_SIMDEV_RT_CHUNK_NS);
+		nvpc_simdev_rt_catch_up(sd, sd->rt_slice_ns);
 		now = ktime_get_ns();
 		again = sd->realtime && now > sd->rt_last;
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -203,6 +204,19 @@ int nvpc_simdev_set_mem(struct nvpc_simdev *sd, u64 va, u32 size)
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	vfree(old);
 	return 0;
+}
+
+/* The real-time worker's slice for the clocks of @sim. */
+static u64 nvpc_simdev_rt_slice(struct nvpc_sim *sim)
+{
+	unsigned int i;
+	u32 fmax = 1;
+
+	for (i = 0; i < nvpc_sim_nr_domains(sim); i++)
+		fmax = max(fmax, nvpc_sim_clock_hz(sim, i));
+	return clamp_t(u64, div_u64(NVPC_SIMDEV_RT_SLICE_CYCLES * NSEC_PER_SEC,
+				    fmax),
+		       NVPC_SIMDEV_RT_SLICE_MIN_NS, NVPC_SIMDEV_RT_SLICE_MAX_NS);
 }
 
 /* Build a model from @sd->mchip; callbacks installed, nothing shared yet. */
@@ -366,6 +380,7 @@ int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	old = sd->sim;
 	sd->sim = sim;
+	sd->rt_slice_ns = nvpc_simdev_rt_slice(sim);
 	if (sd->gone)
 		nvpc_sim_fault_removed(sim, true);
 	sd->rt_last = ktime_get_ns();
@@ -492,6 +507,7 @@ struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o)
 		goto err;
 	}
 	sd->sim = sim;
+	sd->rt_slice_ns = nvpc_simdev_rt_slice(sim);
 	sd->nr_dom = nvpc_sim_nr_domains(sim);
 	ret = nvpc_simdev_map_domains(sd);
 	if (ret) {
