@@ -545,6 +545,63 @@ TEST_F(sim, realtime_clock)
 	EXPECT_EQ(c0, dom_cycles(0, 0));
 }
 
+/*
+ * NV40 (NV30:G84): PGRAPH PM_TRIGGER is the quad-mode SWAP (pcounter.rst
+ * "Input selection": SWAP hardwired to PM_TRIGGER). The pulse is seen by
+ * the next cycle: EMPTY -> VALID after one cycle, not before.
+ */
+TEST_F(sim, pm_trigger_swaps_nv40)
+{
+	ASSERT_EQ(0, sim_create("nv40"));
+	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD)); /* same on NV40 */
+	ASSERT_EQ(0, gpu_write(0, "advance", "10"));
+	EXPECT_EQ(0, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+	ASSERT_EQ(0, gpu_write(0, "pm_trigger", "1"));
+	EXPECT_EQ(0, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
+	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+	/* period = cycles 0..9 */
+	EXPECT_EQ(10, reg_rd(0, G84_CTR_CYCLES0));
+}
+
+/* A GF100 clock belongs to the domain description: every GPC follows. */
+TEST_F(sim, gf100_clock_shared)
+{
+	int g0, g1, p0;
+
+	ASSERT_EQ(0, sim_create("gf100 gpcs=2 parts=1"));
+	g0 = dom_index(0, "gpc0.0");
+	g1 = dom_index(0, "gpc1.0");
+	p0 = dom_index(0, "part0.0");
+	ASSERT_LE(0, g0);
+	ASSERT_LE(0, g1);
+	ASSERT_LE(0, p0);
+	ASSERT_EQ(0, gpu_write(0, "clocks", "gpc1.0 600000000"));
+	EXPECT_EQ(600000000, dom_hz(0, g0));
+	EXPECT_EQ(600000000, dom_hz(0, g1));
+	EXPECT_NE(600000000, dom_hz(0, p0));
+	/* 1 us: 600 cycles of each GPC domain */
+	ASSERT_EQ(0, gpu_write(0, "advance", "ns 1000"));
+	EXPECT_EQ(600, dom_cycles(0, g0));
+	EXPECT_EQ(600, dom_cycles(0, g1));
+}
+
+/* Removing a GPU while one of its files is open: the fd fails, no crash. */
+TEST_F(sim, remove_with_open_file)
+{
+	char buf[256];
+	int fd;
+
+	ASSERT_EQ(0, sim_create("g84"));
+	fd = open(SIM_DIR "/gpu0/info", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, sim_write(SIM_DIR "/remove", "0"));
+	EXPECT_GT(0, read(fd, buf, sizeof(buf)));
+	EXPECT_EQ(EIO, errno);
+	close(fd);
+	EXPECT_FALSE(nvpc_is_dir(SIM_DIR "/gpu0"));
+}
+
 TEST_F(sim, remove_and_unload)
 {
 	ASSERT_EQ(0, sim_create("g84"));
