@@ -188,8 +188,11 @@ TEST_F(sim, create_generations)
 		boot0 = reg_rd(0, 0x000000);
 		EXPECT_EQ(c[i].chipset, (boot0 >> 20) & 0x1ff)
 			TH_LOG("%s: BOOT_0 0x%08llx", c[i].cmd, boot0);
+		/* the platform device that parents the PMU */
+		EXPECT_TRUE(nvpc_is_dir("/sys/bus/platform/devices/nvpcounter_sim.0"));
 		EXPECT_EQ(0, sim_write(SIM_DIR "/remove", "0"));
 		EXPECT_FALSE(nvpc_is_dir(path));
+		EXPECT_FALSE(nvpc_is_dir("/sys/bus/platform/devices/nvpcounter_sim.0"));
 	}
 }
 
@@ -584,6 +587,53 @@ TEST_F(sim, gf100_clock_shared)
 	ASSERT_EQ(0, gpu_write(0, "advance", "ns 1000"));
 	EXPECT_EQ(600, dom_cycles(0, g0));
 	EXPECT_EQ(600, dom_cycles(0, g1));
+}
+
+/*
+ * "advance N DOM": DOM runs N cycles, the others what started meanwhile
+ * (sim_model.h: at time T a domain has processed ceil(T / period) cycles).
+ * G84 main.0 is 100 MHz, main.3 1.35 GHz, main.6 400 MHz: 100 cycles of
+ * main.0 take T = 1 us: main.3 ceil(1350) = 1350, main.6 400 (cycle 100
+ * of main.0 starts at exactly T, not yet processed). One more main.3
+ * cycle: T = 1 us + 1/1.35 ns, main.3 1351, main.0 ceil(100.07) = 101,
+ * main.6 ceil(400.3) = 401.
+ */
+TEST_F(sim, advance_cross_domain)
+{
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_EQ(0, gpu_write(0, "advance", "100 main.0"));
+	EXPECT_EQ(100, dom_cycles(0, 0));
+	EXPECT_EQ(1350, dom_cycles(0, 3));
+	EXPECT_EQ(400, dom_cycles(0, 6));
+	ASSERT_EQ(0, gpu_write(0, "advance", "1 3"));
+	EXPECT_EQ(1351, dom_cycles(0, 3));
+	EXPECT_EQ(101, dom_cycles(0, 0));
+	EXPECT_EQ(401, dom_cycles(0, 6));
+}
+
+/* A random waveform counted by a quad counter equals the ground truth. */
+TEST_F(sim, truth_random_matches_counter)
+{
+	char buf[64];
+	long long truth;
+
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_EQ(0, gpu_write(0, "wave", "0 4 random 7 16384"));
+	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
+	ASSERT_EQ(0, reg_wr(0, G84_EVENT_SRC0, 4));
+	ASSERT_EQ(0, reg_wr(0, G84_EVENT_OP0, 0xaaaa));
+	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
+	ASSERT_EQ(0, gpu_write(0, "advance", "100000"));
+	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
+	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
+	ASSERT_EQ(0, gpu_write(0, "truth", "0 4 0 100000"));
+	ASSERT_LT(0, gpu_read(0, "truth", buf, sizeof(buf)));
+	truth = strtoll(buf, NULL, 10);
+	/* density 1/4: about 25000 */
+	EXPECT_LT(20000, truth);
+	EXPECT_GT(30000, truth);
+	EXPECT_EQ(truth, reg_rd(0, G84_CTR_EVENT0));
+	EXPECT_EQ(100000, reg_rd(0, G84_CTR_CYCLES0));
 }
 
 /* Removing a GPU while one of its files is open: the fd fails, no crash. */
