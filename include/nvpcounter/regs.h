@@ -35,7 +35,7 @@
 #define NVPC_NR_INPUTS			6
 
 /* *_SRC: four 8-bit signal ids, argument j in bits 8*j..8*j+7 */
-#define NVPC_SRC_SIG(j)			GENMASK(8 * (j) + 7, 8 * (j))
+#define NVPC_SRC_SIG(j)			(0xffU << (8 * (j)))
 /* *_OP: truth table indexed by ARG[0] | ARG[1] << 1 | ... */
 #define NVPC_OP_TABLE			GENMASK(15, 0)
 #define NVPC_OP_DELAY0			BIT(16)
@@ -93,8 +93,12 @@
 #define NVPC_NV10_CLRFLAG_SRC(i)	(0x00a428 + (i) * 0x100)
 #define NVPC_NV10_CLRFLAG_OP(i)		(0x00a42c + (i) * 0x100)
 /* STATUS[i][j], j < 8 ("The STATUS registers") */
-#define NVPC_NV10_STATUS(i, j)		\
-	(0x00a430 + (i) * 0x100 + ((j) >> 2) * 0x200 + ((j) & 3) * 4)
+static inline u32 nvpc_nv10_status(unsigned int i, unsigned int j)
+{
+	return 0x00a430 + i * 0x100 + (j >> 2) * 0x200 + (j & 3) * 4;
+}
+
+#define NVPC_NV10_STATUS(i, j)		nvpc_nv10_status(i, j)
 #define NVPC_NV10_CTR_CYCLES(i)		(0x00a600 + (i) * 0x100)
 #define NVPC_NV10_CTR_CYCLES_HI(i)	(0x00a604 + (i) * 0x100) /* :NV30 */
 #define NVPC_NV10_CTR_CYCLES_ALT(i)	(0x00a608 + (i) * 0x100)
@@ -115,10 +119,10 @@
 #define NVPC_NV10_CTRL_TVOUT_DEBUG_SEL	BIT(0)
 #define NVPC_NV10_CTRL_TVOUT_DEBUG_EN	BIT(1)
 #define NVPC_NV10_CTRL_CTR_MODE		BIT(2)	/* SIMPLE / EVENT_B4 */
-#define NVPC_NV10_CTRL_SINGLE_STATE(i)	GENMASK(4 + 2 * (i), 3 + 2 * (i))
+#define NVPC_NV10_CTRL_SINGLE_STATE(i)	(0x3U << (3 + 2 * (i)))
 #define NVPC_NV10_CTRL_EVENT_CTR_PERIOD(i) BIT(8 + (i))	/* NV15+ */
 #define NVPC_NV10_CTRL_MODE_QUAD(i)	BIT(16 + 2 * (i))	/* NV30+ */
-#define NVPC_NV10_CTRL_QUAD_STATE(i)	GENMASK(25 + 2 * (i), 24 + 2 * (i))
+#define NVPC_NV10_CTRL_QUAD_STATE(i)	(0x3U << (24 + 2 * (i)))
 
 /* ---- NV40:GF100 layout (pcounter.rst "MMIO registers / NV40") ---- */
 #define NVPC_NV40_NR_DOMAINS		8

@@ -6,7 +6,7 @@
  */
 #include "sim_internal.h"
 
-#define NVPC_SIM_MAX_TICK_HZ	(1ULL << 46)
+#define NVPC_SIM_MAX_TICK_HZ	BIT_ULL(46)
 #define NVPC_SIM_NS_HZ		1000000000ULL
 
 /* ---- waveforms ---- */

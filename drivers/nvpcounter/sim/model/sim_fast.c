@@ -16,7 +16,7 @@
  */
 #include "sim_internal.h"
 
-#define FA_HYPER_MAX	(1U << 22)	/* largest hyperperiod measured */
+#define FA_HYPER_MAX	BIT(22)	/* largest hyperperiod measured */
 
 struct fa_chunk {
 	u64 k;				/* first cycle */
@@ -353,10 +353,12 @@ static void fa_quad_count(struct nvpc_sim *sim, struct nvpc_sim_hw *hw,
 						  fa_pop(m));
 	s[NVPC_SIM_CTR_CYCLES_ALT] =
 		nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_CYCLES_ALT], fa_pop(m));
-	s[NVPC_SIM_CTR_PRE] = nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_PRE],
-				fa_pop(c->in[NVPC_INPUT_PRE] & m));
-	s[NVPC_SIM_CTR_STOP] = nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_STOP],
-				fa_pop(c->in[NVPC_INPUT_STOP] & m));
+	s[NVPC_SIM_CTR_PRE] =
+		nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_PRE],
+				 fa_pop(c->in[NVPC_INPUT_PRE] & m));
+	s[NVPC_SIM_CTR_STOP] =
+		nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_STOP],
+				 fa_pop(c->in[NVPC_INPUT_STOP] & m));
 	s[NVPC_SIM_CTR_EVENT] = nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_EVENT],
 						 fa_event_sum(hw, c, m));
 	if (hw->ctr_mode == NVPC_CTR_MODE_EXTRA_B4)
@@ -499,7 +501,8 @@ static void fa_single(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 				if (ctr[NVPC_SIM_CTR_EVENT] >= hw->threshold)
 					ctr[NVPC_SIM_CTR_START] =
 						nvpc_sim_ctr_add(gen,
-							ctr[NVPC_SIM_CTR_START], 1);
+								 ctr[NVPC_SIM_CTR_START],
+								 1);
 				if (ctr[NVPC_SIM_CTR_STOP]) {
 					ctr[NVPC_SIM_CTR_STOP]--;
 					hw->single_state = NVPC_SINGLE_WAIT_START;

@@ -271,7 +271,8 @@ static void or_single(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 			if (hw->ctr[NVPC_SIM_CTR_EVENT] >= hw->threshold)
 				hw->ctr[NVPC_SIM_CTR_START] =
 					nvpc_sim_ctr_add(gen,
-						hw->ctr[NVPC_SIM_CTR_START], 1);
+							 hw->ctr[NVPC_SIM_CTR_START],
+							 1);
 			if (hw->ctr[NVPC_SIM_CTR_STOP] != 0) {
 				hw->ctr[NVPC_SIM_CTR_STOP]--;
 				hw->single_state = NVPC_SINGLE_WAIT_START;

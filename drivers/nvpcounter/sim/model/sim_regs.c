@@ -593,15 +593,14 @@ u32 nvpc_sim_rd32(struct nvpc_sim *sim, u32 addr)
 	u32 v;
 
 	nvpc_sim_decode(sim, addr, &r);
-	if (sim->removed) {
+	if (sim->removed)
 		v = NVPC_SIM_RD_REMOVED;
-	} else if (r.reg == R_ABSENT) {
+	else if (r.reg == R_ABSENT)
 		v = NVPC_SIM_RD_ABSENT;
-	} else if (nvpc_sim_is_pcounter(&r) && !nvpc_sim_enabled(sim)) {
+	else if (nvpc_sim_is_pcounter(&r) && !nvpc_sim_enabled(sim))
 		v = NVPC_SIM_RD_DISABLED;
-	} else {
+	else
 		v = nvpc_sim_rd_ref(sim, &r);
-	}
 	if (!sim->removed) {
 		for (i = 0; i < sim->nr_stuck; i++)
 			if (sim->stuck_addr[i] == addr)
