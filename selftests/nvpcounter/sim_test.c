@@ -539,8 +539,12 @@ TEST_F(sim, realtime_clock)
 	rate = (c1 - c0) / secs;
 	TH_LOG("%.0f cycles/s, skipped %lld ns", rate,
 	       gpu_key(0, "stats", "rt_skipped_ns"));
-	/* loose: the VM is slow and the catch-up worker runs every 10 ms */
-	EXPECT_LT(0.5e5, rate);
+	/*
+	 * Tests never fail on a timing: under TCG the sim may fall behind
+	 * (and then skips time, counted in rt_skipped_ns), so only assert
+	 * that time moves and never runs ahead of the clock it was given.
+	 */
+	EXPECT_LT(0, c1 - c0);
 	EXPECT_GT(1.5e5, rate);
 	/* manual again: time stands still */
 	c0 = dom_cycles(0, 0);
