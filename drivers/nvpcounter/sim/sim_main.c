@@ -145,8 +145,10 @@ static ssize_t nvpc_simdev_create_write(struct file *file,
 	struct nvpc_simdev *sd;
 	int ret;
 
-	if (!len || len >= sizeof(buf))
+	if (!len || len >= sizeof(buf)) {
+		pr_debug("create: command of %zu bytes\n", len);
 		return -EINVAL;
+	}
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
