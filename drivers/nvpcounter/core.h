@@ -20,7 +20,7 @@
 
 /* dev_dbg() on the GPU's device: every rejection names its reason */
 #define nvpc_dbg(core, fmt, ...) \
-	dev_dbg((core)->ndev->dev, fmt, ##__VA_ARGS__)
+	dev_dbg((core)->dev, fmt, ##__VA_ARGS__)
 
 /* the counters read per domain: the four slots and CTR_CYCLES */
 #define NVPC_CTR_CYCLES		NVPC_NR_SLOTS
@@ -99,19 +99,24 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
 
 /**
  * struct nvpc_core - the core's state for one registered GPU
- * @ndev: the backend's device
+ * @ndev: the backend's device; not touched once @gone is set
+ * @dev: reference on the backend's struct device, for dev_dbg() while
+ *	events outlive @ndev
+ * @chip: the chip (catalogue data, lives as long as the module)
+ * @bus_id: copy of &nvpc_device.bus_id
  * @refs: the registry's reference plus one per open event
  * @release_work: unregisters the PMU and frees everything after the last
  *	reference, outside perf's event teardown
  * @node: entry in the registry list
  * @id: registry index: PMU "nvpcounter" for 0, "nvpcounter_<id>" otherwise
  * @name: the PMU name
- * @gone: set once the hardware vanished: no more register access
- * @registered: the PMU is registered; perf callbacks check it
+ * @gone: set once the hardware vanished or was unregistered: no more
+ *	register access, no new events
  * @pmu_registered: nvpc_pmu_register() succeeded (undone at release)
  * @debugfs: the device's debugfs directory
  * @gen: the generation's ops, NULL if counting is not supported
- * @lock: serialises the engine and the register sequences
+ * @lock: serialises the engine and the register sequences; @gone is set
+ *	under it when the device is unregistered
  * @domains: every domain of the GPU
  * @nr_domains: entries in @domains
  * @nr_active: events added (counting) on the GPU
@@ -126,13 +131,15 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  */
 struct nvpc_core {
 	struct nvpc_device *ndev;
+	struct device *dev;
+	const struct nvpc_chip_desc *chip;
+	char bus_id[32];
 	struct kref refs;
 	struct work_struct release_work;
 	struct list_head node;
 	int id;
 	char name[32];
 	bool gone;
-	bool registered;
 	bool pmu_registered;
 	struct dentry *debugfs;
 	const struct nvpc_gen_ops *gen;
@@ -156,14 +163,16 @@ u8 nvpc_dset_id_of(enum nvpc_dset dset);
 
 int nvpc_engine_init(struct nvpc_core *core);
 void nvpc_engine_fini(struct nvpc_core *core);
-void nvpc_engine_timer_init(struct nvpc_core *core);
 struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1);
-int nvpc_engine_check(struct nvpc_core *core, struct perf_event *event);
+int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
+		      u64 config);
 int nvpc_slot_alloc(struct nvpc_domain *dom, struct perf_event **slots,
 		    u64 config);
 int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event);
-void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event);
-void nvpc_engine_read(struct nvpc_core *core, struct perf_event *event);
+void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
+		     bool fold);
+void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
+			bool fold);
 
 void nvpc_core_put(struct nvpc_core *core);
 int nvpc_pmu_module_init(void);

@@ -41,6 +41,11 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	if (!core)
 		return -ENOMEM;
 	core->ndev = ndev;
+	core->chip = ndev->chip;
+	core->dev = get_device(ndev->dev);
+	strscpy(core->bus_id, ndev->bus_id ? ndev->bus_id : dev_name(ndev->dev),
+		sizeof(core->bus_id));
+	raw_spin_lock_init(&core->lock);
 	kref_init(&core->refs);
 	INIT_WORK(&core->release_work, nvpc_core_release_work);
 
@@ -74,9 +79,8 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	list_add_tail(&core->node, &nvpc_registry);
 	mutex_unlock(&nvpc_registry_lock);
 
-	dev_info(ndev->dev, "%s: %s (chipset 0x%02x) at %s\n", core->name,
-		 ndev->chip->name, ndev->chip->chipset,
-		 ndev->bus_id ? ndev->bus_id : dev_name(ndev->dev));
+	dev_info(core->dev, "%s: %s (chipset 0x%02x) at %s\n", core->name,
+		 core->chip->name, core->chip->chipset, core->bus_id);
 	return 0;
 
 err_engine:
@@ -84,6 +88,7 @@ err_engine:
 err_ida:
 	ida_free(&nvpc_ids, core->id);
 err_free:
+	put_device(core->dev);
 	kfree(core);
 	return ret;
 }
@@ -116,6 +121,7 @@ EXPORT_SYMBOL_GPL(nvpc_device_gone);
  */
 void nvpc_device_unregister(struct nvpc_device *ndev)
 {
+	unsigned long flags;
 	struct nvpc_core *core;
 
 	if (!ndev || !ndev->core)
@@ -126,7 +132,10 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 	list_del(&core->node);
 	mutex_unlock(&nvpc_registry_lock);
 
+	/* under the lock: no register access is in flight after this */
+	raw_spin_lock_irqsave(&core->lock, flags);
 	WRITE_ONCE(core->gone, true);
+	raw_spin_unlock_irqrestore(&core->lock, flags);
 	debugfs_remove_recursive(core->debugfs);
 	core->debugfs = NULL;
 	ndev->core = NULL;
@@ -148,6 +157,7 @@ static void nvpc_core_release_work(struct work_struct *work)
 		nvpc_pmu_unregister(core);
 	nvpc_engine_fini(core);
 	ida_free(&nvpc_ids, core->id);
+	put_device(core->dev);
 	kfree(core);
 }
 
@@ -183,9 +193,7 @@ static int nvpc_devices_show(struct seq_file *m, void *unused)
 	mutex_lock(&nvpc_registry_lock);
 	list_for_each_entry(core, &nvpc_registry, node)
 		seq_printf(m, "%s %s 0x%02x %s%s\n", core->name,
-			   core->ndev->chip->name, core->ndev->chip->chipset,
-			   core->ndev->bus_id ? core->ndev->bus_id :
-			   dev_name(core->ndev->dev),
+			   core->chip->name, core->chip->chipset, core->bus_id,
 			   READ_ONCE(core->gone) ? " gone" : "");
 	mutex_unlock(&nvpc_registry_lock);
 	return 0;

@@ -18,6 +18,8 @@
 
 #include "core.h"
 
+static enum hrtimer_restart nvpc_poll(struct hrtimer *timer);
+
 /* reads of QUAD_STATE while waiting for a swap to land */
 #define NVPC_SWAP_POLLS		64
 
@@ -60,7 +62,7 @@ static const struct nvpc_gen_ops *nvpc_gen_ops_for(enum nvpc_gen gen)
 static void nvpc_domains_add(struct nvpc_core *core, enum nvpc_dset dset,
 			     unsigned int unit)
 {
-	const struct nvpc_chip_desc *chip = core->ndev->chip;
+	const struct nvpc_chip_desc *chip = core->chip;
 	unsigned int i, n = nvpc_catalog_nr_domains(chip, dset);
 
 	for (i = 0; i < n; i++) {
@@ -86,12 +88,15 @@ static void nvpc_domains_add(struct nvpc_core *core, enum nvpc_dset dset,
  */
 int nvpc_engine_init(struct nvpc_core *core)
 {
-	const struct nvpc_chip_desc *chip = core->ndev->chip;
+	const struct nvpc_chip_desc *chip = core->chip;
 	unsigned int n, u;
 
 	core->gen = nvpc_gen_ops_for(chip->gen);
 	if (!core->gen)
 		return -EOPNOTSUPP;
+	hrtimer_init(&core->timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_PINNED_HARD);
+	core->timer.function = nvpc_poll;
 
 	if (chip->gen >= NVPC_GEN_GF100) {
 		n = nvpc_catalog_nr_domains(chip, NVPC_DSET_HUB) +
@@ -158,16 +163,16 @@ struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1)
 }
 
 /**
- * nvpc_engine_check() - validate an event's config against the domain
+ * nvpc_engine_check() - validate an event's config against its domain
  * @core: the GPU
- * @event: the event; its attr.config1 names an existing domain
+ * @dom: the domain the event's attr.config1 names
+ * @config: the event's attr.config
  *
  * Return: 0, or -EINVAL with a dev_dbg reason.
  */
-int nvpc_engine_check(struct nvpc_core *core, struct perf_event *event)
+int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
+		      u64 config)
 {
-	struct nvpc_domain *dom = nvpc_domain_find(core, event->attr.config1);
-	u64 config = event->attr.config;
 	unsigned int j, slot;
 	u32 opbits = FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
 
@@ -292,27 +297,33 @@ static void nvpc_sample(struct nvpc_core *core)
 			nvpc_domain_sample(core, &core->domains[i]);
 }
 
-static void nvpc_event_update(struct perf_event *event)
+/* Move the event to the slot's current sum, adding the growth if @fold. */
+static void nvpc_event_update(struct perf_event *event, bool fold)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	u64 now = dom->acc[event->hw.idx];
 	u64 prev = local64_xchg(&event->hw.prev_count, now);
 
-	local64_add(now - prev, &event->count);
+	if (fold)
+		local64_add(now - prev, &event->count);
 }
 
 /**
- * nvpc_engine_read() - bring an event's count up to date
+ * nvpc_engine_update() - sample the GPU and bring an event up to date
  * @core: the GPU
  * @event: an added event
+ * @fold: add what the event's slot counted since its last update to its
+ *	count (false when restarting a stopped event: those counts are not
+ *	the event's)
  */
-void nvpc_engine_read(struct nvpc_core *core, struct perf_event *event)
+void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
+			bool fold)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&core->lock, flags);
 	nvpc_sample(core);
-	nvpc_event_update(event);
+	nvpc_event_update(event, fold);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 }
 
@@ -330,18 +341,6 @@ static enum hrtimer_restart nvpc_poll(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(timer, ns_to_ktime(core->poll_ns));
 	return HRTIMER_RESTART;
-}
-
-/**
- * nvpc_engine_timer_init() - set up the poll timer and the engine's lock
- * @core: the GPU
- */
-void nvpc_engine_timer_init(struct nvpc_core *core)
-{
-	raw_spin_lock_init(&core->lock);
-	hrtimer_init(&core->timer, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_REL_PINNED_HARD);
-	core->timer.function = nvpc_poll;
 }
 
 /*
@@ -420,11 +419,13 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 }
 
 /**
- * nvpc_engine_del() - stop counting an event, folding in its last counts
+ * nvpc_engine_del() - stop counting an event and free its slot
  * @core: the GPU
  * @event: an added event
+ * @fold: fold in its last counts (false for a stopped event)
  */
-void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event)
+void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
+		     bool fold)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	unsigned long flags;
@@ -432,7 +433,7 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event)
 
 	raw_spin_lock_irqsave(&core->lock, flags);
 	nvpc_sample(core);
-	nvpc_event_update(event);
+	nvpc_event_update(event, fold);
 	if (slot == NVPC_CTR_CYCLES) {
 		dom->nr_cycles--;
 	} else {

@@ -29,7 +29,7 @@ static void nvpc_gf100_setup(struct nvpc_core *core, struct nvpc_domain *dom)
 static void nvpc_gf100_start(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	struct nvpc_device *ndev = core->ndev;
-	int user0 = nvpc_catalog_trailer_id(ndev->chip, dom->desc,
+	int user0 = nvpc_catalog_trailer_id(core->chip, dom->desc,
 					    NVPC_TRAILER_USER, 0);
 
 	nvpc_wr32(ndev, dom->base + NVPC_GF100_FILTER, 0);

@@ -68,7 +68,7 @@ static void nvpc_nv40_ack(struct nvpc_core *core, struct nvpc_domain *dom)
  */
 static void nvpc_g84_start(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	int zero = nvpc_catalog_trailer_id(core->ndev->chip, dom->desc,
+	int zero = nvpc_catalog_trailer_id(core->chip, dom->desc,
 					   NVPC_TRAILER_ZERO, 0);
 
 	nvpc_wr32(core->ndev, NVPC_G84_SPEC_SRC(dom->index),

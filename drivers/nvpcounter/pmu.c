@@ -84,9 +84,7 @@ static ssize_t identifier_show(struct device *dev,
 {
 	struct nvpc_core *core = to_nvpc_core(dev_get_drvdata(dev));
 
-	return sysfs_emit(buf, "%s %s\n", core->ndev->chip->name,
-			  core->ndev->bus_id ? core->ndev->bus_id :
-			  dev_name(core->ndev->dev));
+	return sysfs_emit(buf, "%s %s\n", core->chip->name, core->bus_id);
 }
 static DEVICE_ATTR_RO(identifier);
 
@@ -100,51 +98,52 @@ static const struct attribute_group nvpc_common_group = {
 	.attrs = nvpc_common_attrs,
 };
 
+/* Place one group member on the throwaway slot table of its domain. */
+static int nvpc_validate_member(struct nvpc_core *core,
+				struct perf_event *(*fake)[NVPC_NR_SLOTS],
+				struct perf_event *member)
+{
+	struct nvpc_domain *dom = member->pmu_private;
+	struct perf_event **slots = fake[dom - core->domains];
+	int slot;
+
+	slot = nvpc_slot_alloc(dom, slots, member->attr.config);
+	if (slot < 0) {
+		nvpc_dbg(core, "group needs more than %d slots in a domain\n",
+			 NVPC_NR_SLOTS);
+		return -EINVAL;
+	}
+	if (slot < NVPC_NR_SLOTS)
+		slots[slot] = member;
+	return 0;
+}
+
+/*
+ * A group must fit the hardware on its own: run the allocator add() uses
+ * over a throwaway copy of every domain's slots.
+ */
 static int nvpc_validate_group(struct nvpc_core *core,
 			       struct perf_event *event)
 {
-	struct {
-		struct nvpc_domain *dom;
-		struct perf_event *slots[NVPC_NR_SLOTS];
-	} fake[8] = {};
 	struct perf_event *leader = event->group_leader, *sib;
-	struct perf_event *members[1 + 16];
-	unsigned int n = 0, i, j;
+	struct perf_event *(*fake)[NVPC_NR_SLOTS];
+	int ret = 0;
 
+	fake = kcalloc(core->nr_domains, sizeof(*fake), GFP_KERNEL);
+	if (!fake)
+		return -ENOMEM;
 	if (leader->pmu == event->pmu)
-		members[n++] = leader;
+		ret = nvpc_validate_member(core, fake, leader);
 	for_each_sibling_event(sib, leader) {
-		if (sib->pmu != event->pmu || n >= ARRAY_SIZE(members) - 1)
-			continue;
-		members[n++] = sib;
+		if (ret)
+			break;
+		if (sib->pmu == event->pmu)
+			ret = nvpc_validate_member(core, fake, sib);
 	}
-	if (event != leader)
-		members[n++] = event;
-
-	for (i = 0; i < n; i++) {
-		struct nvpc_domain *dom = members[i]->pmu_private;
-		int slot;
-
-		for (j = 0; j < ARRAY_SIZE(fake); j++)
-			if (!fake[j].dom || fake[j].dom == dom)
-				break;
-		if (j == ARRAY_SIZE(fake)) {
-			nvpc_dbg(core, "group spans more than %zu domains\n",
-				 ARRAY_SIZE(fake));
-			return -EINVAL;
-		}
-		fake[j].dom = dom;
-		slot = nvpc_slot_alloc(dom, fake[j].slots,
-				       members[i]->attr.config);
-		if (slot < 0) {
-			nvpc_dbg(core, "group needs more than %d slots in a domain\n",
-				 NVPC_NR_SLOTS);
-			return -EINVAL;
-		}
-		if (slot < NVPC_NR_SLOTS)
-			fake[j].slots[slot] = members[i];
-	}
-	return 0;
+	if (!ret && event != leader)
+		ret = nvpc_validate_member(core, fake, event);
+	kfree(fake);
+	return ret;
 }
 
 static void nvpc_event_destroy(struct perf_event *event)
@@ -160,7 +159,7 @@ static int nvpc_event_init(struct perf_event *event)
 
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
-	if (!READ_ONCE(core->registered) || READ_ONCE(core->gone)) {
+	if (READ_ONCE(core->gone)) {
 		nvpc_dbg(core, "device is gone\n");
 		return -ENODEV;
 	}
@@ -183,7 +182,7 @@ static int nvpc_event_init(struct perf_event *event)
 			 event->attr.config1);
 		return -EINVAL;
 	}
-	ret = nvpc_engine_check(core, event);
+	ret = nvpc_engine_check(core, dom, event->attr.config);
 	if (ret)
 		return ret;
 	event->pmu_private = dom;
@@ -202,9 +201,7 @@ static void nvpc_event_start(struct perf_event *event, int flags)
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
 
 	/* counts while stopped are not the event's: restart from now */
-	nvpc_engine_read(core, event);
-	local64_set(&event->hw.prev_count,
-		    ((struct nvpc_domain *)event->pmu_private)->acc[event->hw.idx]);
+	nvpc_engine_update(core, event, false);
 	event->hw.state = 0;
 }
 
@@ -215,7 +212,7 @@ static void nvpc_event_stop(struct perf_event *event, int flags)
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	if (flags & PERF_EF_UPDATE)
-		nvpc_engine_read(core, event);
+		nvpc_engine_update(core, event, true);
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
@@ -237,15 +234,7 @@ static void nvpc_event_del(struct perf_event *event, int flags)
 {
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
 
-	if (!(event->hw.state & PERF_HES_STOPPED)) {
-		nvpc_engine_del(core, event);
-	} else {
-		/* a stopped event keeps its count; just free the slot */
-		u64 count = local64_read(&event->count);
-
-		nvpc_engine_del(core, event);
-		local64_set(&event->count, count);
-	}
+	nvpc_engine_del(core, event, !(event->hw.state & PERF_HES_STOPPED));
 	event->hw.state |= PERF_HES_STOPPED;
 }
 
@@ -253,7 +242,7 @@ static void nvpc_event_read(struct perf_event *event)
 {
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
-	nvpc_engine_read(to_nvpc_core(event->pmu), event);
+	nvpc_engine_update(to_nvpc_core(event->pmu), event, true);
 }
 
 static void nvpc_events_free(struct nvpc_core *core)
@@ -301,7 +290,7 @@ static const char * const nvpc_dset_prefix[] = {
 /* events/: a cycles event per domain (unit 0) and the named signals */
 static int nvpc_events_build(struct nvpc_core *core)
 {
-	const struct nvpc_chip_desc *chip = core->ndev->chip;
+	const struct nvpc_chip_desc *chip = core->chip;
 	unsigned int nsig = nvpc_catalog_nr_signals(chip);
 	unsigned int max = core->nr_domains + nsig, n = 0, i;
 	bool gf100 = chip->gen >= NVPC_GEN_GF100;
@@ -375,7 +364,6 @@ int nvpc_pmu_register(struct nvpc_core *core)
 {
 	int ret;
 
-	nvpc_engine_timer_init(core);
 	core->cpu = raw_smp_processor_id();
 
 	ret = nvpc_events_build(core);
@@ -400,20 +388,18 @@ int nvpc_pmu_register(struct nvpc_core *core)
 
 #ifdef NVPC_HAVE_PMU_PARENT
 	/* the PMU's "device" link to the GPU (older kernels have none) */
-	core->pmu.parent = core->ndev->dev;
+	core->pmu.parent = core->dev;
 #endif
 	ret = cpuhp_state_add_instance_nocalls(nvpc_cpuhp_state,
 					       &core->cpuhp_node);
 	if (ret)
 		goto err_events;
-	WRITE_ONCE(core->registered, true);
 	ret = perf_pmu_register(&core->pmu, core->name, -1);
 	if (ret)
 		goto err_cpuhp;
 	return 0;
 
 err_cpuhp:
-	WRITE_ONCE(core->registered, false);
 	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
 					    &core->cpuhp_node);
 err_events:
@@ -427,8 +413,6 @@ err_events:
  */
 void nvpc_pmu_unregister(struct nvpc_core *core)
 {
-	WRITE_ONCE(core->registered, false);
-	WRITE_ONCE(core->gone, true);
 	perf_pmu_unregister(&core->pmu);
 	hrtimer_cancel(&core->timer);
 	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
