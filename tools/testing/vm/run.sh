@@ -166,6 +166,14 @@ run_one() {
 	fi
 }
 
+# One VM run at a time per tree: runs share build/vm/<kver> and 2 cores.
+mkdir -p "$TOP/build"
+exec 9> "$TOP/build/vm.lock"
+if ! flock -n 9; then
+	echo "# vm: another run holds $TOP/build/vm.lock; waiting"
+	flock 9
+fi
+
 for k in "${KVERS[@]}"; do
 	run_one "$k"
 done
