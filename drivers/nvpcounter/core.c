@@ -10,6 +10,7 @@
 #include <linux/module.h>
 
 #include "core.h"
+#include "pci.h"
 
 struct dentry *nvpc_debugfs_root;
 
@@ -28,6 +29,7 @@ static int __init nvpc_core_init(void)
 		nvpc_pmu_module_exit();
 		return ret;
 	}
+	nvpc_pci_init();
 	pr_debug("loaded\n");
 	return 0;
 }
@@ -35,6 +37,7 @@ static int __init nvpc_core_init(void)
 /* backends depend on this module: every GPU is unregistered by now */
 static void __exit nvpc_core_exit(void)
 {
+	nvpc_pci_exit();
 	nvpc_registry_exit();
 	nvpc_pmu_module_exit();
 	debugfs_remove_recursive(nvpc_debugfs_root);
