@@ -564,11 +564,46 @@ TEST_F(sim, pm_trigger_swaps_nv40)
 	ASSERT_EQ(0, gpu_write(0, "advance", "10"));
 	EXPECT_EQ(0, QUAD_STATE(reg_rd(0, G84_CTRL0)));
 	ASSERT_EQ(0, gpu_write(0, "pm_trigger", "1"));
-	EXPECT_EQ(0, QUAD_STATE(reg_rd(0, G84_CTRL0)));
-	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
+	/* manual clock: the read settles the swap of cycle 10 */
 	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
 	/* period = cycles 0..9 */
 	EXPECT_EQ(10, reg_rd(0, G84_CTR_CYCLES0));
+	/* cycle 10 does not swap again */
+	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
+	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+	EXPECT_EQ(10, reg_rd(0, G84_CTR_CYCLES0));
+}
+
+/*
+ * Manual clock (Documentation/sim.rst "clock"): a read right after a swap
+ * trigger sees the swap. G84, EVENT = constant 1: 25 cycles, PRE_OP write,
+ * read: VALID with 25 and 25. A second PRE_OP write with no advance in
+ * between swaps the empty shadow: OVERFLOW, visible 0. Then 5 cycles and
+ * a third swap: VALID after two acks, 5 and 5.
+ */
+TEST_F(sim, manual_swap_settles_on_read)
+{
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_EQ(0, gpu_write(0, "wave", "0 2 const 1"));
+	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
+	ASSERT_EQ(0, reg_wr(0, G84_EVENT_SRC0, 2));
+	ASSERT_EQ(0, reg_wr(0, G84_EVENT_OP0, 0xaaaa));
+	ASSERT_EQ(0, gpu_write(0, "advance", "25"));
+	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
+	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+	EXPECT_EQ(25, reg_rd(0, G84_CTR_EVENT0));
+	EXPECT_EQ(25, reg_rd(0, G84_CTR_CYCLES0));
+	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
+	EXPECT_EQ(3, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+	EXPECT_EQ(0, reg_rd(0, G84_CTR_EVENT0));
+	EXPECT_EQ(0, reg_rd(0, G84_CTR_CYCLES0));
+	ASSERT_EQ(0, reg_wr(0, G84_QUAD_ACK0, 1));
+	ASSERT_EQ(0, reg_wr(0, G84_QUAD_ACK0, 1));
+	ASSERT_EQ(0, gpu_write(0, "advance", "5"));
+	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
+	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
+	EXPECT_EQ(5, reg_rd(0, G84_CTR_EVENT0));
+	EXPECT_EQ(5, reg_rd(0, G84_CTR_CYCLES0));
 }
 
 /* A GF100 clock belongs to the domain description: every GPC follows. */

@@ -50,6 +50,13 @@ static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	nvpc_simdev_rt_catch_up(sd, NVPC_SIMDEV_RT_ACCESS_NS);
+	/*
+	 * Manual clock: no cycle runs between a swap trigger and the
+	 * driver's poll of QUAD_STATE; do the swap of the next cycle now
+	 * (Documentation/sim.rst "Time and clocks").
+	 */
+	if (!sd->realtime)
+		nvpc_sim_settle(sd->sim);
 	v = nvpc_sim_rd32(sd->sim, addr);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return v;

@@ -1106,6 +1106,253 @@ TEST_F(sim, quad_swap_before_count)
 	EXPECT_EQ(5, RD(NVPC_NV40_CTR_EVENT(0)));
 }
 
+/* ---- nvpc_sim_settle(): the next cycle's swap, done at the boundary ---- */
+
+enum { K_NV30_PM, K_NV40_PM, K_G84_SPEC, K_G84_PRE_OP, K_GF100_USER, K_NR };
+
+static const struct nvpc_chip_desc *const settle_chip[K_NR] = {
+	&chip_nv30, &chip_nv40, &chip_g84, &chip_g84, &chip_gf100,
+};
+
+/*
+ * Domain 0 in quad mode, START = constant 1 (counts cycles), EVENT = the
+ * trigger's own signal where it has one, so that the pulse cycle is seen
+ * counted: NV20:NV40 PM_TRIGGER at trailer 0x1d, NV40:GF100 at 0x0f,
+ * GF100 USER_0 at 0x27; the G84 SPEC_SRC kind swaps on sig 2, periodic
+ * 1 iff (c + 5) % 12 < 1, i.e. c = 7, 19, 31 ...; PRE_OP kind: EVENT = 1.
+ */
+static void settle_setup(struct nvpc_sim *s, int k)
+{
+	u32 b = NVPC_GF100_HUB_BASE(0);
+
+	wconst(s, 0, S1, 1);
+	switch (k) {
+	case K_NV30_PM:
+		WR(NVPC_NV10_CTRL, NVPC_NV10_CTRL_MODE_QUAD(0) |
+		   NVPC_NV10_CTRL_MODE_QUAD(1));
+		WR(NVPC_NV10_START_SRC(0), S1);
+		WR(NVPC_NV10_START_OP(0), NVPC_OP_ARG0);
+		WR(NVPC_NV10_EVENT_SRC(0), TR(NVPC_NV20_TRAILER_PM_TRIGGER));
+		WR(NVPC_NV10_EVENT_OP(0), NVPC_OP_ARG0);
+		break;
+	case K_GF100_USER:
+		WR(b + NVPC_GF100_CTRL, NVPC_GF100_CTRL_MODE_QUAD);
+		WR(b + NVPC_GF100_SWAP_SRC, TR(NVPC_GF100_TRAILER_USER(0)));
+		WR(b + NVPC_GF100_START_SRC, S1);
+		WR(b + NVPC_GF100_START_OP, NVPC_OP_ARG0);
+		WR(b + NVPC_GF100_EVENT_SRC, TR(NVPC_GF100_TRAILER_USER(0)));
+		WR(b + NVPC_GF100_EVENT_OP, NVPC_OP_ARG0);
+		break;
+	default:
+		WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+		WR(NVPC_NV40_CTRL(1), NV40_QUAD(0));
+		WR(NVPC_NV40_START_SRC(0), S1);
+		WR(NVPC_NV40_START_OP(0), NVPC_OP_ARG0);
+		WR(NVPC_NV40_EVENT_SRC(0), k == K_G84_PRE_OP ? S1 :
+		   k == K_G84_SPEC ? 2 : TR(NVPC_NV40_TRAILER_PM_TRIGGER));
+		WR(NVPC_NV40_EVENT_OP(0), NVPC_OP_ARG0);
+		if (k == K_G84_SPEC) {
+			wper(s, 0, 2, 12, 1, 5);
+			WR(NVPC_G84_SPEC_SRC(0), 2);
+		} else if (k == K_G84_PRE_OP) {
+			/* SPEC_SRC -> the ZERO trailer: only writes swap */
+			WR(NVPC_G84_SPEC_SRC(0), TR(NVPC_NV40_TRAILER_ZERO_C));
+		}
+	}
+}
+
+static void settle_trigger(struct nvpc_sim *s, int k)
+{
+	switch (k) {
+	case K_NV30_PM:
+	case K_NV40_PM:
+		WR(NVPC_PGRAPH_PM_TRIGGER, NVPC_PGRAPH_PM_TRIGGER_PULSE);
+		break;
+	case K_G84_PRE_OP:
+		WR(NVPC_NV40_PRE_OP(0), 0);
+		break;
+	case K_GF100_USER:
+		/* USER_0 value 1, pulse mode: 1 for one cycle */
+		WR(NVPC_GF100_HUB_BASE(0) + NVPC_GF100_USER_TRIGGER, 0x11);
+		break;
+	default:
+		break;	/* the SPEC_SRC waveform triggers by itself */
+	}
+}
+
+static void settle_ack(struct nvpc_sim *s, int k)
+{
+	if (k == K_NV30_PM)
+		WR(NVPC_NV30_QUAD_ACK_TRIGGER, BIT(0));
+	else if (k == K_GF100_USER)
+		WR(NVPC_GF100_HUB_BASE(0) + NVPC_GF100_QUAD_ACK_TRIGGER, 1);
+	else
+		WR(NVPC_NV40_QUAD_ACK_TRIGGER(0), 1);
+}
+
+enum { SC_CYCLES, SC_EVENT, SC_START, SC_QSTATE };
+
+/* visible counters and QUAD_STATE of domain 0, through the registers */
+static u32 settle_rd(struct nvpc_sim *s, int k, int what)
+{
+	u32 b = NVPC_GF100_HUB_BASE(0);
+
+	if (k == K_NV30_PM) {
+		if (what == SC_QSTATE)
+			return (RD(NVPC_NV10_CTRL) >> 24) & 3;
+		return RD(what == SC_CYCLES ? NVPC_NV10_CTR_CYCLES(0) :
+			  what == SC_EVENT ? NVPC_NV10_CTR_EVENT(0) :
+			  NVPC_NV10_CTR_START(0));
+	}
+	if (k == K_GF100_USER) {
+		if (what == SC_QSTATE)
+			return FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE,
+					 RD(b + NVPC_GF100_CTRL));
+		return RD(b + (what == SC_CYCLES ? NVPC_GF100_CTR_CYCLES :
+			       what == SC_EVENT ? NVPC_GF100_CTR_EVENT :
+			       NVPC_GF100_CTR_START));
+	}
+	if (what == SC_QSTATE)
+		return QSTATE(0);
+	return RD(what == SC_CYCLES ? NVPC_NV40_CTR_CYCLES(0) :
+		  what == SC_EVENT ? NVPC_NV40_CTR_EVENT(0) :
+		  NVPC_NV40_CTR_START(0));
+}
+
+/* the whole counting state of every domain is the same in a and b */
+static bool settle_same(const struct nvpc_sim *a, const struct nvpc_sim *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_dom; i++)
+		if (a->dom[i].cycle != b->dom[i].cycle ||
+		    memcmp(&a->dom[i].hw, &b->dom[i].hw, sizeof(a->dom[i].hw)))
+			return false;
+	return true;
+}
+
+TEST_F(sim, settle_equals_advance)
+{
+	struct nvpc_sim *a, *b;
+	int k;
+
+	for (k = 0; k < K_NR; k++) {
+		TH_LOG("trigger kind %d", k);
+		a = NEW(settle_chip[k]);
+		b = NEW(settle_chip[k]);
+		settle_setup(a, k);
+		settle_setup(b, k);
+		/* cycles 0..6, then the trigger: the next cycle, 7, swaps
+		 * (SPEC kind: sig 2 is 1 at c = 7)
+		 */
+		ASSERT_EQ(0, nvpc_sim_advance(a, 0, 7));
+		ASSERT_EQ(0, nvpc_sim_advance(b, 0, 7));
+		settle_trigger(a, k);
+		settle_trigger(b, k);
+		/* a settles: period c = 0..6 visible now. CYCLES = START =
+		 * 7; EVENT: the trigger signal was 0 in 0..6 -> 0 (PRE_OP
+		 * kind: constant 1 -> 7). b has not swapped yet.
+		 */
+		nvpc_sim_settle(a);
+		nvpc_sim_settle(a);	/* idempotent */
+		EXPECT_EQ(NVPC_QUAD_VALID, settle_rd(a, k, SC_QSTATE));
+		EXPECT_EQ(7, settle_rd(a, k, SC_CYCLES));
+		EXPECT_EQ(7, settle_rd(a, k, SC_START));
+		EXPECT_EQ(k == K_G84_PRE_OP ? 7 : 0,
+			  settle_rd(a, k, SC_EVENT));
+		EXPECT_EQ(NVPC_QUAD_EMPTY, settle_rd(b, k, SC_QSTATE));
+		EXPECT_EQ(0, settle_rd(b, k, SC_CYCLES));
+		/* cycles 7..11: b swaps at 7, a does not swap again; both
+		 * see the trigger signal at 7 and count it in the new period
+		 */
+		ASSERT_EQ(0, nvpc_sim_advance(a, 0, 5));
+		ASSERT_EQ(0, nvpc_sim_advance(b, 0, 5));
+		EXPECT_TRUE(settle_same(a, b));
+		EXPECT_EQ(NVPC_QUAD_VALID, settle_rd(b, k, SC_QSTATE));
+		EXPECT_EQ(7, settle_rd(b, k, SC_CYCLES));
+		/* cycles 12..18, trigger again (SPEC: c = 19 is 1), settle
+		 * a without an ack: OVERFLOW, period c = 7..18: CYCLES =
+		 * START = 12, EVENT 1 (the pulse at 7; PRE_OP kind 12)
+		 */
+		ASSERT_EQ(0, nvpc_sim_advance(a, 0, 7));
+		ASSERT_EQ(0, nvpc_sim_advance(b, 0, 7));
+		settle_trigger(a, k);
+		settle_trigger(b, k);
+		nvpc_sim_settle(a);
+		EXPECT_EQ(NVPC_QUAD_OVERFLOW, settle_rd(a, k, SC_QSTATE));
+		EXPECT_EQ(12, settle_rd(a, k, SC_CYCLES));
+		EXPECT_EQ(12, settle_rd(a, k, SC_START));
+		EXPECT_EQ(k == K_G84_PRE_OP ? 12 : 1,
+			  settle_rd(a, k, SC_EVENT));
+		ASSERT_EQ(0, nvpc_sim_advance(a, 0, 1));
+		ASSERT_EQ(0, nvpc_sim_advance(b, 0, 1));
+		EXPECT_TRUE(settle_same(a, b));
+		/* an ack between settle and the cycle: the same too */
+		settle_ack(a, k);
+		settle_ack(b, k);
+		ASSERT_EQ(0, nvpc_sim_advance(a, 0, 3));
+		ASSERT_EQ(0, nvpc_sim_advance(b, 0, 3));
+		EXPECT_TRUE(settle_same(a, b));
+	}
+}
+
+TEST_F(sim, settle_second_trigger)
+{
+	struct nvpc_sim *s;
+	int k;
+
+	for (k = 0; k < K_NR; k++) {
+		if (k == K_G84_SPEC)
+			continue;	/* no trigger write */
+		TH_LOG("trigger kind %d", k);
+		s = NEW(settle_chip[k]);
+		settle_setup(s, k);
+		ADV(0, 7);
+		/* first trigger: period c = 0..6 -> CYCLES 7, VALID */
+		settle_trigger(s, k);
+		nvpc_sim_settle(s);
+		EXPECT_EQ(NVPC_QUAD_VALID, settle_rd(s, k, SC_QSTATE));
+		EXPECT_EQ(7, settle_rd(s, k, SC_CYCLES));
+		/* a second trigger with no cycle in between swaps again:
+		 * the shadow is empty, so the visible counters become 0,
+		 * and VALID -> OVERFLOW
+		 */
+		settle_trigger(s, k);
+		nvpc_sim_settle(s);
+		EXPECT_EQ(NVPC_QUAD_OVERFLOW, settle_rd(s, k, SC_QSTATE));
+		EXPECT_EQ(0, settle_rd(s, k, SC_CYCLES));
+		EXPECT_EQ(0, settle_rd(s, k, SC_START));
+		EXPECT_EQ(0, settle_rd(s, k, SC_EVENT));
+		/* one cycle: no further swap; the shadow counts it, with
+		 * the trigger signal (EVENT 1, PRE_OP kind: constant 1)
+		 */
+		ADV(0, 1);
+		EXPECT_EQ(NVPC_QUAD_OVERFLOW, settle_rd(s, k, SC_QSTATE));
+		EXPECT_EQ(1, s->dom[0].hw.shadow[NVPC_SIM_CTR_CYCLES]);
+		EXPECT_EQ(1, s->dom[0].hw.shadow[NVPC_SIM_CTR_EVENT]);
+
+		/* without the second settle the next cycle does the second
+		 * swap: ack twice (OVERFLOW -> VALID -> EMPTY), 4 cycles,
+		 * trigger, settle (visible 1 + 4 = 5, VALID), ack (EMPTY),
+		 * trigger, one cycle: it swaps the empty shadow -> VALID,
+		 * visible 0, shadow holds that one cycle
+		 */
+		settle_ack(s, k);
+		settle_ack(s, k);
+		ADV(0, 4);
+		settle_trigger(s, k);
+		nvpc_sim_settle(s);
+		EXPECT_EQ(NVPC_QUAD_VALID, settle_rd(s, k, SC_QSTATE));
+		EXPECT_EQ(5, settle_rd(s, k, SC_CYCLES));
+		settle_ack(s, k);
+		settle_trigger(s, k);
+		ADV(0, 1);
+		EXPECT_EQ(NVPC_QUAD_VALID, settle_rd(s, k, SC_QSTATE));
+		EXPECT_EQ(0, settle_rd(s, k, SC_CYCLES));
+		EXPECT_EQ(1, s->dom[0].hw.shadow[NVPC_SIM_CTR_CYCLES]);
+	}
+}
+
 TEST_F(sim, quad_saturation)
 {
 	struct nvpc_sim *s;

@@ -506,6 +506,14 @@ void nvpc_sim_advance_ns(struct nvpc_sim *sim, u64 ns)
 	sim->engine->run(sim, sim->now);
 }
 
+/* kernel-doc in sim_model.h */
+void nvpc_sim_settle(struct nvpc_sim *sim)
+{
+	/* GF100+ PCOUNTER in reset runs no cycles, so it swaps nothing */
+	if (nvpc_sim_enabled(sim))
+		sim->engine->settle(sim);
+}
+
 /**
  * nvpc_sim_cycles() - cycles processed by a domain
  * @sim: the sim
@@ -625,8 +633,10 @@ void nvpc_sim_pm_trigger(struct nvpc_sim *sim)
 
 	if (sim->gen < NVPC_GEN_NV20 || sim->gen >= NVPC_GEN_GF100)
 		return;
-	for (i = 0; i < sim->nr_dom; i++)
+	for (i = 0; i < sim->nr_dom; i++) {
 		sim->dom[i].hw.pend_pm = 1;
+		sim->dom[i].hw.swap_settled = 0;	/* a new trigger */
+	}
 }
 
 /**

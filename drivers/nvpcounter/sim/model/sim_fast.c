@@ -599,6 +599,20 @@ static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 
 /* ---- one chunk ---- */
 
+/* "Input selection": the SWAP input over n cycles */
+static u64 fa_swap_word(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
+			unsigned int n, u64 flagsig)
+{
+	struct nvpc_sim_hw *hw = &d->hw;
+
+	if (sim->gen == NVPC_GEN_NV30 || sim->gen == NVPC_GEN_NV40)
+		return hw->pend_pm;
+	if (sim->gen < NVPC_GEN_G84)
+		return 0;
+	return fa_sig_word(sim, d, hw->spec_src & 0xff, n, flagsig) |
+	       (sim->gen < NVPC_GEN_GF100 ? hw->pend_swap : 0);
+}
+
 static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		     unsigned int n)
 {
@@ -648,12 +662,9 @@ static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	for (i = 0; i < 4; i++)
 		c.in[i] = fa_input(sim, d, &c, i);
 
-	c.swap = 0;
-	if (sim->gen == NVPC_GEN_NV30 || sim->gen == NVPC_GEN_NV40)
-		c.swap = hw->pend_pm;
-	else if (sim->gen >= NVPC_GEN_G84)
-		c.swap = fa_sig_word(sim, d, hw->spec_src & 0xff, n, c.flagsig) |
-			 (sim->gen < NVPC_GEN_GF100 ? hw->pend_swap : 0);
+	c.swap = fa_swap_word(sim, d, n, c.flagsig);
+	if (hw->swap_settled)
+		c.swap &= ~1ULL;	/* nvpc_sim_settle() did it */
 
 	switch (hw->mode) {
 	case NVPC_SIM_MODE_SINGLE:
@@ -694,6 +705,7 @@ static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	hw->pend_start = 0;
 	hw->pend_swap = 0;
 	hw->pend_pm = 0;
+	hw->swap_settled = 0;
 	if (hw->pend_user_clear) {
 		hw->user_value &= ~hw->user_pulse;
 		hw->pend_user_clear = 0;
@@ -784,7 +796,8 @@ static u64 fa_hyperperiod(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	unsigned int i, j;
 	bool zero;
 
-	if (hw->pend_swap || hw->pend_pm || hw->pend_user_clear)
+	if (hw->pend_swap || hw->pend_pm || hw->pend_user_clear ||
+	    hw->swap_settled)
 		return 0;
 	for (i = 0; i < 4; i++) {
 		for (j = 0; j < 4; j++) {
@@ -931,8 +944,26 @@ static void fa_run(struct nvpc_sim *sim, u64 until)
 		fa_run_set(sim, i, sim->dom[i].set_count, until);
 }
 
+/* nvpc_sim_settle(): bit 0 of the next chunk's SWAP word, done now */
+static void fa_settle(struct nvpc_sim *sim)
+{
+	unsigned int i;
+
+	for (i = 0; i < sim->nr_dom; i++) {
+		struct nvpc_sim_dom *d = &sim->dom[i];
+
+		if (d->hw.mode != NVPC_SIM_MODE_QUAD || d->hw.swap_settled)
+			continue;
+		if (fa_swap_word(sim, d, 1, d->hw.latch_d1) & 1) {
+			fa_swap(d);
+			d->hw.swap_settled = 1;
+		}
+	}
+}
+
 const struct nvpc_sim_engine nvpc_sim_engine_fast = {
 	.name = "fast",
 	.run = fa_run,
 	.signal = fa_engine_signal,
+	.settle = fa_settle,
 };

@@ -105,6 +105,7 @@ struct nvpc_sim_hw {
 	u8 pend_swap;
 	u8 pend_pm;
 	u8 pend_user_clear;
+	u8 swap_settled;	/* nvpc_sim_settle() did the next cycle's swap */
 	u64 periodic_g;
 
 	/* record mode */

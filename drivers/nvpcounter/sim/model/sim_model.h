@@ -123,11 +123,14 @@ typedef void (*nvpc_sim_trace_t)(void *ctx, u32 addr, u32 val, bool write,
  * @name: "fast" or "oracle"
  * @run: process every cycle that starts before the tick @until
  * @signal: value of signal @sig of flat domain @dom in its next cycle
+ * @settle: perform now the quad-mode swaps of every domain's next cycle
+ *	(see nvpc_sim_settle())
  */
 struct nvpc_sim_engine {
 	const char *name;
 	void (*run)(struct nvpc_sim *sim, u64 until);
 	int (*signal)(struct nvpc_sim *sim, unsigned int dom, unsigned int sig);
+	void (*settle)(struct nvpc_sim *sim);
 };
 
 /* The bit-parallel model, used by the kernel backend. */
@@ -182,6 +185,27 @@ u32 nvpc_sim_rd32(struct nvpc_sim *sim, u32 addr);
 void nvpc_sim_wr32(struct nvpc_sim *sim, u32 addr, u32 val);
 
 int nvpc_sim_advance(struct nvpc_sim *sim, unsigned int dom, u64 cycles);
+
+/**
+ * nvpc_sim_settle() - perform the pending swaps at the cycle boundary
+ * @sim: the sim
+ *
+ * A write acts on the next cycle of each domain, so in manual clock mode a
+ * swap trigger (PM_TRIGGER [NV30:G84], SPEC_SRC signal or PRE_OP write
+ * [G84:GF100], SWAP_SRC signal such as a USER_TRIGGER pulse [GF100-]) is
+ * not visible until time advances. This performs now, in every quad-mode
+ * domain, the swap that its next cycle would perform first (pcounter.rst
+ * "Quad event mode": the swap happens before that cycle's counting):
+ * shadow counters to the visible ones, shadow cleared, QUAD_STATE bumped
+ * EMPTY->VALID->OVERFLOW. The swap is marked done: the next cycle does not
+ * swap again, but still sees the trigger signal (USER_n, PM_TRIGGER ...)
+ * as its input, so the counts are partitioned exactly as without the
+ * settle. A new trigger write (PRE_OP [G84:GF100], PGRAPH PM_TRIGGER,
+ * USER_TRIGGER) after a settle is a new swap: it swaps again, an empty
+ * shadow (visible counters 0) if no cycle ran in between. Otherwise
+ * idempotent; a SPEC_SRC/SWAP_SRC write only selects the source.
+ */
+void nvpc_sim_settle(struct nvpc_sim *sim);
 void nvpc_sim_advance_ns(struct nvpc_sim *sim, u64 ns);
 u64 nvpc_sim_cycles(const struct nvpc_sim *sim, unsigned int dom);
 u64 nvpc_sim_tick_hz(const struct nvpc_sim *sim);

@@ -391,6 +391,19 @@ static void or_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		or_record_write(sim, d);
 }
 
+/* "Input selection": SWAP in the domain's next cycle */
+static int or_swap_due(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
+{
+	struct nvpc_sim_hw *hw = &d->hw;
+
+	if (sim->gen == NVPC_GEN_NV30 || sim->gen == NVPC_GEN_NV40)
+		return hw->pend_pm;
+	if (sim->gen >= NVPC_GEN_G84)
+		return or_signal(sim, d, hw->spec_src & 0xff) ||
+		       (sim->gen < NVPC_GEN_GF100 && hw->pend_swap);
+	return 0;
+}
+
 static void or_step(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 {
 	struct nvpc_sim_hw *hw = &d->hw;
@@ -420,12 +433,8 @@ static void or_step(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	for (n = 0; n < 4; n++)
 		c.in[n] = or_input(sim, d, &c, n);
 
-	/* "Input selection": SWAP */
-	if (sim->gen == NVPC_GEN_NV30 || sim->gen == NVPC_GEN_NV40)
-		swap = hw->pend_pm;
-	else if (sim->gen >= NVPC_GEN_G84)
-		swap = or_signal(sim, d, hw->spec_src & 0xff) ||
-		       (sim->gen < NVPC_GEN_GF100 && hw->pend_swap);
+	/* a swap that nvpc_sim_settle() already did is not done again */
+	swap = or_swap_due(sim, d) && !hw->swap_settled;
 
 	flag_sig = hw->latch_d1;
 	latch_old = hw->latch;
@@ -455,6 +464,7 @@ static void or_step(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	hw->pend_start = 0;
 	hw->pend_swap = 0;
 	hw->pend_pm = 0;
+	hw->swap_settled = 0;
 	if (hw->pend_user_clear) {
 		hw->user_value &= ~hw->user_pulse;
 		hw->pend_user_clear = 0;
@@ -492,8 +502,28 @@ static void or_run(struct nvpc_sim *sim, u64 until)
 	}
 }
 
+/* nvpc_sim_settle(): the swap "before updating the counters" of each
+ * quad-mode domain's next cycle, done now ("Quad event mode")
+ */
+static void or_settle(struct nvpc_sim *sim)
+{
+	unsigned int i;
+
+	for (i = 0; i < sim->nr_dom; i++) {
+		struct nvpc_sim_dom *d = &sim->dom[i];
+
+		if (d->hw.mode != NVPC_SIM_MODE_QUAD || d->hw.swap_settled)
+			continue;
+		if (or_swap_due(sim, d)) {
+			or_swap(d);
+			d->hw.swap_settled = 1;
+		}
+	}
+}
+
 const struct nvpc_sim_engine nvpc_sim_engine_oracle = {
 	.name = "oracle",
 	.run = or_run,
 	.signal = or_engine_signal,
+	.settle = or_settle,
 };

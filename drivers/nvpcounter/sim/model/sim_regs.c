@@ -659,6 +659,7 @@ static void nvpc_sim_wr_user(struct nvpc_sim *sim, struct nvpc_sim_hw *hw,
 		hw->user_pulse = FIELD_GET(NVPC_GF100_USER_PULSE, val);
 	}
 	hw->pend_user_clear = 1;
+	hw->swap_settled = 0;	/* a new trigger */
 }
 
 static void nvpc_sim_wr_gctrl(struct nvpc_sim *sim, u32 val, int set)
@@ -713,8 +714,10 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 			if (sim->gen < NVPC_GEN_GF100)
 				hw->pend_start = 1;
 			if (sim->gen >= NVPC_GEN_G84 &&
-			    sim->gen < NVPC_GEN_GF100)
+			    sim->gen < NVPC_GEN_GF100) {
 				hw->pend_swap = 1;
+				hw->swap_settled = 0;	/* a new trigger */
+			}
 		}
 		break;
 	case R_SPEC_SRC:
