@@ -39,6 +39,8 @@ if make -s -C "$TOP" modules selftests > "$TOP/build/selftests.log" 2>&1; then
 	result ok "build: modules and kselftests"
 	# shellcheck disable=SC2086
 	"$TOP/tools/testing/vm/run.sh" $KVERS
+	# shellcheck disable=SC2086
+	"$TOP/tools/testing/vm/pci-ivshmem.sh" $KVERS
 else
 	result fail "build: modules and kselftests" "see build/selftests.log"
 fi

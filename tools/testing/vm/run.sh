@@ -9,6 +9,8 @@
 #   NVPC_VM_SCRIPT=path run.sh  run another guest script instead
 #   NVPC_VM_TIMEOUT=secs        bound of one VM run (default 900)
 #   NVPC_VM_QEMU_ARGS=...       extra QEMU arguments (e.g. ivshmem devices)
+#   NVPC_VM_NAME=name           results in build/vm/<kver>-<name> and TAP
+#                               names "vm <kver> <name>: ..." (default: none)
 #   NVPC_RESULTS=file           append TAP results there (make check does)
 #
 # Every QEMU run is bounded with timeout(1), which ends QEMU by its pid.
@@ -116,13 +118,14 @@ BAD_LOG='(WARNING:|BUG:|Oops|general protection fault|kernel BUG at|UBSAN:|KASAN
 
 run_one() {
 	local k=$1
-	local out=$TOP/build/vm/$k
+	local out=$TOP/build/vm/$k${NVPC_VM_NAME:+-$NVPC_VM_NAME}
 	local t0 rc f tname
+	local tk=$k${NVPC_VM_NAME:+ $NVPC_VM_NAME}
 
 	rm -rf "$out"
 	mkdir -p "$out/results"
 	if ! build_initramfs "$k" "$out" 2> "$out/initramfs.err"; then
-		result fail "vm $k: initramfs" "$(tail -1 "$out/initramfs.err")"
+		result fail "vm $tk: initramfs" "$(tail -1 "$out/initramfs.err")"
 		return
 	fi
 	[ -n "$ACCEL" ] || probe_accel "$k" "$out"
@@ -138,31 +141,31 @@ run_one() {
 		${NVPC_VM_QEMU_ARGS:-} \
 		< /dev/null > "$out/console.log" 2>&1
 	rc=$?
-	echo "# vm $k: qemu exit $rc after $(($(date +%s) - t0)) s ($ACCEL)"
+	echo "# vm $tk: qemu exit $rc after $(($(date +%s) - t0)) s ($ACCEL)"
 
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		result fail "vm $k: run finished" "timeout after ${TIMEOUT}s"
+		result fail "vm $tk: run finished" "timeout after ${TIMEOUT}s"
 	elif [ ! -e "$out/results/guest.rc" ]; then
-		result fail "vm $k: run finished" "guest did not complete (see $out/console.log)"
+		result fail "vm $tk: run finished" "guest did not complete (see $out/console.log)"
 	else
-		result ok "vm $k: run finished"
+		result ok "vm $tk: run finished"
 	fi
 
 	for f in "$out"/results/*.tap; do
 		[ -e "$f" ] || continue
 		tname=$(basename "$f" .tap)
-		import_tap "vm $k: $tname" "$f"
+		import_tap "vm $tk: $tname" "$f"
 	done
 
 	# The guest kernel log: the dmesg copy if the guest got that far,
 	# the serial console otherwise (both when present).
 	if grep -E "$BAD_LOG" "$out/console.log" "$out/results/dmesg.txt" \
 		> "$out/bad-log.txt" 2>/dev/null; then
-		result fail "vm $k: kernel log clean" \
+		result fail "vm $tk: kernel log clean" \
 			"$(head -1 "$out/bad-log.txt" | cut -c1-200)"
 		sed 's/^/# /' "$out/bad-log.txt" | head -20
 	else
-		result ok "vm $k: kernel log clean"
+		result ok "vm $tk: kernel log clean"
 	fi
 }
 
