@@ -10,6 +10,7 @@
 #   make unit            host unit tests only
 #   make vmtest          kselftests in QEMU only (KVER= to pick one kernel)
 #   make bench           benchmarks (never fail on a timing)
+#   make demo            the main job: a simulated GPU in QEMU, live perf stat
 #   make deps            install missing Debian packages (root)
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
@@ -37,7 +38,7 @@ MODULE_SRCS := Kbuild $(shell cd $(TOP) && find drivers include -type f \
 all: modules
 
 help:
-	@sed -n '3,15p' $(TOP)/Makefile
+	@sed -n '3,16p' $(TOP)/Makefile
 
 deps:
 	@$(TOP)/tools/deps/install.sh
@@ -86,6 +87,9 @@ bench: ksrc
 	@set -e; for d in $(TOP)/tools/testing/*/; do \
 		if grep -qs '^bench:' $$d/Makefile; then $(MAKE) -s -C $$d bench; fi; \
 	done
+
+demo: deps
+	@KVER="$(KVER)" $(TOP)/tools/demo.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -30,21 +30,43 @@ extern struct dentry *nvpc_debugfs_root;
 struct nvpc_core;
 
 /**
+ * struct nvpc_slots - what occupies a domain's four inputs
+ * @ev: the event claiming each slot, or NULL
+ * @mode: the counter mode the domain's events need (NVPC_MODE_*)
+ *
+ * The live tables and group validation's throwaway copies have this same
+ * shape, so that one allocator serves both.
+ */
+struct nvpc_slots {
+	struct perf_event *ev[NVPC_NR_SLOTS];
+	u8 mode;
+};
+
+/**
  * struct nvpc_domain - one counter domain as the engine runs it
  * @desc: the catalogue's description
  * @dset: NVPC_DSET_ID_* of the domain's set
  * @unit: GPC or partition number (0 for hub/main domains)
  * @index: domain index inside its set
  * @base: GF100+: MMIO base of the domain's registers
+ * @slots: the domain's live slot table (in &nvpc_core.slots)
  * @src: shadow of the four _SRC registers
  * @op: shadow of the four _OP registers
- * @slot: the event counting on each slot, or NULL
+ * @ctr_mode: the counter mode programmed (NVPC_MODE_* = CTR_MODE value)
  * @nr_cycles: events counting this domain's cycles
  * @acc: 64-bit accumulated counts of the four slots and CTR_CYCLES
+ * @last: single-event program: the live counters at the last sample
+ * @restarts: @single generations: restarts of the counting process,
+ *	numbered in CTR_STOP
+ * @sample_ns: when the domain was last sampled
+ * @clock_hz: the clock measured from CTR_CYCLES between two samples, 0
+ *	until measured
+ * @samples: periods read
  * @lost_periods: swaps seen in OVERFLOW state: counts lost for a period
- * @saturations: readings of a counter at its saturation value
+ * @saturations: counter readings at their saturation value, left out of
+ *	the sums
  * @not_responding: swaps that never showed up in QUAD_STATE
- * @running: the domain is in quad mode
+ * @running: the domain runs the engine's program
  */
 struct nvpc_domain {
 	const struct nvpc_domain_desc *desc;
@@ -52,34 +74,81 @@ struct nvpc_domain {
 	u8 unit;
 	u8 index;
 	u32 base;
+	struct nvpc_slots *slots;
 	u32 src[NVPC_NR_SLOTS];
 	u32 op[NVPC_NR_SLOTS];
-	struct perf_event *slot[NVPC_NR_SLOTS];
+	u8 ctr_mode;
 	unsigned int nr_cycles;
 	u64 acc[NVPC_NR_CTRS];
+	u64 last[NVPC_NR_CTRS];
+	u32 restarts;
+	u64 sample_ns;
+	u64 clock_hz;
+	u64 samples;
 	u64 lost_periods;
 	u64 saturations;
 	u64 not_responding;
 	bool running;
 };
 
+/* a domain's counting mode as sysfs shows it */
+#define NVPC_DOM_MODE_HALTED	0
+#define NVPC_DOM_MODE_SINGLE	1
+#define NVPC_DOM_MODE_QUAD	2
+#define NVPC_DOM_MODE_RECORD	3
+
+/* STATUS words of a domain: one bit per signal id (256 signals) */
+#define NVPC_NR_STATUS		8
+
+/**
+ * struct nvpc_domain_state - a domain's control state read from CTRL
+ * @mode: NVPC_DOM_MODE_*
+ * @ctr_mode: the CTR_MODE field (NVPC_MODE_* values)
+ * @single: SINGLE_STATE (NVPC_SINGLE_*)
+ * @quad: QUAD_STATE (NVPC_QUAD_*)
+ */
+struct nvpc_domain_state {
+	u8 mode;
+	u8 ctr_mode;
+	u8 single;
+	u8 quad;
+};
+
 /**
  * struct nvpc_gen_ops - what differs between hardware generations
  * @name: generation name
  * @opbits: the _OP bits 16-20 this generation implements, per slot
+ * @slots: the slots the engine's program counts (bit per NVPC_SLOT_*)
+ * @modes: the counter modes the generation has (bit per NVPC_MODE_*)
+ * @single: no quad mode: the engine runs a continuous single-event
+ *	program and reads live counters (NV10:NV30)
+ * @live_bits: @single: width of the part of a live counter that wraps
+ * @shared_ctrl: one CTRL register (and counter mode) for all domains
+ *	(NV10:NV40)
+ * @global_swap: one swap trigger serves every domain (PGRAPH PM_TRIGGER)
  * @setup: per-domain set-up at registration (e.g. GF100 base address)
- * @start: put a domain in quad mode and clear its state
- * @stop: take a domain out of quad mode
- * @program: write a slot's _SRC and _OP registers from the shadows
+ * @start: put a domain in the engine's counting mode and clear its state
+ * @stop: take a domain out of counting
+ * @program: write a slot's _SRC and _OP registers from the shadows; on
+ *	@single generations this restarts the domain's counting process
  * @trigger_swap: make the domain's counters visible (may swap every domain if
  *	@global_swap)
- * @read: read the four slot counters and CTR_CYCLES; returns QUAD_STATE
+ * @read: read the counters in @used (bits NVPC_SLOT_*, NVPC_CTR_CYCLES);
+ *	returns QUAD_STATE (@single: NVPC_QUAD_VALID, or NVPC_QUAD_EMPTY
+ *	while a restart has not landed)
  * @ack: acknowledge one counter set
- * @global_swap: one swap trigger serves every domain (PGRAPH PM_TRIGGER)
+ * @state: decode the domain's CTRL
+ * @status: read the domain's STATUS words (signals 0-255)
  */
 struct nvpc_gen_ops {
 	const char *name;
 	u32 opbits[NVPC_NR_SLOTS];
+	u8 slots;
+	u8 modes;
+	bool single;
+	u8 live_bits;
+	bool shared_ctrl;
+	bool global_swap;
 	void (*setup)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*start)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*stop)(struct nvpc_core *core, struct nvpc_domain *dom);
@@ -87,11 +156,16 @@ struct nvpc_gen_ops {
 			unsigned int slot);
 	void (*trigger_swap)(struct nvpc_core *core, struct nvpc_domain *dom);
 	u32 (*read)(struct nvpc_core *core, struct nvpc_domain *dom,
-		    u32 ctr[NVPC_NR_CTRS]);
+		    unsigned long used, u64 ctr[NVPC_NR_CTRS]);
 	void (*ack)(struct nvpc_core *core, struct nvpc_domain *dom);
-	bool global_swap;
+	void (*state)(struct nvpc_core *core, struct nvpc_domain *dom,
+		      struct nvpc_domain_state *st);
+	void (*status)(struct nvpc_core *core, struct nvpc_domain *dom,
+		       u32 st[NVPC_NR_STATUS]);
 };
 
+extern const struct nvpc_gen_ops nvpc_gen_nv10;
+extern const struct nvpc_gen_ops nvpc_gen_nv30;
 extern const struct nvpc_gen_ops nvpc_gen_nv40;
 extern const struct nvpc_gen_ops nvpc_gen_g84;
 extern const struct nvpc_gen_ops nvpc_gen_g92;
@@ -118,6 +192,8 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  * @lock: serialises the engine and the register sequences; @gone is set
  *	under it when the device is unregistered
  * @domains: every domain of the GPU
+ * @slots: the live slot tables, one per domain
+ * @ctrl: @gen->shared_ctrl: shadow of the shared CTRL register
  * @nr_domains: entries in @domains
  * @nr_active: events added (counting) on the GPU
  * @timer: poll timer, runs while @nr_active > 0
@@ -128,6 +204,8 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  * @attr_groups: the PMU's sysfs attribute groups
  * @events_group: the events/ group, built per chip
  * @events_attr_mem: storage of the events/ attributes
+ * @domains_kobj: the PMU's domains/ directory
+ * @domain_kobjs: the directories in it, one per domain
  */
 struct nvpc_core {
 	struct nvpc_device *ndev;
@@ -145,6 +223,8 @@ struct nvpc_core {
 	const struct nvpc_gen_ops *gen;
 	raw_spinlock_t lock;
 	struct nvpc_domain *domains;
+	struct nvpc_slots *slots;
+	u32 ctrl;
 	unsigned int nr_domains;
 	unsigned int nr_active;
 	struct hrtimer timer;
@@ -155,6 +235,8 @@ struct nvpc_core {
 	const struct attribute_group *attr_groups[5];
 	struct attribute_group events_group;
 	struct perf_pmu_events_attr *events_attr_mem;
+	struct kobject *domains_kobj;
+	struct kobject **domain_kobjs;
 };
 
 int nvpc_registry_init(void);
@@ -165,9 +247,10 @@ int nvpc_engine_init(struct nvpc_core *core);
 void nvpc_engine_fini(struct nvpc_core *core);
 struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1);
 int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
-		      u64 config);
-int nvpc_slot_alloc(struct nvpc_domain *dom, struct perf_event **slots,
-		    u64 config);
+		      struct perf_event *event);
+int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
+		    struct nvpc_domain *dom, struct perf_event *event,
+		    unsigned long *claimed);
 int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event);
 void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 		     bool fold);
@@ -179,5 +262,7 @@ int nvpc_pmu_module_init(void);
 void nvpc_pmu_module_exit(void);
 int nvpc_pmu_register(struct nvpc_core *core);
 void nvpc_pmu_unregister(struct nvpc_core *core);
+int nvpc_sysfs_domains_add(struct nvpc_core *core);
+void nvpc_sysfs_domains_remove(struct nvpc_core *core);
 
 #endif /* _NVPC_CORE_H */

@@ -106,8 +106,12 @@ EXPORT_SYMBOL_GPL(nvpc_device_register);
  */
 void nvpc_device_gone(struct nvpc_device *ndev)
 {
-	if (ndev && ndev->core)
-		WRITE_ONCE(ndev->core->gone, true);
+	struct nvpc_core *core = ndev ? ndev->core : NULL;
+
+	if (!core || xchg(&core->gone, true))
+		return;
+	dev_warn(core->dev, "%s: device gone: %u events stop counting and keep their last value\n",
+		 core->name, READ_ONCE(core->nr_active));
 }
 EXPORT_SYMBOL_GPL(nvpc_device_gone);
 
@@ -123,6 +127,8 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 {
 	unsigned long flags;
 	struct nvpc_core *core;
+	unsigned int active;
+	bool was_gone;
 
 	if (!ndev || !ndev->core)
 		return;
@@ -134,8 +140,12 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 
 	/* under the lock: no register access is in flight after this */
 	raw_spin_lock_irqsave(&core->lock, flags);
-	WRITE_ONCE(core->gone, true);
+	was_gone = xchg(&core->gone, true);
+	active = core->nr_active;
 	raw_spin_unlock_irqrestore(&core->lock, flags);
+	if (active && !was_gone)
+		dev_info(core->dev, "%s: device removed: %u events stop counting and keep their last value\n",
+			 core->name, active);
 	debugfs_remove_recursive(core->debugfs);
 	core->debugfs = NULL;
 	ndev->core = NULL;

@@ -8,10 +8,18 @@
  * hold the period that ended at the swap, so summing every period gives
  * exact 64-bit totals; an event's count is the growth of its slot's sum
  * between its start and its read. A swap seen in OVERFLOW state means a
- * period was lost: it is counted, never hidden.
+ * period was lost, and a counter read at 0xffffffff saturated: both are
+ * counted and shown, never added as if they were counts.
+ *
+ * NV10:NV30 have no quad mode (pcounter.rst, Introduction): there the
+ * engine runs one endless single-event counting period per domain (PRE
+ * and START always true, STOP never) and sums the growth of the live
+ * CTR_EVENT and CTR_CYCLES, whose low 39 bits wrap (pcounter.rst,
+ * Counters). Starting that program takes three cycles (PRE_OP write,
+ * WAIT_FOR_PRE, WAIT_FOR_START) in which nothing is counted.
  */
 
-#include <linux/delay.h>
+#include <linux/ktime.h>
 #include <linux/slab.h>
 
 #include <nvpcounter/regs.h>
@@ -19,6 +27,7 @@
 #include "core.h"
 
 static enum hrtimer_restart nvpc_poll(struct hrtimer *timer);
+static void nvpc_poll_update(struct nvpc_core *core);
 
 /* reads of QUAD_STATE while waiting for a swap to land */
 #define NVPC_SWAP_POLLS		64
@@ -45,6 +54,12 @@ u8 nvpc_dset_id_of(enum nvpc_dset dset)
 static const struct nvpc_gen_ops *nvpc_gen_ops_for(enum nvpc_gen gen)
 {
 	switch (gen) {
+	case NVPC_GEN_NV10:
+	case NVPC_GEN_NV15:
+	case NVPC_GEN_NV20:
+		return &nvpc_gen_nv10;
+	case NVPC_GEN_NV30:
+		return &nvpc_gen_nv30;
 	case NVPC_GEN_NV40:
 		return &nvpc_gen_nv40;
 	case NVPC_GEN_G84:
@@ -74,6 +89,7 @@ static void nvpc_domains_add(struct nvpc_core *core, enum nvpc_dset dset,
 		dom->dset = nvpc_dset_id_of(dset);
 		dom->unit = unit;
 		dom->index = dom->desc->index;
+		dom->slots = &core->slots[core->nr_domains];
 		if (core->gen->setup)
 			core->gen->setup(core, dom);
 		core->nr_domains++;
@@ -108,8 +124,11 @@ int nvpc_engine_init(struct nvpc_core *core)
 		n = nvpc_catalog_nr_domains(chip, NVPC_DSET_MAIN);
 	}
 	core->domains = kcalloc(n, sizeof(*core->domains), GFP_KERNEL);
-	if (!core->domains)
+	core->slots = kcalloc(n, sizeof(*core->slots), GFP_KERNEL);
+	if (!core->domains || !core->slots) {
+		nvpc_engine_fini(core);
 		return -ENOMEM;
+	}
 
 	if (chip->gen >= NVPC_GEN_GF100) {
 		nvpc_domains_add(core, NVPC_DSET_HUB, 0);
@@ -132,7 +151,9 @@ int nvpc_engine_init(struct nvpc_core *core)
 void nvpc_engine_fini(struct nvpc_core *core)
 {
 	kfree(core->domains);
+	kfree(core->slots);
 	core->domains = NULL;
+	core->slots = NULL;
 	core->nr_domains = 0;
 }
 
@@ -162,27 +183,105 @@ struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1)
 	return NULL;
 }
 
+/* the slots a counter mode's integer and input occupy, and its counter */
+static const struct {
+	u8 claims;
+	u8 counter;
+} nvpc_mode_use[] = {
+	[NVPC_MODE_EVENT_B4] = { BIT(NVPC_SLOT_EVENT) | BIT(NVPC_SLOT_START),
+				 NVPC_SLOT_EVENT },
+	[NVPC_MODE_EVENT_B6] = { BIT(NVPC_SLOT_EVENT) | BIT(NVPC_SLOT_START),
+				 NVPC_SLOT_EVENT },
+	[NVPC_MODE_EXTRA_B4] = { BIT(NVPC_SLOT_START), NVPC_SLOT_START },
+	[NVPC_MODE_EXTRA_B6] = { BIT(NVPC_SLOT_EVENT) | BIT(NVPC_SLOT_START),
+				 NVPC_SLOT_START },
+};
+
+/* the config2 signals a mode's integer uses: B4 four, B6 six */
+static unsigned int nvpc_mode_nr_bsigs(unsigned int mode)
+{
+	switch (mode) {
+	case NVPC_MODE_EVENT_B4:
+	case NVPC_MODE_EXTRA_B4:
+		return 4;
+	case NVPC_MODE_EVENT_B6:
+	case NVPC_MODE_EXTRA_B6:
+		return 6;
+	default:
+		return 0;
+	}
+}
+
+static int nvpc_check_mode(struct nvpc_core *core, struct nvpc_domain *dom,
+			   u64 config, u64 config2)
+{
+	unsigned int mode = FIELD_GET(NVPC_CFG_MODE, config);
+	unsigned int j, nb = nvpc_mode_nr_bsigs(mode);
+
+	if (mode && !(core->gen->modes & BIT(mode))) {
+		nvpc_dbg(core, "counter mode %u: not on a %s\n", mode,
+			 core->gen->name);
+		return -EINVAL;
+	}
+	if (config2 & ~(nb ? GENMASK_ULL(8 * nb - 1, 0) : 0)) {
+		nvpc_dbg(core, "config2 0x%llx: mode %u takes %u signals\n",
+			 config2, mode, nb);
+		return -EINVAL;
+	}
+	for (j = 0; j < nb; j++) {
+		u32 sig = (config2 >> (8 * j)) & 0xff;
+
+		if (sig >= dom->desc->nr_signals) {
+			nvpc_dbg(core, "bsig%u 0x%x: domain has 0x%x signals\n",
+				 j, sig, dom->desc->nr_signals);
+			return -EINVAL;
+		}
+	}
+	if (mode && FIELD_GET(NVPC_CFG_SLOT, config)) {
+		nvpc_dbg(core, "counter mode %u chooses its own slots\n", mode);
+		return -EINVAL;
+	}
+	if ((mode == NVPC_MODE_EXTRA_B4 || mode == NVPC_MODE_EXTRA_B6) &&
+	    (config & (NVPC_CFG_SIG0 | NVPC_CFG_SIG1 | NVPC_CFG_SIG2 |
+		       NVPC_CFG_SIG3 | NVPC_CFG_OP | NVPC_CFG_OPBITS))) {
+		nvpc_dbg(core, "counter mode %u counts every cycle: no input\n",
+			 mode);
+		return -EINVAL;
+	}
+	if (mode == NVPC_MODE_EVENT_B6 &&
+	    (config & (NVPC_CFG_SIG2 | NVPC_CFG_SIG3))) {
+		nvpc_dbg(core, "event_b6: sig2/sig3 are bsig4/bsig5\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /**
  * nvpc_engine_check() - validate an event's config against its domain
  * @core: the GPU
  * @dom: the domain the event's attr.config1 names
- * @config: the event's attr.config
+ * @event: the event
  *
  * Return: 0, or -EINVAL with a dev_dbg reason.
  */
 int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
-		      u64 config)
+		      struct perf_event *event)
 {
-	unsigned int j, slot;
+	u64 config = event->attr.config, config2 = event->attr.config2;
 	u32 opbits = FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
+	unsigned int j, slot;
 
 	if (config & NVPC_CFG_RESERVED) {
 		nvpc_dbg(core, "config 0x%llx: reserved bits set\n", config);
 		return -EINVAL;
 	}
+	if (config2 & NVPC_CFG2_RESERVED) {
+		nvpc_dbg(core, "config2 0x%llx: reserved bits set\n", config2);
+		return -EINVAL;
+	}
 	if (FIELD_GET(NVPC_CFG_CYCLES, config)) {
-		if (config & ~NVPC_CFG_CYCLES) {
-			nvpc_dbg(core, "cycles takes no signal, op or slot\n");
+		if ((config & ~NVPC_CFG_CYCLES) || config2) {
+			nvpc_dbg(core, "cycles takes no signal, op, slot or mode\n");
 			return -EINVAL;
 		}
 		return 0;
@@ -202,99 +301,296 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 			 slot);
 		return -EINVAL;
 	}
-	if (slot && (opbits & ~core->gen->opbits[slot - 1])) {
+	if (slot && !(core->gen->slots & BIT(slot - 1))) {
+		nvpc_dbg(core, "slot %u: a %s counts only its EVENT input\n",
+			 slot, core->gen->name);
+		return -EINVAL;
+	}
+	if (opbits & ~core->gen->opbits[slot ? slot - 1 : NVPC_SLOT_EVENT]) {
 		nvpc_dbg(core, "op bits 0x%x: not on this slot of a %s\n",
 			 opbits >> 16, core->gen->name);
 		return -EINVAL;
 	}
-	if (!slot && (opbits & ~core->gen->opbits[NVPC_SLOT_EVENT])) {
-		nvpc_dbg(core, "op bits 0x%x: not on a %s\n", opbits >> 16,
-			 core->gen->name);
-		return -EINVAL;
+	return nvpc_check_mode(core, dom, config, config2);
+}
+
+/*
+ * A shared CTRL (NV10:NV40) has one counter mode for every domain: a mode
+ * needs every other domain's EVENT counter free or in that same mode.
+ */
+static bool nvpc_shared_mode_ok(struct nvpc_core *core,
+				struct nvpc_slots *tables,
+				struct nvpc_slots *self, unsigned int mode)
+{
+	unsigned int d;
+
+	if (!core->gen->shared_ctrl)
+		return true;
+	for (d = 0; d < core->nr_domains; d++) {
+		struct nvpc_slots *t = &tables[d];
+
+		if (t == self)
+			continue;
+		if (t->mode != mode &&
+		    (t->mode || (mode && t->ev[NVPC_SLOT_EVENT])))
+			return false;
 	}
-	return 0;
+	return true;
 }
 
 /**
- * nvpc_slot_alloc() - pick the slot an event counts on
- * @dom: the domain
- * @slots: the domain's slot occupancy (the live one, or a copy for group
- *	validation)
- * @config: the event's attr.config (already checked)
+ * nvpc_slot_alloc() - pick the counter an event counts on
+ * @core: the GPU
+ * @tables: the slot tables of every domain (the live ones, or copies for
+ *	group validation)
+ * @dom: the event's domain
+ * @event: the event (config already checked)
+ * @claimed: set to the slots the event holds
  *
- * Return: the slot, NVPC_CTR_CYCLES for a cycles event, or -ENOSPC.
+ * On success the event's slots are claimed in @tables (the event itself is
+ * not touched: group validation runs this on events already counting).
+ *
+ * Return: the counter (NVPC_SLOT_* or NVPC_CTR_CYCLES), or -ENOSPC when
+ * the slots it needs are taken.
  */
-int nvpc_slot_alloc(struct nvpc_domain *dom, struct perf_event **slots,
-		    u64 config)
+int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
+		    struct nvpc_domain *dom, struct perf_event *event,
+		    unsigned long *claimed)
 {
 	static const u8 order[] = { NVPC_SLOT_EVENT, NVPC_SLOT_START,
 				    NVPC_SLOT_PRE, NVPC_SLOT_STOP };
+	struct nvpc_slots *t = &tables[dom - core->domains];
+	u64 config = event->attr.config;
+	unsigned int mode = FIELD_GET(NVPC_CFG_MODE, config);
 	unsigned int want = FIELD_GET(NVPC_CFG_SLOT, config);
 	u32 opbits = FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
-	unsigned int i;
+	unsigned long claims = 0;
+	unsigned int i, s;
+	int idx = -ENOSPC;
 
+	*claimed = 0;
 	if (FIELD_GET(NVPC_CFG_CYCLES, config))
 		return NVPC_CTR_CYCLES;
-	if (want)
-		return slots[want - 1] ? -ENOSPC : want - 1;
-	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		/* SETFLAG and the EVENT/STOP bit layout need those slots */
-		if ((opbits & NVPC_OP_ES_ARG3_SETFLAG) &&
-		    (order[i] == NVPC_SLOT_PRE || order[i] == NVPC_SLOT_START))
-			continue;
-		if (!slots[order[i]])
-			return order[i];
+	if (mode) {
+		claims = nvpc_mode_use[mode].claims & core->gen->slots;
+		for_each_set_bit(s, &claims, NVPC_NR_SLOTS)
+			if (t->ev[s])
+				return -ENOSPC;
+		if (!nvpc_shared_mode_ok(core, tables, t, mode))
+			return -ENOSPC;
+		idx = nvpc_mode_use[mode].counter;
+	} else {
+		for (i = 0; i < ARRAY_SIZE(order); i++) {
+			s = order[i];
+			if ((want && s != want - 1) ||
+			    !(core->gen->slots & BIT(s)) || t->ev[s])
+				continue;
+			/* SETFLAG as argument 3 exists on EVENT and STOP only */
+			if ((opbits & NVPC_OP_ES_ARG3_SETFLAG) &&
+			    (s == NVPC_SLOT_PRE || s == NVPC_SLOT_START))
+				continue;
+			/* EVENT counts a mode's integer while one is set */
+			if (s == NVPC_SLOT_EVENT &&
+			    (t->mode == NVPC_MODE_EVENT_B4 ||
+			     t->mode == NVPC_MODE_EVENT_B6 ||
+			     !nvpc_shared_mode_ok(core, tables, t, 0)))
+				continue;
+			idx = s;
+			claims = BIT(s);
+			break;
+		}
+		if (idx < 0)
+			return -ENOSPC;
 	}
-	return -ENOSPC;
+	for_each_set_bit(s, &claims, NVPC_NR_SLOTS)
+		t->ev[s] = event;
+	if (mode)
+		t->mode = mode;
+	*claimed = claims;
+	return idx;
 }
 
-static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom)
+/* Give back what nvpc_slot_alloc() claimed. */
+static void nvpc_slot_free(struct nvpc_slots *t, struct perf_event *event)
 {
-	u32 ctr[NVPC_NR_CTRS], state = NVPC_QUAD_EMPTY;
+	unsigned long claims = event->hw.config_base;
+	unsigned int s;
+
+	for_each_set_bit(s, &claims, NVPC_NR_SLOTS)
+		t->ev[s] = NULL;
+	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config))
+		t->mode = NVPC_MODE_SIMPLE;
+}
+
+/*
+ * The _SRC/_OP shadows of the slots an event holds (pcounter.rst, Special
+ * counter modes: B4 is START_SRC[0..3], B6 adds EVENT_SRC[2..3]).
+ */
+static void nvpc_slot_regs(struct nvpc_domain *dom, struct perf_event *event)
+{
+	u64 config = event->attr.config, config2 = event->attr.config2;
+	u32 bsrc = lower_32_bits(config2);
+	u32 b6hi = FIELD_GET(NVPC_CFG2_BSIG4, config2) << 16 |
+		   FIELD_GET(NVPC_CFG2_BSIG5, config2) << 24;
+	u16 tt = FIELD_GET(NVPC_CFG_OP, config);
+	u32 op = (tt ? tt : NVPC_OP_ARG0) |
+		 FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
+
+	switch (FIELD_GET(NVPC_CFG_MODE, config)) {
+	case NVPC_MODE_EVENT_B6:
+		dom->src[NVPC_SLOT_EVENT] = (lower_32_bits(config) & 0xffff) |
+					    b6hi;
+		dom->op[NVPC_SLOT_EVENT] = op;
+		dom->src[NVPC_SLOT_START] = bsrc;
+		dom->op[NVPC_SLOT_START] = 0;
+		break;
+	case NVPC_MODE_EVENT_B4:
+		dom->src[NVPC_SLOT_EVENT] = lower_32_bits(config);
+		dom->op[NVPC_SLOT_EVENT] = op;
+		fallthrough;
+	case NVPC_MODE_EXTRA_B4:
+		dom->src[NVPC_SLOT_START] = bsrc;
+		dom->op[NVPC_SLOT_START] = 0;
+		break;
+	case NVPC_MODE_EXTRA_B6:
+		dom->src[NVPC_SLOT_START] = bsrc;
+		dom->op[NVPC_SLOT_START] = 0;
+		dom->src[NVPC_SLOT_EVENT] = b6hi;
+		dom->op[NVPC_SLOT_EVENT] = 0;
+		break;
+	default:
+		dom->src[event->hw.idx] = lower_32_bits(config);
+		dom->op[event->hw.idx] = op;
+		break;
+	}
+}
+
+/* the counter mode to program: the domain's, or the GPU's if shared */
+static u8 nvpc_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	unsigned int d;
+
+	if (!core->gen->shared_ctrl)
+		return dom->slots->mode;
+	for (d = 0; d < core->nr_domains; d++)
+		if (core->slots[d].mode)
+			return core->slots[d].mode;
+	return NVPC_MODE_SIMPLE;
+}
+
+/* The counters events use: their slots' and CTR_CYCLES (for the clock). */
+static unsigned long nvpc_domain_used(struct nvpc_domain *dom)
+{
+	unsigned long used = BIT(NVPC_CTR_CYCLES);
+	unsigned int s;
+
+	for (s = 0; s < NVPC_NR_SLOTS; s++) {
+		struct perf_event *ev = dom->slots->ev[s];
+
+		if (ev)
+			used |= BIT(ev->hw.idx);
+	}
+	return used;
+}
+
+/* Fold one read period of a quad-mode domain into its sums. */
+static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
+			       u64 now)
+{
+	unsigned long used = nvpc_domain_used(dom);
+	u64 ctr[NVPC_NR_CTRS] = { 0 };
+	u32 state = NVPC_QUAD_EMPTY;
 	unsigned int i;
 
 	for (i = 0; i < NVPC_SWAP_POLLS; i++) {
-		state = core->gen->read(core, dom, ctr);
+		state = core->gen->read(core, dom, used, ctr);
 		if (state != NVPC_QUAD_EMPTY)
 			break;
 	}
 	if (state == NVPC_QUAD_EMPTY) {
 		dom->not_responding++;
+		dev_warn_ratelimited(core->dev,
+				     "domain %u.%u.%u: swap never landed, no counts read\n",
+				     dom->dset, dom->unit, dom->index);
 		return;
 	}
 	if (state == NVPC_QUAD_OVERFLOW) {
 		/* the visible set is the newest; the one before is lost */
 		dom->lost_periods++;
 		core->gen->ack(core, dom);
+	} else if (now > dom->sample_ns + NSEC_PER_MSEC &&
+		   ctr[NVPC_CTR_CYCLES] != U32_MAX) {
+		dom->clock_hz = div64_u64(ctr[NVPC_CTR_CYCLES] * NSEC_PER_SEC,
+					  now - dom->sample_ns);
 	}
-	for (i = 0; i < NVPC_NR_CTRS; i++) {
-		if (ctr[i] == U32_MAX)
+	dom->sample_ns = now;
+	dom->samples++;
+	for_each_set_bit(i, &used, NVPC_NR_CTRS) {
+		if (ctr[i] == U32_MAX) {
+			/* the true count is unknown: never add it */
 			dom->saturations++;
+			dev_warn_ratelimited(core->dev,
+					     "domain %u.%u.%u: counter %u saturated, period left out\n",
+					     dom->dset, dom->unit, dom->index, i);
+			continue;
+		}
 		dom->acc[i] += ctr[i];
 	}
 	core->gen->ack(core, dom);
 }
 
+/* Fold the growth of a single-event program's live counters. */
+static void nvpc_domain_sample_live(struct nvpc_core *core,
+				    struct nvpc_domain *dom, u64 now)
+{
+	u64 mask = BIT_ULL(core->gen->live_bits) - 1, ctr[NVPC_NR_CTRS];
+	unsigned long used = nvpc_domain_used(dom);
+	u64 grow;
+	unsigned int i;
+
+	/* a restart that has not landed yet: nothing of it to fold */
+	if (core->gen->read(core, dom, used, ctr) == NVPC_QUAD_EMPTY)
+		return;
+	for_each_set_bit(i, &used, NVPC_NR_CTRS) {
+		grow = (ctr[i] - dom->last[i]) & mask;
+		dom->acc[i] += grow;
+		dom->last[i] = ctr[i];
+		if (i == NVPC_CTR_CYCLES && now > dom->sample_ns + NSEC_PER_MSEC)
+			dom->clock_hz = div64_u64(grow * NSEC_PER_SEC,
+						  now - dom->sample_ns);
+	}
+	dom->sample_ns = now;
+	dom->samples++;
+}
+
 /* Swap every running domain and fold the ended period into the sums. */
 static void nvpc_sample(struct nvpc_core *core)
 {
+	const struct nvpc_gen_ops *gen = core->gen;
 	bool swapped = false;
 	unsigned int i;
+	u64 now;
 
 	lockdep_assert_held(&core->lock);
 	if (READ_ONCE(core->gone))
 		return;
-	for (i = 0; i < core->nr_domains; i++) {
+	now = ktime_get_ns();
+	for (i = 0; i < core->nr_domains && !gen->single; i++) {
 		struct nvpc_domain *dom = &core->domains[i];
 
-		if (!dom->running || (core->gen->global_swap && swapped))
+		if (!dom->running || (gen->global_swap && swapped))
 			continue;
-		core->gen->trigger_swap(core, dom);
+		gen->trigger_swap(core, dom);
 		swapped = true;
 	}
-	for (i = 0; i < core->nr_domains; i++)
-		if (core->domains[i].running)
-			nvpc_domain_sample(core, &core->domains[i]);
+	for (i = 0; i < core->nr_domains; i++) {
+		if (!core->domains[i].running)
+			continue;
+		if (gen->single)
+			nvpc_domain_sample_live(core, &core->domains[i], now);
+		else
+			nvpc_domain_sample(core, &core->domains[i], now);
+	}
 }
 
 /* Move the event to the slot's current sum, adding the growth if @fold. */
@@ -335,6 +631,7 @@ static enum hrtimer_restart nvpc_poll(struct hrtimer *timer)
 
 	raw_spin_lock_irqsave(&core->lock, flags);
 	nvpc_sample(core);
+	nvpc_poll_update(core);
 	more = core->nr_active && !READ_ONCE(core->gone);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 	if (!more)
@@ -344,19 +641,78 @@ static enum hrtimer_restart nvpc_poll(struct hrtimer *timer)
 }
 
 /*
- * The poll period keeps the fastest running domain's 32-bit counters at
- * most half full: 2^31 cycles at its clock.
+ * The poll period keeps the fastest running domain's counters at most
+ * half full: 2^31 cycles (2^38 for 40-bit live counters) at the larger of
+ * its nominal and its measured clock.
  */
 static void nvpc_poll_update(struct nvpc_core *core)
 {
+	unsigned int bits = core->gen->single ? core->gen->live_bits : 32;
 	u64 hz = 1, ns;
 	unsigned int i;
 
-	for (i = 0; i < core->nr_domains; i++)
-		if (core->domains[i].running)
-			hz = max_t(u64, hz, core->domains[i].desc->clock_hz);
-	ns = div64_u64(BIT_ULL(31) * NSEC_PER_SEC, hz);
+	for (i = 0; i < core->nr_domains; i++) {
+		struct nvpc_domain *dom = &core->domains[i];
+
+		if (!dom->running)
+			continue;
+		hz = max3(hz, (u64)dom->desc->clock_hz, dom->clock_hz);
+	}
+	ns = mul_u64_u64_div_u64(BIT_ULL(bits - 1), NSEC_PER_SEC, hz);
 	core->poll_ns = clamp_t(u64, ns, NSEC_PER_MSEC, 10 * NSEC_PER_SEC);
+}
+
+/* Write a domain's whole program: counting mode and all four inputs. */
+static void nvpc_domain_program(struct nvpc_core *core,
+				struct nvpc_domain *dom)
+{
+	unsigned int s;
+
+	dom->ctr_mode = nvpc_ctr_mode(core, dom);
+	core->gen->start(core, dom);
+	for (s = 0; s < NVPC_NR_SLOTS; s++)
+		if (core->gen->slots & BIT(s))
+			core->gen->program(core, dom, s);
+	memset(dom->last, 0, sizeof(dom->last));
+	dom->sample_ns = ktime_get_ns();
+}
+
+/*
+ * A counter mode change: on a shared CTRL every running domain takes the
+ * new mode, elsewhere only @dom.
+ */
+static void nvpc_mode_update(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	unsigned int i;
+
+	if (!core->gen->shared_ctrl) {
+		if (!dom->running)
+			return;
+		dom->ctr_mode = nvpc_ctr_mode(core, dom);
+		core->gen->start(core, dom);
+		return;
+	}
+	for (i = 0; i < core->nr_domains; i++) {
+		struct nvpc_domain *d = &core->domains[i];
+
+		if (d->running && d->ctr_mode != nvpc_ctr_mode(core, d)) {
+			d->ctr_mode = nvpc_ctr_mode(core, d);
+			core->gen->start(core, d);
+		}
+	}
+}
+
+/* Write the slots an event holds from the shadows. */
+static void nvpc_event_program(struct nvpc_core *core, struct nvpc_domain *dom,
+			       unsigned long claims)
+{
+	unsigned int s;
+
+	for_each_set_bit(s, &claims, NVPC_NR_SLOTS)
+		core->gen->program(core, dom, s);
+	/* a single-event program restarted: its live counters start over */
+	if (core->gen->single && claims)
+		memset(dom->last, 0, sizeof(dom->last));
 }
 
 /**
@@ -370,45 +726,43 @@ static void nvpc_poll_update(struct nvpc_core *core)
 int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 {
 	struct nvpc_domain *dom = event->pmu_private;
-	u64 config = event->attr.config;
-	unsigned long flags;
-	int slot, s;
+	unsigned long flags, claimed;
+	int idx;
 
 	raw_spin_lock_irqsave(&core->lock, flags);
 	if (READ_ONCE(core->gone)) {
 		raw_spin_unlock_irqrestore(&core->lock, flags);
 		return -ENODEV;
 	}
-	slot = nvpc_slot_alloc(dom, dom->slot, config);
-	if (slot < 0) {
+	idx = nvpc_slot_alloc(core, core->slots, dom, event, &claimed);
+	if (idx < 0) {
 		raw_spin_unlock_irqrestore(&core->lock, flags);
 		nvpc_dbg(core, "domain %u.%u.%u: no free slot\n", dom->dset,
 			 dom->unit, dom->index);
-		return slot;
+		return idx;
 	}
-	event->hw.idx = slot;
-	if (slot == NVPC_CTR_CYCLES) {
+	event->hw.idx = idx;
+	event->hw.config_base = claimed;
+	/* live counters restart when reprogrammed: fold them first */
+	if (core->gen->single)
+		nvpc_sample(core);
+	if (event->hw.idx == NVPC_CTR_CYCLES)
 		dom->nr_cycles++;
-	} else {
-		u16 op = FIELD_GET(NVPC_CFG_OP, config);
-
-		dom->slot[slot] = event;
-		dom->src[slot] = lower_32_bits(config);
-		dom->op[slot] = (op ? op : NVPC_OP_ARG0) |
-				FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
-	}
+	else
+		nvpc_slot_regs(dom, event);
 	if (!dom->running) {
-		core->gen->start(core, dom);
-		for (s = 0; s < NVPC_NR_SLOTS; s++)
-			core->gen->program(core, dom, s);
+		nvpc_domain_program(core, dom);
 		dom->running = true;
 		nvpc_poll_update(core);
-	} else if (slot != NVPC_CTR_CYCLES) {
-		core->gen->program(core, dom, slot);
+	} else {
+		nvpc_event_program(core, dom, event->hw.config_base);
 	}
+	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config))
+		nvpc_mode_update(core, dom);
 	/* end the current period: the event counts from the next one */
-	nvpc_sample(core);
-	local64_set(&event->hw.prev_count, dom->acc[slot]);
+	if (!core->gen->single)
+		nvpc_sample(core);
+	local64_set(&event->hw.prev_count, dom->acc[event->hw.idx]);
 	core->nr_active++;
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 
@@ -419,7 +773,7 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 }
 
 /**
- * nvpc_engine_del() - stop counting an event and free its slot
+ * nvpc_engine_del() - stop counting an event and free its slots
  * @core: the GPU
  * @event: an added event
  * @fold: fold in its last counts (false for a stopped event)
@@ -428,27 +782,32 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 		     bool fold)
 {
 	struct nvpc_domain *dom = event->pmu_private;
-	unsigned long flags;
-	int slot = event->hw.idx;
+	unsigned long claims = event->hw.config_base, flags;
+	bool gone, idle;
+	unsigned int s;
 
 	raw_spin_lock_irqsave(&core->lock, flags);
+	gone = READ_ONCE(core->gone);
 	nvpc_sample(core);
 	nvpc_event_update(event, fold);
-	if (slot == NVPC_CTR_CYCLES) {
+	nvpc_slot_free(dom->slots, event);
+	if (event->hw.idx == NVPC_CTR_CYCLES)
 		dom->nr_cycles--;
-	} else {
-		dom->slot[slot] = NULL;
-		dom->src[slot] = 0;
-		dom->op[slot] = 0;
-		if (!READ_ONCE(core->gone))
-			core->gen->program(core, dom, slot);
+	for_each_set_bit(s, &claims, NVPC_NR_SLOTS) {
+		dom->src[s] = 0;
+		dom->op[s] = 0;
 	}
-	if (dom->running && !dom->nr_cycles &&
-	    !dom->slot[0] && !dom->slot[1] && !dom->slot[2] && !dom->slot[3]) {
-		if (!READ_ONCE(core->gone))
+	idle = !dom->nr_cycles && !dom->slots->ev[0] && !dom->slots->ev[1] &&
+	       !dom->slots->ev[2] && !dom->slots->ev[3];
+	if (dom->running && idle) {
+		if (!gone)
 			core->gen->stop(core, dom);
 		dom->running = false;
+	} else if (dom->running && !gone) {
+		nvpc_event_program(core, dom, claims);
 	}
+	if (!gone && FIELD_GET(NVPC_CFG_MODE, event->attr.config))
+		nvpc_mode_update(core, dom);
 	core->nr_active--;
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 }

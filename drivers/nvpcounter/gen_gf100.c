@@ -37,6 +37,7 @@ static void nvpc_gf100_start(struct nvpc_core *core, struct nvpc_domain *dom)
 	/* bit 18 is undocumented; FACTS.md: the known driver sets it */
 	nvpc_wr32(ndev, dom->base + NVPC_GF100_CTRL,
 		  FIELD_PREP(NVPC_GF100_CTRL_MODE, NVPC_GF100_CTRL_MODE_QUAD) |
+		  FIELD_PREP(NVPC_GF100_CTRL_CTR_MODE, dom->ctr_mode) |
 		  NVPC_GF100_CTRL_UNK18);
 }
 
@@ -61,25 +62,63 @@ static void nvpc_gf100_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 		  FIELD_PREP(NVPC_GF100_USER_PULSE, 1));
 }
 
+static const u32 nvpc_gf100_ctr_reg[NVPC_NR_CTRS] = {
+	[NVPC_SLOT_PRE] = NVPC_GF100_CTR_PRE,
+	[NVPC_SLOT_START] = NVPC_GF100_CTR_START,
+	[NVPC_SLOT_EVENT] = NVPC_GF100_CTR_EVENT,
+	[NVPC_SLOT_STOP] = NVPC_GF100_CTR_STOP,
+	[NVPC_CTR_CYCLES] = NVPC_GF100_CTR_CYCLES,
+};
+
 static u32 nvpc_gf100_read(struct nvpc_core *core, struct nvpc_domain *dom,
-			   u32 ctr[NVPC_NR_CTRS])
+			   unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
 	struct nvpc_device *ndev = core->ndev;
-	u32 b = dom->base;
+	unsigned int c;
 
-	ctr[NVPC_SLOT_PRE] = nvpc_rd32(ndev, b + NVPC_GF100_CTR_PRE);
-	ctr[NVPC_SLOT_START] = nvpc_rd32(ndev, b + NVPC_GF100_CTR_START);
-	ctr[NVPC_SLOT_EVENT] = nvpc_rd32(ndev, b + NVPC_GF100_CTR_EVENT);
-	ctr[NVPC_SLOT_STOP] = nvpc_rd32(ndev, b + NVPC_GF100_CTR_STOP);
-	ctr[NVPC_CTR_CYCLES] = nvpc_rd32(ndev, b + NVPC_GF100_CTR_CYCLES);
+	for_each_set_bit(c, &used, NVPC_NR_CTRS)
+		ctr[c] = nvpc_rd32(ndev, dom->base + nvpc_gf100_ctr_reg[c]);
 	return FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE,
-			 nvpc_rd32(ndev, b + NVPC_GF100_CTRL));
+			 nvpc_rd32(ndev, dom->base + NVPC_GF100_CTRL));
 }
 
 static void nvpc_gf100_ack(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	nvpc_wr32(core->ndev, dom->base + NVPC_GF100_QUAD_ACK_TRIGGER,
 		  NVPC_QUAD_ACK);
+}
+
+static void nvpc_gf100_state(struct nvpc_core *core, struct nvpc_domain *dom,
+			     struct nvpc_domain_state *st)
+{
+	u32 ctrl = nvpc_rd32(core->ndev, dom->base + NVPC_GF100_CTRL);
+
+	switch (FIELD_GET(NVPC_GF100_CTRL_MODE, ctrl)) {
+	case NVPC_GF100_CTRL_MODE_HALTED:
+		st->mode = NVPC_DOM_MODE_HALTED;
+		break;
+	case NVPC_GF100_CTRL_MODE_SINGLE:
+		st->mode = NVPC_DOM_MODE_SINGLE;
+		break;
+	case NVPC_GF100_CTRL_MODE_QUAD:
+		st->mode = NVPC_DOM_MODE_QUAD;
+		break;
+	default:
+		st->mode = NVPC_DOM_MODE_RECORD;
+		break;
+	}
+	st->ctr_mode = FIELD_GET(NVPC_GF100_CTRL_CTR_MODE, ctrl);
+	st->single = FIELD_GET(NVPC_GF100_CTRL_SINGLE_STATE, ctrl);
+	st->quad = FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE, ctrl);
+}
+
+static void nvpc_gf100_status(struct nvpc_core *core, struct nvpc_domain *dom,
+			      u32 st[NVPC_NR_STATUS])
+{
+	unsigned int j;
+
+	for (j = 0; j < NVPC_NR_STATUS; j++)
+		st[j] = nvpc_rd32(core->ndev, dom->base + NVPC_GF100_STATUS(j));
 }
 
 /* pcounter.rst leaves bits 16-20 on GF100 open; G92's layout is assumed */
@@ -93,6 +132,9 @@ static void nvpc_gf100_ack(struct nvpc_core *core, struct nvpc_domain *dom)
 
 const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.name = "gf100",
+	/* FACTS.md: CTR_MODE moved to bits 3-5, values assumed as on NV40 */
+	.slots = GENMASK(NVPC_NR_SLOTS - 1, 0),
+	.modes = GENMASK(NVPC_MODE_EXTRA_B6, 0),
 	.opbits = { NVPC_OPBITS_GF100_PS, NVPC_OPBITS_GF100_PS,
 		    NVPC_OPBITS_GF100_ES, NVPC_OPBITS_GF100_ES },
 	.setup = nvpc_gf100_setup,
@@ -102,4 +144,6 @@ const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.trigger_swap = nvpc_gf100_swap,
 	.read = nvpc_gf100_read,
 	.ack = nvpc_gf100_ack,
+	.state = nvpc_gf100_state,
+	.status = nvpc_gf100_status,
 };

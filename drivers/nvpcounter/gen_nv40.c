@@ -12,11 +12,14 @@
 
 #include "core.h"
 
+/* the perf ABI's NVPC_MODE_* are the CTR_MODE values (Control registers) */
+static_assert(NVPC_MODE_EXTRA_B6 == NVPC_CTR_MODE_EXTRA_B6_EVENT_B2);
+
 static void nvpc_nv40_start(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	nvpc_wr32(core->ndev, NVPC_NV40_CTRL(dom->index),
 		  FIELD_PREP(NVPC_NV40_CTRL_MODE, NVPC_NV40_CTRL_MODE_QUAD) |
-		  FIELD_PREP(NVPC_NV40_CTRL_CTR_MODE, NVPC_CTR_MODE_SIMPLE));
+		  FIELD_PREP(NVPC_NV40_CTRL_CTR_MODE, dom->ctr_mode));
 }
 
 static void nvpc_nv40_stop(struct nvpc_core *core, struct nvpc_domain *dom)
@@ -40,17 +43,22 @@ static void nvpc_nv40_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 		  NVPC_PGRAPH_PM_TRIGGER_PULSE);
 }
 
+static const u32 nvpc_nv40_ctr_reg[NVPC_NR_CTRS] = {
+	[NVPC_SLOT_PRE] = NVPC_NV40_CTR_PRE(0),
+	[NVPC_SLOT_START] = NVPC_NV40_CTR_START(0),
+	[NVPC_SLOT_EVENT] = NVPC_NV40_CTR_EVENT(0),
+	[NVPC_SLOT_STOP] = NVPC_NV40_CTR_STOP(0),
+	[NVPC_CTR_CYCLES] = NVPC_NV40_CTR_CYCLES(0),
+};
+
 static u32 nvpc_nv40_read(struct nvpc_core *core, struct nvpc_domain *dom,
-			  u32 ctr[NVPC_NR_CTRS])
+			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
 	struct nvpc_device *ndev = core->ndev;
-	unsigned int i = dom->index;
+	unsigned int i = dom->index, c;
 
-	ctr[NVPC_SLOT_PRE] = nvpc_rd32(ndev, NVPC_NV40_CTR_PRE(i));
-	ctr[NVPC_SLOT_START] = nvpc_rd32(ndev, NVPC_NV40_CTR_START(i));
-	ctr[NVPC_SLOT_EVENT] = nvpc_rd32(ndev, NVPC_NV40_CTR_EVENT(i));
-	ctr[NVPC_SLOT_STOP] = nvpc_rd32(ndev, NVPC_NV40_CTR_STOP(i));
-	ctr[NVPC_CTR_CYCLES] = nvpc_rd32(ndev, NVPC_NV40_CTR_CYCLES(i));
+	for_each_set_bit(c, &used, NVPC_NR_CTRS)
+		ctr[c] = nvpc_rd32(ndev, nvpc_nv40_ctr_reg[c] + 4 * i);
 	return FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE,
 			 nvpc_rd32(ndev, NVPC_NV40_CTRL(i)));
 }
@@ -59,6 +67,36 @@ static void nvpc_nv40_ack(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	nvpc_wr32(core->ndev, NVPC_NV40_QUAD_ACK_TRIGGER(dom->index),
 		  NVPC_QUAD_ACK);
+}
+
+static void nvpc_nv40_state(struct nvpc_core *core, struct nvpc_domain *dom,
+			    struct nvpc_domain_state *st)
+{
+	u32 ctrl = nvpc_rd32(core->ndev, NVPC_NV40_CTRL(dom->index));
+
+	switch (FIELD_GET(NVPC_NV40_CTRL_MODE, ctrl)) {
+	case NVPC_NV40_CTRL_MODE_SINGLE:
+		st->mode = NVPC_DOM_MODE_SINGLE;
+		break;
+	case NVPC_NV40_CTRL_MODE_QUAD:
+		st->mode = NVPC_DOM_MODE_QUAD;
+		break;
+	default:
+		st->mode = NVPC_DOM_MODE_RECORD;
+		break;
+	}
+	st->ctr_mode = FIELD_GET(NVPC_NV40_CTRL_CTR_MODE, ctrl);
+	st->single = FIELD_GET(NVPC_NV40_CTRL_SINGLE_STATE, ctrl);
+	st->quad = FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE, ctrl);
+}
+
+static void nvpc_nv40_status(struct nvpc_core *core, struct nvpc_domain *dom,
+			     u32 st[NVPC_NR_STATUS])
+{
+	unsigned int j;
+
+	for (j = 0; j < NVPC_NR_STATUS; j++)
+		st[j] = nvpc_rd32(core->ndev, NVPC_NV40_STATUS(dom->index, j));
 }
 
 /*
@@ -101,8 +139,14 @@ static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 				 NVPC_OP_ES_ARG2_DELAYED_SRC0 | \
 				 NVPC_OP_ES_ARG3_DELAYED_SRC1)
 
+/* every slot; NV40+ have all counter modes (Special counter modes) */
+#define NVPC_NV40_SLOTS		GENMASK(NVPC_NR_SLOTS - 1, 0)
+#define NVPC_NV40_MODES		GENMASK(NVPC_MODE_EXTRA_B6, 0)
+
 const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.name = "nv40",
+	.slots = NVPC_NV40_SLOTS,
+	.modes = NVPC_NV40_MODES,
 	.opbits = { NVPC_OPBITS_NV30_PS, NVPC_OPBITS_NV30_PS,
 		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
 	.start = nvpc_nv40_start,
@@ -111,11 +155,15 @@ const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.trigger_swap = nvpc_nv40_swap,
 	.read = nvpc_nv40_read,
 	.ack = nvpc_nv40_ack,
+	.state = nvpc_nv40_state,
+	.status = nvpc_nv40_status,
 	.global_swap = true,
 };
 
 const struct nvpc_gen_ops nvpc_gen_g84 = {
 	.name = "g84",
+	.slots = NVPC_NV40_SLOTS,
+	.modes = NVPC_NV40_MODES,
 	.opbits = { NVPC_OPBITS_NV30_PS, NVPC_OPBITS_NV30_PS,
 		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
 	.start = nvpc_g84_start,
@@ -124,10 +172,14 @@ const struct nvpc_gen_ops nvpc_gen_g84 = {
 	.trigger_swap = nvpc_g84_swap,
 	.read = nvpc_nv40_read,
 	.ack = nvpc_nv40_ack,
+	.state = nvpc_nv40_state,
+	.status = nvpc_nv40_status,
 };
 
 const struct nvpc_gen_ops nvpc_gen_g92 = {
 	.name = "g92",
+	.slots = NVPC_NV40_SLOTS,
+	.modes = NVPC_NV40_MODES,
 	.opbits = { NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_PS,
 		    NVPC_OPBITS_G92_ES, NVPC_OPBITS_G92_ES },
 	.start = nvpc_g84_start,
@@ -136,4 +188,6 @@ const struct nvpc_gen_ops nvpc_gen_g92 = {
 	.trigger_swap = nvpc_g84_swap,
 	.read = nvpc_nv40_read,
 	.ack = nvpc_nv40_ack,
+	.state = nvpc_nv40_state,
+	.status = nvpc_nv40_status,
 };

@@ -59,9 +59,16 @@ static struct attribute *nvpc_format_attrs[] = {
 	NVPC_FORMAT(opbits, "config", NVPC_CFG_OPBITS),
 	NVPC_FORMAT(slot, "config", NVPC_CFG_SLOT),
 	NVPC_FORMAT(cycles, "config", NVPC_CFG_CYCLES),
+	NVPC_FORMAT(mode, "config", NVPC_CFG_MODE),
 	NVPC_FORMAT(dom, "config1", NVPC_CFG1_DOM),
 	NVPC_FORMAT(dset, "config1", NVPC_CFG1_DSET),
 	NVPC_FORMAT(unit, "config1", NVPC_CFG1_UNIT),
+	NVPC_FORMAT(bsig0, "config2", NVPC_CFG2_BSIG0),
+	NVPC_FORMAT(bsig1, "config2", NVPC_CFG2_BSIG1),
+	NVPC_FORMAT(bsig2, "config2", NVPC_CFG2_BSIG2),
+	NVPC_FORMAT(bsig3, "config2", NVPC_CFG2_BSIG3),
+	NVPC_FORMAT(bsig4, "config2", NVPC_CFG2_BSIG4),
+	NVPC_FORMAT(bsig5, "config2", NVPC_CFG2_BSIG5),
 	NULL,
 };
 
@@ -98,23 +105,19 @@ static const struct attribute_group nvpc_common_group = {
 	.attrs = nvpc_common_attrs,
 };
 
-/* Place one group member on the throwaway slot table of its domain. */
+/* Place one group member on the throwaway slot tables. */
 static int nvpc_validate_member(struct nvpc_core *core,
-				struct perf_event *(*fake)[NVPC_NR_SLOTS],
+				struct nvpc_slots *fake,
 				struct perf_event *member)
 {
-	struct nvpc_domain *dom = member->pmu_private;
-	struct perf_event **slots = fake[dom - core->domains];
-	int slot;
+	unsigned long claimed;
 
-	slot = nvpc_slot_alloc(dom, slots, member->attr.config);
-	if (slot < 0) {
-		nvpc_dbg(core, "group needs more than %d slots in a domain\n",
+	if (nvpc_slot_alloc(core, fake, member->pmu_private, member,
+			    &claimed) < 0) {
+		nvpc_dbg(core, "group does not fit: more than %d slots, or counter modes that exclude each other, in a domain\n",
 			 NVPC_NR_SLOTS);
 		return -EINVAL;
 	}
-	if (slot < NVPC_NR_SLOTS)
-		slots[slot] = member;
 	return 0;
 }
 
@@ -126,7 +129,7 @@ static int nvpc_validate_group(struct nvpc_core *core,
 			       struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader, *sib;
-	struct perf_event *(*fake)[NVPC_NR_SLOTS];
+	struct nvpc_slots *fake;
 	int ret = 0;
 
 	fake = kcalloc(core->nr_domains, sizeof(*fake), GFP_KERNEL);
@@ -171,18 +174,13 @@ static int nvpc_event_init(struct perf_event *event)
 		nvpc_dbg(core, "per-task counting is not supported (use -a)\n");
 		return -EINVAL;
 	}
-	if (event->attr.config2 & NVPC_CFG2_RESERVED) {
-		nvpc_dbg(core, "config2 0x%llx: reserved\n",
-			 event->attr.config2);
-		return -EINVAL;
-	}
 	dom = nvpc_domain_find(core, event->attr.config1);
 	if (!dom) {
 		nvpc_dbg(core, "config1 0x%llx: no such domain\n",
 			 event->attr.config1);
 		return -EINVAL;
 	}
-	ret = nvpc_engine_check(core, dom, event->attr.config);
+	ret = nvpc_engine_check(core, dom, event);
 	if (ret)
 		return ret;
 	event->pmu_private = dom;
@@ -397,8 +395,13 @@ int nvpc_pmu_register(struct nvpc_core *core)
 	ret = perf_pmu_register(&core->pmu, core->name, -1);
 	if (ret)
 		goto err_cpuhp;
+	ret = nvpc_sysfs_domains_add(core);
+	if (ret)
+		goto err_pmu;
 	return 0;
 
+err_pmu:
+	perf_pmu_unregister(&core->pmu);
 err_cpuhp:
 	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
 					    &core->cpuhp_node);
@@ -413,6 +416,7 @@ err_events:
  */
 void nvpc_pmu_unregister(struct nvpc_core *core)
 {
+	nvpc_sysfs_domains_remove(core);
 	perf_pmu_unregister(&core->pmu);
 	hrtimer_cancel(&core->timer);
 	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,

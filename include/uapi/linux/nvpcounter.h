@@ -25,7 +25,12 @@
 #define NVPC_CFG_SLOT		_NVPC_GENMASK_ULL(55, 53)
 /* count the domain's cycle counter instead of an input */
 #define NVPC_CFG_CYCLES		_NVPC_GENMASK_ULL(56, 56)
-#define NVPC_CFG_RESERVED	_NVPC_GENMASK_ULL(63, 57)
+/*
+ * counter mode (pcounter.rst, Special counter modes), NVPC_MODE_*: the
+ * event counts an integer made of the signals in config2 bsig0..bsig5
+ */
+#define NVPC_CFG_MODE		_NVPC_GENMASK_ULL(59, 57)
+#define NVPC_CFG_RESERVED	_NVPC_GENMASK_ULL(63, 60)
 
 /* config1: which domain */
 #define NVPC_CFG1_DOM		_NVPC_GENMASK_ULL(2, 0)	/* index in its set */
@@ -34,8 +39,30 @@
 #define NVPC_CFG1_RESERVED	(~(NVPC_CFG1_DOM | NVPC_CFG1_DSET | \
 				   NVPC_CFG1_UNIT))
 
-/* config2: reserved for single-event and record parameters */
-#define NVPC_CFG2_RESERVED	(~0ULL)
+/*
+ * config2: the signals of a counter mode's integer, low bit first. B4 is
+ * bsig0..bsig3 (the domain's START_SRC), B6 adds bsig4 and bsig5 (its
+ * EVENT_SRC arguments 2 and 3).
+ */
+#define NVPC_CFG2_BSIG0		_NVPC_GENMASK_ULL(7, 0)
+#define NVPC_CFG2_BSIG1		_NVPC_GENMASK_ULL(15, 8)
+#define NVPC_CFG2_BSIG2		_NVPC_GENMASK_ULL(23, 16)
+#define NVPC_CFG2_BSIG3		_NVPC_GENMASK_ULL(31, 24)
+#define NVPC_CFG2_BSIG4		_NVPC_GENMASK_ULL(39, 32)
+#define NVPC_CFG2_BSIG5		_NVPC_GENMASK_ULL(47, 40)
+#define NVPC_CFG2_RESERVED	_NVPC_GENMASK_ULL(63, 48)
+
+/*
+ * NVPC_CFG_MODE values. SIMPLE counts the input's truth table (1 per
+ * cycle it is true). EVENT_B4 and EVENT_B6 add B4/B6 on the cycles the
+ * input is true; EXTRA_B4 and EXTRA_B6 add B4/B6 on every cycle and take
+ * no input (sig0-3, op and opbits must be 0).
+ */
+#define NVPC_MODE_SIMPLE	0
+#define NVPC_MODE_EVENT_B4	1
+#define NVPC_MODE_EVENT_B6	2	/* NV40+ */
+#define NVPC_MODE_EXTRA_B4	3	/* NV40+ */
+#define NVPC_MODE_EXTRA_B6	4	/* NV40+ */
 
 /* NVPC_CFG1_DSET values: domain sets (main = hub before GF100) */
 #define NVPC_DSET_ID_HUB	0

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generation ops for the NV10:NV40 register layout (pcounter.rst, MMIO
+ * registers / NV10): per-domain registers at 0x00a400 + i * 0x100 and one
+ * CTRL register shared by both domains.
+ *
+ * NV10:NV30 count in single-event mode only. The engine keeps one endless
+ * counting period running per domain: PRE and START always true, STOP
+ * never true (pcounter.rst, Single event mode), so that the live CTR_EVENT
+ * and CTR_CYCLES grow for as long as the domain counts. Writing an input
+ * register aborts the process and the PRE_OP write restarts it; the
+ * restart is numbered in the CTR_STOP initial value, which stays the
+ * current CTR_STOP value while STOP never fires, so that a read tells
+ * whether the restart has landed yet.
+ *
+ * NV30:NV40 have quad mode, swapped by PGRAPH PM_TRIGGER like NV40, with
+ * the mode, QUAD_STATE and counter mode in the shared CTRL and one shared
+ * QUAD_ACK_TRIGGER (pcounter.rst, Control registers, Quad event mode).
+ */
+
+#include <nvpcounter/regs.h>
+
+#include "core.h"
+
+/* truth tables: always true, never true */
+#define NVPC_OP_ALWAYS		0xffff
+#define NVPC_OP_NEVER		0x0000
+
+/* CTRL bits the driver may write (the state fields are read-only) */
+#define NVPC_NV10_CTRL_RW	(NVPC_NV10_CTRL_TVOUT_DEBUG_SEL | \
+				 NVPC_NV10_CTRL_TVOUT_DEBUG_EN | \
+				 NVPC_NV10_CTRL_CTR_MODE | \
+				 NVPC_NV10_CTRL_EVENT_CTR_PERIOD(0) | \
+				 NVPC_NV10_CTRL_EVENT_CTR_PERIOD(1) | \
+				 NVPC_NV10_CTRL_MODE_QUAD(0) | \
+				 NVPC_NV10_CTRL_MODE_QUAD(1))
+
+/*
+ * The endless single-event program around the EVENT input. SETFLAG and
+ * CLRFLAG never fire; CTR_PRE starts at 0 so one PRE ends WAIT_FOR_PRE.
+ */
+static void nvpc_nv10_start(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int i = dom->index;
+	u32 ctrl = nvpc_rd32(ndev, NVPC_NV10_CTRL);
+
+	/* the engine counts 1 per cycle; nothing else may set EVENT_B4 */
+	if (ctrl & NVPC_NV10_CTRL_CTR_MODE)
+		nvpc_wr32(ndev, NVPC_NV10_CTRL, ctrl & NVPC_NV10_CTRL_RW &
+			  ~NVPC_NV10_CTRL_CTR_MODE);
+	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_INPUT_PRE), 0);
+	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_INPUT_START), 0);
+	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_INPUT_START), NVPC_OP_ALWAYS);
+	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_INPUT_STOP), 0);
+	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_INPUT_STOP), NVPC_OP_NEVER);
+	nvpc_wr32(ndev, NVPC_NV10_SETFLAG_SRC(i), 0);
+	nvpc_wr32(ndev, NVPC_NV10_SETFLAG_OP(i), NVPC_OP_NEVER);
+	nvpc_wr32(ndev, NVPC_NV10_CLRFLAG_SRC(i), 0);
+	nvpc_wr32(ndev, NVPC_NV10_CLRFLAG_OP(i), NVPC_OP_NEVER);
+	nvpc_wr32(ndev, NVPC_NV10_CTR_PRE(i), 0);
+}
+
+/* EVENT is the only input the program counts; its write restarts it */
+static void nvpc_nv10_program(struct nvpc_core *core, struct nvpc_domain *dom,
+			      unsigned int slot)
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int i = dom->index;
+
+	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_INPUT_EVENT),
+		  dom->src[NVPC_SLOT_EVENT]);
+	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_INPUT_EVENT),
+		  dom->op[NVPC_SLOT_EVENT]);
+	dom->restarts++;
+	nvpc_wr32(ndev, NVPC_NV10_CTR_STOP(i), dom->restarts);
+	/* PRE_OP written in INACTIVE starts the counting process */
+	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_INPUT_PRE), NVPC_OP_ALWAYS);
+}
+
+static void nvpc_nv10_stop(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	/* any input register write aborts; START never true keeps it off */
+	nvpc_wr32(core->ndev, NVPC_NV10_OP(dom->index, NVPC_INPUT_START),
+		  NVPC_OP_NEVER);
+}
+
+/* a 40-bit counter: low 32 bits, then bits 32-39 (pcounter.rst, Counters) */
+static u64 nvpc_nv10_read40(struct nvpc_device *ndev, u32 lo_reg, u32 hi_reg)
+{
+	u32 hi, lo, hi2;
+
+	hi = nvpc_rd32(ndev, hi_reg);
+	lo = nvpc_rd32(ndev, lo_reg);
+	hi2 = nvpc_rd32(ndev, hi_reg);
+	/* a carry into the high bits between the reads: read low again */
+	if (hi2 != hi)
+		lo = nvpc_rd32(ndev, lo_reg);
+	return (u64)(hi2 & NVPC_NV10_HI_MASK) << 32 | lo;
+}
+
+static u32 nvpc_nv10_read(struct nvpc_core *core, struct nvpc_domain *dom,
+			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int i = dom->index;
+
+	/* before the restart lands the counters are the old program's */
+	if (nvpc_rd32(ndev, NVPC_NV10_CTR_STOP(i)) != dom->restarts)
+		return NVPC_QUAD_EMPTY;
+	if (used & BIT(NVPC_SLOT_EVENT))
+		ctr[NVPC_SLOT_EVENT] =
+			nvpc_nv10_read40(ndev, NVPC_NV10_CTR_EVENT(i),
+					 NVPC_NV10_CTR_EVENT_HI(i));
+	if (used & BIT(NVPC_CTR_CYCLES))
+		ctr[NVPC_CTR_CYCLES] =
+			nvpc_nv10_read40(ndev, NVPC_NV10_CTR_CYCLES(i),
+					 NVPC_NV10_CTR_CYCLES_HI(i));
+	return NVPC_QUAD_VALID;
+}
+
+/* NV30: quad mode bits of both domains and the counter mode share CTRL */
+static void nvpc_nv30_ctrl(struct nvpc_core *core)
+{
+	nvpc_wr32(core->ndev, NVPC_NV10_CTRL, core->ctrl);
+}
+
+static void nvpc_nv30_start(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	core->ctrl |= NVPC_NV10_CTRL_MODE_QUAD(dom->index);
+	if (dom->ctr_mode == NVPC_MODE_EVENT_B4)
+		core->ctrl |= NVPC_NV10_CTRL_CTR_MODE;
+	else
+		core->ctrl &= ~NVPC_NV10_CTRL_CTR_MODE;
+	nvpc_nv30_ctrl(core);
+}
+
+static void nvpc_nv30_stop(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	core->ctrl &= ~NVPC_NV10_CTRL_MODE_QUAD(dom->index);
+	nvpc_nv30_ctrl(core);
+}
+
+static void nvpc_nv30_program(struct nvpc_core *core, struct nvpc_domain *dom,
+			      unsigned int slot)
+{
+	nvpc_wr32(core->ndev, NVPC_NV10_SRC(dom->index, slot), dom->src[slot]);
+	nvpc_wr32(core->ndev, NVPC_NV10_OP(dom->index, slot), dom->op[slot]);
+}
+
+/* NV30:NV84: SWAP is hardwired to PGRAPH.PM_TRIGGER (Input selection) */
+static void nvpc_nv30_swap(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	nvpc_wr32(core->ndev, NVPC_PGRAPH_PM_TRIGGER,
+		  NVPC_PGRAPH_PM_TRIGGER_PULSE);
+}
+
+static const u32 nvpc_nv30_ctr_reg[NVPC_NR_CTRS] = {
+	[NVPC_SLOT_PRE] = NVPC_NV10_CTR_PRE(0),
+	[NVPC_SLOT_START] = NVPC_NV10_CTR_START(0),
+	[NVPC_SLOT_EVENT] = NVPC_NV10_CTR_EVENT(0),
+	[NVPC_SLOT_STOP] = NVPC_NV10_CTR_STOP(0),
+	[NVPC_CTR_CYCLES] = NVPC_NV10_CTR_CYCLES(0),
+};
+
+static u32 nvpc_nv30_read(struct nvpc_core *core, struct nvpc_domain *dom,
+			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int i = dom->index, c;
+	u32 ctrl;
+
+	for_each_set_bit(c, &used, NVPC_NR_CTRS)
+		ctr[c] = nvpc_rd32(ndev, nvpc_nv30_ctr_reg[c] + 0x100 * i);
+	ctrl = nvpc_rd32(ndev, NVPC_NV10_CTRL);
+	return (ctrl & NVPC_NV10_CTRL_QUAD_STATE(i)) >> (24 + 2 * i);
+}
+
+static void nvpc_nv30_ack(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	nvpc_wr32(core->ndev, NVPC_NV30_QUAD_ACK_TRIGGER,
+		  NVPC_NV30_QUAD_ACK_DOM(dom->index));
+}
+
+/* the shared CTRL: per-domain state fields (Control registers) */
+static void nvpc_nv10_state(struct nvpc_core *core, struct nvpc_domain *dom,
+			    struct nvpc_domain_state *st)
+{
+	u32 ctrl = nvpc_rd32(core->ndev, NVPC_NV10_CTRL);
+	unsigned int i = dom->index;
+
+	st->mode = core->chip->gen >= NVPC_GEN_NV30 &&
+		   (ctrl & NVPC_NV10_CTRL_MODE_QUAD(i)) ?
+		   NVPC_DOM_MODE_QUAD : NVPC_DOM_MODE_SINGLE;
+	st->ctr_mode = !!(ctrl & NVPC_NV10_CTRL_CTR_MODE);
+	st->single = (ctrl & NVPC_NV10_CTRL_SINGLE_STATE(i)) >> (3 + 2 * i);
+	st->quad = core->chip->gen >= NVPC_GEN_NV30 ?
+		   (ctrl & NVPC_NV10_CTRL_QUAD_STATE(i)) >> (24 + 2 * i) : 0;
+}
+
+static void nvpc_nv10_read_status(struct nvpc_core *core,
+				  struct nvpc_domain *dom,
+				  u32 st[NVPC_NR_STATUS])
+{
+	unsigned int j;
+
+	for (j = 0; j < NVPC_NR_STATUS; j++)
+		st[j] = nvpc_rd32(core->ndev, NVPC_NV10_STATUS(dom->index, j));
+}
+
+/* the delay bits exist on every generation (Input selection) */
+#define NVPC_OPBITS_NV10	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)
+#define NVPC_OPBITS_NV30_ES	(NVPC_OPBITS_NV10 | NVPC_OP_ES_ARG3_SETFLAG)
+
+/*
+ * Counter modes: START_SRC is an integer from NV30 on only (Input
+ * selection), so NV10:NV30 count SIMPLE.
+ */
+const struct nvpc_gen_ops nvpc_gen_nv10 = {
+	.name = "nv10",
+	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
+		    NVPC_OPBITS_NV10, NVPC_OPBITS_NV10 },
+	.slots = BIT(NVPC_SLOT_EVENT),
+	.modes = BIT(NVPC_MODE_SIMPLE),
+	.single = true,
+	.live_bits = 39,
+	.shared_ctrl = true,
+	.start = nvpc_nv10_start,
+	.stop = nvpc_nv10_stop,
+	.program = nvpc_nv10_program,
+	.read = nvpc_nv10_read,
+	.state = nvpc_nv10_state,
+	.status = nvpc_nv10_read_status,
+};
+
+const struct nvpc_gen_ops nvpc_gen_nv30 = {
+	.name = "nv30",
+	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
+		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
+	.slots = GENMASK(NVPC_NR_SLOTS - 1, 0),
+	.modes = BIT(NVPC_MODE_SIMPLE) | BIT(NVPC_MODE_EVENT_B4),
+	.shared_ctrl = true,
+	.global_swap = true,
+	.start = nvpc_nv30_start,
+	.stop = nvpc_nv30_stop,
+	.program = nvpc_nv30_program,
+	.trigger_swap = nvpc_nv30_swap,
+	.read = nvpc_nv30_read,
+	.ack = nvpc_nv30_ack,
+	.state = nvpc_nv10_state,
+	.status = nvpc_nv10_read_status,
+};

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: domains/ in sysfs
+ *
+ * Each PMU directory has a domains/ directory with one directory per
+ * counter domain, named by its place and its clock (main.1-core,
+ * hub.0-hub, gpc1.2-gpc, part0.0-mem ...), each with read-only attributes
+ * (Documentation/ABI/testing/sysfs-bus-event_source-devices-nvpcounter)::
+ *
+ *   cat /sys/bus/event_source/devices/nvpcounter/domains/main.1-core/status
+ *   grep . /sys/bus/event_source/devices/nvpcounter/domains/ * /lost_periods
+ *
+ * Hardware state (mode, states, the live signal bitmap) is read from the
+ * registers under the engine lock; once the device is gone those read
+ * ENODEV while the engine's counters keep their last values.
+ */
+
+#include <linux/kobject.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include <nvpcounter/regs.h>
+
+#include "core.h"
+
+/**
+ * struct nvpc_domain_kobj - the sysfs directory of one domain
+ * @kobj: the directory
+ * @core: the GPU
+ * @dom: the domain
+ */
+struct nvpc_domain_kobj {
+	struct kobject kobj;
+	struct nvpc_core *core;
+	struct nvpc_domain *dom;
+};
+
+#define to_nvpc_dk(k) container_of(k, struct nvpc_domain_kobj, kobj)
+
+static const char * const nvpc_mode_names[] = {
+	[NVPC_DOM_MODE_HALTED] = "halted",
+	[NVPC_DOM_MODE_SINGLE] = "single",
+	[NVPC_DOM_MODE_QUAD] = "quad",
+	[NVPC_DOM_MODE_RECORD] = "record",
+};
+
+static const char * const nvpc_single_names[] = {
+	[NVPC_SINGLE_INACTIVE] = "inactive",
+	[NVPC_SINGLE_WAIT_PRE] = "wait_pre",
+	[NVPC_SINGLE_WAIT_START] = "wait_start",
+	[NVPC_SINGLE_COUNTING] = "counting",
+};
+
+static const char * const nvpc_quad_names[] = {
+	[NVPC_QUAD_EMPTY] = "empty",
+	[NVPC_QUAD_VALID] = "valid",
+	[2] = "unknown",
+	[NVPC_QUAD_OVERFLOW] = "overflow",
+};
+
+static const char * const nvpc_ctr_mode_names[] = {
+	[NVPC_MODE_SIMPLE] = "simple",
+	[NVPC_MODE_EVENT_B4] = "event_b4",
+	[NVPC_MODE_EVENT_B6] = "event_b6",
+	[NVPC_MODE_EXTRA_B4] = "extra_b4",
+	[NVPC_MODE_EXTRA_B6] = "extra_b6",
+};
+
+static const char * const nvpc_slot_names[NVPC_NR_SLOTS] = {
+	[NVPC_SLOT_PRE] = "pre",
+	[NVPC_SLOT_START] = "start",
+	[NVPC_SLOT_EVENT] = "event",
+	[NVPC_SLOT_STOP] = "stop",
+};
+
+/* Read the hardware state of a domain; -ENODEV once the device is gone. */
+static int nvpc_domain_hw(struct nvpc_domain_kobj *dk,
+			  struct nvpc_domain_state *st, u32 *status)
+{
+	struct nvpc_core *core = dk->core;
+	unsigned long flags;
+	int ret = 0;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	if (READ_ONCE(core->gone))
+		ret = -ENODEV;
+	else if (st)
+		core->gen->state(core, dk->dom, st);
+	else
+		core->gen->status(core, dk->dom, status);
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	return ret;
+}
+
+static ssize_t clock_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_nvpc_dk(kobj)->dom->desc->clock);
+}
+
+static ssize_t clock_hz_show(struct kobject *kobj,
+			     struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  READ_ONCE(to_nvpc_dk(kobj)->dom->clock_hz));
+}
+
+static ssize_t nominal_hz_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_nvpc_dk(kobj)->dom->desc->clock_hz);
+}
+
+static ssize_t signals_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_nvpc_dk(kobj)->dom->desc->nr_signals);
+}
+
+static ssize_t trailer_base_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%02x\n",
+			  to_nvpc_dk(kobj)->dom->desc->trailer_base);
+}
+
+static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	struct nvpc_domain_state st;
+	int ret = nvpc_domain_hw(to_nvpc_dk(kobj), &st, NULL);
+
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "%s\n", nvpc_mode_names[st.mode]);
+}
+
+static ssize_t ctr_mode_show(struct kobject *kobj,
+			     struct kobj_attribute *attr, char *buf)
+{
+	struct nvpc_domain_state st;
+	int ret = nvpc_domain_hw(to_nvpc_dk(kobj), &st, NULL);
+
+	if (ret)
+		return ret;
+	if (st.ctr_mode >= ARRAY_SIZE(nvpc_ctr_mode_names))
+		return sysfs_emit(buf, "%u\n", st.ctr_mode);
+	return sysfs_emit(buf, "%s\n", nvpc_ctr_mode_names[st.ctr_mode]);
+}
+
+static ssize_t single_state_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	struct nvpc_domain_state st;
+	int ret = nvpc_domain_hw(to_nvpc_dk(kobj), &st, NULL);
+
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "%s\n", nvpc_single_names[st.single & 3]);
+}
+
+static ssize_t quad_state_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	struct nvpc_domain_state st;
+	int ret = nvpc_domain_hw(to_nvpc_dk(kobj), &st, NULL);
+
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "%s\n", nvpc_quad_names[st.quad & 3]);
+}
+
+/* "pre=free start=simple event=event_b4 stop=free cycles=1" */
+static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	struct nvpc_domain_kobj *dk = to_nvpc_dk(kobj);
+	struct nvpc_core *core = dk->core;
+	struct nvpc_domain *dom = dk->dom;
+	const char *use[NVPC_NR_SLOTS];
+	unsigned int s, cycles;
+	unsigned long flags;
+	int len = 0;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	for (s = 0; s < NVPC_NR_SLOTS; s++) {
+		struct perf_event *ev = dom->slots->ev[s];
+
+		if (!(core->gen->slots & BIT(s)))
+			use[s] = "none";
+		else if (!ev)
+			use[s] = "free";
+		else
+			use[s] = nvpc_ctr_mode_names[FIELD_GET(NVPC_CFG_MODE,
+							       ev->attr.config)];
+	}
+	cycles = dom->nr_cycles;
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	for (s = 0; s < NVPC_NR_SLOTS; s++)
+		len += sysfs_emit_at(buf, len, "%s=%s ", nvpc_slot_names[s],
+				     use[s]);
+	len += sysfs_emit_at(buf, len, "cycles=%u\n", cycles);
+	return len;
+}
+
+/* the engine's loss and sample counters, one u64 of the domain each */
+struct nvpc_dom_counter_attr {
+	struct kobj_attribute attr;
+	size_t offset;
+};
+
+static ssize_t nvpc_dom_counter_show(struct kobject *kobj,
+				     struct kobj_attribute *attr, char *buf)
+{
+	struct nvpc_dom_counter_attr *ca =
+		container_of(attr, struct nvpc_dom_counter_attr, attr);
+	u64 *v = (void *)to_nvpc_dk(kobj)->dom + ca->offset;
+
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(*v));
+}
+
+static struct nvpc_dom_counter_attr nvpc_dom_counters[] = {
+	{ __ATTR(lost_periods, 0444, nvpc_dom_counter_show, NULL),
+	  offsetof(struct nvpc_domain, lost_periods) },
+	{ __ATTR(saturations, 0444, nvpc_dom_counter_show, NULL),
+	  offsetof(struct nvpc_domain, saturations) },
+	{ __ATTR(not_responding, 0444, nvpc_dom_counter_show, NULL),
+	  offsetof(struct nvpc_domain, not_responding) },
+	{ __ATTR(samples, 0444, nvpc_dom_counter_show, NULL),
+	  offsetof(struct nvpc_domain, samples) },
+};
+
+/*
+ * The live state of all 256 signals from the STATUS registers: eight
+ * 32-bit words in hex, signals 0-31 first, bit n of a word = signal
+ * 32 * word + n (pcounter.rst, The STATUS registers).
+ */
+static ssize_t status_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	u32 st[NVPC_NR_STATUS];
+	int ret = nvpc_domain_hw(to_nvpc_dk(kobj), NULL, st);
+
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "%08x %08x %08x %08x %08x %08x %08x %08x\n",
+			  st[0], st[1], st[2], st[3], st[4], st[5], st[6],
+			  st[7]);
+}
+
+static struct kobj_attribute nvpc_dom_attr_clock = __ATTR_RO(clock);
+static struct kobj_attribute nvpc_dom_attr_clock_hz = __ATTR_RO(clock_hz);
+static struct kobj_attribute nvpc_dom_attr_nominal_hz = __ATTR_RO(nominal_hz);
+static struct kobj_attribute nvpc_dom_attr_signals = __ATTR_RO(signals);
+static struct kobj_attribute nvpc_dom_attr_trailer_base =
+	__ATTR_RO(trailer_base);
+static struct kobj_attribute nvpc_dom_attr_mode = __ATTR_RO(mode);
+static struct kobj_attribute nvpc_dom_attr_ctr_mode = __ATTR_RO(ctr_mode);
+static struct kobj_attribute nvpc_dom_attr_single_state =
+	__ATTR_RO(single_state);
+static struct kobj_attribute nvpc_dom_attr_quad_state = __ATTR_RO(quad_state);
+static struct kobj_attribute nvpc_dom_attr_slots = __ATTR_RO(slots);
+static struct kobj_attribute nvpc_dom_attr_status = __ATTR_RO(status);
+
+static struct attribute *nvpc_domain_attrs[] = {
+	&nvpc_dom_attr_clock.attr,
+	&nvpc_dom_attr_clock_hz.attr,
+	&nvpc_dom_attr_nominal_hz.attr,
+	&nvpc_dom_attr_signals.attr,
+	&nvpc_dom_attr_trailer_base.attr,
+	&nvpc_dom_attr_mode.attr,
+	&nvpc_dom_attr_ctr_mode.attr,
+	&nvpc_dom_attr_single_state.attr,
+	&nvpc_dom_attr_quad_state.attr,
+	&nvpc_dom_attr_slots.attr,
+	&nvpc_dom_counters[0].attr.attr,
+	&nvpc_dom_counters[1].attr.attr,
+	&nvpc_dom_counters[2].attr.attr,
+	&nvpc_dom_counters[3].attr.attr,
+	&nvpc_dom_attr_status.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(nvpc_domain);
+
+static void nvpc_domain_kobj_release(struct kobject *kobj)
+{
+	kfree(to_nvpc_dk(kobj));
+}
+
+static const struct kobj_type nvpc_domain_ktype = {
+	.release = nvpc_domain_kobj_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = nvpc_domain_groups,
+};
+
+static const char * const nvpc_dset_names[] = {
+	[NVPC_DSET_ID_HUB] = "hub",
+	[NVPC_DSET_ID_GPC] = "gpc",
+	[NVPC_DSET_ID_PART] = "part",
+};
+
+/**
+ * nvpc_sysfs_domains_add() - create domains/ under the PMU's directory
+ * @core: the GPU, its PMU registered
+ *
+ * Return: 0 or -errno.
+ */
+int nvpc_sysfs_domains_add(struct nvpc_core *core)
+{
+	bool gf100 = core->chip->gen >= NVPC_GEN_GF100;
+	unsigned int i;
+	int ret;
+
+	core->domains_kobj = kobject_create_and_add("domains",
+						    &core->pmu.dev->kobj);
+	if (!core->domains_kobj)
+		return -ENOMEM;
+	core->domain_kobjs = kcalloc(core->nr_domains,
+				     sizeof(*core->domain_kobjs), GFP_KERNEL);
+	if (!core->domain_kobjs) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	for (i = 0; i < core->nr_domains; i++) {
+		struct nvpc_domain *dom = &core->domains[i];
+		struct nvpc_domain_kobj *dk;
+
+		dk = kzalloc(sizeof(*dk), GFP_KERNEL);
+		if (!dk) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		dk->core = core;
+		dk->dom = dom;
+		if (!gf100)
+			ret = kobject_init_and_add(&dk->kobj, &nvpc_domain_ktype,
+						   core->domains_kobj,
+						   "main.%u-%s", dom->index,
+						   dom->desc->clock);
+		else if (dom->dset == NVPC_DSET_ID_HUB)
+			ret = kobject_init_and_add(&dk->kobj, &nvpc_domain_ktype,
+						   core->domains_kobj,
+						   "hub.%u-%s", dom->index,
+						   dom->desc->clock);
+		else
+			ret = kobject_init_and_add(&dk->kobj, &nvpc_domain_ktype,
+						   core->domains_kobj,
+						   "%s%u.%u-%s",
+						   nvpc_dset_names[dom->dset],
+						   dom->unit, dom->index,
+						   dom->desc->clock);
+		core->domain_kobjs[i] = &dk->kobj;
+		if (ret)
+			goto err;
+	}
+	return 0;
+err:
+	nvpc_sysfs_domains_remove(core);
+	return ret;
+}
+
+/**
+ * nvpc_sysfs_domains_remove() - remove domains/ (waits for readers)
+ * @core: the GPU
+ */
+void nvpc_sysfs_domains_remove(struct nvpc_core *core)
+{
+	unsigned int i;
+
+	for (i = 0; core->domain_kobjs && i < core->nr_domains; i++)
+		if (core->domain_kobjs[i])
+			kobject_put(core->domain_kobjs[i]);
+	kfree(core->domain_kobjs);
+	core->domain_kobjs = NULL;
+	kobject_put(core->domains_kobj);
+	core->domains_kobj = NULL;
+}

@@ -1,0 +1,730 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf counts on simulated GPUs, exact to the cycle.
+ *
+ * Every GPU runs in manual clock mode with known waveforms; the expected
+ * counts are computed here from the documents' semantics
+ * (../shared/docs/hw/pcounter.rst: "Input selection" for the truth table
+ * and the delay bits, "Special counter modes" for B4/B6, "Quad event mode"
+ * and "Single event mode"), never read back from the sim.
+ *
+ * Timeline of a manual-mode test: the events are opened at cycle C0 (no
+ * cycle passes while perf_event_open() programs the domain and swaps),
+ * the register writes are seen from cycle C0 on (Documentation/sim.rst,
+ * "Time and clocks"), the test advances N cycles and reads: the read's swap
+ * lands at the boundary, so a quad-mode event counts cycles [C0, C0 + N).
+ */
+#include <math.h>
+#include <sys/ioctl.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "nvpc_perf.h"
+
+#define MAX_FDS		32
+
+/* One counter input as pcounter.rst "Input selection" computes it. */
+struct input {
+	struct nvpc_wave sig[4];
+	__u16 op;
+	__u8 opbits;		/* NVPC_CFG_OPBITS: bits 16-20 of _OP */
+};
+
+static int arg_at(const struct input *in, int j, __s64 c)
+{
+	/* bit 16/17: argument 0/1 is SRC[0]/SRC[1] of the previous cycle */
+	if (j < 2 && (in->opbits & (1 << j)))
+		return nvpc_wave_at(&in->sig[j], c - 1);
+	/* G92+ PRE/START bit 18/19: argument 2/3 is SRC[0]/SRC[1] delayed */
+	if (j >= 2 && (in->opbits & (1 << j)))
+		return nvpc_wave_at(&in->sig[j - 2], c - 1);
+	return nvpc_wave_at(&in->sig[j], c);
+}
+
+static int input_at(const struct input *in, __s64 c)
+{
+	int idx = 0, j;
+
+	for (j = 0; j < 4; j++)
+		idx |= arg_at(in, j, c) << j;
+	return (in->op >> idx) & 1;
+}
+
+/* Cycles in [from, to) in which the input is 1. */
+static __u64 expect_input(const struct input *in, __s64 from, __s64 to)
+{
+	__u64 n = 0;
+	__s64 c;
+
+	for (c = from; c < to; c++)
+		n += input_at(in, c);
+	return n;
+}
+
+/* The integer of a counter mode: bsig waves, low bit first. */
+static unsigned int bint_at(const struct nvpc_wave *b, int nb, __s64 c)
+{
+	unsigned int v = 0;
+	int j;
+
+	for (j = 0; j < nb; j++)
+		v |= nvpc_wave_at(&b[j], c) << j;
+	return v;
+}
+
+/* Sum of the integer over [from, to), on the cycles @in is 1 if given. */
+static __u64 expect_bsum(const struct nvpc_wave *b, int nb,
+			 const struct input *in, __s64 from, __s64 to)
+{
+	__u64 n = 0;
+	__s64 c;
+
+	for (c = from; c < to; c++)
+		if (!in || input_at(in, c))
+			n += bint_at(b, nb, c);
+	return n;
+}
+
+static __u64 input_config(const struct input *in, const int sig[4])
+{
+	return CFG_SIG(0, sig[0]) | CFG_SIG(1, sig[1]) | CFG_SIG(2, sig[2]) |
+	       CFG_SIG(3, sig[3]) | CFG_OP(in->op) | CFG_OPBITS(in->opbits);
+}
+
+FIXTURE(perf) {
+	int gpu;
+	int type;
+	char pmu[PATH_MAX];
+	int fd[MAX_FDS];
+	int nfd;
+};
+
+FIXTURE_SETUP(perf)
+{
+	int i;
+
+	self->gpu = -1;
+	self->nfd = 0;
+	for (i = 0; i < MAX_FDS; i++)
+		self->fd[i] = -1;
+}
+
+FIXTURE_TEARDOWN(perf)
+{
+	int i;
+
+	for (i = 0; i < self->nfd; i++)
+		if (self->fd[i] >= 0)
+			close(self->fd[i]);
+	if (self->gpu >= 0)
+		sim_gpu_remove(self->gpu);
+}
+
+/* Create the GPU, every clock at 1 MHz so domains advance together. */
+static int setup_gpu(struct _test_data_perf *self, const char *args)
+{
+	int ret;
+
+	ret = sim_gpu_create(1, args);
+	if (ret)
+		return ret;
+	self->gpu = 1;
+	ret = sim_cmd(self->gpu, "clocks", "all 1000000");
+	if (ret)
+		return ret;
+	self->type = nvpc_pmu_find(self->gpu, self->pmu, sizeof(self->pmu));
+	return self->type < 0 ? -ENOENT : 0;
+}
+
+static int ev(struct _test_data_perf *self, __u64 config, __u64 config1,
+	      __u64 config2, int group)
+{
+	int fd = nvpc_ev_open(self->type, config, config1, config2, group);
+
+	if (fd >= 0 && self->nfd < MAX_FDS)
+		self->fd[self->nfd++] = fd;
+	return fd;
+}
+
+static int set_input_waves(struct _test_data_perf *self, const char *dom,
+			   const struct input *in, const int sig[4])
+{
+	int j, ret;
+
+	for (j = 0; j < 4; j++) {
+		if (!sig[j])
+			continue;
+		ret = sim_wave(self->gpu, dom, sig[j], in->sig[j]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * G84, graph domain (main.1): one event on each of PRE/START/EVENT/STOP
+ * with non-default truth tables and a delay bit, plus CTR_CYCLES.
+ */
+static void slots_exact(struct __test_metadata *_metadata,
+			struct _test_data_perf *self, const char *chip,
+			const char *dom, __u64 config1)
+{
+	/* signal 0 stays constant 0: the SRC registers' reset selection */
+	static const int sig[4][4] = {
+		{ 1, 0, 0, 0 }, { 2, 3, 0, 0 }, { 1, 2, 0, 0 }, { 3, 0, 0, 0 },
+	};
+	struct input in[4] = {
+		/* PRE: signal 1, default table 0xaaaa = argument 0 */
+		{ .sig = { WAVE_PERIODIC(7, 3, 2) }, .op = 0xaaaa },
+		/* START: 2 AND 3: index bits 0 and 1 set -> 0x8888 */
+		{ .sig = { WAVE_PERIODIC(10, 5, 0), WAVE_PERIODIC(3, 1, 0) },
+		  .op = 0x8888 },
+		/* EVENT: 1 XOR 2: index 1, 2 (mod 4) -> 0x6666 */
+		{ .sig = { WAVE_PERIODIC(7, 3, 2), WAVE_PERIODIC(10, 5, 0) },
+		  .op = 0x6666 },
+		/* STOP: signal 3 delayed one cycle (bit 16) */
+		{ .sig = { WAVE_PERIODIC(3, 1, 0) }, .op = 0xaaaa,
+		  .opbits = 1 },
+	};
+	const __s64 c0 = 6, n1 = 100003, n2 = 77777;
+	int fds[5], s;
+
+	ASSERT_EQ(0, setup_gpu(self, chip));
+	for (s = 0; s < 4; s++)
+		ASSERT_EQ(0, set_input_waves(self, dom, &in[s], sig[s]));
+	/*
+	 * Warm up to cycle 6 so that "the previous cycle" of the delayed
+	 * argument exists; signal 3 is 0 in cycle 5 (5 % 3 != 0), as is
+	 * signal 0, selected before the program.
+	 */
+	ASSERT_EQ(0, sim_advance(self->gpu, c0, dom));
+	for (s = 0; s < 4; s++) {
+		fds[s] = ev(self, input_config(&in[s], sig[s]) | CFG_SLOT(s),
+			    config1, 0, -1);
+		ASSERT_LE(0, fds[s]);
+	}
+	fds[4] = ev(self, CFG_CYCLES, config1, 0, -1);
+	ASSERT_LE(0, fds[4]);
+
+	ASSERT_EQ(0, sim_advance(self->gpu, n1, dom));
+	for (s = 0; s < 4; s++)
+		EXPECT_EQ(expect_input(&in[s], c0, c0 + n1),
+			  nvpc_ev_count(fds[s]));
+	EXPECT_EQ((__u64)n1, nvpc_ev_count(fds[4]));
+
+	/* counting goes on across reads */
+	ASSERT_EQ(0, sim_advance(self->gpu, n2, dom));
+	for (s = 0; s < 4; s++)
+		EXPECT_EQ(expect_input(&in[s], c0, c0 + n1 + n2),
+			  nvpc_ev_count(fds[s]));
+	EXPECT_EQ((__u64)(n1 + n2), nvpc_ev_count(fds[4]));
+}
+
+TEST_F(perf, g84_slots_exact)
+{
+	slots_exact(_metadata, self, "g84", "main.1", CFG1_DOM(0, 0, 1));
+}
+
+TEST_F(perf, nv40_slots_exact)
+{
+	slots_exact(_metadata, self, "nv40", "main.0", CFG1_DOM(0, 0, 0));
+}
+
+TEST_F(perf, nv30_slots_exact)
+{
+	slots_exact(_metadata, self, "nv30", "main.1", CFG1_DOM(0, 0, 1));
+}
+
+TEST_F(perf, gt215_slots_exact)
+{
+	slots_exact(_metadata, self, "gt215", "main.1", CFG1_DOM(0, 0, 1));
+}
+
+TEST_F(perf, gf100_gpc_slots_exact)
+{
+	slots_exact(_metadata, self, "gf100 gpcs=2 parts=1", "gpc1.0",
+		    CFG1_DOM(NVPC_DSET_ID_GPC, 1, 0));
+}
+
+/*
+ * GT215 (G92+): bit 18 of PRE/START_OP makes argument 2 SRC[0] of the
+ * previous cycle; the table 0xf0f0 counts argument 2 alone. Bit 17 delays
+ * argument 1 on EVENT, table 0xcccc counts argument 1 alone.
+ */
+TEST_F(perf, gt215_replace_and_delay_bits)
+{
+	static const int s_start[4] = { 1, 0, 0, 0 }, s_event[4] = { 0, 2 };
+	struct input start = { .sig = { WAVE_PERIODIC(5, 2, 0) },
+			       .op = 0xf0f0, .opbits = 1 << 2 };
+	struct input event = { .sig = { WAVE_CONST(0), WAVE_PERIODIC(9, 4, 0) },
+			       .op = 0xcccc, .opbits = 1 << 1 };
+	const __s64 c0 = 14, n = 50000;
+	int fs, fe;
+
+	ASSERT_EQ(0, setup_gpu(self, "gt215"));
+	ASSERT_EQ(0, set_input_waves(self, "main.1", &start, s_start));
+	ASSERT_EQ(0, set_input_waves(self, "main.1", &event, s_event));
+	/*
+	 * Both delayed signals are 0 in cycle 13 (13 % 5 = 3 >= 2,
+	 * 13 % 9 = 4 >= 4), as is signal 0 that the inputs selected before:
+	 * the first counted cycle sees 0 whichever selection it delays.
+	 */
+	ASSERT_EQ(0, sim_advance(self->gpu, c0, "main.1"));
+	fs = ev(self, input_config(&start, s_start) | CFG_SLOT(NVPC_SLOT_START),
+		CFG1_DOM(0, 0, 1), 0, -1);
+	ASSERT_LE(0, fs);
+	fe = ev(self, input_config(&event, s_event) | CFG_SLOT(NVPC_SLOT_EVENT),
+		CFG1_DOM(0, 0, 1), 0, -1);
+	ASSERT_LE(0, fe);
+	ASSERT_EQ(0, sim_advance(self->gpu, n, "main.1"));
+	EXPECT_EQ(expect_input(&start, c0, c0 + n), nvpc_ev_count(fs));
+	EXPECT_EQ(expect_input(&event, c0, c0 + n), nvpc_ev_count(fe));
+}
+
+/*
+ * NV20 has single-event mode only: the engine's endless program counts
+ * from the third cycle after it is written (PRE_OP write, WAIT_FOR_PRE,
+ * WAIT_FOR_START take cycles C0, C0 + 1, C0 + 2).
+ */
+TEST_F(perf, nv20_single_event_exact)
+{
+	static const int s0[4] = { 1 }, s1[4] = { 2 };
+	struct input in0 = { .sig = { WAVE_PERIODIC(5, 2, 1) }, .op = 0xaaaa };
+	struct input in1 = { .sig = { WAVE_CONST(1) }, .op = 0xaaaa };
+	const __s64 c0 = 4, n1 = 20000, n2 = 3001;
+	int f0, f1, fc0, fc1;
+
+	ASSERT_EQ(0, setup_gpu(self, "nv20"));
+	ASSERT_EQ(0, set_input_waves(self, "main.0", &in0, s0));
+	ASSERT_EQ(0, set_input_waves(self, "main.1", &in1, s1));
+	ASSERT_EQ(0, sim_advance(self->gpu, c0, "main.0"));
+	f0 = ev(self, input_config(&in0, s0), CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, f0);
+	fc0 = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, fc0);
+	f1 = ev(self, input_config(&in1, s1), CFG1_DOM(0, 0, 1), 0, -1);
+	ASSERT_LE(0, f1);
+	fc1 = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, 1), 0, -1);
+	ASSERT_LE(0, fc1);
+
+	ASSERT_EQ(0, sim_advance(self->gpu, n1, "main.0"));
+	EXPECT_EQ(expect_input(&in0, c0 + 3, c0 + n1), nvpc_ev_count(f0));
+	EXPECT_EQ((__u64)(n1 - 3), nvpc_ev_count(fc0));
+	EXPECT_EQ((__u64)(n1 - 3), nvpc_ev_count(f1));
+	EXPECT_EQ((__u64)(n1 - 3), nvpc_ev_count(fc1));
+	ASSERT_EQ(0, sim_advance(self->gpu, n2, "main.0"));
+	EXPECT_EQ(expect_input(&in0, c0 + 3, c0 + n1 + n2), nvpc_ev_count(f0));
+	EXPECT_EQ((__u64)(n1 + n2 - 3), nvpc_ev_count(fc0));
+	/* only one input per domain: explicit other slots are refused */
+	EXPECT_EQ(-EINVAL, ev(self, CFG_SIG(0, 1) | CFG_SLOT(NVPC_SLOT_PRE),
+			      CFG1_DOM(0, 0, 0), 0, -1));
+	/* no counter modes before NV30 (START_SRC is no integer there) */
+	EXPECT_EQ(-EINVAL, ev(self, CFG_SIG(0, 1) | CFG_MODE(NVPC_MODE_EVENT_B4),
+			      CFG1_DOM(0, 0, 0), CFG2_BSIG(0, 1), -1));
+}
+
+/*
+ * Counter modes on G84 (pcounter.rst, Special counter modes), one per
+ * domain: B4 = bsig0..3, B6 = B4 + bsig4 << 4 + bsig5 << 5.
+ */
+TEST_F(perf, g84_counter_modes)
+{
+	static const struct nvpc_wave b[6] = {
+		WAVE_CONST(1), WAVE_PERIODIC(2, 1, 0), WAVE_PERIODIC(5, 3, 1),
+		WAVE_PERIODIC(3, 2, 1), WAVE_PERIODIC(7, 1, 3),
+		WAVE_PERIODIC(4, 3, 0),
+	};
+	static const int bsig[6] = { 2, 3, 4, 5, 6, 7 }, evsig[4] = { 1 };
+	struct input evin = { .sig = { WAVE_PERIODIC(4, 2, 1) }, .op = 0xaaaa };
+	struct input simple = { .sig = { WAVE_PERIODIC(6, 1, 0) },
+				.op = 0xaaaa };
+	static const int simsig[4] = { 1 };
+	static const char * const dom[4] = {
+		"main.3", "main.4", "main.5", "main.6",
+	};
+	static const int mode[4] = {
+		NVPC_MODE_EVENT_B4, NVPC_MODE_EVENT_B6, NVPC_MODE_EXTRA_B4,
+		NVPC_MODE_EXTRA_B6,
+	};
+	const __s64 n = 40000;
+	__u64 config2 = 0;
+	int d, j, fd[4], fsimple;
+
+	ASSERT_EQ(0, setup_gpu(self, "g84"));
+	for (j = 0; j < 6; j++)
+		config2 |= CFG2_BSIG(j, bsig[j]);
+	for (d = 0; d < 4; d++) {
+		for (j = 0; j < 6; j++)
+			ASSERT_EQ(0, sim_wave(self->gpu, dom[d], bsig[j], b[j]));
+		ASSERT_EQ(0, sim_wave(self->gpu, dom[d], 1, evin.sig[0]));
+	}
+	for (d = 0; d < 4; d++) {
+		bool event_mode = mode[d] <= NVPC_MODE_EVENT_B6;
+		int nb = mode[d] == NVPC_MODE_EVENT_B4 ||
+			 mode[d] == NVPC_MODE_EXTRA_B4 ? 4 : 6;
+
+		fd[d] = ev(self, (event_mode ? input_config(&evin, evsig) : 0) |
+			   CFG_MODE(mode[d]), CFG1_DOM(0, 0, 3 + d),
+			   config2 & ((1ULL << (8 * nb)) - 1), -1);
+		ASSERT_LE(0, fd[d]);
+	}
+	/* EXTRA_B4 leaves CTR_EVENT simple: a plain event shares main.5 */
+	fsimple = ev(self, input_config(&simple, simsig), CFG1_DOM(0, 0, 5), 0,
+		     -1);
+	ASSERT_LE(0, fsimple);
+	/* EVENT_B4 and EXTRA_B4 both need START: not in one group */
+	EXPECT_EQ(-EINVAL, ({
+		int g = ev(self, CFG_SIG(0, 1) | CFG_MODE(NVPC_MODE_EVENT_B4),
+			   CFG1_DOM(0, 0, 7), config2 & 0xffffffff, -1);
+		ev(self, CFG_MODE(NVPC_MODE_EXTRA_B4), CFG1_DOM(0, 0, 7),
+		   config2 & 0xffffffff, g);
+	}));
+
+	ASSERT_EQ(0, sim_advance(self->gpu, n, "main.3"));
+	EXPECT_EQ(expect_bsum(b, 4, &evin, 0, n), nvpc_ev_count(fd[0]));
+	EXPECT_EQ(expect_bsum(b, 6, &evin, 0, n), nvpc_ev_count(fd[1]));
+	EXPECT_EQ(expect_bsum(b, 4, NULL, 0, n), nvpc_ev_count(fd[2]));
+	EXPECT_EQ(expect_bsum(b, 6, NULL, 0, n), nvpc_ev_count(fd[3]));
+	EXPECT_EQ(expect_input(&simple, 0, n), nvpc_ev_count(fsimple));
+}
+
+/* NV30: EVENT_B4 through the shared CTRL, while domain 1 counts PRE. */
+TEST_F(perf, nv30_event_b4_shared_ctrl)
+{
+	static const struct nvpc_wave b[4] = {
+		WAVE_PERIODIC(2, 1, 1), WAVE_CONST(1), WAVE_PERIODIC(3, 1, 0),
+		WAVE_PERIODIC(8, 5, 2),
+	};
+	static const int evsig[4] = { 1 }, presig[4] = { 6 };
+	struct input evin = { .sig = { WAVE_PERIODIC(3, 2, 0) }, .op = 0xaaaa };
+	struct input pre = { .sig = { WAVE_PERIODIC(4, 1, 0) }, .op = 0xaaaa };
+	const __s64 n = 30000;
+	__u64 config2 = 0;
+	int j, fb, fp;
+
+	ASSERT_EQ(0, setup_gpu(self, "nv30"));
+	for (j = 0; j < 4; j++) {
+		config2 |= CFG2_BSIG(j, 2 + j);
+		ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 2 + j, b[j]));
+	}
+	ASSERT_EQ(0, set_input_waves(self, "main.0", &evin, evsig));
+	ASSERT_EQ(0, set_input_waves(self, "main.1", &pre, presig));
+	fb = ev(self, input_config(&evin, evsig) | CFG_MODE(NVPC_MODE_EVENT_B4),
+		CFG1_DOM(0, 0, 0), config2, -1);
+	ASSERT_LE(0, fb);
+	fp = ev(self, input_config(&pre, presig) | CFG_SLOT(NVPC_SLOT_PRE),
+		CFG1_DOM(0, 0, 1), 0, -1);
+	ASSERT_LE(0, fp);
+	/* the other domain's EVENT would count B4 too: it stays empty */
+	EXPECT_EQ(-EINVAL, ({
+		int g = ev(self, input_config(&evin, evsig) |
+			   CFG_MODE(NVPC_MODE_EVENT_B4), CFG1_DOM(0, 0, 1),
+			   config2, -1);
+		ev(self, CFG_SIG(0, 1) | CFG_SLOT(NVPC_SLOT_EVENT),
+		   CFG1_DOM(0, 0, 0), 0, g);
+	}));
+	/* EVENT_B6 is NV40+ */
+	EXPECT_EQ(-EINVAL, ev(self, CFG_SIG(0, 1) | CFG_MODE(NVPC_MODE_EVENT_B6),
+			      CFG1_DOM(0, 0, 1), config2, -1));
+	ASSERT_EQ(0, sim_advance(self->gpu, n, "main.0"));
+	EXPECT_EQ(expect_bsum(b, 4, &evin, 0, n), nvpc_ev_count(fb));
+	EXPECT_EQ(expect_input(&pre, 0, n), nvpc_ev_count(fp));
+}
+
+/* All eight G84 domains at once, each with an input and its cycles. */
+TEST_F(perf, g84_eight_domains)
+{
+	struct input in[8];
+	static const int sig[4] = { 1 };
+	const __s64 n = 65537;
+	int d, fd[8], fc[8];
+	char name[16];
+
+	ASSERT_EQ(0, setup_gpu(self, "g84"));
+	for (d = 0; d < 8; d++) {
+		in[d] = (struct input){ .sig = { WAVE_PERIODIC(d + 2, 1, d) },
+					.op = 0xaaaa };
+		snprintf(name, sizeof(name), "main.%d", d);
+		ASSERT_EQ(0, set_input_waves(self, name, &in[d], sig));
+	}
+	for (d = 0; d < 8; d++) {
+		fd[d] = ev(self, input_config(&in[d], sig), CFG1_DOM(0, 0, d),
+			   0, -1);
+		ASSERT_LE(0, fd[d]);
+		fc[d] = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, d), 0, -1);
+		ASSERT_LE(0, fc[d]);
+	}
+	ASSERT_EQ(0, sim_advance(self->gpu, n, "main.0"));
+	for (d = 0; d < 8; d++) {
+		EXPECT_EQ(expect_input(&in[d], 0, n), nvpc_ev_count(fd[d]));
+		EXPECT_EQ((__u64)n, nvpc_ev_count(fc[d]));
+	}
+}
+
+/*
+ * 2^36 cycles, 16 times what a 32-bit counter holds: advanced in periods
+ * of 2^31 cycles, each ended by a read. Signal 1 is 1 on every cycle,
+ * signal 2 on cycles divisible by 3: floor((2^36 - 1) / 3) + 1 of them.
+ */
+TEST_F_TIMEOUT(perf, g84_exact_past_2_36, 600)
+{
+	const __u64 total = 1ULL << 36, step = 1ULL << 31;
+	__u64 done;
+	int f1, f2, fc;
+
+	ASSERT_EQ(0, setup_gpu(self, "g84"));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1, WAVE_CONST(1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 2, WAVE_PERIODIC(3, 1, 0)));
+	f1 = ev(self, CFG_SIG(0, 1), CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, f1);
+	f2 = ev(self, CFG_SIG(0, 2), CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, f2);
+	fc = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, fc);
+	for (done = 0; done < total; done += step) {
+		ASSERT_EQ(0, sim_advance(self->gpu, step, "main.0"));
+		nvpc_ev_count(f1);
+	}
+	EXPECT_EQ(total, nvpc_ev_count(f1));
+	EXPECT_EQ((total - 1) / 3 + 1, nvpc_ev_count(f2));
+	EXPECT_EQ(total, nvpc_ev_count(fc));
+	EXPECT_EQ(0, nvpc_pmu_num(self->pmu, "domains/main.0-host/saturations"));
+}
+
+/* A period over 2^32 - 1 cycles saturates: counted, never added. */
+TEST_F_TIMEOUT(perf, g84_saturation_shown_not_counted, 300)
+{
+	const __u64 n = (1ULL << 32) + 5;
+	int f1;
+
+	ASSERT_EQ(0, setup_gpu(self, "g84"));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1, WAVE_CONST(1)));
+	f1 = ev(self, CFG_SIG(0, 1), CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, f1);
+	ASSERT_EQ(0, sim_advance(self->gpu, 1000, "main.0"));
+	EXPECT_EQ(1000, nvpc_ev_count(f1));
+	ASSERT_EQ(0, sim_advance(self->gpu, n, "main.0"));
+	/* the 0xffffffff period is left out: still 1000 */
+	EXPECT_EQ(1000, nvpc_ev_count(f1));
+	/* the event's counter and CTR_CYCLES both read 0xffffffff */
+	EXPECT_EQ(2, nvpc_pmu_num(self->pmu, "domains/main.0-host/saturations"));
+	ASSERT_EQ(0, sim_advance(self->gpu, 10, "main.0"));
+	EXPECT_EQ(1010, nvpc_ev_count(f1));
+}
+
+/* Injected lost swaps (QUAD_STATE OVERFLOW) are counted in sysfs. */
+TEST_F(perf, g84_lost_swaps_exposed)
+{
+	int f1, i;
+
+	ASSERT_EQ(0, setup_gpu(self, "g84"));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1, WAVE_PERIODIC(2, 1, 0)));
+	f1 = ev(self, CFG_SIG(0, 1), CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, f1);
+	EXPECT_EQ(0, nvpc_pmu_num(self->pmu,
+				  "domains/main.0-host/lost_periods"));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "lost_swaps main.0 3"));
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(0, sim_advance(self->gpu, 100, "main.0"));
+		/*
+		 * OVERFLOW says the set before the visible one was lost;
+		 * the visible one is the newest period and still counts
+		 */
+		EXPECT_EQ((__u64)(i + 1) * 50, nvpc_ev_count(f1));
+	}
+	EXPECT_EQ(3, nvpc_pmu_num(self->pmu, "domains/main.0-host/lost_periods"));
+	EXPECT_EQ(0, nvpc_pmu_num(self->pmu,
+				  "domains/main.0-host/not_responding"));
+}
+
+/* A group needing five slots of one domain is refused at open. */
+TEST_F(perf, group_of_five_slots_refused)
+{
+	int lead, s, fd;
+
+	ASSERT_EQ(0, setup_gpu(self, "g84"));
+	lead = ev(self, CFG_SIG(0, 1), CFG1_DOM(0, 0, 1), 0, -1);
+	ASSERT_LE(0, lead);
+	for (s = 0; s < 3; s++) {
+		fd = ev(self, CFG_SIG(0, 2 + s), CFG1_DOM(0, 0, 1), 0, lead);
+		ASSERT_LE(0, fd);
+	}
+	/* cycles need no slot: a group of four inputs plus cycles fits */
+	fd = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, 1), 0, lead);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EINVAL, ev(self, CFG_SIG(0, 6), CFG1_DOM(0, 0, 1), 0, lead));
+	/* the same in another domain fits */
+	EXPECT_LE(0, ev(self, CFG_SIG(0, 6), CFG1_DOM(0, 0, 2), 0, lead));
+}
+
+/*
+ * Six events in one domain share four slots: perf multiplexes them and
+ * scales by time_enabled / time_running. In real time at 100 kHz, with
+ * signal 1 constant 1, each scaled count must be within 1% of the
+ * domain's cycles over the same time (CTR_CYCLES needs no slot, so that
+ * event is never multiplexed).
+ */
+TEST_F_TIMEOUT(perf, multiplex_six_within_one_percent, 60)
+{
+	struct nvpc_val v, vc;
+	int fd[6], fc, i;
+	double scaled;
+
+	ASSERT_EQ(0, sim_gpu_create(1, "g84"));
+	self->gpu = 1;
+	ASSERT_EQ(0, sim_cmd(self->gpu, "clocks", "all 100000"));
+	self->type = nvpc_pmu_find(self->gpu, self->pmu, sizeof(self->pmu));
+	ASSERT_LE(0, self->type);
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1, WAVE_CONST(1)));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "clock", "realtime"));
+	fc = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, fc);
+	for (i = 0; i < 6; i++) {
+		/* six different tables that all count signal 1 */
+		fd[i] = ev(self, CFG_SIG(0, 1) | CFG_SIG(1, 2 + i) |
+			   CFG_OP(0xaaaa), CFG1_DOM(0, 0, 0), 0, -1);
+		ASSERT_LE(0, fd[i]);
+	}
+	sleep(4);
+	for (i = 0; i < 6; i++)
+		ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fc, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ(0, nvpc_ev_read(fc, &vc));
+	ASSERT_LT(100000, vc.count);
+	for (i = 0; i < 6; i++) {
+		ASSERT_EQ(0, nvpc_ev_read(fd[i], &v));
+		ASSERT_LT(0, v.running);
+		/* multiplexed: it did not run all the time */
+		EXPECT_LT(v.running, v.enabled);
+		scaled = (double)v.count * v.enabled / v.running;
+		TH_LOG("event %d: count %llu enabled %llu running %llu scaled %.0f cycles %llu",
+		       i, v.count, v.enabled, v.running, scaled, vc.count);
+		EXPECT_GT(0.01, fabs(scaled - vc.count) / vc.count);
+	}
+}
+
+/* Every rejection of DESIGN.md's table, with its errno. */
+TEST_F(perf, errors)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	ASSERT_EQ(0, setup_gpu(self, "gf100 gpcs=2 parts=1"));
+#define ATTR(c, c1, c2) (attr = (struct perf_event_attr){ .type = self->type, \
+	.config = (c), .config1 = (c1), .config2 = (c2) })
+
+	/* a type no PMU has */
+	ATTR(CFG_CYCLES, CFG1_DOM(1, 0, 0), 0);
+	attr.type = 0x7fffff00;
+	EXPECT_EQ(-ENOENT, nvpc_attr_open(&attr, -1, 0));
+	/* sampling */
+	ATTR(CFG_CYCLES, CFG1_DOM(1, 0, 0), 0);
+	attr.sample_period = 1000;
+	EXPECT_EQ(-EOPNOTSUPP, nvpc_attr_open(&attr, -1, 0));
+	/* per-task */
+	ATTR(CFG_CYCLES, CFG1_DOM(1, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, 0, -1));
+	/* exclude_* bits */
+	ATTR(CFG_CYCLES, CFG1_DOM(1, 0, 0), 0);
+	attr.exclude_user = 1;
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	/* a domain the chip lacks: hub (GF100 has none), GPC 2 of 2 */
+	ATTR(CFG_CYCLES, CFG1_DOM(0, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	ATTR(CFG_CYCLES, CFG1_DOM(1, 2, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	ATTR(CFG_CYCLES, CFG1_DOM(3, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	/* signal ids at and past the domain's count (gpc0.0: 0xe0) */
+	ATTR(CFG_SIG(0, 0xe0), CFG1_DOM(1, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	ATTR(CFG_SIG(3, 0xff), CFG1_DOM(1, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	ATTR(CFG_MODE(NVPC_MODE_EXTRA_B4), CFG1_DOM(1, 0, 0),
+	     CFG2_BSIG(2, 0xe5));
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	/* reserved bits */
+	ATTR(CFG_SIG(0, 1) | (1ULL << 63), CFG1_DOM(1, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	ATTR(CFG_SIG(0, 1), CFG1_DOM(1, 0, 0) | (1ULL << 40), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	ATTR(CFG_SIG(0, 1), CFG1_DOM(1, 0, 0), 1ULL << 60);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	/* config2 signals a SIMPLE event does not use */
+	ATTR(CFG_SIG(0, 1), CFG1_DOM(1, 0, 0), CFG2_BSIG(0, 1));
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	/* slot 5 does not exist; _OP bit 20 is on EVENT/STOP only */
+	ATTR(CFG_SIG(0, 1) | NVPC_FIELD(NVPC_CFG_SLOT, 5), CFG1_DOM(1, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	ATTR(CFG_SIG(0, 1) | CFG_SLOT(NVPC_SLOT_PRE) | CFG_OPBITS(1 << 4),
+	     CFG1_DOM(1, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	/* counter mode 5 does not exist; modes choose their own slots */
+	ATTR(CFG_SIG(0, 1) | CFG_MODE(5), CFG1_DOM(1, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	ATTR(CFG_SIG(0, 1) | CFG_MODE(1) | CFG_SLOT(2), CFG1_DOM(1, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	/* EXTRA modes take no input; cycles take nothing */
+	ATTR(CFG_SIG(0, 1) | CFG_MODE(NVPC_MODE_EXTRA_B4), CFG1_DOM(1, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	ATTR(CFG_CYCLES | CFG_SIG(0, 1), CFG1_DOM(1, 0, 0), 0);
+	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	/* a valid event opens */
+	ATTR(CFG_SIG(0, 1), CFG1_DOM(1, 1, 0), 0);
+	fd = nvpc_attr_open(&attr, -1, 0);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
+	/* device gone: ENODEV */
+	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "remove"));
+	ATTR(CFG_SIG(0, 1), CFG1_DOM(1, 1, 0), 0);
+	EXPECT_EQ(-ENODEV, nvpc_attr_open(&attr, -1, 0));
+#undef ATTR
+}
+
+/* More events than slots are not an open error: perf multiplexes. */
+TEST_F(perf, no_free_slot_multiplexes)
+{
+	struct nvpc_val v;
+	int i, fd[5], partial = 0;
+
+	ASSERT_EQ(0, setup_gpu(self, "g84"));
+	for (i = 0; i < 5; i++) {
+		fd[i] = ev(self, CFG_SIG(0, 1 + i), CFG1_DOM(0, 0, 2), 0, -1);
+		ASSERT_LE(0, fd[i]);
+	}
+	usleep(300000);
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(0, nvpc_ev_read(fd[i], &v));
+		partial += v.running < v.enabled;
+	}
+	EXPECT_LT(0, partial);
+}
+
+/* A removed GPU stops its events; they keep their last value. */
+TEST_F(perf, removal_keeps_last_value)
+{
+	int f1;
+
+	ASSERT_EQ(0, setup_gpu(self, "gt215"));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1, WAVE_CONST(1)));
+	f1 = ev(self, CFG_SIG(0, 1), CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, f1);
+	ASSERT_EQ(0, sim_advance(self->gpu, 500, "main.0"));
+	EXPECT_EQ(500, nvpc_ev_count(f1));
+	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	self->gpu = -1;
+	EXPECT_EQ(500, nvpc_ev_count(f1));
+	/* the core module is in use while the event is open */
+	EXPECT_EQ(0, nvpc_mod_unload("nvpcounter_sim"));
+	EXPECT_EQ(-EBUSY, nvpc_mod_unload("nvpcounter"));
+	EXPECT_EQ(500, nvpc_ev_count(f1));
+	close(f1);
+	self->fd[0] = -1;
+	/* then it goes (the PMU is unregistered from a work item) */
+	for (int i = 0; i < 50 && nvpc_mod_unload("nvpcounter"); i++)
+		usleep(20000);
+	EXPECT_EQ(0, nvpc_mod_loaded("nvpcounter"));
+}
+
+TEST_HARNESS_MAIN
