@@ -385,8 +385,12 @@ int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 			if ((want && s != want - 1) ||
 			    !(core->gen->slots & BIT(s)) || t->ev[s])
 				continue;
-			/* SETFLAG as argument 3 exists on EVENT and STOP only */
-			if ((opbits & NVPC_OP_ES_ARG3_SETFLAG) &&
+			/*
+			 * Bits 18-20 of an unplaced event were checked in
+			 * the EVENT/STOP layout; PRE/START read them
+			 * differently (pcounter.rst, Input selection)
+			 */
+			if (!want && (opbits & ~(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)) &&
 			    (s == NVPC_SLOT_PRE || s == NVPC_SLOT_START))
 				continue;
 			/* EVENT counts a mode's integer while one is set */

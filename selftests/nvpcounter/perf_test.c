@@ -338,7 +338,7 @@ TEST_F(perf, g84_counter_modes)
 	struct input evin = { .sig = { WAVE_PERIODIC(4, 2, 1) }, .op = 0xaaaa };
 	struct input simple = { .sig = { WAVE_PERIODIC(6, 1, 0) },
 				.op = 0xaaaa };
-	static const int simsig[4] = { 1 };
+	static const int simsig[4] = { 8 };
 	static const char * const dom[4] = {
 		"main.3", "main.4", "main.5", "main.6",
 	};
@@ -369,6 +369,7 @@ TEST_F(perf, g84_counter_modes)
 		ASSERT_LE(0, fd[d]);
 	}
 	/* EXTRA_B4 leaves CTR_EVENT simple: a plain event shares main.5 */
+	ASSERT_EQ(0, set_input_waves(self, "main.5", &simple, simsig));
 	fsimple = ev(self, input_config(&simple, simsig), CFG1_DOM(0, 0, 5), 0,
 		     -1);
 	ASSERT_LE(0, fsimple);

@@ -26,6 +26,8 @@
 
 /* cycles or nanoseconds per lock hold while advancing from debugfs */
 #define NVPC_SIMDEV_ADVANCE_CHUNK	4096
+/* target lock hold time of one advance slice */
+#define NVPC_SIMDEV_ADVANCE_HOLD_NS	(100 * NSEC_PER_USEC)
 
 /* Real-time mode: bring the model close to the wall clock. Lock held. */
 static void nvpc_simdev_rt_catch_up(struct nvpc_simdev *sd, u64 max_ns)
@@ -413,14 +415,15 @@ int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
 int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 			bool ns)
 {
+	u64 step, chunk = NVPC_SIMDEV_ADVANCE_CHUNK, t0, took;
 	unsigned long flags;
-	u64 step;
 	int ret = 0;
 
 	if (dom >= sd->nr_dom)
 		return -EINVAL;
 	while (n && !ret) {
-		step = min_t(u64, n, NVPC_SIMDEV_ADVANCE_CHUNK);
+		step = min_t(u64, n, chunk);
+		t0 = ktime_get_ns();
 		raw_spin_lock_irqsave(&sd->lock, flags);
 		if (ns)
 			nvpc_sim_advance_ns(sd->sim, step);
@@ -428,6 +431,17 @@ int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 			ret = nvpc_sim_advance(sd->sim, dom, step);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
 		n -= step;
+		/*
+		 * Hold the lock about NVPC_SIMDEV_ADVANCE_HOLD_NS per slice:
+		 * periodic sources advance in constant time, so slices grow
+		 * as long as they stay cheap
+		 */
+		took = ktime_get_ns() - t0;
+		if (took < NVPC_SIMDEV_ADVANCE_HOLD_NS / 2 && chunk < BIT_ULL(40))
+			chunk *= 2;
+		else if (took > NVPC_SIMDEV_ADVANCE_HOLD_NS &&
+			 chunk > NVPC_SIMDEV_ADVANCE_CHUNK)
+			chunk /= 2;
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();
