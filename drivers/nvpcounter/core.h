@@ -28,6 +28,7 @@
 
 extern struct dentry *nvpc_debugfs_root;
 struct nvpc_core;
+struct seq_file;
 
 /**
  * struct nvpc_slots - what occupies a domain's four inputs
@@ -59,8 +60,11 @@ struct nvpc_slots {
  * @restarts: @single generations: restarts of the counting process,
  *	numbered in CTR_STOP
  * @sample_ns: when the domain was last sampled
- * @clock_hz: the clock measured from CTR_CYCLES between two samples, 0
- *	until measured
+ * @clock_hz: the clock measured from CTR_CYCLES over at least a second of
+ *	counting, 0 until measured
+ * @period_hz: the clock measured over the last sample period
+ * @clock_win_ns: start of the current clock measurement window (0: none)
+ * @clock_win_cycles: cycles counted in it
  * @samples: periods read
  * @lost_periods: swaps seen in OVERFLOW state: counts lost for a period
  * @saturations: counter readings at their saturation value, left out of
@@ -84,6 +88,9 @@ struct nvpc_domain {
 	u32 restarts;
 	u64 sample_ns;
 	u64 clock_hz;
+	u64 period_hz;
+	u64 clock_win_ns;
+	u64 clock_win_cycles;
 	u64 samples;
 	u64 lost_periods;
 	u64 saturations;
@@ -139,6 +146,7 @@ struct nvpc_domain_state {
  * @ack: acknowledge one counter set
  * @state: decode the domain's CTRL
  * @status: read the domain's STATUS words (signals 0-255)
+ * @dump: print the generation's PCOUNTER registers (debugfs regs)
  */
 struct nvpc_gen_ops {
 	const char *name;
@@ -162,6 +170,7 @@ struct nvpc_gen_ops {
 		      struct nvpc_domain_state *st);
 	void (*status)(struct nvpc_core *core, struct nvpc_domain *dom,
 		       u32 st[NVPC_NR_STATUS]);
+	int (*dump)(struct seq_file *m, struct nvpc_core *core);
 };
 
 extern const struct nvpc_gen_ops nvpc_gen_nv10;
@@ -263,6 +272,9 @@ void nvpc_pmu_module_exit(void);
 int nvpc_pmu_register(struct nvpc_core *core);
 void nvpc_pmu_unregister(struct nvpc_core *core);
 int nvpc_sysfs_domains_add(struct nvpc_core *core);
+void nvpc_debugfs_add(struct nvpc_core *core);
+int nvpc_dump_range(struct seq_file *m, struct nvpc_core *core, u32 start,
+		    u32 end);
 void nvpc_sysfs_domains_remove(struct nvpc_core *core);
 
 #endif /* _NVPC_CORE_H */

@@ -74,6 +74,7 @@ int nvpc_device_register(struct nvpc_device *ndev)
 
 	ndev->core = core;
 	core->debugfs = debugfs_create_dir(core->name, nvpc_debugfs_root);
+	nvpc_debugfs_add(core);
 
 	mutex_lock(&nvpc_registry_lock);
 	list_add_tail(&core->node, &nvpc_registry);

@@ -497,6 +497,32 @@ static unsigned long nvpc_domain_used(struct nvpc_domain *dom)
 	return used;
 }
 
+/*
+ * The domain's clock from its cycle counter: over windows of at least a
+ * second for clock_hz (what sysfs shows), over the last period for the
+ * poll period (which must follow a clock that just went up).
+ */
+static void nvpc_clock_measure(struct nvpc_domain *dom, u64 cycles, u64 now)
+{
+	if (now > dom->sample_ns + NSEC_PER_MSEC && dom->sample_ns)
+		dom->period_hz = div64_u64(cycles * NSEC_PER_SEC,
+					   now - dom->sample_ns);
+	if (!dom->clock_win_ns) {
+		/* the window starts at this sample: this period is before */
+		dom->clock_win_ns = now;
+		dom->clock_win_cycles = 0;
+		return;
+	}
+	dom->clock_win_cycles += cycles;
+	if (now - dom->clock_win_ns >= NSEC_PER_SEC) {
+		WRITE_ONCE(dom->clock_hz,
+			   div64_u64(dom->clock_win_cycles * NSEC_PER_SEC,
+				     now - dom->clock_win_ns));
+		dom->clock_win_ns = now;
+		dom->clock_win_cycles = 0;
+	}
+}
+
 /* Fold one read period of a quad-mode domain into its sums. */
 static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 			       u64 now)
@@ -522,10 +548,9 @@ static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 		/* the visible set is the newest; the one before is lost */
 		dom->lost_periods++;
 		core->gen->ack(core, dom);
-	} else if (now > dom->sample_ns + NSEC_PER_MSEC &&
-		   ctr[NVPC_CTR_CYCLES] != U32_MAX) {
-		dom->clock_hz = div64_u64(ctr[NVPC_CTR_CYCLES] * NSEC_PER_SEC,
-					  now - dom->sample_ns);
+		dom->clock_win_ns = 0;
+	} else if (ctr[NVPC_CTR_CYCLES] != U32_MAX) {
+		nvpc_clock_measure(dom, ctr[NVPC_CTR_CYCLES], now);
 	}
 	dom->sample_ns = now;
 	dom->samples++;
@@ -559,9 +584,8 @@ static void nvpc_domain_sample_live(struct nvpc_core *core,
 		grow = (ctr[i] - dom->last[i]) & mask;
 		dom->acc[i] += grow;
 		dom->last[i] = ctr[i];
-		if (i == NVPC_CTR_CYCLES && now > dom->sample_ns + NSEC_PER_MSEC)
-			dom->clock_hz = div64_u64(grow * NSEC_PER_SEC,
-						  now - dom->sample_ns);
+		if (i == NVPC_CTR_CYCLES)
+			nvpc_clock_measure(dom, grow, now);
 	}
 	dom->sample_ns = now;
 	dom->samples++;
@@ -660,7 +684,8 @@ static void nvpc_poll_update(struct nvpc_core *core)
 
 		if (!dom->running)
 			continue;
-		hz = max3(hz, (u64)dom->desc->clock_hz, dom->clock_hz);
+		hz = max3(hz, (u64)dom->desc->clock_hz,
+			  max(dom->clock_hz, dom->period_hz));
 	}
 	ns = mul_u64_u64_div_u64(BIT_ULL(bits - 1), NSEC_PER_SEC, hz);
 	core->poll_ns = clamp_t(u64, ns, NSEC_PER_MSEC, 10 * NSEC_PER_SEC);
@@ -679,6 +704,7 @@ static void nvpc_domain_program(struct nvpc_core *core,
 			core->gen->program(core, dom, s);
 	memset(dom->last, 0, sizeof(dom->last));
 	dom->sample_ns = ktime_get_ns();
+	dom->clock_win_ns = 0;
 }
 
 /*

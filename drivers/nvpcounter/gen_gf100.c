@@ -7,6 +7,8 @@
  * (pcounter.rst, The USER signals).
  */
 
+#include <linux/seq_file.h>
+
 #include <nvpcounter/regs.h>
 
 #include "core.h"
@@ -121,6 +123,19 @@ static void nvpc_gf100_status(struct nvpc_core *core, struct nvpc_domain *dom,
 		st[j] = nvpc_rd32(core->ndev, dom->base + NVPC_GF100_STATUS(j));
 }
 
+/* every domain's block of FACTS.md's per-domain map, up to FILTER */
+static int nvpc_gf100_dump(struct seq_file *m, struct nvpc_core *core)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < core->nr_domains && !ret; i++)
+		ret = nvpc_dump_range(m, core, core->domains[i].base,
+				      core->domains[i].base +
+				      NVPC_GF100_FILTER + 0x10);
+	return ret;
+}
+
 /* pcounter.rst leaves bits 16-20 on GF100 open; G92's layout is assumed */
 #define NVPC_OPBITS_GF100_PS	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1 | \
 				 NVPC_OP_ARG2_DELAYED_SRC0 | \
@@ -146,4 +161,5 @@ const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.ack = nvpc_gf100_ack,
 	.state = nvpc_gf100_state,
 	.status = nvpc_gf100_status,
+	.dump = nvpc_gf100_dump,
 };

@@ -18,6 +18,8 @@
  * QUAD_ACK_TRIGGER (pcounter.rst, Control registers, Quad event mode).
  */
 
+#include <linux/seq_file.h>
+
 #include <nvpcounter/regs.h>
 
 #include "core.h"
@@ -208,6 +210,24 @@ static void nvpc_nv10_read_status(struct nvpc_core *core,
 		st[j] = nvpc_rd32(core->ndev, NVPC_NV10_STATUS(dom->index, j));
 }
 
+/* per domain: inputs and STATUS 0-3, counters and STATUS 4-7; CTRL */
+static int nvpc_nv10_dump(struct seq_file *m, struct nvpc_core *core)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < core->nr_domains && !ret; i++) {
+		ret = nvpc_dump_range(m, core, NVPC_NV10_SRC(i, 0),
+				      NVPC_NV10_SRC(i, 0) + 0x40);
+		if (!ret)
+			ret = nvpc_dump_range(m, core, NVPC_NV10_CTR_CYCLES(i),
+					      NVPC_NV10_CTR_CYCLES(i) + 0x40);
+	}
+	/* QUAD_ACK_TRIGGER (write-only) and CTRL */
+	return ret ?: nvpc_dump_range(m, core, NVPC_NV30_QUAD_ACK_TRIGGER & ~0xf,
+				      NVPC_NV10_CTRL + 4);
+}
+
 /* the delay bits exist on every generation (Input selection) */
 #define NVPC_OPBITS_NV10	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)
 #define NVPC_OPBITS_NV30_ES	(NVPC_OPBITS_NV10 | NVPC_OP_ES_ARG3_SETFLAG)
@@ -231,6 +251,7 @@ const struct nvpc_gen_ops nvpc_gen_nv10 = {
 	.read = nvpc_nv10_read,
 	.state = nvpc_nv10_state,
 	.status = nvpc_nv10_read_status,
+	.dump = nvpc_nv10_dump,
 };
 
 const struct nvpc_gen_ops nvpc_gen_nv30 = {
@@ -249,4 +270,5 @@ const struct nvpc_gen_ops nvpc_gen_nv30 = {
 	.ack = nvpc_nv30_ack,
 	.state = nvpc_nv10_state,
 	.status = nvpc_nv10_read_status,
+	.dump = nvpc_nv10_dump,
 };

@@ -8,6 +8,8 @@
  * Quad event mode), and G92+ add the delayed-source replace bits.
  */
 
+#include <linux/seq_file.h>
+
 #include <nvpcounter/regs.h>
 
 #include "core.h"
@@ -99,6 +101,13 @@ static void nvpc_nv40_status(struct nvpc_core *core, struct nvpc_domain *dom,
 		st[j] = nvpc_rd32(core->ndev, NVPC_NV40_STATUS(dom->index, j));
 }
 
+/* the whole NV40:GF100 window: every per-domain array, then STATUS */
+static int nvpc_nv40_dump(struct seq_file *m, struct nvpc_core *core)
+{
+	return nvpc_dump_range(m, core, NVPC_NV40_SRC(0, 0),
+			       NVPC_NV40_STATUS(NVPC_NV40_NR_DOMAINS, 0));
+}
+
 /*
  * G84:GF100: the SWAP input comes from SPEC_SRC; point it at the ZERO
  * trailer signal (pcounter-rev2.txt, Trailer signals) so that only PRE_OP
@@ -157,6 +166,7 @@ const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.ack = nvpc_nv40_ack,
 	.state = nvpc_nv40_state,
 	.status = nvpc_nv40_status,
+	.dump = nvpc_nv40_dump,
 	.global_swap = true,
 };
 
@@ -174,6 +184,7 @@ const struct nvpc_gen_ops nvpc_gen_g84 = {
 	.ack = nvpc_nv40_ack,
 	.state = nvpc_nv40_state,
 	.status = nvpc_nv40_status,
+	.dump = nvpc_nv40_dump,
 };
 
 const struct nvpc_gen_ops nvpc_gen_g92 = {
@@ -190,4 +201,5 @@ const struct nvpc_gen_ops nvpc_gen_g92 = {
 	.ack = nvpc_nv40_ack,
 	.state = nvpc_nv40_state,
 	.status = nvpc_nv40_status,
+	.dump = nvpc_nv40_dump,
 };

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-device debugfs: /sys/kernel/debug/nvpcounter/<pmu>/regs, a
+ * root-only dump of the PCOUNTER registers of every domain, read under
+ * the engine lock one line at a time.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "core.h"
+
+/**
+ * nvpc_dump_range() - print registers [@start, @end) four to a line
+ * @m: the seq_file
+ * @core: the GPU
+ * @start: first absolute BAR0 address (16-byte aligned)
+ * @end: end address
+ *
+ * Return: 0, or -ENODEV once the device is gone.
+ */
+int nvpc_dump_range(struct seq_file *m, struct nvpc_core *core, u32 start,
+		    u32 end)
+{
+	unsigned long flags;
+	u32 a, v[4];
+	int i;
+
+	for (a = start; a < end; a += 16) {
+		raw_spin_lock_irqsave(&core->lock, flags);
+		if (READ_ONCE(core->gone)) {
+			raw_spin_unlock_irqrestore(&core->lock, flags);
+			return -ENODEV;
+		}
+		for (i = 0; i < 4; i++)
+			v[i] = nvpc_rd32(core->ndev, a + 4 * i);
+		raw_spin_unlock_irqrestore(&core->lock, flags);
+		seq_printf(m, "%06x: %08x %08x %08x %08x\n", a, v[0], v[1],
+			   v[2], v[3]);
+	}
+	return 0;
+}
+
+static int nvpc_regs_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_core *core = m->private;
+
+	seq_printf(m, "# %s %s %s\n", core->name, core->chip->name,
+		   core->bus_id);
+	return core->gen->dump(m, core);
+}
+DEFINE_SHOW_ATTRIBUTE(nvpc_regs);
+
+/**
+ * nvpc_debugfs_add() - the device's debugfs files
+ * @core: the GPU, its debugfs directory created
+ */
+void nvpc_debugfs_add(struct nvpc_core *core)
+{
+	if (core->gen)
+		debugfs_create_file("regs", 0400, core->debugfs, core,
+				    &nvpc_regs_fops);
+}
