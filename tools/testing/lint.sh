@@ -32,8 +32,10 @@ else
 fi
 
 # Every file carries an SPDX line (checked here, not by checkpatch, so
-# that scripts and Makefiles are covered too).
+# that scripts and Makefiles are covered too). Documentation/ABI files
+# follow the kernel's ABI format, which has no place for one.
 nospdx=$(git ls-files 2>/dev/null | grep -vE '(^|/)(\.gitignore|README\.md|.*\.rst|.*\.txt|dkms\.conf)$' |
+	grep -v '^Documentation/ABI/' |
 	while read -r f; do
 		[ -f "$f" ] || continue
 		head -3 "$f" | grep -q 'SPDX-License-Identifier' || echo "$f"
