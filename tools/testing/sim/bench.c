@@ -2,8 +2,9 @@
 /*
  * Benchmark of the sim engines (never fails on timing):
  *  1. simulated cycles per second of the fast engine and of the oracle on
- *     the same quad-mode workload (random sources, so no extrapolation),
- *     and their ratio;
+ *     the same quad-mode workloads (periodic sources whose hyperperiod is
+ *     too long to extrapolate, and pseudo-random sources), and their
+ *     ratio;
  *  2. wall cost of advancing 10^6 and 10^12 cycles of periodic sources in
  *     quad mode with the fast engine (hyperperiod extrapolation).
  */
@@ -75,21 +76,32 @@ static double span(u64 cycles)
 	return t;
 }
 
+/*
+ * Other processes share the machine: each engine is timed ROUNDS times,
+ * alternating with the other, and its best rate is kept.
+ */
+#define ROUNDS 3
+
 static void workload(const char *name, int kind, u64 n_fast, u64 n_or)
 {
 	u32 ev_f, ev_o, ev_f2;
-	double rf, ro;
+	double rf = 0, ro = 0, r;
+	int i;
 
-	rf = rate(&nvpc_sim_engine_fast, n_fast, &ev_f, kind);
-	ro = rate(&nvpc_sim_engine_oracle, n_or, &ev_o, kind);
+	for (i = 0; i < ROUNDS; i++) {
+		r = rate(&nvpc_sim_engine_fast, n_fast, &ev_f, kind);
+		rf = r > rf ? r : rf;
+		r = rate(&nvpc_sim_engine_oracle, n_or, &ev_o, kind);
+		ro = r > ro ? r : ro;
+	}
 	/* same span on both, for a correctness cross-check */
 	rate(&nvpc_sim_engine_fast, n_or, &ev_f2, kind);
 	printf("workload: NV40 quad mode, EVENT_B4, 16 %s sources, FLAG in STOP\n",
 	       name);
-	printf("  fast engine: %12.0f cycles/s (%llu cycles)\n", rf,
-	       (unsigned long long)n_fast);
-	printf("  oracle:      %12.0f cycles/s (%llu cycles)\n", ro,
-	       (unsigned long long)n_or);
+	printf("  fast engine: %12.0f cycles/s (%llu cycles, best of %d)\n", rf,
+	       (unsigned long long)n_fast, ROUNDS);
+	printf("  oracle:      %12.0f cycles/s (%llu cycles, best of %d)\n", ro,
+	       (unsigned long long)n_or, ROUNDS);
 	printf("  ratio fast/oracle: %.1fx (target >= 50x)\n", rf / ro);
 	printf("  cross-check CTR_EVENT over %llu cycles: fast %u oracle %u %s\n",
 	       (unsigned long long)n_or, ev_f2, ev_o,
@@ -101,8 +113,8 @@ int main(void)
 	double t6, t12;
 
 	workload("periodic (hyperperiod too long to extrapolate)", 2,
-		 1000000000, 5000000);
-	workload("pseudo-random", 1, 200000000, 5000000);
+		 400000000, 3000000);
+	workload("pseudo-random", 1, 200000000, 2000000);
 	t6 = span(1000000ULL);
 	t12 = span(1000000000000ULL);
 	printf("periodic sources, quad mode, fast engine: 10^6 cycles %.6f s, "

@@ -11,34 +11,45 @@
  * and no active swap source, one hyperperiod is measured and the rest of the
  * span is extrapolated, so that 10^12 cycles cost as much as 10^6.
  *
+ * Registers cannot change during a run, so each run first decodes the
+ * domain's sources and ops into a plan (struct nvpc_sim_fa_plan): constant
+ * words, periodic sources as precomputed bit patterns with a position that
+ * moves by the chunk (no division per chunk), random sources as 64-cycle
+ * blocks of the bit-sliced generator (chunks are aligned to those blocks),
+ * truth tables reduced to the arguments they depend on and unrolled.
+ *
  * Semantics are those of sim_model.h and pcounter.rst; sim_oracle.c is the
  * naive reference the tests compare this file against.
  */
 #include "sim_internal.h"
 
 #define FA_HYPER_MAX	BIT(22)	/* largest hyperperiod measured */
+#define FA_ARG_DELAYED	0x80	/* &nvpc_sim_fa_op.arg: the delayed source */
+#define FA_ARG_SETFLAG	0x40	/* &nvpc_sim_fa_op.arg: the SETFLAG input */
+#define FA_SLOT_SWAP	NVPC_SIM_NR_SLOTS	/* plan slot of SPEC_SRC */
 
 struct fa_chunk {
 	u64 k;				/* first cycle */
 	unsigned int n;			/* cycles */
 	u64 mask;
-	u64 raw[NVPC_NR_INPUTS][4];
+	u64 raw[NVPC_SIM_NR_SLOTS + 1];	/* SRC bytes (input * 4 + j), SWAP */
 	u64 in[NVPC_NR_INPUTS];
 	u64 swap;
 	u64 flagsig;			/* own FLAG signal */
 	u64 latchw;			/* bit i: latch after cycle k + i */
 	u8 flag_patch;			/* raw bytes that are own FLAG */
-	u32 flag_bytes;			/* bit 4n+j: raw[n][j] is own FLAG */
+	u32 flag_bytes;			/* bit i: raw[i] is own FLAG */
 };
 
 static inline unsigned int fa_pop(u64 x)
 {
-	return __builtin_popcountll(x);
+	return nvpc_sim_popcount(x);
 }
 
+/* n low bits set, all for n >= 64 (without a branch) */
 static inline u64 fa_mask(unsigned int n)
 {
-	return n >= 64 ? ~0ULL : (1ULL << n) - 1;
+	return ((1ULL << (n & 63)) - 1) | -(u64)(n >= 64);
 }
 
 /* ---- signals as words ---- */
@@ -206,68 +217,62 @@ static unsigned int fa_limit(struct nvpc_sim_dom *d, unsigned int refs)
 /* ---- logic ops ---- */
 
 /* truth table over words: a mux tree on arg 0, then 1, 2, 3 */
-static u64 fa_table(u32 table, const u64 *a)
+static inline u64 fa_mux(u64 x, u64 y, u64 a)
 {
-	u64 v[16];
-	unsigned int i, w = 16, lvl;
-
-	for (i = 0; i < 16; i++)
-		v[i] = (table >> i) & 1 ? ~0ULL : 0;
-	for (lvl = 0; lvl < 4; lvl++) {
-		w /= 2;
-		for (i = 0; i < w; i++)
-			v[i] = (a[lvl] & v[2 * i + 1]) | (~a[lvl] & v[2 * i]);
-	}
-	return v[0];
+	return x ^ (a & (y ^ x));	/* a ? y : x, bit by bit */
 }
 
-static u64 fa_input(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
-		    struct fa_chunk *c, unsigned int n)
+static inline u64 fa_t1(u32 t, const u64 *a)
 {
-	struct nvpc_sim_hw *hw = &d->hw;
-	u32 op = hw->op[n];
-	const u64 *r[4];
-	u64 src[4], dl[4], arg[4];
-	unsigned int j, sel[4];
-	bool es = n == NVPC_INPUT_EVENT || n == NVPC_INPUT_STOP;
+	return fa_mux(-(u64)(t & 1), -(u64)((t >> 1) & 1), a[0]);
+}
 
-	/* the argument sources (NV30+ SETFLAG/CLRFLAG share PRE/START) */
-	if (n < NVPC_INPUT_SETFLAG || sim->gen < NVPC_GEN_NV30) {
-		for (j = 0; j < 4; j++)
-			sel[j] = n * 4 + j;
-	} else if (n == NVPC_INPUT_SETFLAG) {
-		sel[0] = 4 + 2;
-		sel[1] = 4 + 3;
-		sel[2] = 0;
-		sel[3] = 1;
-	} else {
-		sel[0] = 2;
-		sel[1] = 3;
-		sel[2] = 4 + 0;
-		sel[3] = 4 + 1;
+static inline u64 fa_t2(u32 t, const u64 *a)
+{
+	return fa_mux(fa_t1(t, a), fa_t1(t >> 2, a), a[1]);
+}
+
+static inline u64 fa_t3(u32 t, const u64 *a)
+{
+	return fa_mux(fa_t2(t, a), fa_t2(t >> 4, a), a[2]);
+}
+
+static inline u64 fa_table(u32 t, unsigned int nargs, const u64 *a)
+{
+	switch (nargs) {
+	case 0:
+		return -(u64)(t & 1);
+	case 1:
+		return fa_t1(t, a);
+	case 2:
+		return fa_t2(t, a);
+	case 3:
+		return fa_t3(t, a);
+	default:
+		return fa_mux(fa_t3(t, a), fa_t3(t >> 8, a), a[3]);
 	}
-	for (j = 0; j < 4; j++) {
-		r[j] = &c->raw[sel[j] / 4][sel[j] % 4];
-		src[j] = *r[j];
-		dl[j] = ((src[j] << 1) | ((hw->prev_raw >> sel[j]) & 1)) &
-			c->mask;
-		arg[j] = src[j];
+}
+
+static inline u64 fa_input(const struct nvpc_sim_hw *hw,
+			   const struct fa_chunk *c,
+			   const struct nvpc_sim_fa_op *op)
+{
+	const u64 *raw = c->raw;
+	unsigned int j, s;
+	u64 a[4];
+
+	for (j = 0; j < op->nargs; j++) {
+		s = op->arg[j];
+		if (s & FA_ARG_SETFLAG)
+			a[j] = c->in[NVPC_INPUT_SETFLAG];
+		else if (s & FA_ARG_DELAYED)
+			a[j] = (raw[s & ~FA_ARG_DELAYED] << 1 |
+				((hw->prev_raw >> (s & ~FA_ARG_DELAYED)) & 1)) &
+			       c->mask;
+		else
+			a[j] = raw[s];
 	}
-	if (op & NVPC_OP_DELAY0)
-		arg[0] = dl[0];
-	if (op & NVPC_OP_DELAY1)
-		arg[1] = dl[1];
-	if (sim->gen >= NVPC_GEN_G92) {
-		if (op & (es ? NVPC_OP_ES_ARG2_DELAYED_SRC0 :
-			  NVPC_OP_ARG2_DELAYED_SRC0))
-			arg[2] = dl[0];
-		if (op & (es ? NVPC_OP_ES_ARG3_DELAYED_SRC1 :
-			  NVPC_OP_ARG3_DELAYED_SRC1))
-			arg[3] = dl[1];
-	}
-	if (sim->gen >= NVPC_GEN_NV30 && es && (op & NVPC_OP_ES_ARG3_SETFLAG))
-		arg[3] = c->in[NVPC_INPUT_SETFLAG];
-	return fa_table(op & NVPC_OP_TABLE, arg) & c->mask;
+	return fa_table(op->table, op->nargs, a) & c->mask;
 }
 
 /* latch after each cycle, given SETFLAG/CLRFLAG words: segmented scan */
@@ -302,7 +307,7 @@ static void fa_hist_put(u64 *hist, u64 k, u64 w, unsigned int n)
 
 static u64 fa_b4(const struct fa_chunk *c, u64 m)
 {
-	const u64 *s = c->raw[NVPC_INPUT_START];
+	const u64 *s = &c->raw[4 * NVPC_INPUT_START];
 
 	return fa_pop(s[0] & m) + 2ULL * fa_pop(s[1] & m) +
 	       4ULL * fa_pop(s[2] & m) + 8ULL * fa_pop(s[3] & m);
@@ -310,14 +315,14 @@ static u64 fa_b4(const struct fa_chunk *c, u64 m)
 
 static u64 fa_b6(const struct fa_chunk *c, u64 m)
 {
-	const u64 *e = c->raw[NVPC_INPUT_EVENT];
+	const u64 *e = &c->raw[4 * NVPC_INPUT_EVENT];
 
 	return fa_b4(c, m) + 16ULL * fa_pop(e[2] & m) + 32ULL * fa_pop(e[3] & m);
 }
 
 static u64 fa_b2(const struct fa_chunk *c, u64 m)
 {
-	const u64 *e = c->raw[NVPC_INPUT_EVENT];
+	const u64 *e = &c->raw[4 * NVPC_INPUT_EVENT];
 
 	return fa_pop(e[0] & m) + 2ULL * fa_pop(e[1] & m);
 }
@@ -418,7 +423,8 @@ static void fa_single(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	u64 in_start = c->in[NVPC_INPUT_START], in_stop = c->in[NVPC_INPUT_STOP];
 	u64 in_set = c->in[NVPC_INPUT_SETFLAG], in_clr = c->in[NVPC_INPUT_CLRFLAG];
 	u64 in_ev = c->in[NVPC_INPUT_EVENT], fs = 0, m1;
-	const u64 *rs = c->raw[NVPC_INPUT_START], *re = c->raw[NVPC_INPUT_EVENT];
+	const u64 *rs = &c->raw[4 * NVPC_INPUT_START];
+	const u64 *re = &c->raw[4 * NVPC_INPUT_EVENT];
 	unsigned int i, b4, b6, b2, inc;
 	u8 gen = sim->gen, l1 = hw->latch_d1, l = hw->latch, lo;
 
@@ -575,7 +581,7 @@ static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 			hw->rec_cycles = (hw->rec_cycles + 1) &
 					 NVPC_RECORD_CYCLES_MASK;
 			for (e = 0; e < NVPC_RECORD_NR_EVENTS; e++) {
-				hw->rec_ev[e] += ((c->raw[e / 4][e % 4] >> i) & 1) &&
+				hw->rec_ev[e] += ((c->raw[e] >> i) & 1) &&
 						 hw->rec_ev[e] != 0xffff;
 				trig |= hw->rec_ev[e] >= NVPC_RECORD_EVENT_FLUSH;
 			}
@@ -597,6 +603,258 @@ static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	}
 }
 
+/* ---- the plan: sources and ops decoded once per run ---- */
+
+enum {
+	FA_SL_CONST,		/* constant word */
+	FA_SL_PERIODIC,		/* periodic waveform, position carried */
+	FA_SL_RANDOM,		/* random waveform, by 64-cycle blocks */
+	FA_SL_FLAG,		/* own FLAG */
+	FA_SL_DYN,		/* anything else: fa_sig_word() */
+};
+
+static void fa_slot_plan(struct nvpc_sim_dom *d, struct nvpc_sim_fa_slot *sl,
+			 unsigned int s)
+{
+	const struct nvpc_sim_wave *w = &d->wave[s];
+
+	unsigned int i;
+
+	sl->sig = s;
+	sl->kind = FA_SL_CONST;
+	sl->word[0] = 0;
+	switch (NVPC_SIM_SIG_KIND(d->sig[s])) {
+	case NVPC_SIM_SIG_WAVE:
+		break;
+	case NVPC_SIM_SIG_ZERO:
+		return;
+	case NVPC_SIM_SIG_FLAG:
+		sl->kind = FA_SL_FLAG;
+		return;
+	default:
+		sl->kind = FA_SL_DYN;
+		return;
+	}
+	switch (w->kind) {
+	case NVPC_SIM_WAVE_PERIODIC:
+		if (!w->width || w->width == w->period) {
+			sl->word[0] = w->width ? ~0ULL : 0;
+			return;
+		}
+		sl->kind = FA_SL_PERIODIC;
+		sl->period = w->period;
+		sl->width = w->width;
+		sl->step = 64 % w->period;
+		if (w->period > NVPC_SIM_FA_PATTERN)
+			return;
+		/* cycles 0 .. period + 63: any 64 from a position < period */
+		for (i = 0; i * 64 < w->period + 64; i++)
+			sl->word[i] = nvpc_sim_periodic_runs((u64)i * 64 %
+							     w->period,
+							     w->period,
+							     w->width, 64);
+		return;
+	case NVPC_SIM_WAVE_RANDOM:
+		if (!w->density || w->density >= 0x10000) {
+			sl->word[0] = w->density ? ~0ULL : 0;
+			return;
+		}
+		sl->kind = FA_SL_RANDOM;
+		sl->key = nvpc_sim_rand_key(w->seed);
+		sl->density = w->density;
+		return;
+	default:
+		sl->word[0] = (w->value & 1) ? ~0ULL : 0;
+	}
+}
+
+/* periodic positions for the domain's next cycle */
+static void fa_plan_sync(struct nvpc_sim_dom *d)
+{
+	struct nvpc_sim_fa_slot *sl;
+	unsigned int i;
+
+	for (i = 0; i < d->fa.nr_periodic; i++) {
+		sl = &d->fa.slot[d->fa.periodic[i]];
+		sl->pos = (d->cycle % sl->period +
+			   d->wave[sl->sig].phase % sl->period) % sl->period;
+	}
+	d->fa.cycle = d->cycle;
+}
+
+static bool fa_table_uses(u32 table, unsigned int j)
+{
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		if (!(i & BIT(j)) &&
+		    ((table >> i) & 1) != ((table >> (i | BIT(j))) & 1))
+			return true;
+	return false;
+}
+
+/* "Input selection": the op of input n, reduced to the args it uses */
+static void fa_op_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
+		       unsigned int n)
+{
+	struct nvpc_sim_fa_op *po = &d->fa.op[n];
+	u32 op = d->hw.op[n], table = op & NVPC_OP_TABLE;
+	bool es = n == NVPC_INPUT_EVENT || n == NVPC_INPUT_STOP;
+	unsigned int j, k, i, idx, pos[4];
+	u8 arg[4];
+
+	/* the argument sources (NV30+ SETFLAG/CLRFLAG share PRE/START) */
+	for (j = 0; j < 4; j++)
+		arg[j] = n * 4 + j;
+	if (n == NVPC_INPUT_SETFLAG && sim->gen >= NVPC_GEN_NV30) {
+		arg[0] = 4 + 2;
+		arg[1] = 4 + 3;
+		arg[2] = 0;
+		arg[3] = 1;
+	} else if (n == NVPC_INPUT_CLRFLAG && sim->gen >= NVPC_GEN_NV30) {
+		arg[0] = 2;
+		arg[1] = 3;
+		arg[2] = 4 + 0;
+		arg[3] = 4 + 1;
+	}
+	if (sim->gen >= NVPC_GEN_G92) {
+		if (op & (es ? NVPC_OP_ES_ARG2_DELAYED_SRC0 :
+			  NVPC_OP_ARG2_DELAYED_SRC0))
+			arg[2] = arg[0] | FA_ARG_DELAYED;
+		if (op & (es ? NVPC_OP_ES_ARG3_DELAYED_SRC1 :
+			  NVPC_OP_ARG3_DELAYED_SRC1))
+			arg[3] = arg[1] | FA_ARG_DELAYED;
+	}
+	if (op & NVPC_OP_DELAY0)
+		arg[0] |= FA_ARG_DELAYED;
+	if (op & NVPC_OP_DELAY1)
+		arg[1] |= FA_ARG_DELAYED;
+	if (sim->gen >= NVPC_GEN_NV30 && es && (op & NVPC_OP_ES_ARG3_SETFLAG))
+		arg[3] = FA_ARG_SETFLAG;
+	for (j = 0, k = 0; j < 4; j++) {
+		if (fa_table_uses(table, j)) {
+			pos[k] = j;
+			po->arg[k++] = arg[j];
+			if ((arg[j] & FA_ARG_DELAYED))
+				d->fa.delayed |= BIT(arg[j] & ~FA_ARG_DELAYED);
+		}
+	}
+	po->nargs = k;
+	po->table = 0;
+	for (i = 0; i < BIT(k); i++) {
+		for (j = 0, idx = 0; j < k; j++)
+			if (i & BIT(j))
+				idx |= BIT(pos[j]);
+		po->table |= ((table >> idx) & 1) << i;
+	}
+}
+
+/* decode the domain's registers for a run */
+static void fa_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
+{
+	unsigned int i, nslot;
+
+	nslot = sim->gen < NVPC_GEN_NV30 ? NVPC_SIM_NR_SLOTS : 16;
+	for (i = 0; i < NVPC_SIM_NR_SLOTS; i++) {
+		if (i < nslot)
+			fa_slot_plan(d, &d->fa.slot[i],
+				     (d->hw.src[i / 4] >> (8 * (i % 4))) & 0xff);
+		else
+			d->fa.slot[i] = (struct nvpc_sim_fa_slot){ };	/* 0 */
+	}
+	fa_slot_plan(d, &d->fa.slot[FA_SLOT_SWAP], d->hw.spec_src & 0xff);
+	d->fa.nr_periodic = 0;
+	d->fa.nr_const = 0;
+	d->fa.nr_other = 0;
+	for (i = 0; i <= FA_SLOT_SWAP; i++) {
+		if (d->fa.slot[i].kind == FA_SL_PERIODIC)
+			d->fa.periodic[d->fa.nr_periodic++] = i;
+		else if (d->fa.slot[i].kind == FA_SL_CONST)
+			d->fa.cnst[d->fa.nr_const++] = i;
+		else
+			d->fa.other[d->fa.nr_other++] = i;
+	}
+	d->fa.delayed = 0;
+	for (i = 0; i < NVPC_NR_INPUTS; i++)
+		fa_op_plan(sim, d, i);
+	fa_plan_sync(d);
+}
+
+/*
+ * 64 cycles of a periodic source with a period above NVPC_SIM_FA_PATTERN,
+ * from its position pos: at most one wrap, after r = period - pos
+ * cycles. 1 in the cycles t
+ * with pos + t < width (before the wrap) or r <= t < r + width (after).
+ */
+static inline u64 fa_periodic_long(const struct nvpc_sim_fa_slot *sl)
+{
+	u32 r = sl->period - sl->pos, e = r + sl->width;
+	u32 a = sl->pos < sl->width ? sl->width - sl->pos : 0;
+
+	/* fa_mask(>= 64) is all ones: r >= 64 gives 0 for the second run */
+	return fa_mask(a) | (fa_mask(e) & ~fa_mask(r));
+}
+
+/*
+ * The words of the chunk's sources: slots 0 .. nslot - 1 and the SWAP
+ * source. Periodic positions move on by the chunk. Own FLAG is the FLAG
+ * signal as known before the latch scan; if it is not known yet, 0 and
+ * marked for the patch after the scan.
+ */
+static void fa_chunk_words(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
+			   struct fa_chunk *c, unsigned int nslot,
+			   bool flag_known)
+{
+	struct nvpc_sim_fa_plan *fa = &d->fa;
+	struct nvpc_sim_fa_slot *sl;
+	unsigned int i, n = c->n, b;
+	u64 *raw = c->raw, q = d->cycle / 64;
+	const u64 *p;
+
+	for (i = 0; i < fa->nr_const; i++)
+		raw[fa->cnst[i]] = fa->slot[fa->cnst[i]].word[0];
+	for (i = 0; i < fa->nr_periodic; i++) {
+		sl = &fa->slot[fa->periodic[i]];
+		if (sl->period > NVPC_SIM_FA_PATTERN) {
+			raw[fa->periodic[i]] = fa_periodic_long(sl);
+		} else {
+			/* pattern bits pos .. pos + 63 */
+			b = sl->pos % 64;
+			p = &sl->word[sl->pos / 64];
+			raw[fa->periodic[i]] = p[0] >> b | (p[1] << 1) << (63 - b);
+		}
+		if (n == 64)
+			sl->pos += sl->step;
+		else
+			sl->pos += n % sl->period;
+		sl->pos -= sl->period & -(u32)(sl->pos >= sl->period);
+	}
+	for (i = 0; i < fa->nr_other; i++) {
+		sl = &fa->slot[fa->other[i]];
+		if (sl->kind == FA_SL_RANDOM) {
+			b = d->cycle % 64;
+			raw[fa->other[i]] =
+				nvpc_sim_rand_block(sl->key, sl->density, q) >> b;
+			if (b && b + n > 64)
+				raw[fa->other[i]] |=
+					nvpc_sim_rand_block(sl->key, sl->density,
+							    q + 1) << (64 - b);
+		} else if (sl->kind == FA_SL_FLAG) {
+			raw[fa->other[i]] = flag_known ? c->flagsig : 0;
+			if (!flag_known && fa->other[i] < nslot)
+				c->flag_bytes |= 1U << fa->other[i];
+		} else {
+			raw[fa->other[i]] = fa_sig_word(sim, d, sl->sig, n,
+							c->flagsig);
+		}
+	}
+	if (n == 64)
+		return;
+	for (i = 0; i < nslot; i++)
+		raw[i] &= c->mask;
+	raw[FA_SLOT_SWAP] &= c->mask;
+}
+
 /* ---- one chunk ---- */
 
 /* "Input selection": the SWAP input over n cycles */
@@ -614,39 +872,33 @@ static u64 fa_swap_word(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 }
 
 static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
-		     unsigned int n)
+		     unsigned int n, bool last)
 {
 	struct nvpc_sim_hw *hw = &d->hw;
 	struct fa_chunk c;
-	unsigned int i, j, nsrc, s;
+	unsigned int i, nsrc;
 	bool flag_known = n <= 2 || hw->mode == NVPC_SIM_MODE_HALTED;
-	u64 lw, a;
+	u64 lw, a, *raw;
+	u32 f;
 
+	if (d->fa.cycle != d->cycle)
+		fa_plan_sync(d);	/* time was skipped (hyperperiod) */
 	c.k = d->cycle;
 	c.n = n;
 	c.mask = fa_mask(n);
 	c.flag_bytes = 0;
-	memset(c.raw, 0, sizeof(c.raw));
-	memset(c.in, 0, sizeof(c.in));
 	/* FLAG in cycle k+i is the latch after k+i-2 */
 	c.flagsig = (hw->latch_d1 | (u64)hw->latch << 1) & c.mask;
 	if (hw->mode == NVPC_SIM_MODE_HALTED)
 		c.flagsig = (hw->latch_d1 | (hw->latch ? ~1ULL : 0)) & c.mask;
 
 	nsrc = sim->gen < NVPC_GEN_NV30 ? NVPC_NR_INPUTS : 4;
-	for (i = 0; i < nsrc; i++) {
-		for (j = 0; j < 4; j++) {
-			s = (hw->src[i] >> (8 * j)) & 0xff;
-			if (!flag_known &&
-			    NVPC_SIM_SIG_KIND(d->sig[s]) == NVPC_SIM_SIG_FLAG) {
-				c.flag_bytes |= 1U << (4 * i + j);
-				continue;
-			}
-			c.raw[i][j] = fa_sig_word(sim, d, s, n, c.flagsig);
-		}
-	}
-	c.in[NVPC_INPUT_SETFLAG] = fa_input(sim, d, &c, NVPC_INPUT_SETFLAG);
-	c.in[NVPC_INPUT_CLRFLAG] = fa_input(sim, d, &c, NVPC_INPUT_CLRFLAG);
+	raw = c.raw;
+	fa_chunk_words(sim, d, &c, nsrc * 4, flag_known);
+	c.in[NVPC_INPUT_SETFLAG] = fa_input(hw, &c,
+					    &d->fa.op[NVPC_INPUT_SETFLAG]);
+	c.in[NVPC_INPUT_CLRFLAG] = fa_input(hw, &c,
+					    &d->fa.op[NVPC_INPUT_CLRFLAG]);
 
 	/* quad/record: the latch follows SETFLAG/CLRFLAG on every cycle */
 	lw = 0;
@@ -655,14 +907,20 @@ static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 				   c.in[NVPC_INPUT_CLRFLAG], hw->latch, c.mask);
 		a = hw->latch | lw << 1;	/* latch after k+i-1 */
 		c.flagsig = (hw->latch_d1 | a << 1) & c.mask;
-		for (i = 0; i < 24; i++)
-			if (c.flag_bytes & (1U << i))
-				c.raw[i / 4][i % 4] = c.flagsig;
+		for (f = c.flag_bytes; f; f &= f - 1)
+			raw[__builtin_ctz(f)] = c.flagsig;
 	}
 	for (i = 0; i < 4; i++)
-		c.in[i] = fa_input(sim, d, &c, i);
+		c.in[i] = fa_input(hw, &c, &d->fa.op[i]);
 
-	c.swap = fa_swap_word(sim, d, n, c.flagsig);
+	if (sim->gen == NVPC_GEN_NV30 || sim->gen == NVPC_GEN_NV40)
+		c.swap = hw->pend_pm;
+	else if (sim->gen >= NVPC_GEN_G84)
+		c.swap = (d->fa.slot[FA_SLOT_SWAP].kind == FA_SL_FLAG ?
+			  c.flagsig : raw[FA_SLOT_SWAP]) |
+			 (sim->gen < NVPC_GEN_GF100 ? hw->pend_swap : 0);
+	else
+		c.swap = 0;
 	if (hw->swap_settled)
 		c.swap &= ~1ULL;	/* nvpc_sim_settle() did it */
 
@@ -696,11 +954,15 @@ static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	fa_hist_put(hw->hist_flag, c.k, c.flagsig, n);
 	fa_hist_put(hw->hist_event, c.k, c.in[NVPC_INPUT_EVENT], n);
 	hw->prev_event = (c.in[NVPC_INPUT_EVENT] >> (n - 1)) & 1;
-	hw->prev_raw = 0;
-	for (i = 0; i < nsrc; i++)
-		for (j = 0; j < 4; j++)
-			hw->prev_raw |= (u32)((c.raw[i][j] >> (n - 1)) & 1)
-					<< (4 * i + j);
+	/* SRC values of the last cycle: during a run only those that are
+	 * delayed arguments, all of them at its end
+	 */
+	f = last ? (u32)fa_mask(nsrc * 4) : d->fa.delayed;
+	hw->prev_raw &= ~f;
+	for (; f; f &= f - 1) {
+		i = __builtin_ctz(f);
+		hw->prev_raw |= (u32)((raw[i] >> (n - 1)) & 1) << i;
+	}
 	hw->pend_abort = 0;
 	hw->pend_start = 0;
 	hw->pend_swap = 0;
@@ -715,6 +977,7 @@ static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	else
 		hw->periodic_g += n;
 	d->cycle += n;
+	d->fa.cycle += n;
 }
 
 static void fa_plain(struct nvpc_sim *sim, struct nvpc_sim_dom *d, u64 todo,
@@ -724,8 +987,11 @@ static void fa_plain(struct nvpc_sim *sim, struct nvpc_sim_dom *d, u64 todo,
 
 	while (todo) {
 		n = todo < limit ? todo : limit;
-		fa_chunk(sim, d, n);
+		/* whole chunks on 64-cycle blocks: one random block each */
+		if (limit == 64 && d->cycle % 64 && n > 64 - d->cycle % 64)
+			n = 64 - d->cycle % 64;
 		todo -= n;
+		fa_chunk(sim, d, n, !todo);
 	}
 }
 
@@ -888,10 +1154,17 @@ static void fa_run_set(struct nvpc_sim *sim, unsigned int first,
 	u64 t, tb, todo;
 
 	for (i = 0; i < count; i++) {
-		refs = fa_refs(sim, &sim->dom[first + i]);
-		lim[i] = fa_limit(&sim->dom[first + i], refs);
+		struct nvpc_sim_dom *d = &sim->dom[first + i];
+
+		if (d->cycle >= nvpc_sim_target(d, until)) {
+			lim[i] = 1;
+			continue;
+		}
+		refs = fa_refs(sim, d);
+		lim[i] = fa_limit(d, refs);
 		if (refs & FA_REF_IMPORT)
 			interleave = true;
+		fa_plan(sim, d);
 	}
 	if (!interleave) {
 		for (i = 0; i < count; i++) {
@@ -926,7 +1199,8 @@ static void fa_run_set(struct nvpc_sim *sim, unsigned int first,
 			struct nvpc_sim_dom *d = &sim->dom[first + best];
 
 			todo = nvpc_sim_target(d, until) - d->cycle;
-			fa_chunk(sim, d, todo < lim[best] ? todo : lim[best]);
+			fa_chunk(sim, d, todo < lim[best] ? todo : lim[best],
+				 true);
 		}
 	}
 }

@@ -126,6 +126,76 @@ struct nvpc_sim_hw {
 	u64 hist_event[NVPC_SIM_HIST_WORDS];
 };
 
+/* number of SRC bytes of a domain: 4 per input, NV10:NV30 has 6 inputs */
+#define NVPC_SIM_NR_SLOTS	(NVPC_NR_INPUTS * 4)
+/* fast engine: longest period kept as a bit pattern */
+#define NVPC_SIM_FA_PATTERN	256
+
+/**
+ * struct nvpc_sim_fa_slot - fast engine: one decoded signal source
+ * @kind: FA_SL_* of sim_fast.c
+ * @sig: the signal id
+ * @pos: periodic: (cycle + phase) % period at &nvpc_sim_fa_plan.cycle
+ * @period: periodic: period
+ * @width: periodic: width
+ * @step: periodic: 64 % period
+ * @density: random: density
+ * @key: random: nvpc_sim_rand_key() of the seed
+ * @word: constant: the word in @word[0]; periodic up to
+ *	NVPC_SIM_FA_PATTERN: cycles 0 .. period + 63 from position 0
+ */
+struct nvpc_sim_fa_slot {
+	u8 kind;
+	u8 sig;
+	u32 pos;
+	u32 period;
+	u32 width;
+	u32 step;
+	u32 density;
+	u64 key;
+	u64 word[NVPC_SIM_FA_PATTERN / 64 + 2];
+};
+
+/**
+ * struct nvpc_sim_fa_op - fast engine: one decoded logic op
+ * @table: truth table over the @nargs arguments it depends on
+ * @nargs: 0..4
+ * @arg: per argument: slot index, | 0x80 delayed, or 0x40 SETFLAG
+ */
+struct nvpc_sim_fa_op {
+	u16 table;
+	u8 nargs;
+	u8 arg[4];
+};
+
+/**
+ * struct nvpc_sim_fa_plan - fast engine: a domain's decoded sources and
+ *	ops, built at the start of each run (registers cannot change during
+ *	a run) and carried from chunk to chunk
+ * @cycle: the cycle the periodic positions are for
+ * @nr_periodic: periodic slots
+ * @nr_const: constant slots
+ * @nr_other: random, own FLAG and other slots
+ * @delayed: slots that ops use delayed (bit per slot)
+ * @periodic: indices in @slot of the periodic slots
+ * @cnst: of the constant ones
+ * @other: of the others
+ * @slot: the SRC bytes by input * 4 + j, then the SWAP source
+ * @op: the logic ops by input
+ */
+struct nvpc_sim_fa_plan {
+	u64 cycle;
+	u8 nr_periodic;
+	u8 nr_const;
+	u8 nr_other;
+	u32 delayed;
+	u8 periodic[NVPC_SIM_NR_SLOTS + 1];
+	u8 cnst[NVPC_SIM_NR_SLOTS + 1];
+	u8 other[NVPC_SIM_NR_SLOTS + 1];
+	struct nvpc_sim_fa_slot slot[NVPC_SIM_NR_SLOTS + 1];
+	struct nvpc_sim_fa_op op[NVPC_NR_INPUTS];
+};
+
 /**
  * struct nvpc_sim_dom - one instantiated domain
  * @dset: &enum nvpc_dset
@@ -141,6 +211,7 @@ struct nvpc_sim_hw {
  * @cycle: cycles processed so far
  * @lost_swaps: fault injection: swaps left to double
  * @hw: registers and counting state
+ * @fa: the fast engine's plan (scratch, not state)
  * @sig: &enum nvpc_sim_sig_kind per signal id
  * @wave: waveform per signal id
  */
@@ -158,6 +229,7 @@ struct nvpc_sim_dom {
 	u64 cycle;
 	u32 lost_swaps;
 	struct nvpc_sim_hw hw;
+	struct nvpc_sim_fa_plan fa;
 	u8 sig[NVPC_SIM_NR_SIGNALS];
 	struct nvpc_sim_wave wave[NVPC_SIM_NR_SIGNALS];
 };
@@ -230,6 +302,24 @@ u64 nvpc_sim_target(const struct nvpc_sim_dom *d, u64 until);
 void nvpc_sim_hw_reset(struct nvpc_sim *sim);
 int nvpc_sim_hist_bit(const u64 *hist, u64 cycle);
 void nvpc_sim_hist_set(u64 *hist, u64 cycle, int v);
+
+/* the waveform generator of sim_core.c, by words */
+u64 nvpc_sim_rand_key(u32 seed);
+u64 nvpc_sim_rand_block(u64 key, u32 density, u64 q);
+u64 nvpc_sim_periodic_runs(u32 pos, u32 period, u32 width, unsigned int n);
+
+/* bits set in x (no libgcc call, no POPCNT needed) */
+static inline unsigned int nvpc_sim_popcount(u64 x)
+{
+#ifdef __POPCNT__
+	return __builtin_popcountll(x);
+#else
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (x * 0x0101010101010101ULL) >> 56;
+#endif
+}
 
 /* limits of the counters (pcounter.rst "Counters") */
 static inline u64 nvpc_sim_ctr_add(u8 gen, u64 v, u64 a)

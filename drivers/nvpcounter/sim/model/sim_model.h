@@ -64,7 +64,9 @@ struct nvpc_sim;
  * enum nvpc_sim_wave_kind - kinds of signal source
  * @NVPC_SIM_WAVE_CONST: constant &nvpc_sim_wave.value (0 or 1)
  * @NVPC_SIM_WAVE_PERIODIC: 1 iff (cycle + phase) % period < width
- * @NVPC_SIM_WAVE_RANDOM: 1 iff hash(seed, cycle) % 65536 < density
+ * @NVPC_SIM_WAVE_RANDOM: 1 iff r(seed, cycle) < density, r a pseudo-random
+ *	16-bit value whose bit j is bit (cycle % 64) of hash(seed, cycle / 64,
+ *	j) (sim_core.c)
  */
 enum nvpc_sim_wave_kind {
 	NVPC_SIM_WAVE_CONST,
