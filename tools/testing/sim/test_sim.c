@@ -917,6 +917,57 @@ TEST_F(sim, single_threshold_40bit)
 	}
 }
 
+TEST_F(sim, single_gf100_begin_abort)
+{
+	struct nvpc_sim *s = NEW(&chip_gf100);
+	u32 b = NVPC_GF100_HUB_BASE(0);
+
+#define GF_SSTATE() FIELD_GET(NVPC_GF100_CTRL_SINGLE_STATE, \
+			      RD(b + NVPC_GF100_CTRL))
+	/* GF100+: a PRE_OP write no longer starts single event mode
+	 * (pcounter.rst: "on NV10:GF100"); SINGLE_BEGIN (FACTS.md) does,
+	 * SINGLE_ABORT aborts. PRE, START, EVENT = constant 1, STOP never,
+	 * CTR_PRE initial value 2.
+	 */
+	wconst(s, 0, S1, 1);
+	WR(b + NVPC_GF100_CTRL, NVPC_GF100_CTRL_MODE_SINGLE);
+	WR(b + NVPC_GF100_PRE_SRC, S1);
+	WR(b + NVPC_GF100_START_SRC, S1);
+	WR(b + NVPC_GF100_EVENT_SRC, S1);
+	WR(b + NVPC_GF100_START_OP, NVPC_OP_ARG0);
+	WR(b + NVPC_GF100_EVENT_OP, NVPC_OP_ARG0);
+	WR(b + NVPC_GF100_CTR_PRE, 2);
+	WR(b + NVPC_GF100_PRE_OP, NVPC_OP_ARG0);
+	ADV(0, 3);
+	EXPECT_EQ(NVPC_SINGLE_INACTIVE, GF_SSTATE());
+	EXPECT_EQ(0, RD(b + NVPC_GF100_CTR_CYCLES));
+	/* begin, then 10 cycles c0..c9 (the pseudo-code):
+	 * c0 INACTIVE, start: CTR_PRE = 2, WAIT_FOR_PRE
+	 * c1, c2 PRE: CTR_PRE 2 -> 1 -> 0; c3 PRE with 0: WAIT_FOR_START
+	 * c4 START: CTR_CYCLES = CTR_EVENT = 0, COUNTING
+	 * c5..c9 counting: CYCLES 5, EVENT 5
+	 */
+	WR(b + NVPC_GF100_SINGLE_BEGIN, 1);
+	EXPECT_EQ(0, RD(b + NVPC_GF100_SINGLE_BEGIN));	/* a trigger */
+	ADV(0, 1);
+	EXPECT_EQ(NVPC_SINGLE_WAIT_PRE, GF_SSTATE());
+	EXPECT_EQ(2, RD(b + NVPC_GF100_CTR_PRE));
+	ADV(0, 3);
+	EXPECT_EQ(NVPC_SINGLE_WAIT_START, GF_SSTATE());
+	EXPECT_EQ(0, RD(b + NVPC_GF100_CTR_PRE));
+	ADV(0, 6);
+	EXPECT_EQ(NVPC_SINGLE_COUNTING, GF_SSTATE());
+	EXPECT_EQ(5, RD(b + NVPC_GF100_CTR_CYCLES));
+	EXPECT_EQ(5, RD(b + NVPC_GF100_CTR_EVENT));
+	/* abort: INACTIVE from the next cycle on, counters kept */
+	WR(b + NVPC_GF100_SINGLE_ABORT, 1);
+	ADV(0, 4);
+	EXPECT_EQ(NVPC_SINGLE_INACTIVE, GF_SSTATE());
+	EXPECT_EQ(5, RD(b + NVPC_GF100_CTR_CYCLES));
+	EXPECT_EQ(5, RD(b + NVPC_GF100_CTR_EVENT));
+#undef GF_SSTATE
+}
+
 TEST_F(sim, single_aborts)
 {
 	struct nvpc_sim *s;

@@ -38,6 +38,8 @@ enum nvpc_sim_reg {
 	R_GF_LIVE,		/* arg: counter */
 	R_GF_LIVE_HIGH,
 	R_GF_STORE,		/* arg: index in gf_store */
+	R_GF_SINGLE_BEGIN,
+	R_GF_SINGLE_ABORT,
 	R_GF_MAIN,		/* arg: word index */
 };
 
@@ -191,9 +193,9 @@ static void nvpc_sim_decode_gf100_dom(u32 off, struct nvpc_sim_ref *r)
 		{ NVPC_GF100_LIVE_CYCLES, R_GF_LIVE, NVPC_SIM_CTR_CYCLES },
 		{ NVPC_GF100_LIVE_CYCLES_HIGH, R_GF_LIVE_HIGH, 0 },
 		{ NVPC_GF100_USER_TRIGGER, R_USER_TRIGGER, 0 },
-		{ NVPC_GF100_SINGLE_ABORT, R_GF_STORE, 0 },
+		{ NVPC_GF100_SINGLE_ABORT, R_GF_SINGLE_ABORT, 0 },
 		{ NVPC_GF100_VSTATUS, R_GF_STORE, 1 },
-		{ NVPC_GF100_SINGLE_BEGIN, R_GF_STORE, 2 },
+		{ NVPC_GF100_SINGLE_BEGIN, R_GF_SINGLE_BEGIN, 0 },
 		{ NVPC_GF100_STATE, R_GF_STORE, 3 },
 		{ NVPC_GF100_FILTER, R_GF_STORE, 4 },
 	};
@@ -801,6 +803,18 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 		break;
 	case R_GF_STORE:
 		hw->gf_store[r->arg] = val;
+		break;
+	case R_GF_SINGLE_BEGIN:
+		/* GF100+: PRE_OP no longer starts single event mode; the
+		 * SINGLE_BEGIN register of FACTS.md ("GF100+ per-domain
+		 * register map") takes the role of "PRE_OP written this
+		 * cycle" in pcounter.rst "Single event mode"
+		 */
+		hw->pend_start = 1;
+		break;
+	case R_GF_SINGLE_ABORT:
+		/* and SINGLE_ABORT that of a config register write */
+		hw->pend_abort = 1;
 		break;
 	case R_GF_MAIN:
 		sim->gf_main[r->arg] = val;
