@@ -27,7 +27,7 @@
 /* cycles or nanoseconds per lock hold while advancing from debugfs */
 #define NVPC_SIMDEV_ADVANCE_CHUNK	4096
 /* target lock hold time of one advance slice */
-#define NVPC_SIMDEV_ADVANCE_HOLD_NS	(100 * NSEC_PER_USEC)
+#define NVPC_SIMDEV_ADVANCE_HOLD_NS	(1000 * NSEC_PER_USEC)
 
 /* Real-time mode: bring the model close to the wall clock. Lock held. */
 static void nvpc_simdev_rt_catch_up(struct nvpc_simdev *sd, u64 max_ns)
