@@ -39,9 +39,11 @@ struct platform_device;
 #define NVPC_SIMDEV_RT_ACCESS_NS	(20 * NSEC_PER_USEC)
 /*
  * The worker's period and its budget per run. It advances in slices (one
- * lock hold each) of NVPC_SIMDEV_RT_SLICE_CYCLES cycles of the fastest
- * domain, kept within [RT_SLICE_MIN_NS, RT_SLICE_MAX_NS]: each model run
- * has a fixed cost, so slices of a few cycles would never catch up.
+ * lock hold each), first of NVPC_SIMDEV_RT_SLICE_CYCLES cycles of the
+ * fastest domain, then grown while cheap and shrunk while dear (see
+ * nvpc_simdev_adapt()), kept within [RT_SLICE_MIN_NS, RT_SLICE_MAX_NS]:
+ * each model run has a fixed cost, so slices of a few cycles would never
+ * catch up.
  */
 #define NVPC_SIMDEV_RT_PERIOD_MS	10
 #define NVPC_SIMDEV_RT_BUDGET_NS	(4 * NSEC_PER_MSEC)
@@ -100,7 +102,7 @@ struct nvpc_simdev_trace_ent {
  * @realtime: real-time clock mode (else manual)
  * @rt_last: real-time: wall time (ktime_get_ns()) the model has reached
  * @rt_skipped_ns: real-time: wall time skipped because the model lagged
- * @rt_slice_ns: real-time: the worker's slice for the current clocks
+ * @rt_slice_ns: real-time: the worker's slice, adapted to its cost
  * @rt_work: real-time: the catch-up worker
  * @trace_on: the access trace is recording
  * @trace: the trace ring (NVPC_SIMDEV_TRACE_LEN entries)

@@ -29,6 +29,21 @@
 /* target lock hold time of one advance slice */
 #define NVPC_SIMDEV_ADVANCE_HOLD_NS	(1000 * NSEC_PER_USEC)
 
+/*
+ * Hold the lock about NVPC_SIMDEV_ADVANCE_HOLD_NS per slice: periodic
+ * sources in quad mode advance in constant time (the fast engine skips
+ * whole hyperperiods), so a slice grows while it stays cheap and shrinks
+ * back, within [min, max], when it is not.
+ */
+static u64 nvpc_simdev_adapt(u64 slice, u64 took_ns, u64 min, u64 max)
+{
+	if (took_ns < NVPC_SIMDEV_ADVANCE_HOLD_NS / 2 && slice <= max / 2)
+		return slice * 2;
+	if (took_ns > NVPC_SIMDEV_ADVANCE_HOLD_NS && slice >= min * 2)
+		return slice / 2;
+	return slice;
+}
+
 /* Real-time mode: bring the model close to the wall clock. Lock held. */
 static void nvpc_simdev_rt_catch_up(struct nvpc_simdev *sd, u64 max_ns)
 {
@@ -85,14 +100,18 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 {
 	struct nvpc_simdev *sd = container_of(to_delayed_work(work),
 					      struct nvpc_simdev, rt_work);
-	u64 start = ktime_get_ns(), now;
+	u64 start = ktime_get_ns(), now, t0;
 	unsigned long flags;
 	bool again;
 
 	for (;;) {
 		raw_spin_lock_irqsave(&sd->lock, flags);
+		t0 = ktime_get_ns();
 		nvpc_simdev_rt_catch_up(sd, sd->rt_slice_ns);
 		now = ktime_get_ns();
+		sd->rt_slice_ns = nvpc_simdev_adapt(sd->rt_slice_ns, now - t0,
+						    NVPC_SIMDEV_RT_SLICE_MIN_NS,
+						    NVPC_SIMDEV_RT_SLICE_MAX_NS);
 		again = sd->realtime && now > sd->rt_last;
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
 		if (!again || now - start > NVPC_SIMDEV_RT_BUDGET_NS)
@@ -431,17 +450,9 @@ int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 			ret = nvpc_sim_advance(sd->sim, dom, step);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
 		n -= step;
-		/*
-		 * Hold the lock about NVPC_SIMDEV_ADVANCE_HOLD_NS per slice:
-		 * periodic sources advance in constant time, so slices grow
-		 * as long as they stay cheap
-		 */
 		took = ktime_get_ns() - t0;
-		if (took < NVPC_SIMDEV_ADVANCE_HOLD_NS / 2 && chunk < BIT_ULL(40))
-			chunk *= 2;
-		else if (took > NVPC_SIMDEV_ADVANCE_HOLD_NS &&
-			 chunk > NVPC_SIMDEV_ADVANCE_CHUNK)
-			chunk /= 2;
+		chunk = nvpc_simdev_adapt(chunk, took, NVPC_SIMDEV_ADVANCE_CHUNK,
+					  BIT_ULL(40));
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();
