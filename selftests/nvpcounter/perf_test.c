@@ -15,6 +15,7 @@
  * lands at the boundary, so a quad-mode event counts cycles [C0, C0 + N).
  */
 #include <math.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <time.h>
 
@@ -466,12 +467,14 @@ TEST_F(perf, g84_eight_domains)
  * 2^36 cycles, 16 times what a 32-bit counter holds: advanced in periods
  * of 2^31 cycles, each ended by a read. Signal 1 is 1 on every cycle,
  * signal 2 on cycles divisible by 3: floor((2^36 - 1) / 3) + 1 of them.
+ * Every domain counts its cycles (all eight in quad mode, which the sim
+ * advances in constant time for periodic sources).
  */
 TEST_F_TIMEOUT(perf, g84_exact_past_2_36, 600)
 {
 	const __u64 total = 1ULL << 36, step = 1ULL << 31;
 	__u64 done;
-	int f1, f2, fc;
+	int f1, f2, fc[8], d;
 
 	ASSERT_EQ(0, setup_gpu(self, "g84"));
 	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1, WAVE_CONST(1)));
@@ -480,15 +483,18 @@ TEST_F_TIMEOUT(perf, g84_exact_past_2_36, 600)
 	ASSERT_LE(0, f1);
 	f2 = ev(self, CFG_SIG(0, 2), CFG1_DOM(0, 0, 0), 0, -1);
 	ASSERT_LE(0, f2);
-	fc = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, 0), 0, -1);
-	ASSERT_LE(0, fc);
+	for (d = 0; d < 8; d++) {
+		fc[d] = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, d), 0, -1);
+		ASSERT_LE(0, fc[d]);
+	}
 	for (done = 0; done < total; done += step) {
 		ASSERT_EQ(0, sim_advance(self->gpu, step, "main.0"));
 		nvpc_ev_count(f1);
 	}
 	EXPECT_EQ(total, nvpc_ev_count(f1));
 	EXPECT_EQ((total - 1) / 3 + 1, nvpc_ev_count(f2));
-	EXPECT_EQ(total, nvpc_ev_count(fc));
+	for (d = 0; d < 8; d++)
+		EXPECT_EQ(total, nvpc_ev_count(fc[d]));
 	EXPECT_EQ(0, nvpc_pmu_num(self->pmu, "domains/main.0-host/saturations"));
 }
 
@@ -496,12 +502,15 @@ TEST_F_TIMEOUT(perf, g84_exact_past_2_36, 600)
 TEST_F_TIMEOUT(perf, g84_saturation_shown_not_counted, 300)
 {
 	const __u64 n = (1ULL << 32) + 5;
-	int f1;
+	int f1, d;
 
 	ASSERT_EQ(0, setup_gpu(self, "g84"));
 	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1, WAVE_CONST(1)));
 	f1 = ev(self, CFG_SIG(0, 1), CFG1_DOM(0, 0, 0), 0, -1);
 	ASSERT_LE(0, f1);
+	/* the other domains in quad mode too: the sim skips through them */
+	for (d = 1; d < 8; d++)
+		ASSERT_LE(0, ev(self, CFG_CYCLES, CFG1_DOM(0, 0, d), 0, -1));
 	ASSERT_EQ(0, sim_advance(self->gpu, 1000, "main.0"));
 	EXPECT_EQ(1000, nvpc_ev_count(f1));
 	ASSERT_EQ(0, sim_advance(self->gpu, n, "main.0"));
@@ -726,6 +735,37 @@ TEST_F(perf, removal_keeps_last_value)
 	for (int i = 0; i < 50 && nvpc_mod_unload("nvpcounter"); i++)
 		usleep(20000);
 	EXPECT_EQ(0, nvpc_mod_loaded("nvpcounter"));
+}
+
+/*
+ * The PMU counts on one CPU (cpumask); when that CPU goes offline its
+ * events move to another and keep counting. The GPU is created from CPU 1
+ * so that the PMU starts there (CPU 0 cannot go offline on x86).
+ */
+TEST_F(perf, cpu_hotplug_migrates)
+{
+	const char *online = "/sys/devices/system/cpu/cpu1/online";
+	cpu_set_t set;
+	int f1;
+
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		SKIP(return, "no CPU 1 to start the PMU on");
+	ASSERT_EQ(0, setup_gpu(self, "g84"));
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	ASSERT_EQ(1, nvpc_pmu_num(self->pmu, "cpumask"));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1, WAVE_CONST(1)));
+	f1 = ev(self, CFG_SIG(0, 1), CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, f1);
+	ASSERT_EQ(0, sim_advance(self->gpu, 300, "main.0"));
+	EXPECT_EQ(300, nvpc_ev_count(f1));
+	ASSERT_EQ(0, nvpc_write(online, "0"));
+	EXPECT_EQ(0, nvpc_pmu_num(self->pmu, "cpumask"));
+	ASSERT_EQ(0, sim_advance(self->gpu, 200, "main.0"));
+	EXPECT_EQ(500, nvpc_ev_count(f1));
+	EXPECT_EQ(0, nvpc_write(online, "1"));
 }
 
 TEST_HARNESS_MAIN
