@@ -17,6 +17,7 @@
 
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/slab.h>
 
 #include "core.h"
@@ -417,6 +418,14 @@ err_events:
 void nvpc_pmu_unregister(struct nvpc_core *core)
 {
 	nvpc_sysfs_domains_remove(core);
+	/*
+	 * perf_pmu_unregister() frees the PMU's per-CPU contexts without
+	 * cancelling their multiplexing hrtimers (6.1 and 6.12 alike); a
+	 * timer still armed, e.g. by a write of perf_event_mux_interval_ms,
+	 * would then fire on freed memory. With no event left each stops at
+	 * its next expiry: let that pass first.
+	 */
+	msleep(READ_ONCE(core->pmu.hrtimer_interval_ms) + 20);
 	perf_pmu_unregister(&core->pmu);
 	hrtimer_cancel(&core->timer);
 	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
