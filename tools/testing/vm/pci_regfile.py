@@ -69,7 +69,9 @@ GF100_PART_DISABLE_A = 0x022548
 GF100_PART_DISABLE_B = 0x0225c8
 
 # The test GPUs. "event" is the perf event the guest counts (pmu/...);
-# "regs" the registers the driver must hold while counting, "final" after.
+# "regs" the registers the driver must hold while counting, "final" after
+# the last event closed (the domain out of quad mode; the sources may keep
+# their last value).
 # G84 and GT215 domain 1 (graph): trailer base 0xe0 in the catalogue
 # (nouveau's "ec" is ZERO's own id), ZERO = base + 0x0c (pcounter-rev2.txt
 # "Trailer signals" G84:GF100), graph idle 0xbd / 0xcb (FACTS.md "Named
@@ -98,7 +100,6 @@ def nv40_chip(boot0, sig):
         ],
         "final": [
             (nv40_ctrl(G84_D), 0x3, 0x0, "CTRL[1].MODE back to SINGLE (0)"),
-            (nv40_src(G84_D, SLOT_EVENT), ALL_ONES, 0, "EVENT_SRC[1] cleared"),
         ],
         "sets": {},
     }
@@ -127,8 +128,6 @@ CHIPS = {
         "final": [
             (GF100_BASE + GF100_CTRL, 0x7, 0x0,
              "GPC2 d0 CTRL.MODE back to HALTED (0)"),
-            (GF100_BASE + GF100_SRC_EVENT, ALL_ONES, 0,
-             "GPC2 d0 EVENT_SRC cleared"),
         ],
         # PCOUNTER disabled at boot; 4 GPCs with GPC 1 fused off, 2
         # partitions: GPC mask 0xd, partition mask 0x3.
