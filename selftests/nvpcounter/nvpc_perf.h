@@ -78,9 +78,23 @@ static inline int sim_gpu_create(int id, const char *args)
 	return nvpc_write(NVPC_SIM_DIR "/create", "%s id=%d", args, id);
 }
 
+static inline int nvpc_pmu_find(int id, char *dir, size_t len);
+
+/*
+ * Remove GPU @id and wait (up to 5 s) until its PMU is gone from sysfs:
+ * the core unregisters it from a work item once no event holds it, and a
+ * new GPU with the same id must not find the old PMU.
+ */
 static inline int sim_gpu_remove(int id)
 {
-	return nvpc_write(NVPC_SIM_DIR "/remove", "%d", id);
+	char dir[PATH_MAX];
+	int ret, i;
+
+	ret = nvpc_write(NVPC_SIM_DIR "/remove", "%d", id);
+	for (i = 0; !ret && i < 500 && nvpc_pmu_find(id, dir, sizeof(dir)) >= 0;
+	     i++)
+		usleep(10000);
+	return ret;
 }
 
 /*

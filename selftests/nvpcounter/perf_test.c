@@ -778,7 +778,8 @@ TEST_F(perf, removal_keeps_last_value)
 	ASSERT_LE(0, f1);
 	ASSERT_EQ(0, sim_advance(self->gpu, 500, "main.0"));
 	EXPECT_EQ(500, nvpc_ev_count(f1));
-	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	/* removed with the event open: the PMU stays until it closes */
+	ASSERT_EQ(0, nvpc_write(NVPC_SIM_DIR "/remove", "%d", self->gpu));
 	self->gpu = -1;
 	EXPECT_EQ(500, nvpc_ev_count(f1));
 	/* the core module is in use while the event is open */
