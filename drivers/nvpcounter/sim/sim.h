@@ -32,9 +32,13 @@ struct platform_device;
 #define NVPC_SIMDEV_MEM_MAX		SZ_1M
 
 /*
- * Real-time mode: a register access simulates at most this much of the
- * wall time that passed since the model was last advanced (the access runs
- * with interrupts off); a worker catches up with the rest.
+ * Real-time mode: a register access simulates at most this much, or one
+ * of the worker's slices if those have grown larger (they grow only while
+ * a lock hold stays cheap), of the wall time that passed since the model
+ * was last advanced (the access runs with interrupts off); the worker
+ * catches up with the rest. An access that could catch up only a little
+ * would leave the model behind exactly at the driver's swaps and bias
+ * what a short counting period sees.
  */
 #define NVPC_SIMDEV_RT_ACCESS_NS	(20 * NSEC_PER_USEC)
 /*
