@@ -1736,6 +1736,371 @@ TEST_F(sim, record_gctrl_reset)
 	EXPECT_EQ(5, l.w[0][4]);
 }
 
+/* ---- GF100+ record mode (sim_regs.c "GF100+ record mode") ---- */
+
+/*
+ * chip_gf100 (sim_test.h): flat 0 hub.0, 1 hub.1, 2 gpc0.0, 3 gpc1.0,
+ * 4 part0.0, every clock 100 MHz, so cycle c of every domain starts at
+ * the same tick and ties go to the lower flat index. The MAIN record
+ * registers are FACTS.md "GF100+ domain placement and unit enumeration".
+ */
+#define GF_MAIN_START	NVPC_GF100_MAIN_RECORD_START
+#define GF_MAIN_AHIGH	NVPC_GF100_MAIN_RECORD_ADDRESS_HIGH
+#define GF_MAIN_LIMIT	NVPC_GF100_MAIN_RECORD_LIMIT
+#define GF_MAIN_POS	NVPC_GF100_MAIN_RECORD_POS
+#define GF_MAIN_COUNT	NVPC_GF100_MAIN_RECORD_COUNT
+
+/* flat domain -> register base of chip_gf100 */
+static u32 gf_base(int dom)
+{
+	static const u32 base[] = {
+		NVPC_GF100_HUB_BASE(0), NVPC_GF100_HUB_BASE(1),
+		NVPC_GF100_GPC_BASE(0, 0), NVPC_GF100_GPC_BASE(1, 0),
+		NVPC_GF100_PART_BASE(0, 0),
+	};
+
+	return base[dom];
+}
+
+/* record mode (MODE 3 long / 5 short), STOP = sig 3 as ARG0 */
+static void gf_rec_dom(struct nvpc_sim *s, int dom, u32 mode)
+{
+	nvpc_sim_wr32(s, gf_base(dom) + NVPC_GF100_CTRL, mode);
+	nvpc_sim_wr32(s, gf_base(dom) + NVPC_GF100_STOP_SRC, 3);
+	nvpc_sim_wr32(s, gf_base(dom) + NVPC_GF100_STOP_OP, NVPC_OP_ARG0);
+}
+
+static void gf_rec_buf(struct nvpc_sim *s, struct pkt_log *l, u32 start,
+		       u32 limit)
+{
+	memset(l, 0, sizeof(*l));
+	nvpc_sim_set_mem_write(s, mem_cb, l);
+	nvpc_sim_wr32(s, GF_MAIN_LIMIT, limit);
+	nvpc_sim_wr32(s, GF_MAIN_START, start);
+}
+
+TEST_F(sim, gf100_record_registers)
+{
+	struct nvpc_sim *s = NEW(&chip_gf100);
+	struct nvpc_sim_stats st0, st1;
+	struct pkt_log l;
+
+	/* START/LIMIT keep bits 4-31, ADDRESS_HIGH bits 0-7 (the G84
+	 * RECORD_* layouts of "Record mode setup"); POS and COUNT are
+	 * read-only; a START write sets POS = START and COUNT = 0; CHAN is
+	 * only stored (counted in stored_accesses), the others modelled.
+	 */
+	WR(GF_MAIN_START, 0x1234567f);
+	EXPECT_EQ(0x12345670, RD(GF_MAIN_START));
+	EXPECT_EQ(0x12345670, RD(GF_MAIN_POS));
+	WR(GF_MAIN_LIMIT, 0xffffffff);
+	EXPECT_EQ(0xfffffff0, RD(GF_MAIN_LIMIT));
+	WR(GF_MAIN_AHIGH, 0x1ff);
+	EXPECT_EQ(0xff, RD(GF_MAIN_AHIGH));
+	WR(GF_MAIN_POS, 0x5000);
+	WR(GF_MAIN_COUNT, 7);
+	EXPECT_EQ(0x12345670, RD(GF_MAIN_POS));
+	EXPECT_EQ(0, RD(GF_MAIN_COUNT));
+	nvpc_sim_get_stats(s, &st0);
+	WR(NVPC_GF100_MAIN_RECORD_CHAN, 0x80000001);
+	EXPECT_EQ(0x80000001, RD(NVPC_GF100_MAIN_RECORD_CHAN));
+	nvpc_sim_get_stats(s, &st1);
+	EXPECT_EQ(st0.stored_accesses + 2, st1.stored_accesses);
+	EXPECT_EQ(NVPC_GF100_MAIN_RECORD_CHAN, st1.last_unmodelled);
+
+	/* MODE 3 is record mode (CTRL reads it back); one domain, STOP at
+	 * c = 9, 19: long packets at ADDRESS_HIGH << 32 | POS =
+	 * 0x12_0000_1000 and 0x12_0000_1020; POS 0x1040, COUNT 2.
+	 */
+	wper(s, 0, 3, 10, 1, 1);
+	gf_rec_dom(s, 0, NVPC_GF100_CTRL_MODE_RECORD_A);
+	EXPECT_EQ(3, RD(gf_base(0) + NVPC_GF100_CTRL));
+	WR(GF_MAIN_AHIGH, 0x12);
+	gf_rec_buf(s, &l, 0x1000, 0x10000);
+	ADV(0, 20);
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(0x1200001000ULL, l.va[0]);
+	EXPECT_EQ(32, l.len[0]);
+	EXPECT_EQ(10, l.w[0][0]);
+	EXPECT_EQ(1, l.w[0][3]);
+	EXPECT_EQ(0x1200001020ULL, l.va[1]);
+	EXPECT_EQ(20, l.w[1][0]);
+	EXPECT_EQ(0x1040, RD(GF_MAIN_POS));
+	EXPECT_EQ(2, RD(GF_MAIN_COUNT));
+	/* MODE 4 is undocumented: the domain halts, nothing more written */
+	WR(gf_base(0) + NVPC_GF100_CTRL, 4);
+	ADV(0, 20);
+	EXPECT_EQ(2, l.n);
+}
+
+TEST_F(sim, gf100_record_interleave)
+{
+	struct nvpc_sim *s = NEW(&chip_gf100);
+	struct pkt_log l;
+
+	/*
+	 * hub.0 MODE 3 (long), STOP = sig 3 at c % 10 == 9, EVENT_SRC[0] =
+	 * S1 (const 1). hub.1 MODE 5 (short), STOP at c % 4 == 3, PRE_SRC[0]
+	 * = S1. One buffer at 0x1000, packets in the order their writes
+	 * complete (latency 0: the triggering cycle; same tick at c = 19:
+	 * hub.0 first, lower flat index):
+	 *  c =  3 hub.1 @0x1000 16 B: cycles 4, STOP 1, PRE0 4
+	 *  c =  7 hub.1 @0x1010:      cycles 8, STOP 1, PRE0 4
+	 *  c =  9 hub.0 @0x1020 32 B: cycles 10, STOP 1, EV0 10
+	 *  c = 11 hub.1 @0x1040:      cycles 12
+	 *  c = 15 hub.1 @0x1050:      cycles 16
+	 *  c = 19 hub.0 @0x1060:      cycles 20, EV0 10
+	 *  c = 19 hub.1 @0x1080:      cycles 20, PRE0 4
+	 * POS 0x1080 + 16 = 0x1090, COUNT 7.
+	 */
+	wconst(s, 0, S1, 1);
+	wconst(s, 1, S1, 1);
+	wper(s, 0, 3, 10, 1, 1);
+	wper(s, 1, 3, 4, 1, 1);
+	gf_rec_dom(s, 0, NVPC_GF100_CTRL_MODE_RECORD_A);
+	gf_rec_dom(s, 1, NVPC_GF100_CTRL_MODE_RECORD_B);
+	WR(gf_base(0) + NVPC_GF100_EVENT_SRC, S1);
+	WR(gf_base(1) + NVPC_GF100_PRE_SRC, S1);
+	gf_rec_buf(s, &l, 0x1000, 0x10000);
+	ADV(0, 20);
+	ASSERT_EQ(7, l.n);
+	EXPECT_EQ(0x1000, l.va[0]);
+	EXPECT_EQ(16, l.len[0]);
+	EXPECT_EQ(4, l.w[0][0]);
+	EXPECT_EQ(1, l.w[0][3]);
+	EXPECT_EQ(4, l.w[0][4]);
+	EXPECT_EQ(0x1010, l.va[1]);
+	EXPECT_EQ(8, l.w[1][0]);
+	EXPECT_EQ(4, l.w[1][4]);
+	EXPECT_EQ(0x1020, l.va[2]);
+	EXPECT_EQ(32, l.len[2]);
+	EXPECT_EQ(10, l.w[2][0]);
+	EXPECT_EQ(1, l.w[2][3]);
+	EXPECT_EQ(0, l.w[2][4]);
+	EXPECT_EQ(10, l.w[2][12]);
+	EXPECT_EQ(0x1040, l.va[3]);
+	EXPECT_EQ(12, l.w[3][0]);
+	EXPECT_EQ(0x1050, l.va[4]);
+	EXPECT_EQ(16, l.w[4][0]);
+	EXPECT_EQ(0x1060, l.va[5]);
+	EXPECT_EQ(32, l.len[5]);
+	EXPECT_EQ(20, l.w[5][0]);
+	EXPECT_EQ(10, l.w[5][12]);
+	EXPECT_EQ(0x1080, l.va[6]);
+	EXPECT_EQ(16, l.len[6]);
+	EXPECT_EQ(20, l.w[6][0]);
+	EXPECT_EQ(4, l.w[6][4]);
+	EXPECT_EQ(0x1090, RD(GF_MAIN_POS));
+	EXPECT_EQ(7, RD(GF_MAIN_COUNT));
+}
+
+TEST_F(sim, gf100_record_one_outgoing_per_domain)
+{
+	struct nvpc_sim *s = NEW_LAT(&chip_gf100, 100);
+	struct pkt_log l;
+
+	/*
+	 * Latency 100, hub.0 and hub.1 MODE 3, STOP const 1 (S1). Each
+	 * domain has its own outgoing packet: c = 0 both form one (cycles
+	 * 1, STOP 1), both written at c = 100, hub.0 first: 0x1000, 0x1020.
+	 * Meanwhile STOP counts c = 1..100 (100); c = 101 makes 101 and
+	 * forms packets with cycles 102, STOP 101, written at c = 201:
+	 * 0x1040 (hub.0), 0x1060 (hub.1). COUNT 4, POS 0x1080.
+	 */
+	wconst(s, 0, S1, 1);
+	wconst(s, 1, S1, 1);
+	gf_rec_dom(s, 0, NVPC_GF100_CTRL_MODE_RECORD_A);
+	gf_rec_dom(s, 1, NVPC_GF100_CTRL_MODE_RECORD_A);
+	WR(gf_base(0) + NVPC_GF100_STOP_SRC, S1);
+	WR(gf_base(1) + NVPC_GF100_STOP_SRC, S1);
+	gf_rec_buf(s, &l, 0x1000, 0x10000);
+	ADV(0, 100);	/* c = 0..99 */
+	EXPECT_EQ(0, l.n);
+	EXPECT_EQ(0x1000, RD(GF_MAIN_POS));
+	ADV(0, 1);	/* c = 100 */
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(0x1000, l.va[0]);
+	EXPECT_EQ(0x1020, l.va[1]);
+	EXPECT_EQ(1, l.w[0][0]);
+	EXPECT_EQ(1, l.w[1][3]);
+	ADV(0, 101);	/* c = 101..201 */
+	ASSERT_EQ(4, l.n);
+	EXPECT_EQ(0x1040, l.va[2]);
+	EXPECT_EQ(102, l.w[2][0]);
+	EXPECT_EQ(101, l.w[2][3]);
+	EXPECT_EQ(0x1060, l.va[3]);
+	EXPECT_EQ(102, l.w[3][0]);
+	EXPECT_EQ(101, l.w[3][3]);
+	EXPECT_EQ(0x1080, RD(GF_MAIN_POS));
+	EXPECT_EQ(4, RD(GF_MAIN_COUNT));
+}
+
+TEST_F(sim, gf100_record_early_write_f000)
+{
+	struct nvpc_sim *s = NEW(&chip_gf100);
+	struct pkt_log l;
+
+	/* hub.1 MODE 5, PRE_SRC[0] const 1, no STOP: its counter reaches
+	 * 0xf000 at c = 0xefff -> packet cycles 0xf000, STOP 0, PRE0
+	 * 0xf000 at 0x1000 ("Record mode"). hub.0 records too (nothing to
+	 * write: STOP sig 3 is const 0, EVENT_SRC 0 = const 0).
+	 */
+	wconst(s, 1, S1, 1);
+	gf_rec_dom(s, 0, NVPC_GF100_CTRL_MODE_RECORD_A);
+	gf_rec_dom(s, 1, NVPC_GF100_CTRL_MODE_RECORD_B);
+	WR(gf_base(1) + NVPC_GF100_PRE_SRC, S1);
+	gf_rec_buf(s, &l, 0x1000, 0x10000);
+	ADV(0, 0xefff);
+	EXPECT_EQ(0, l.n);
+	ADV(0, 1);
+	ASSERT_EQ(1, l.n);
+	EXPECT_EQ(16, l.len[0]);
+	EXPECT_EQ(0xf000, l.w[0][0]);
+	EXPECT_EQ(0, l.w[0][3]);
+	EXPECT_EQ(0xf000, l.w[0][4]);
+	EXPECT_EQ(0x1010, RD(GF_MAIN_POS));
+}
+
+TEST_F(sim, gf100_record_limit_shared)
+{
+	struct nvpc_sim *s = NEW(&chip_gf100);
+	struct pkt_log l;
+
+	/*
+	 * As gf100_record_interleave (hub.1 short at c = 3, 7, 11 ...,
+	 * hub.0 long at c = 9, 19), LIMIT 0x1010: c = 3 @0x1000 (< LIMIT),
+	 * c = 7 @0x1010 (>= LIMIT: buffer invalid); hub.0 then writes
+	 * nothing. POS 0x1020, COUNT 2. START 0x2000 at c = 20 (counters of
+	 * both reset): c = 23 hub.1 @0x2000 cycles 4; c = 27 @0x2010 cycles
+	 * 8; c = 29 hub.0 @0x2020 cycles 10, STOP 1 (STOP of c = 19
+	 * cleared by START), EV0 10.
+	 */
+	wconst(s, 0, S1, 1);
+	wper(s, 0, 3, 10, 1, 1);
+	wper(s, 1, 3, 4, 1, 1);
+	gf_rec_dom(s, 0, NVPC_GF100_CTRL_MODE_RECORD_A);
+	gf_rec_dom(s, 1, NVPC_GF100_CTRL_MODE_RECORD_B);
+	WR(gf_base(0) + NVPC_GF100_EVENT_SRC, S1);
+	gf_rec_buf(s, &l, 0x1000, 0x1010);
+	ADV(0, 20);
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(0x1010, l.va[1]);
+	EXPECT_EQ(0x1020, RD(GF_MAIN_POS));
+	EXPECT_EQ(2, RD(GF_MAIN_COUNT));
+	WR(GF_MAIN_LIMIT, 0x10000);
+	WR(GF_MAIN_START, 0x2000);
+	EXPECT_EQ(0, RD(GF_MAIN_COUNT));
+	ADV(0, 10);
+	ASSERT_EQ(5, l.n);
+	EXPECT_EQ(0x2000, l.va[2]);
+	EXPECT_EQ(4, l.w[2][0]);
+	EXPECT_EQ(0x2010, l.va[3]);
+	EXPECT_EQ(8, l.w[3][0]);
+	EXPECT_EQ(0x2020, l.va[4]);
+	EXPECT_EQ(10, l.w[4][0]);
+	EXPECT_EQ(1, l.w[4][3]);
+	EXPECT_EQ(10, l.w[4][12]);
+	EXPECT_EQ(3, RD(GF_MAIN_COUNT));
+
+	/*
+	 * Latency 8, LIMIT 0x1000: hub.1 forms at c = 3, written at c = 11
+	 * @0x1000 (>= LIMIT: invalid). hub.0 formed at c = 9 (still
+	 * valid), due at c = 17: dropped ("all further writes will be
+	 * ignored"). hub.1 at c = 15: no packet. One packet, POS 0x1010.
+	 */
+	s = NEW_LAT(&chip_gf100, 8);
+	wper(s, 0, 3, 10, 1, 1);
+	wper(s, 1, 3, 4, 1, 1);
+	gf_rec_dom(s, 0, NVPC_GF100_CTRL_MODE_RECORD_A);
+	gf_rec_dom(s, 1, NVPC_GF100_CTRL_MODE_RECORD_B);
+	gf_rec_buf(s, &l, 0x1000, 0x1000);
+	ADV(0, 40);
+	ASSERT_EQ(1, l.n);
+	EXPECT_EQ(0x1000, l.va[0]);
+	EXPECT_EQ(4, l.w[0][0]);
+	EXPECT_EQ(0x1010, RD(GF_MAIN_POS));
+	EXPECT_EQ(1, RD(GF_MAIN_COUNT));
+}
+
+TEST_F(sim, gf100_record_fault_wedge)
+{
+	struct nvpc_sim *s = NEW(&chip_gf100);
+	struct pkt_log l;
+
+	/*
+	 * hub.1's first write (c = 3) faults: hub.1 is wedged, FAULT in POS
+	 * bit 0, POS stays. hub.0 goes on: c = 9 @0x1000, c = 19 @0x1020.
+	 * POS 0x1040 | FAULT, COUNT 2. A new START does not unwedge hub.1
+	 * (c = 20..39: hub.0 at 29, 39 only). Clearing PMC.ENABLE bit 28
+	 * resets PCOUNTER: POS 0, no fault; reprogrammed, hub.1 writes
+	 * again (c = 43 @0x3000: cycles 4).
+	 */
+	wper(s, 0, 3, 10, 1, 1);
+	wper(s, 1, 3, 4, 1, 1);
+	gf_rec_dom(s, 0, NVPC_GF100_CTRL_MODE_RECORD_A);
+	gf_rec_dom(s, 1, NVPC_GF100_CTRL_MODE_RECORD_B);
+	gf_rec_buf(s, &l, 0x1000, 0x10000);
+	nvpc_sim_fault_record(s, 1);
+	ADV(0, 20);
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(0x1000, l.va[0]);
+	EXPECT_EQ(32, l.len[0]);
+	EXPECT_EQ(0x1020, l.va[1]);
+	EXPECT_EQ(0x1041, RD(GF_MAIN_POS));
+	EXPECT_EQ(2, RD(GF_MAIN_COUNT));
+	WR(GF_MAIN_START, 0x2000);
+	EXPECT_EQ(0x2001, RD(GF_MAIN_POS));
+	ADV(0, 20);
+	ASSERT_EQ(4, l.n);
+	EXPECT_EQ(0x2000, l.va[2]);
+	EXPECT_EQ(32, l.len[3]);
+	WR(NVPC_PMC_ENABLE, 0xffffffff & ~NVPC_PMC_ENABLE_PCOUNTER);
+	WR(NVPC_PMC_ENABLE, 0xffffffff);
+	EXPECT_EQ(0, RD(GF_MAIN_POS));
+	gf_rec_dom(s, 1, NVPC_GF100_CTRL_MODE_RECORD_B);
+	gf_rec_buf(s, &l, 0x3000, 0x10000);
+	ADV(0, 4);	/* c = 40..43 */
+	ASSERT_EQ(1, l.n);
+	EXPECT_EQ(0x3000, l.va[0]);
+	EXPECT_EQ(16, l.len[0]);
+	EXPECT_EQ(4, l.w[0][0]);
+}
+
+TEST_F(sim, gf100_record_reset_per_set)
+{
+	struct nvpc_sim *s = NEW(&chip_gf100);
+	struct pkt_log l;
+
+	/*
+	 * HUB_DSET CTRL.RECORD_RESET holds the hub domains' record counters
+	 * at 0 (so no STOP count, no packet); gpc0.0 (flat 2) records on:
+	 * c = 9 @0x1000 cycles 10, c = 19 @0x1020 cycles 20. Released at
+	 * c = 20: hub.0's cycles restart, c = 29: hub.0 @0x1040 cycles 10
+	 * (c = 20..29), then gpc0.0 @0x1060 cycles 30 (same tick, flat 0
+	 * before flat 2).
+	 */
+	wper(s, 0, 3, 10, 1, 1);
+	wper(s, 2, 3, 10, 1, 1);
+	gf_rec_dom(s, 0, NVPC_GF100_CTRL_MODE_RECORD_A);
+	gf_rec_dom(s, 2, NVPC_GF100_CTRL_MODE_RECORD_A);
+	gf_rec_buf(s, &l, 0x1000, 0x10000);
+	WR(NVPC_GF100_HUB_DSET_CTRL, NVPC_GCTRL_RECORD_RESET);
+	ADV(0, 20);
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(0x1000, l.va[0]);
+	EXPECT_EQ(10, l.w[0][0]);
+	EXPECT_EQ(0x1020, l.va[1]);
+	EXPECT_EQ(20, l.w[1][0]);
+	WR(NVPC_GF100_HUB_DSET_CTRL, 0);
+	ADV(0, 10);
+	ASSERT_EQ(4, l.n);
+	EXPECT_EQ(0x1040, l.va[2]);
+	EXPECT_EQ(10, l.w[2][0]);
+	EXPECT_EQ(1, l.w[2][3]);
+	EXPECT_EQ(0x1060, l.va[3]);
+	EXPECT_EQ(30, l.w[3][0]);
+}
+
 /* ---- STATUS and SRC_STATUS ---- */
 
 TEST_F(sim, status_and_src_status)

@@ -708,6 +708,24 @@ u32 nvpc_sim_set_ctrl(const struct nvpc_sim *sim,
 }
 
 /**
+ * nvpc_sim_rbuf() - the record buffer a domain writes its packets to
+ * @sim: the sim
+ * @d: the domain
+ *
+ * G84:GF100 have a buffer per domain (RECORD_START[i] ..., pcounter.rst
+ * "Record mode setup"); GF100+ one buffer in the MAIN block (FACTS.md
+ * "GF100+ domain placement and unit enumeration") that every domain in
+ * record mode shares (see "GF100+ record mode" in sim_regs.c).
+ *
+ * Return: the buffer state.
+ */
+struct nvpc_sim_rbuf *nvpc_sim_rbuf(struct nvpc_sim *sim,
+				    struct nvpc_sim_dom *d)
+{
+	return sim->gen >= NVPC_GEN_GF100 ? &sim->gf_rec : &d->hw.rbuf;
+}
+
+/**
  * nvpc_sim_pm_trigger() - raise the PGRAPH PM_TRIGGER pulse
  * @sim: the sim
  *

@@ -543,24 +543,35 @@ static void fa_record_pack(struct nvpc_sim_hw *hw)
 	}
 }
 
-static void fa_record_done(struct nvpc_sim *sim, struct nvpc_sim_hw *hw)
+static void fa_record_done(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 {
-	u64 va = hw->rec_pos;
-	int bad = hw->rec_fault_inject;
+	struct nvpc_sim_hw *hw = &d->hw;
+	struct nvpc_sim_rbuf *b = nvpc_sim_rbuf(sim, d);
+	u64 va = b->pos;
+	int bad;
 
+	if (!b->valid) {
+		/* GF100+: the shared buffer hit LIMIT meanwhile (sim_regs.c
+		 * "GF100+ record mode"): the write is ignored
+		 */
+		hw->rec_out = 0;
+		return;
+	}
+	bad = hw->rec_fault_inject;
 	if (sim->gen >= NVPC_GEN_G92)
-		va |= (u64)hw->rec_addr_high << 32;
+		va |= (u64)b->addr_high << 32;
 	hw->rec_fault_inject = 0;
 	if (!bad && sim->mem_write)
 		bad = sim->mem_write(sim->mem_ctx, va, hw->rec_pkt, hw->rec_len);
 	if (bad) {
-		hw->rec_fault = 1;
+		b->fault = 1;
 		hw->rec_wedged = 1;
 		return;
 	}
 	hw->rec_out = 0;
-	hw->rec_valid = hw->rec_pos < hw->rec_limit ? hw->rec_valid : 0;
-	hw->rec_pos += hw->rec_len;
+	b->valid = b->pos < b->limit ? b->valid : 0;
+	b->pos += hw->rec_len;
+	b->count++;
 }
 
 static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
@@ -568,6 +579,7 @@ static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 {
 	struct nvpc_sim_hw *hw = &d->hw;
 	bool reset = nvpc_sim_set_ctrl(sim, d) & NVPC_GCTRL_RECORD_RESET;
+	const struct nvpc_sim_rbuf *rb = nvpc_sim_rbuf(sim, d);
 	unsigned int i, e;
 	bool trig;
 
@@ -589,7 +601,7 @@ static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 					hw->rec_stop != NVPC_RECORD_STOP_MAX;
 			trig |= hw->rec_stop != 0;
 		}
-		if (trig && !hw->rec_out && hw->rec_valid) {
+		if (trig && !hw->rec_out && rb->valid) {
 			fa_record_pack(hw);
 			memset(hw->rec_ev, 0, sizeof(hw->rec_ev));
 			hw->rec_stop = 0;
@@ -599,7 +611,7 @@ static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 			hw->rec_due = c->k + i + sim->record_latency;
 		}
 		if (hw->rec_out && c->k + i >= hw->rec_due)
-			fa_record_done(sim, hw);
+			fa_record_done(sim, d);
 	}
 }
 
@@ -1205,6 +1217,70 @@ static void fa_run_set(struct nvpc_sim *sim, unsigned int first,
 	}
 }
 
+/* GF100+ domains that may write to the shared MAIN record buffer */
+static unsigned int fa_gf_recorders(const struct nvpc_sim *sim)
+{
+	unsigned int i, n = 0;
+
+	if (sim->gen < NVPC_GEN_GF100)
+		return 0;
+	for (i = 0; i < sim->nr_dom; i++)
+		n += sim->dom[i].hw.mode == NVPC_SIM_MODE_RECORD &&
+		     !sim->dom[i].hw.rec_wedged;
+	return n;
+}
+
+/*
+ * Several GF100+ domains in record mode share the MAIN record buffer
+ * (sim_regs.c "GF100+ record mode"): the order of their packet writes and
+ * of the LIMIT check is the global order of their cycles. They run one
+ * cycle at a time, every domain in the oracle's order (start tick, then
+ * flat index); the other domains keep their chunks (they touch no shared
+ * state; inside a set this is the interleaved order of fa_run_set()).
+ */
+static void fa_run_global(struct nvpc_sim *sim, u64 until)
+{
+	unsigned int i, best, n;
+	u64 t, tb, todo;
+
+	for (i = 0; i < sim->nr_dom; i++) {
+		struct nvpc_sim_dom *d = &sim->dom[i];
+
+		if (d->cycle >= nvpc_sim_target(d, until))
+			continue;
+		d->fa.limit = d->hw.mode == NVPC_SIM_MODE_RECORD ? 1 :
+			      fa_limit(d, fa_refs(sim, d));
+		fa_plan(sim, d);
+	}
+	for (;;) {
+		best = sim->nr_dom;
+		tb = 0;
+		for (i = 0; i < sim->nr_dom; i++) {
+			struct nvpc_sim_dom *d = &sim->dom[i];
+
+			if (d->cycle >= nvpc_sim_target(d, until))
+				continue;
+			t = d->cycle * d->period;
+			if (best == sim->nr_dom || t < tb) {
+				best = i;
+				tb = t;
+			}
+		}
+		if (best == sim->nr_dom)
+			return;
+		{
+			struct nvpc_sim_dom *d = &sim->dom[best];
+
+			todo = nvpc_sim_target(d, until) - d->cycle;
+			n = todo < d->fa.limit ? todo : d->fa.limit;
+			/* as fa_plain(): 64-cycle chunks on random blocks */
+			if (n == 64 && d->cycle % 64)
+				n = 64 - d->cycle % 64;
+			fa_chunk(sim, d, n, true);
+		}
+	}
+}
+
 static void fa_run(struct nvpc_sim *sim, u64 until)
 {
 	unsigned int i;
@@ -1212,6 +1288,10 @@ static void fa_run(struct nvpc_sim *sim, u64 until)
 	if (!nvpc_sim_enabled(sim)) {
 		for (i = 0; i < sim->nr_dom; i++)
 			sim->dom[i].cycle = nvpc_sim_target(&sim->dom[i], until);
+		return;
+	}
+	if (fa_gf_recorders(sim) > 1) {
+		fa_run_global(sim, until);
 		return;
 	}
 	for (i = 0; i < sim->nr_dom; i += sim->dom[i].set_count)

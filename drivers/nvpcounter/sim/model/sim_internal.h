@@ -59,6 +59,30 @@ enum nvpc_sim_sig_kind {
 #define NVPC_SIM_SIG_KIND(s)	((s) >> 4)
 #define NVPC_SIM_SIG_ARG(s)	((s) & 0xf)
 
+/**
+ * struct nvpc_sim_rbuf - a record buffer (pcounter.rst "Record mode setup")
+ * @start: RECORD_START (G84:GF100 per domain; GF100+ MAIN START)
+ * @limit: RECORD_LIMIT (MAIN LIMIT)
+ * @pos: the position, address of the next packet (RECORD_STATUS bits 4-31;
+ *	MAIN POS)
+ * @addr_high: RECORD_ADDRESS_HIGH (MAIN ADDRESS_HIGH)
+ * @count: packets written since START was written (GF100+ MAIN COUNT)
+ * @valid: the internal "buffer valid" flag
+ * @fault: the FAULT status bit (RECORD_STATUS bit 0; MAIN POS bit 0)
+ *
+ * G84:GF100 have one per domain (&nvpc_sim_hw.rbuf); GF100+ one for every
+ * domain, in the MAIN block (&nvpc_sim.gf_rec). nvpc_sim_rbuf() picks it.
+ */
+struct nvpc_sim_rbuf {
+	u32 start;
+	u32 limit;
+	u32 pos;
+	u32 addr_high;
+	u32 count;
+	u8 valid;
+	u8 fault;
+};
+
 /*
  * The part of a domain that PMC.ENABLE (GF100+) resets: registers and
  * counting state. Reset value: all zero.
@@ -74,10 +98,7 @@ struct nvpc_sim_hw {
 	u64 threshold;
 	u32 pre_init;
 	u32 stop_init;
-	u32 rec_start;
-	u32 rec_limit;
-	u32 rec_pos;
-	u32 rec_addr_high;
+	struct nvpc_sim_rbuf rbuf;	/* G84:GF100 record buffer */
 	u32 gf_store[8];	/* GF100 stored-only registers */
 
 	/* decoded configuration */
@@ -112,8 +133,6 @@ struct nvpc_sim_hw {
 	u64 rec_cycles;
 	u16 rec_ev[NVPC_RECORD_NR_EVENTS];
 	u16 rec_stop;
-	u8 rec_valid;
-	u8 rec_fault;
 	u8 rec_wedged;
 	u8 rec_out;
 	u8 rec_len;
@@ -182,6 +201,7 @@ struct nvpc_sim_fa_op {
  * @other: of the others
  * @slot: the SRC bytes by input * 4 + j, then the SWAP source
  * @op: the logic ops by input
+ * @limit: chunk limit of the current run (fa_run_global())
  */
 struct nvpc_sim_fa_plan {
 	u64 cycle;
@@ -194,6 +214,7 @@ struct nvpc_sim_fa_plan {
 	u8 other[NVPC_SIM_NR_SLOTS + 1];
 	struct nvpc_sim_fa_slot slot[NVPC_SIM_NR_SLOTS + 1];
 	struct nvpc_sim_fa_op op[NVPC_NR_INPUTS];
+	u8 limit;
 };
 
 /**
@@ -251,7 +272,8 @@ struct nvpc_sim_dom {
  * @dset_ctrl: GF100+ HUB/GPC/PART domain set control
  * @record_chan: RECORD_CHAN (stored)
  * @record_dma: RECORD_DMA (stored)
- * @gf_main: GF100+ MAIN registers (stored)
+ * @gf_main: GF100+ MAIN registers (stored; not the record registers)
+ * @gf_rec: GF100+ the MAIN record buffer shared by every domain
  * @mem_write: record memory write callback
  * @mem_ctx: its context
  * @trace: access trace callback
@@ -281,6 +303,7 @@ struct nvpc_sim {
 	u32 record_chan;
 	u32 record_dma;
 	u32 gf_main[0x100 / 4];
+	struct nvpc_sim_rbuf gf_rec;
 	nvpc_sim_mem_write_t mem_write;
 	void *mem_ctx;
 	nvpc_sim_trace_t trace;
@@ -299,6 +322,8 @@ bool nvpc_sim_enabled(const struct nvpc_sim *sim);
 u32 nvpc_sim_set_ctrl(const struct nvpc_sim *sim,
 		      const struct nvpc_sim_dom *d);
 u64 nvpc_sim_target(const struct nvpc_sim_dom *d, u64 until);
+struct nvpc_sim_rbuf *nvpc_sim_rbuf(struct nvpc_sim *sim,
+				    struct nvpc_sim_dom *d);
 void nvpc_sim_hw_reset(struct nvpc_sim *sim);
 int nvpc_sim_hist_bit(const u64 *hist, u64 cycle);
 void nvpc_sim_hist_set(u64 *hist, u64 cycle, int v);

@@ -162,7 +162,8 @@ struct nvpc_sim_params {
  * @absent_reads: reads of absent/reserved addresses
  * @absent_writes: writes to absent/reserved addresses (dropped)
  * @stored_accesses: accesses to registers that are only stored (RECORD_CHAN,
- *	GF100 MAIN, FILTER, ...) whose behaviour the documents do not give
+ *	GF100 MAIN other than its record registers, FILTER, ...) whose
+ *	behaviour the documents do not give
  * @last_unmodelled: address of the last access counted above
  * @history_misses: synchroniser look-ups outside the kept history (a bug if
  *	nonzero)

@@ -318,12 +318,22 @@ static void or_quad(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 static void or_record_write(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 {
 	struct nvpc_sim_hw *hw = &d->hw;
-	u64 va = hw->rec_pos;
+	struct nvpc_sim_rbuf *b = nvpc_sim_rbuf(sim, d);
+	u64 va = b->pos;
 	int fault;
 
+	/* GF100+ (sim_regs.c "GF100+ record mode"): another domain's packet
+	 * hit LIMIT while this one was outgoing: "all further writes will be
+	 * ignored" (pcounter.rst "Record mode setup"). Unreachable before
+	 * GF100: a domain's own buffer only goes invalid by its own write.
+	 */
+	if (!b->valid) {
+		hw->rec_out = 0;
+		return;
+	}
 	/* "Record mode setup": 32-bit position, high 8 bits from G92 on */
 	if (sim->gen >= NVPC_GEN_G92)
-		va |= (u64)hw->rec_addr_high << 32;
+		va |= (u64)b->addr_high << 32;
 	fault = hw->rec_fault_inject;
 	hw->rec_fault_inject = 0;
 	if (!fault && sim->mem_write)
@@ -331,14 +341,15 @@ static void or_record_write(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 				       hw->rec_len);
 	if (fault) {
 		/* the domain hangs for good: the packet never leaves */
-		hw->rec_fault = 1;
+		b->fault = 1;
 		hw->rec_wedged = 1;
 		return;
 	}
 	hw->rec_out = 0;
-	if (hw->rec_pos >= hw->rec_limit)
-		hw->rec_valid = 0;
-	hw->rec_pos += hw->rec_len;
+	if (b->pos >= b->limit)
+		b->valid = 0;
+	b->pos += hw->rec_len;
+	b->count++;
 }
 
 static void or_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
@@ -369,7 +380,7 @@ static void or_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		if (hw->rec_stop)
 			trigger = 1;
 	}
-	if (trigger && !hw->rec_out && hw->rec_valid) {
+	if (trigger && !hw->rec_out && nvpc_sim_rbuf(sim, d)->valid) {
 		w[0] = hw->rec_cycles;
 		w[1] = hw->rec_cycles >> 16;
 		w[2] = hw->rec_cycles >> 32;

@@ -41,6 +41,7 @@ enum nvpc_sim_reg {
 	R_GF_SINGLE_BEGIN,
 	R_GF_SINGLE_ABORT,
 	R_GF_MAIN,		/* arg: word index */
+	R_GF_REC,		/* arg: MAIN offset */
 };
 
 struct nvpc_sim_ref {
@@ -243,6 +244,12 @@ static void nvpc_sim_decode_gf100(const struct nvpc_sim *sim, u32 addr,
 
 	if (addr & 3)
 		return;
+	if (addr >= NVPC_GF100_MAIN_RECORD_START &&
+	    addr <= NVPC_GF100_MAIN_RECORD_COUNT) {
+		r->reg = R_GF_REC;
+		r->arg = addr - NVPC_GF100_MAIN;
+		return;
+	}
 	if (addr >= NVPC_GF100_MAIN && addr < NVPC_GF100_MAIN + 0x100) {
 		r->reg = R_GF_MAIN;
 		r->arg = (addr - NVPC_GF100_MAIN) / 4;
@@ -309,7 +316,8 @@ static void nvpc_sim_decode(const struct nvpc_sim *sim, u32 addr,
 	if (r->reg != R_ABSENT && r->reg >= R_SRC && r->dom < 0 &&
 	    r->reg != R_CTRL_SHARED && r->reg != R_QUAD_ACK_SHARED &&
 	    r->reg != R_REC_CHAN && r->reg != R_REC_DMA &&
-	    r->reg != R_GCTRL && r->reg != R_DSET_CTRL && r->reg != R_GF_MAIN)
+	    r->reg != R_GCTRL && r->reg != R_DSET_CTRL && r->reg != R_GF_MAIN &&
+	    r->reg != R_GF_REC)
 		r->reg = R_ABSENT;
 }
 
@@ -369,10 +377,17 @@ static void nvpc_sim_decode_ctrl(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 		case NVPC_GF100_CTRL_MODE_QUAD:
 			hw->mode = NVPC_SIM_MODE_QUAD;
 			break;
+		case NVPC_GF100_CTRL_MODE_RECORD_A:
+		case NVPC_GF100_CTRL_MODE_RECORD_B:
+			/* "GF100+ record mode" below: MODE 3 long, 5 short */
+			hw->mode = NVPC_SIM_MODE_RECORD;
+			break;
 		default:
-			/* halted; GF100 record modes are not modelled */
+			/* MODE 0 halted; 4, 6, 7 undocumented: halted too */
 			hw->mode = NVPC_SIM_MODE_HALTED;
 		}
+		hw->rec_short = FIELD_GET(NVPC_GF100_CTRL_MODE, c) ==
+				NVPC_GF100_CTRL_MODE_RECORD_B;
 		hw->ctr_mode = FIELD_GET(NVPC_GF100_CTRL_CTR_MODE, c);
 		hw->event_ctr_all = !!(c & NVPC_GF100_CTRL_EVENT_CTR_PERIOD);
 		hw->event_import_pulse =
@@ -431,6 +446,8 @@ void nvpc_sim_hw_reset(struct nvpc_sim *sim)
 	}
 	memset(sim->dset_ctrl, 0, sizeof(sim->dset_ctrl));
 	memset(sim->gf_main, 0, sizeof(sim->gf_main));
+	/* PCOUNTER reset: the only way out of a record fault's wedge */
+	memset(&sim->gf_rec, 0, sizeof(sim->gf_rec));
 }
 
 /* ---- record mode registers ("Record mode setup") ---- */
@@ -440,6 +457,103 @@ static void nvpc_sim_record_clear(struct nvpc_sim_hw *hw)
 	hw->rec_cycles = 0;
 	memset(hw->rec_ev, 0, sizeof(hw->rec_ev));
 	hw->rec_stop = 0;
+}
+
+/*
+ * DOC: GF100+ record mode
+ *
+ * Documented: record mode itself (pcounter.rst "Record mode", "Record mode
+ * setup": counters, packet formats, STOP counter, the 0xf000 early write,
+ * one outgoing packet per domain, LIMIT, FAULT and its wedge) for
+ * G84:GF100, with per-domain RECORD_START/LIMIT/STATUS/ADDRESS_HIGH; and
+ * for GF100+ only the register places of FACTS.md "GF100+ domain
+ * placement and unit enumeration": MAIN 0x1b4000 with CHAN +0x70, START
+ * +0x74, ADDRESS_HIGH +0x78, LIMIT +0x7c, POS +0x80, COUNT +0x84, the
+ * per-set CTRL RECORD_RESET of GPC_DSET/PART_DSET/HUB_DSET, and CTRL MODE
+ * 3 and 5 as "record variants". pcounter.rst ends with "[XXX: figure out
+ * record mode setup for NVC0]" and "[XXX: check if still valid on NVC0]".
+ * Everything below that is not in that list is our assumption, chosen as
+ * the simplest behaviour that keeps the G84 semantics:
+ *
+ *  - MAIN START/LIMIT/ADDRESS_HIGH are the G84 RECORD_START/LIMIT/
+ *    ADDRESS_HIGH of one buffer shared by every domain in record mode
+ *    (&nvpc_sim.gf_rec). A START write sets the position and the "buffer
+ *    valid" flag, zeroes COUNT, and resets the record counters of every
+ *    domain then in record mode (not those of other domains, as on G84).
+ *  - POS (read-only) reads like G84 RECORD_STATUS: bits 4-31 the position
+ *    of the next packet, bit 0 FAULT. COUNT (read-only): packets written
+ *    to memory since the last START write, wrapping at 2^32. Writes to
+ *    POS and COUNT are ignored. CHAN is only stored (as RECORD_CHAN).
+ *  - MODE 3 writes long (32-byte) packets, MODE 5 short (16-byte) ones:
+ *    the two "record variants" taken as the two documented formats, the
+ *    G84 RECORD_FORMAT bit 20 being [G84:GF100] only. Domains of either
+ *    format may share the buffer; each packet advances POS by its length.
+ *  - Each domain keeps its own counters and its one outgoing packet.
+ *    Interleaving: a packet is written when its domain's write completes
+ *    (the cycle it was formed in plus &nvpc_sim_params.record_latency
+ *    cycles of that domain), at the buffer's position then, which then
+ *    advances. Completions are ordered like all cycle processing (start
+ *    tick of the cycle, ties: lower flat domain index first), so with
+ *    latency 0 two domains that trigger in the same cycle at the same
+ *    clock land in flat index order.
+ *  - LIMIT as on G84: after a packet is written at an address >= LIMIT
+ *    the buffer is no longer valid; no domain forms a packet until START
+ *    is written, and a packet of another domain still outgoing then is
+ *    dropped (the G84 "all further writes will be ignored"); its domain
+ *    may form a packet again (its counters were reset when it formed it).
+ *  - A VM fault wedges only the domain whose packet faulted (G84: "hang
+ *    the faulting domain") and sets FAULT in POS; POS and COUNT do not
+ *    advance, the other domains keep writing. No register clears FAULT
+ *    (CTRL FAULT_CLEAR is [G84:GF100]); clearing PMC.ENABLE bit 28 resets
+ *    PCOUNTER, the buffer and the wedge.
+ *  - RECORD_RESET of a set's DSET CTRL forces the record counters of that
+ *    set's domains to 0 while set, like G84 GCTRL.RECORD_RESET does for
+ *    all domains.
+ */
+static void nvpc_sim_wr_gf_rec(struct nvpc_sim *sim, u32 off, u32 val)
+{
+	struct nvpc_sim_rbuf *b = &sim->gf_rec;
+	unsigned int i;
+
+	switch (off) {
+	case NVPC_GF100_MAIN_RECORD_START - NVPC_GF100_MAIN:
+		b->start = val & NVPC_RECORD_ADDR_MASK;
+		b->pos = b->start;
+		b->valid = 1;
+		b->count = 0;
+		for (i = 0; i < sim->nr_dom; i++)
+			if (sim->dom[i].hw.mode == NVPC_SIM_MODE_RECORD)
+				nvpc_sim_record_clear(&sim->dom[i].hw);
+		break;
+	case NVPC_GF100_MAIN_RECORD_ADDRESS_HIGH - NVPC_GF100_MAIN:
+		b->addr_high = val & NVPC_RECORD_ADDRESS_HIGH_MASK;
+		break;
+	case NVPC_GF100_MAIN_RECORD_LIMIT - NVPC_GF100_MAIN:
+		b->limit = val & NVPC_RECORD_ADDR_MASK;
+		break;
+	default:
+		/* POS and COUNT are read-only */
+		break;
+	}
+}
+
+static u32 nvpc_sim_rd_gf_rec(const struct nvpc_sim *sim, u32 off)
+{
+	const struct nvpc_sim_rbuf *b = &sim->gf_rec;
+
+	switch (off) {
+	case NVPC_GF100_MAIN_RECORD_START - NVPC_GF100_MAIN:
+		return b->start;
+	case NVPC_GF100_MAIN_RECORD_ADDRESS_HIGH - NVPC_GF100_MAIN:
+		return b->addr_high;
+	case NVPC_GF100_MAIN_RECORD_LIMIT - NVPC_GF100_MAIN:
+		return b->limit;
+	case NVPC_GF100_MAIN_RECORD_POS - NVPC_GF100_MAIN:
+		return (b->pos & NVPC_RECORD_STATUS_POS) |
+		       (b->fault ? NVPC_RECORD_STATUS_FAULT : 0);
+	default:
+		return b->count;
+	}
 }
 
 /* ---- reads ---- */
@@ -521,14 +635,14 @@ static u32 nvpc_sim_rd_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r)
 		       FIELD_PREP(NVPC_NV40_CTRL_QUAD_STATE, hw->quad_state) |
 		       FIELD_PREP(NVPC_NV40_CTRL_SINGLE_STATE, hw->single_state);
 	case R_REC_ADDR_HIGH:
-		return hw->rec_addr_high;
+		return hw->rbuf.addr_high;
 	case R_REC_STATUS:
-		return (hw->rec_pos & NVPC_RECORD_STATUS_POS) |
-		       (hw->rec_fault ? NVPC_RECORD_STATUS_FAULT : 0);
+		return (hw->rbuf.pos & NVPC_RECORD_STATUS_POS) |
+		       (hw->rbuf.fault ? NVPC_RECORD_STATUS_FAULT : 0);
 	case R_REC_LIMIT:
-		return hw->rec_limit;
+		return hw->rbuf.limit;
 	case R_REC_START:
-		return hw->rec_start;
+		return hw->rbuf.start;
 	case R_REC_CHAN:
 		return sim->record_chan;
 	case R_REC_DMA:
@@ -545,6 +659,8 @@ static u32 nvpc_sim_rd_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r)
 		return hw->gf_store[r->arg];
 	case R_GF_MAIN:
 		return sim->gf_main[r->arg];
+	case R_GF_REC:
+		return nvpc_sim_rd_gf_rec(sim, r->arg);
 	default:
 		/* write-only registers, PGRAPH trigger, GF100 CYCLES HIGH */
 		return 0;
@@ -755,7 +871,7 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 		if (sim->gen < NVPC_GEN_GF100) {
 			if (val & NVPC_G84_CTRL_FAULT_CLEAR &&
 			    sim->gen >= NVPC_GEN_G84)
-				hw->rec_fault = 0;	/* still wedged */
+				hw->rbuf.fault = 0;	/* still wedged */
 			m = NVPC_NV40_CTRL_QUAD_STATE | NVPC_G84_CTRL_FAULT_CLEAR |
 			    NVPC_NV40_CTRL_SINGLE_STATE;
 		} else {
@@ -775,15 +891,15 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 				nvpc_sim_ack(&sim->dom[i].hw);
 		break;
 	case R_REC_ADDR_HIGH:
-		hw->rec_addr_high = val & NVPC_RECORD_ADDRESS_HIGH_MASK;
+		hw->rbuf.addr_high = val & NVPC_RECORD_ADDRESS_HIGH_MASK;
 		break;
 	case R_REC_LIMIT:
-		hw->rec_limit = val & NVPC_RECORD_ADDR_MASK;
+		hw->rbuf.limit = val & NVPC_RECORD_ADDR_MASK;
 		break;
 	case R_REC_START:
-		hw->rec_start = val & NVPC_RECORD_ADDR_MASK;
-		hw->rec_pos = hw->rec_start;
-		hw->rec_valid = 1;
+		hw->rbuf.start = val & NVPC_RECORD_ADDR_MASK;
+		hw->rbuf.pos = hw->rbuf.start;
+		hw->rbuf.valid = 1;
 		if (hw->mode == NVPC_SIM_MODE_RECORD)
 			nvpc_sim_record_clear(hw);
 		break;
@@ -818,6 +934,9 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 		break;
 	case R_GF_MAIN:
 		sim->gf_main[r->arg] = val;
+		break;
+	case R_GF_REC:
+		nvpc_sim_wr_gf_rec(sim, r->arg, val);
 		break;
 	default:
 		/* read-only registers */
