@@ -22,6 +22,9 @@
 #define nvpc_dbg(core, fmt, ...) \
 	dev_dbg((core)->dev, fmt, ##__VA_ARGS__)
 
+/* event->hw.flags: added, not yet committed to the hardware */
+#define NVPC_HW_FRESH		BIT(0)
+
 /* the counters read per domain: the four slots and CTR_CYCLES */
 #define NVPC_CTR_CYCLES		NVPC_NR_SLOTS
 #define NVPC_NR_CTRS		(NVPC_NR_SLOTS + 1)
@@ -55,6 +58,8 @@ struct nvpc_slots {
  * @op: shadow of the four _OP registers
  * @ctr_mode: the counter mode programmed (NVPC_MODE_* = CTR_MODE value)
  * @nr_cycles: events counting this domain's cycles
+ * @dirty: slots whose registers wait for the transaction's commit
+ * @dirty_mode: the domain's mode or running state waits for the commit
  * @acc: 64-bit accumulated counts of the four slots and CTR_CYCLES
  * @last: single-event program: the live counters at the last sample
  * @restarts: @single generations: restarts of the counting process,
@@ -83,6 +88,8 @@ struct nvpc_domain {
 	u32 op[NVPC_NR_SLOTS];
 	u8 ctr_mode;
 	unsigned int nr_cycles;
+	u8 dirty;
+	bool dirty_mode;
 	u64 acc[NVPC_NR_CTRS];
 	u64 last[NVPC_NR_CTRS];
 	u32 restarts;
@@ -205,6 +212,9 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  * @ctrl: @gen->shared_ctrl: shadow of the shared CTRL register
  * @nr_domains: entries in @domains
  * @nr_active: events added (counting) on the GPU
+ * @txn: depth of open perf transactions (pmu_disable without pmu_enable)
+ * @txn_sampled: a del of the open transaction sampled already
+ * @fresh: events added since the last commit (linked by active_entry)
  * @timer: poll timer, runs while @nr_active > 0
  * @poll_ns: poll period
  * @cpu: the CPU events are counted on
@@ -236,6 +246,9 @@ struct nvpc_core {
 	u32 ctrl;
 	unsigned int nr_domains;
 	unsigned int nr_active;
+	unsigned int txn;
+	bool txn_sampled;
+	struct list_head fresh;
 	struct hrtimer timer;
 	u64 poll_ns;
 	int cpu;
@@ -265,6 +278,7 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 		     bool fold);
 void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 			bool fold);
+void nvpc_engine_txn(struct nvpc_core *core, bool open);
 
 void nvpc_core_put(struct nvpc_core *core);
 int nvpc_pmu_module_init(void);

@@ -46,6 +46,7 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	strscpy(core->bus_id, ndev->bus_id ? ndev->bus_id : dev_name(ndev->dev),
 		sizeof(core->bus_id));
 	raw_spin_lock_init(&core->lock);
+	INIT_LIST_HEAD(&core->fresh);
 	kref_init(&core->refs);
 	INIT_WORK(&core->release_work, nvpc_core_release_work);
 

@@ -647,7 +647,9 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 
 	raw_spin_lock_irqsave(&core->lock, flags);
 	nvpc_sample(core);
-	nvpc_event_update(event, fold);
+	/* not counting before the transaction's commit */
+	if (!(event->hw.flags & NVPC_HW_FRESH))
+		nvpc_event_update(event, fold);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 }
 
@@ -745,6 +747,101 @@ static void nvpc_event_program(struct nvpc_core *core, struct nvpc_domain *dom,
 		memset(dom->last, 0, sizeof(dom->last));
 }
 
+static bool nvpc_domain_busy(struct nvpc_domain *dom)
+{
+	return dom->nr_cycles || dom->slots->ev[0] || dom->slots->ev[1] ||
+	       dom->slots->ev[2] || dom->slots->ev[3];
+}
+
+/*
+ * Bring the hardware in line with the slot tables after adds and dels:
+ * start, stop or reprogram the domains they touched, then end the
+ * current period so that the events added count from the next one. Runs
+ * once per perf transaction (pmu_disable/pmu_enable around a whole
+ * rotation), so that a rotation costs one swap, not one per event.
+ */
+static void nvpc_commit(struct nvpc_core *core)
+{
+	const struct nvpc_gen_ops *gen = core->gen;
+	bool gone = READ_ONCE(core->gone), dirty = false;
+	struct perf_event *event, *tmp;
+	unsigned int i;
+
+	lockdep_assert_held(&core->lock);
+	for (i = 0; i < core->nr_domains; i++)
+		dirty |= core->domains[i].dirty || core->domains[i].dirty_mode;
+	/* live counters restart when reprogrammed: fold them first */
+	if (dirty && gen->single)
+		nvpc_sample(core);
+	for (i = 0; i < core->nr_domains; i++) {
+		struct nvpc_domain *dom = &core->domains[i];
+		bool busy = nvpc_domain_busy(dom);
+
+		if (!dom->dirty && !dom->dirty_mode)
+			continue;
+		if (busy && !dom->running) {
+			if (!gone)
+				nvpc_domain_program(core, dom);
+			dom->running = true;
+			nvpc_poll_update(core);
+		} else if (!busy && dom->running) {
+			if (!gone)
+				gen->stop(core, dom);
+			dom->running = false;
+		} else if (busy && !gone) {
+			nvpc_event_program(core, dom, dom->dirty);
+		}
+		if (dom->dirty_mode && !gone)
+			nvpc_mode_update(core, dom);
+		dom->dirty = 0;
+		dom->dirty_mode = false;
+	}
+	if (!list_empty(&core->fresh)) {
+		/* end the current period: the new events count from the next */
+		if (!gen->single)
+			nvpc_sample(core);
+		list_for_each_entry_safe(event, tmp, &core->fresh, active_entry) {
+			struct nvpc_domain *dom = event->pmu_private;
+
+			local64_set(&event->hw.prev_count,
+				    dom->acc[event->hw.idx]);
+			event->hw.flags &= ~NVPC_HW_FRESH;
+			list_del_init(&event->active_entry);
+		}
+	}
+	core->txn_sampled = false;
+}
+
+static void nvpc_timer_kick(struct nvpc_core *core)
+{
+	if (READ_ONCE(core->nr_active) && !hrtimer_active(&core->timer))
+		hrtimer_start(&core->timer, ns_to_ktime(core->poll_ns),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/**
+ * nvpc_engine_txn() - open or close a perf transaction (pmu_disable and
+ *	pmu_enable)
+ * @core: the GPU
+ * @open: true to open, false to close
+ *
+ * Adds and dels inside a transaction only update the slot tables; closing
+ * the outermost one programs the hardware once.
+ */
+void nvpc_engine_txn(struct nvpc_core *core, bool open)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	if (open)
+		core->txn++;
+	else if (core->txn && !--core->txn)
+		nvpc_commit(core);
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	if (!open)
+		nvpc_timer_kick(core);
+}
+
 /**
  * nvpc_engine_add() - start counting an event
  * @core: the GPU
@@ -773,32 +870,24 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	}
 	event->hw.idx = idx;
 	event->hw.config_base = claimed;
-	/* live counters restart when reprogrammed: fold them first */
-	if (core->gen->single)
-		nvpc_sample(core);
-	if (event->hw.idx == NVPC_CTR_CYCLES)
+	if (idx == NVPC_CTR_CYCLES) {
 		dom->nr_cycles++;
-	else
-		nvpc_slot_regs(dom, event);
-	if (!dom->running) {
-		nvpc_domain_program(core, dom);
-		dom->running = true;
-		nvpc_poll_update(core);
+		/* a domain that starts needs a program */
+		dom->dirty_mode |= !dom->running;
 	} else {
-		nvpc_event_program(core, dom, event->hw.config_base);
+		nvpc_slot_regs(dom, event);
+		dom->dirty |= claimed;
 	}
 	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config))
-		nvpc_mode_update(core, dom);
-	/* end the current period: the event counts from the next one */
-	if (!core->gen->single)
-		nvpc_sample(core);
-	local64_set(&event->hw.prev_count, dom->acc[event->hw.idx]);
+		dom->dirty_mode = true;
+	event->hw.flags |= NVPC_HW_FRESH;
+	list_add_tail(&event->active_entry, &core->fresh);
 	core->nr_active++;
+	if (!core->txn)
+		nvpc_commit(core);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
-
-	if (!hrtimer_active(&core->timer))
-		hrtimer_start(&core->timer, ns_to_ktime(core->poll_ns),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+	if (!core->txn)
+		nvpc_timer_kick(core);
 	return 0;
 }
 
@@ -813,31 +902,34 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	unsigned long claims = event->hw.config_base, flags;
-	bool gone, idle;
 	unsigned int s;
 
 	raw_spin_lock_irqsave(&core->lock, flags);
-	gone = READ_ONCE(core->gone);
-	nvpc_sample(core);
-	nvpc_event_update(event, fold);
+	if (event->hw.flags & NVPC_HW_FRESH) {
+		/* added and deleted in one transaction: it never counted */
+		event->hw.flags &= ~NVPC_HW_FRESH;
+		list_del_init(&event->active_entry);
+	} else {
+		/* one sample serves every del of a transaction */
+		if (!core->txn_sampled)
+			nvpc_sample(core);
+		core->txn_sampled = core->txn;
+		nvpc_event_update(event, fold);
+	}
 	nvpc_slot_free(dom->slots, event);
-	if (event->hw.idx == NVPC_CTR_CYCLES)
+	if (event->hw.idx == NVPC_CTR_CYCLES) {
 		dom->nr_cycles--;
+		dom->dirty_mode |= !nvpc_domain_busy(dom);
+	}
 	for_each_set_bit(s, &claims, NVPC_NR_SLOTS) {
 		dom->src[s] = 0;
 		dom->op[s] = 0;
 	}
-	idle = !dom->nr_cycles && !dom->slots->ev[0] && !dom->slots->ev[1] &&
-	       !dom->slots->ev[2] && !dom->slots->ev[3];
-	if (dom->running && idle) {
-		if (!gone)
-			core->gen->stop(core, dom);
-		dom->running = false;
-	} else if (dom->running && !gone) {
-		nvpc_event_program(core, dom, claims);
-	}
-	if (!gone && FIELD_GET(NVPC_CFG_MODE, event->attr.config))
-		nvpc_mode_update(core, dom);
+	dom->dirty |= claims;
+	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config))
+		dom->dirty_mode = true;
 	core->nr_active--;
+	if (!core->txn)
+		nvpc_commit(core);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 }

@@ -237,6 +237,17 @@ static void nvpc_event_del(struct perf_event *event, int flags)
 	event->hw.state |= PERF_HES_STOPPED;
 }
 
+/* perf brackets a rotation's dels and adds: program the hardware once */
+static void nvpc_pmu_disable(struct pmu *pmu)
+{
+	nvpc_engine_txn(to_nvpc_core(pmu), true);
+}
+
+static void nvpc_pmu_enable(struct pmu *pmu)
+{
+	nvpc_engine_txn(to_nvpc_core(pmu), false);
+}
+
 static void nvpc_event_read(struct perf_event *event)
 {
 	if (event->hw.state & PERF_HES_STOPPED)
@@ -377,6 +388,8 @@ int nvpc_pmu_register(struct nvpc_core *core)
 		.task_ctx_nr = perf_invalid_context,
 		.capabilities = PERF_PMU_CAP_NO_EXCLUDE,
 		.attr_groups = core->attr_groups,
+		.pmu_enable = nvpc_pmu_enable,
+		.pmu_disable = nvpc_pmu_disable,
 		.event_init = nvpc_event_init,
 		.add = nvpc_event_add,
 		.del = nvpc_event_del,
