@@ -32,15 +32,13 @@ struct platform_device;
 #define NVPC_SIMDEV_MEM_MAX		SZ_1M
 
 /*
- * Real-time mode: a register access simulates at most this much, or one
- * of the worker's slices if those have grown larger (they grow only while
- * a lock hold stays cheap), of the wall time that passed since the model
- * was last advanced (the access runs with interrupts off); the worker
- * catches up with the rest. An access that could catch up only a little
- * would leave the model behind exactly at the driver's swaps and bias
- * what a short counting period sees.
+ * Real-time mode: a register access first brings the model up to the wall
+ * clock, simulating at most this much (the access runs with interrupts
+ * off; the worker catches up with more and skips a longer lag). Anything
+ * less leaves the model behind exactly at the driver's swaps, and a short
+ * counting period then sees fewer cycles than the wall time it spans.
  */
-#define NVPC_SIMDEV_RT_ACCESS_NS	(20 * NSEC_PER_USEC)
+#define NVPC_SIMDEV_RT_ACCESS_NS	(50 * NSEC_PER_MSEC)
 /*
  * The worker's period and its budget per run. It advances in slices (one
  * lock hold each), first of NVPC_SIMDEV_RT_SLICE_CYCLES cycles of the

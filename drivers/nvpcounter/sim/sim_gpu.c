@@ -66,8 +66,7 @@ static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 	u32 v;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_rt_catch_up(sd, max_t(u64, NVPC_SIMDEV_RT_ACCESS_NS,
-					  sd->rt_slice_ns));
+	nvpc_simdev_rt_catch_up(sd, NVPC_SIMDEV_RT_ACCESS_NS);
 	/*
 	 * Manual clock: no cycle runs between a swap trigger and the
 	 * driver's poll of QUAD_STATE; do the swap of the next cycle now
@@ -86,8 +85,7 @@ static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_rt_catch_up(sd, max_t(u64, NVPC_SIMDEV_RT_ACCESS_NS,
-					  sd->rt_slice_ns));
+	nvpc_simdev_rt_catch_up(sd, NVPC_SIMDEV_RT_ACCESS_NS);
 	nvpc_sim_wr32(sd->sim, addr, val);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 }
