@@ -56,6 +56,8 @@ struct nvpc_slots {
  * @slots: the domain's live slot table (in &nvpc_core.slots)
  * @src: shadow of the four _SRC registers
  * @op: shadow of the four _OP registers
+ * @hw_src: the _SRC values last written to the hardware
+ * @hw_op: the _OP values last written to the hardware
  * @ctr_mode: the counter mode programmed (NVPC_MODE_* = CTR_MODE value)
  * @nr_cycles: events counting this domain's cycles
  * @dirty: slots whose registers wait for the transaction's commit
@@ -86,6 +88,8 @@ struct nvpc_domain {
 	struct nvpc_slots *slots;
 	u32 src[NVPC_NR_SLOTS];
 	u32 op[NVPC_NR_SLOTS];
+	u32 hw_src[NVPC_NR_SLOTS];
+	u32 hw_op[NVPC_NR_SLOTS];
 	u8 ctr_mode;
 	unsigned int nr_cycles;
 	u8 dirty;
@@ -215,6 +219,8 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  * @txn: depth of open perf transactions (pmu_disable without pmu_enable)
  * @txn_sampled: a del of the open transaction sampled already
  * @fresh: events added since the last commit (linked by active_entry)
+ * @txn_seq: commits so far; an event deleted inside a transaction is
+ *	tagged (hw.last_tag) with the number of the commit that closes it
  * @timer: poll timer, runs while @nr_active > 0
  * @poll_ns: poll period
  * @cpu: the CPU events are counted on
@@ -249,6 +255,7 @@ struct nvpc_core {
 	unsigned int txn;
 	bool txn_sampled;
 	struct list_head fresh;
+	u64 txn_seq;
 	struct hrtimer timer;
 	u64 poll_ns;
 	int cpu;

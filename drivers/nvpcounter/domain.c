@@ -704,6 +704,8 @@ static void nvpc_domain_program(struct nvpc_core *core,
 	for (s = 0; s < NVPC_NR_SLOTS; s++)
 		if (core->gen->slots & BIT(s))
 			core->gen->program(core, dom, s);
+	memcpy(dom->hw_src, dom->src, sizeof(dom->src));
+	memcpy(dom->hw_op, dom->op, sizeof(dom->op));
 	memset(dom->last, 0, sizeof(dom->last));
 	dom->sample_ns = ktime_get_ns();
 	dom->clock_win_ns = 0;
@@ -734,16 +736,35 @@ static void nvpc_mode_update(struct nvpc_core *core, struct nvpc_domain *dom)
 	}
 }
 
-/* Write the slots an event holds from the shadows. */
-static void nvpc_event_program(struct nvpc_core *core, struct nvpc_domain *dom,
-			       unsigned long claims)
+/* Do the shadows of @claims hold what the hardware was given last? */
+static bool nvpc_slots_programmed(struct nvpc_domain *dom,
+				  unsigned long claims)
 {
 	unsigned int s;
 
 	for_each_set_bit(s, &claims, NVPC_NR_SLOTS)
+		if (dom->src[s] != dom->hw_src[s] || dom->op[s] != dom->hw_op[s])
+			return false;
+	return true;
+}
+
+/* Write the slots in @claims whose shadows changed. */
+static void nvpc_event_program(struct nvpc_core *core, struct nvpc_domain *dom,
+			       unsigned long claims)
+{
+	unsigned long written = 0;
+	unsigned int s;
+
+	for_each_set_bit(s, &claims, NVPC_NR_SLOTS) {
+		if (nvpc_slots_programmed(dom, BIT(s)))
+			continue;
 		core->gen->program(core, dom, s);
+		dom->hw_src[s] = dom->src[s];
+		dom->hw_op[s] = dom->op[s];
+		written |= BIT(s);
+	}
 	/* a single-event program restarted: its live counters start over */
-	if (core->gen->single && claims)
+	if (core->gen->single && written)
 		memset(dom->last, 0, sizeof(dom->last));
 }
 
@@ -810,6 +831,7 @@ static void nvpc_commit(struct nvpc_core *core)
 		}
 	}
 	core->txn_sampled = false;
+	core->txn_seq++;
 }
 
 static void nvpc_timer_kick(struct nvpc_core *core)
@@ -854,9 +876,13 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	unsigned long flags, claimed;
+	bool parked;
 	int idx;
 
 	raw_spin_lock_irqsave(&core->lock, flags);
+	/* deleted earlier in this same transaction (perf rotating) */
+	parked = core->txn && event->hw.last_tag == core->txn_seq + 1;
+	event->hw.last_tag = 0;
 	if (READ_ONCE(core->gone)) {
 		raw_spin_unlock_irqrestore(&core->lock, flags);
 		return -ENODEV;
@@ -868,6 +894,14 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 			 dom->unit, dom->index);
 		return idx;
 	}
+	/*
+	 * Back on the same counter, programmed as before: the hardware never
+	 * stopped counting it, so it keeps its count across the rotation
+	 * (perf accounts the rotation as running time of the events it puts
+	 * back)
+	 */
+	parked = parked && idx == event->hw.idx &&
+		 claimed == event->hw.config_base;
 	event->hw.idx = idx;
 	event->hw.config_base = claimed;
 	if (idx == NVPC_CTR_CYCLES) {
@@ -880,8 +914,10 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	}
 	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config))
 		dom->dirty_mode = true;
-	event->hw.flags |= NVPC_HW_FRESH;
-	list_add_tail(&event->active_entry, &core->fresh);
+	if (!parked || !dom->running || !nvpc_slots_programmed(dom, claimed)) {
+		event->hw.flags |= NVPC_HW_FRESH;
+		list_add_tail(&event->active_entry, &core->fresh);
+	}
 	core->nr_active++;
 	if (!core->txn)
 		nvpc_commit(core);
@@ -915,6 +951,8 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 			nvpc_sample(core);
 		core->txn_sampled = core->txn;
 		nvpc_event_update(event, fold);
+		/* an add in this transaction may take it back as it was */
+		event->hw.last_tag = core->txn && fold ? core->txn_seq + 1 : 0;
 	}
 	nvpc_slot_free(dom->slots, event);
 	if (event->hw.idx == NVPC_CTR_CYCLES) {
