@@ -9,6 +9,7 @@
 #   00:13.0 G84, the host makes it read all-ones while counting
 #   00:14.0 GT215, the host hot-unplugs it while counting
 #   00:15.0 chipset 0xff (unknown)
+# 00:11.0 is also bound to uio_pci_generic and unbound (bus notifier).
 # Writes TAP to $NVPC_OUT/pci_test.tap.
 set -u
 
@@ -134,6 +135,28 @@ for t in g84:00:10.0 gt215:00:11.0 gf100:00:12.0; do
 			"domains/*/not_responding sum to '$nr'"
 	fi
 done
+
+# --- driver unbind: uio_pci_generic takes 00:11.0 and lets it go ---------
+G=/sys/bus/pci/devices/0000:00:11.0
+if modprobe uio_pci_generic 2> /dev/null; then
+	echo uio_pci_generic > $G/driver_override
+	echo 0000:00:11.0 > /sys/bus/pci/drivers_probe
+	check "unbind: a driver binds the GPU" test -e $G/driver
+	check "unbind: the GPU stays registered when a driver binds" \
+		has_pmu 0000:00:11.0
+	echo 0000:00:11.0 > /sys/bus/pci/drivers/uio_pci_generic/unbind
+	echo > $G/driver_override
+	check "unbind: logged" \
+		klog "0000:00:11.0: nvpcounter: driver unbinding: its events are stopped"
+	for _ in $(seq 20); do
+		no_pmu 0000:00:11.0 && break
+		sleep 1
+	done
+	check "unbind: its PMU is gone" no_pmu 0000:00:11.0
+	rmmod uio_pci_generic
+else
+	tap skip "unbind: a driver binds the GPU" "no uio_pci_generic module"
+fi
 
 # --- all-ones reads: the host fills the BAR with 0xff while counting ------
 check "gone: perf stat survives all-ones reads" count gone 0000:00:13.0 g84 6
