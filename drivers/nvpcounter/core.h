@@ -279,7 +279,7 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		      struct perf_event *event);
 int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 		    struct nvpc_domain *dom, struct perf_event *event,
-		    unsigned long *claimed);
+		    unsigned long *claimed, unsigned long prefer);
 int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event);
 void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 		     bool fold);

@@ -347,6 +347,8 @@ static bool nvpc_shared_mode_ok(struct nvpc_core *core,
  * @event: the event (config already checked)
  * @claimed: set to the slots the event holds
  *
+ * @prefer: the slot to try first (bit NVPC_SLOT_*), 0 for none
+ *
  * On success the event's slots are claimed in @tables (the event itself is
  * not touched: group validation runs this on events already counting).
  *
@@ -355,7 +357,7 @@ static bool nvpc_shared_mode_ok(struct nvpc_core *core,
  */
 int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 		    struct nvpc_domain *dom, struct perf_event *event,
-		    unsigned long *claimed)
+		    unsigned long *claimed, unsigned long prefer)
 {
 	static const u8 order[] = { NVPC_SLOT_EVENT, NVPC_SLOT_START,
 				    NVPC_SLOT_PRE, NVPC_SLOT_STOP };
@@ -380,8 +382,11 @@ int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 			return -ENOSPC;
 		idx = nvpc_mode_use[mode].counter;
 	} else {
-		for (i = 0; i < ARRAY_SIZE(order); i++) {
-			s = order[i];
+		/* i == 0: the slot it held before, if perf puts it back */
+		for (i = 0; i <= ARRAY_SIZE(order); i++) {
+			if (!i && !prefer)
+				continue;
+			s = i ? order[i - 1] : ffs(prefer) - 1;
 			if ((want && s != want - 1) ||
 			    !(core->gen->slots & BIT(s)) || t->ev[s])
 				continue;
@@ -887,7 +892,8 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 		raw_spin_unlock_irqrestore(&core->lock, flags);
 		return -ENODEV;
 	}
-	idx = nvpc_slot_alloc(core, core->slots, dom, event, &claimed);
+	idx = nvpc_slot_alloc(core, core->slots, dom, event, &claimed,
+			      parked ? event->hw.config_base : 0);
 	if (idx < 0) {
 		raw_spin_unlock_irqrestore(&core->lock, flags);
 		nvpc_dbg(core, "domain %u.%u.%u: no free slot\n", dom->dset,

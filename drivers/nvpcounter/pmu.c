@@ -114,7 +114,7 @@ static int nvpc_validate_member(struct nvpc_core *core,
 	unsigned long claimed;
 
 	if (nvpc_slot_alloc(core, fake, member->pmu_private, member,
-			    &claimed) < 0) {
+			    &claimed, 0) < 0) {
 		nvpc_dbg(core, "group does not fit: more than %d slots, or counter modes that exclude each other, in a domain\n",
 			 NVPC_NR_SLOTS);
 		return -EINVAL;
