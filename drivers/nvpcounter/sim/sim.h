@@ -33,12 +33,13 @@ struct platform_device;
 
 /*
  * Real-time mode: a register access first brings the model up to the wall
- * clock, simulating at most this much (the access runs with interrupts
- * off; the worker catches up with more and skips a longer lag). Anything
- * less leaves the model behind exactly at the driver's swaps, and a short
- * counting period then sees fewer cycles than the wall time it spans.
+ * clock, simulating up to this much (the access runs with interrupts off;
+ * the worker below keeps the lag short, and skips it when the model cannot
+ * run at its clocks). Anything less leaves the model behind exactly at the
+ * driver's swaps, and a counting period then sees fewer cycles than the
+ * wall time it spans.
  */
-#define NVPC_SIMDEV_RT_ACCESS_NS	(50 * NSEC_PER_MSEC)
+#define NVPC_SIMDEV_RT_ACCESS_NS	(1000 * NSEC_PER_MSEC)
 /*
  * The worker's period and its budget per run. It advances in slices (one
  * lock hold each), first of NVPC_SIMDEV_RT_SLICE_CYCLES cycles of the
