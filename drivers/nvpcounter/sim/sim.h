@@ -33,13 +33,16 @@ struct platform_device;
 
 /*
  * Real-time mode: a register access first brings the model up to the wall
- * clock, simulating up to this much (the access runs with interrupts off;
- * the worker below keeps the lag short, and skips it when the model cannot
- * run at its clocks). Anything less leaves the model behind exactly at the
+ * clock, in slices of at least RT_ACCESS_NS (the worker's slice once that
+ * has grown), for at most RT_ACCESS_BUDGET_NS of its own time (the access
+ * runs with interrupts off); the worker below catches up with the rest,
+ * and skips a lag longer than RT_MAX_LAG_NS when the model cannot run at
+ * its clocks. A shorter catch-up leaves the model behind exactly at the
  * driver's swaps, and a counting period then sees fewer cycles than the
  * wall time it spans.
  */
-#define NVPC_SIMDEV_RT_ACCESS_NS	(1000 * NSEC_PER_MSEC)
+#define NVPC_SIMDEV_RT_ACCESS_NS	(20 * NSEC_PER_USEC)
+#define NVPC_SIMDEV_RT_ACCESS_BUDGET_NS	(2 * NSEC_PER_MSEC)
 /*
  * The worker's period and its budget per run. It advances in slices (one
  * lock hold each), first of NVPC_SIMDEV_RT_SLICE_CYCLES cycles of the
@@ -54,7 +57,7 @@ struct platform_device;
 #define NVPC_SIMDEV_RT_SLICE_MIN_NS	(100 * NSEC_PER_USEC)
 #define NVPC_SIMDEV_RT_SLICE_MAX_NS	(10 * NSEC_PER_MSEC)
 /* wall time the model may lag behind before the lag is skipped */
-#define NVPC_SIMDEV_RT_MAX_LAG_NS	(50 * NSEC_PER_MSEC)
+#define NVPC_SIMDEV_RT_MAX_LAG_NS	(500 * NSEC_PER_MSEC)
 
 /**
  * struct nvpc_simdev_dom - where a flat model domain comes from

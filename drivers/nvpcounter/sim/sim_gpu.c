@@ -59,6 +59,26 @@ static void nvpc_simdev_rt_catch_up(struct nvpc_simdev *sd, u64 max_ns)
 	sd->rt_last += step;
 }
 
+/*
+ * Before a register access in real-time mode: catch up with the wall
+ * clock in worker-sized slices for as long as that stays cheap, so that
+ * the model's time at every access of the driver is the wall time. Lock
+ * held.
+ */
+static void nvpc_simdev_rt_access(struct nvpc_simdev *sd)
+{
+	u64 t0;
+
+	if (!sd->realtime)
+		return;
+	t0 = ktime_get_ns();
+	do {
+		nvpc_simdev_rt_catch_up(sd, max_t(u64, sd->rt_slice_ns,
+						  NVPC_SIMDEV_RT_ACCESS_NS));
+	} while (ktime_get_ns() > sd->rt_last &&
+		 ktime_get_ns() - t0 < NVPC_SIMDEV_RT_ACCESS_BUDGET_NS);
+}
+
 static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 {
 	struct nvpc_simdev *sd = priv;
@@ -66,7 +86,7 @@ static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 	u32 v;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_rt_catch_up(sd, NVPC_SIMDEV_RT_ACCESS_NS);
+	nvpc_simdev_rt_access(sd);
 	/*
 	 * Manual clock: no cycle runs between a swap trigger and the
 	 * driver's poll of QUAD_STATE; do the swap of the next cycle now
@@ -85,7 +105,7 @@ static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_rt_catch_up(sd, NVPC_SIMDEV_RT_ACCESS_NS);
+	nvpc_simdev_rt_access(sd);
 	nvpc_sim_wr32(sd->sim, addr, val);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 }
