@@ -505,6 +505,84 @@ TEST_F(sim, record_packets)
 }
 
 /*
+ * GF100+ record mode (Documentation/sim.rst "GF100+ record mode", its
+ * example): gpc0.0 (MODE 3, long packets) and gpc1.0 (MODE 5, short) share
+ * the MAIN buffer. STOP = signal 3: gpc0.0 at cycles 9, 19 (period 10,
+ * phase 1), gpc1.0 at 3, 7, 11, 15, 19 (period 4, phase 1); gpc1.0 counts
+ * signal 1 (const 1) on PRE_SRC[0]. By pcounter.rst "Record mode" each
+ * packet has the cycles since START and STOP = 1; PRE0 counts the cycles
+ * since the domain's last packet. In buffer order (cycle 19: gpc0.0, the
+ * lower flat index, first):
+ *   +0x00 gpc1.0 16 B cycles 4  PRE0 4    +0x10 gpc1.0 cycles 8  PRE0 4
+ *   +0x20 gpc0.0 32 B cycles 10 PRE0 0    +0x40 gpc1.0 cycles 12
+ *   +0x50 gpc1.0 cycles 16               +0x60 gpc0.0 32 B cycles 20
+ *   +0x80 gpc1.0 cycles 20 PRE0 4
+ * POS = 0x100000 + 0x90, COUNT 7. Then a VM fault of gpc1.0's next write
+ * (cycle 23) wedges gpc1.0 and sets POS bit 0; gpc0.0 writes its cycle 29
+ * packet at +0x90 (cycles 30, PRE0 0 -- its STOP counter is 1).
+ */
+#define GF_MAIN_START	0x1b4074
+#define GF_MAIN_LIMIT	0x1b407c
+#define GF_MAIN_POS	0x1b4080
+#define GF_MAIN_COUNT	0x1b4084
+
+TEST_F(sim, gf100_record_shared_buffer)
+{
+	static const struct { int off, len, cycles, pre0; } exp[] = {
+		{ 0x00, 16, 4, 4 }, { 0x10, 16, 8, 4 }, { 0x20, 32, 10, 0 },
+		{ 0x40, 16, 12, 4 }, { 0x50, 16, 16, 4 }, { 0x60, 32, 20, 0 },
+		{ 0x80, 16, 20, 4 }, { 0x90, 32, 30, 0 },
+	};
+	unsigned char mem[0xc0];
+	unsigned int i;
+	int fd, n;
+
+	ASSERT_EQ(0, sim_create("gf100 gpcs=2 parts=1"));
+	ASSERT_EQ(0, gpu_write(0, "mem_ctl", "0x100000 4096"));
+	ASSERT_EQ(0, gpu_write(0, "wave", "gpc0.0 3 periodic 10 1 1"));
+	ASSERT_EQ(0, gpu_write(0, "wave", "gpc1.0 3 periodic 4 1 1"));
+	ASSERT_EQ(0, gpu_write(0, "wave", "gpc1.0 1 const 1"));
+	ASSERT_EQ(0, reg_wr(0, 0x18009c, 3));		/* CTRL: MODE 3 */
+	ASSERT_EQ(0, reg_wr(0, 0x180058, 3));		/* STOP_SRC */
+	ASSERT_EQ(0, reg_wr(0, 0x18005c, 0xaaaa));	/* STOP_OP */
+	ASSERT_EQ(0, reg_wr(0, 0x18109c, 5));		/* CTRL: MODE 5 */
+	ASSERT_EQ(0, reg_wr(0, 0x181058, 3));
+	ASSERT_EQ(0, reg_wr(0, 0x18105c, 0xaaaa));
+	ASSERT_EQ(0, reg_wr(0, 0x181040, 1));		/* PRE_SRC[0] */
+	ASSERT_EQ(0, reg_wr(0, GF_MAIN_LIMIT, 0x100ff0));
+	ASSERT_EQ(0, reg_wr(0, GF_MAIN_START, 0x100000));
+	EXPECT_EQ(0x100000, reg_rd(0, GF_MAIN_POS));
+	ASSERT_EQ(0, gpu_write(0, "advance", "20 gpc0.0"));
+	EXPECT_EQ(0x100090, reg_rd(0, GF_MAIN_POS));
+	EXPECT_EQ(7, reg_rd(0, GF_MAIN_COUNT));
+	EXPECT_EQ(7, gpu_key(0, "stats", "mem_writes"));
+
+	ASSERT_EQ(0, gpu_write(0, "fault", "record gpc1.0"));
+	ASSERT_EQ(0, gpu_write(0, "advance", "10 gpc0.0"));
+	EXPECT_EQ(0x1000b1, reg_rd(0, GF_MAIN_POS));
+	EXPECT_EQ(8, reg_rd(0, GF_MAIN_COUNT));
+
+	fd = open(SIM_DIR "/gpu0/mem", O_RDONLY);
+	ASSERT_LE(0, fd);
+	n = read(fd, mem, sizeof(mem));
+	close(fd);
+	ASSERT_EQ((int)sizeof(mem), n);
+	for (i = 0; i < ARRAY_SIZE(exp); i++) {
+		const unsigned char *p = mem + exp[i].off;
+
+		EXPECT_EQ(exp[i].cycles, le16(p)) TH_LOG("packet %u", i);
+		EXPECT_EQ(0, le16(p + 2));
+		EXPECT_EQ(1, le16(p + 6) & 0xfff) TH_LOG("packet %u", i);
+		EXPECT_EQ(exp[i].pre0, le16(p + 8)) TH_LOG("packet %u", i);
+	}
+	/* a short packet is 16 bytes: the next packet follows at once */
+	EXPECT_EQ(8, le16(mem + 0x10));
+	/* nothing beyond the last long packet */
+	for (i = 0x90 + 32; i < sizeof(mem); i++)
+		EXPECT_EQ(0, mem[i]);
+}
+
+/*
  * Real time at 100 kHz on every domain: about 10^5 cycles a second. (At
  * 1 MHz on 8 domains the model does not keep up under TCG.)
  */
