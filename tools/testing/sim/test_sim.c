@@ -1404,7 +1404,8 @@ TEST_F(sim, settle_second_trigger)
 	}
 }
 
-TEST_F(sim, quad_saturation)
+/* long on the oracle: past the default 30 s on a loaded machine */
+TEST_F_TIMEOUT(sim, quad_saturation, 120)
 {
 	struct nvpc_sim *s;
 

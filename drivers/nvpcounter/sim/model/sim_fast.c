@@ -1274,7 +1274,8 @@ static void fa_run_global(struct nvpc_sim *sim, u64 until)
 			todo = nvpc_sim_target(d, until) - d->cycle;
 			n = todo < d->fa.limit ? todo : d->fa.limit;
 			/* as fa_plain(): 64-cycle chunks on random blocks */
-			if (n == 64 && d->cycle % 64)
+			if (d->fa.limit == 64 && d->cycle % 64 &&
+			    n > 64 - d->cycle % 64)
 				n = 64 - d->cycle % 64;
 			fa_chunk(sim, d, n, true);
 		}
