@@ -13,11 +13,17 @@ LOG=$TOP/build/demo-$KVER.log
 
 make -s -C "$TOP" modules KVER="$KVER"
 echo "== booting $KVER under QEMU with a simulated G84 (about 10-30 s)"
+start=$(date +%s)
 NVPC_VM_SCRIPT=$TOP/tools/testing/vm/guest-demo.sh NVPC_VM_TIMEOUT=300 \
 	"$TOP/tools/testing/vm/run.sh" "$KVER" > "$LOG" 2>&1 &
 runner=$!
-# the guest writes its output to the results share: follow it live
-while [ ! -e "$OUT/results/guest.log" ] && kill -0 "$runner" 2>/dev/null; do
+# the guest writes its output to the results share: follow it live (a
+# guest.log older than this run is another run's)
+fresh() {
+	[ -e "$OUT/results/guest.log" ] &&
+		[ "$(stat -c %Y "$OUT/results/guest.log")" -ge "$start" ]
+}
+while ! fresh && kill -0 "$runner" 2>/dev/null; do
 	sleep 0.5
 done
 tail -n +1 -F "$OUT/results/guest.log" 2>/dev/null &

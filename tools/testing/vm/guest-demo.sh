@@ -34,13 +34,13 @@ say "domains/ of the graph domain"
 
 say "perf stat -a -I 1000 for ${SECS} s: named, raw and 'busy AND NOT idle' events"
 # op 0x2222: argument 0 and not argument 1 (pcounter.rst, Input selection)
-perf stat -a -x, -I 1000 \
+perf stat -a -x';' -I 1000 \
 	-e nvpcounter/d1_cycles/ \
 	-e nvpcounter/graph_idle/ \
 	-e nvpcounter/dom=1,sig0=0x10/ \
 	-e nvpcounter/dom=1,sig0=0x11,slot=4/ \
 	-e nvpcounter/dom=1,sig0=0x10,sig1=0xbd,op=0x2222/ \
-	sleep "$SECS" 2>&1 | awk -F, '
+	sleep "$SECS" 2>&1 | awk -F';' '
 	/^#/ || NF < 4 { print; fflush(); next }
 	{
 		t = $1; v = $2; ev = $4
