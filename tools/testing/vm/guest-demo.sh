@@ -26,7 +26,7 @@ echo "main.1 0x11 periodic 4 1 0" > $G/wave
 echo realtime > $G/clock
 
 PMU=/sys/bus/event_source/devices/nvpcounter
-say "PMU $(cat $PMU/identifier): format/ and a few of its $(ls $PMU/events | wc -l) events/"
+say "PMU $(cat $PMU/identifier): format/ and a few of its $(find $PMU/events/ -type f | wc -l) events/"
 (cd $PMU/format && grep . sig0 op cycles dom mode | tr '\n' ' '); echo
 (cd $PMU/events && grep -H . graph_idle d1_cycles 2>/dev/null)
 say "domains/ of the graph domain"

@@ -61,6 +61,8 @@ int main(void)
 	struct perf_event_attr sw = {
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			       PERF_FORMAT_TOTAL_TIME_RUNNING,
 	};
 	double nv = 0, sc = 0, a, b;
 	char pmu[PATH_MAX];
