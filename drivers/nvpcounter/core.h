@@ -10,6 +10,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/workqueue.h>
 #include <linux/perf_event.h>
 #include <linux/spinlock.h>
@@ -206,6 +207,9 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  * @name: the PMU name
  * @gone: set once the hardware vanished or was unregistered: no more
  *	register access, no new events
+ * @active_lock: serialises @nr_open and the backend's active_get/put
+ * @nr_open: open events (initialised, not yet destroyed)
+ * @active_held: the backend's active_get() is held
  * @pmu_registered: nvpc_pmu_register() succeeded (undone at release)
  * @debugfs: the device's debugfs directory
  * @gen: the generation's ops, NULL if counting is not supported
@@ -243,6 +247,9 @@ struct nvpc_core {
 	int id;
 	char name[32];
 	bool gone;
+	struct mutex active_lock;	/* see @active_lock above */
+	unsigned int nr_open;
+	bool active_held;
 	bool pmu_registered;
 	struct dentry *debugfs;
 	const struct nvpc_gen_ops *gen;
@@ -288,6 +295,8 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 void nvpc_engine_txn(struct nvpc_core *core, bool open);
 
 void nvpc_core_put(struct nvpc_core *core);
+int nvpc_core_open(struct nvpc_core *core);
+void nvpc_core_close(struct nvpc_core *core);
 int nvpc_pmu_module_init(void);
 void nvpc_pmu_module_exit(void);
 int nvpc_pmu_register(struct nvpc_core *core);

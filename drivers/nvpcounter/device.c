@@ -47,6 +47,7 @@ int nvpc_device_register(struct nvpc_device *ndev)
 		sizeof(core->bus_id));
 	raw_spin_lock_init(&core->lock);
 	INIT_LIST_HEAD(&core->fresh);
+	mutex_init(&core->active_lock);
 	kref_init(&core->refs);
 	INIT_WORK(&core->release_work, nvpc_core_release_work);
 
@@ -150,6 +151,12 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 			 core->name, active);
 	debugfs_remove_recursive(core->debugfs);
 	core->debugfs = NULL;
+	/* the backend is not called after this: give back what events hold */
+	mutex_lock(&core->active_lock);
+	if (core->active_held && ndev->ops && ndev->ops->active_put)
+		ndev->ops->active_put(ndev->priv);
+	core->active_held = false;
+	mutex_unlock(&core->active_lock);
 	ndev->core = NULL;
 	/*
 	 * Open events keep the PMU (and this struct) until they close; they
@@ -179,6 +186,55 @@ static void nvpc_core_release(struct kref *kref)
 
 	/* perf may still be inside its event teardown: unregister later */
 	queue_work(nvpc_release_wq, &core->release_work);
+}
+
+/**
+ * nvpc_core_open() - an event of the GPU opens: wake the GPU for the first
+ * @core: the GPU
+ *
+ * Context: process context (event_init); may sleep.
+ * Return: 0, -ENODEV when the device is gone, or the backend's error.
+ */
+int nvpc_core_open(struct nvpc_core *core)
+{
+	const struct nvpc_backend_ops *ops;
+	int ret = 0;
+
+	mutex_lock(&core->active_lock);
+	if (READ_ONCE(core->gone)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	ops = core->ndev->ops;
+	if (!core->nr_open && ops && ops->active_get) {
+		ret = ops->active_get(core->ndev->priv);
+		if (ret) {
+			nvpc_dbg(core, "the backend cannot wake the GPU: %d\n",
+				 ret);
+			goto out;
+		}
+		core->active_held = true;
+	}
+	core->nr_open++;
+out:
+	mutex_unlock(&core->active_lock);
+	return ret;
+}
+
+/**
+ * nvpc_core_close() - undo nvpc_core_open() (event destroy)
+ * @core: the GPU
+ *
+ * Context: process context; may sleep.
+ */
+void nvpc_core_close(struct nvpc_core *core)
+{
+	mutex_lock(&core->active_lock);
+	if (!--core->nr_open && core->active_held) {
+		core->ndev->ops->active_put(core->ndev->priv);
+		core->active_held = false;
+	}
+	mutex_unlock(&core->active_lock);
 }
 
 /**

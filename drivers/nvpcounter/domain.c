@@ -542,11 +542,15 @@ static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 		if (state != NVPC_QUAD_EMPTY)
 			break;
 	}
+	/* the backend found the device gone during the reads */
+	if (READ_ONCE(core->gone))
+		return;
 	if (state == NVPC_QUAD_EMPTY) {
 		dom->not_responding++;
 		dev_warn_ratelimited(core->dev,
-				     "domain %u.%u.%u: swap never landed, no counts read\n",
-				     dom->dset, dom->unit, dom->index);
+				     "%s: domain %u.%u.%u: swap never landed, no counts read\n",
+				     core->name, dom->dset, dom->unit,
+				     dom->index);
 		return;
 	}
 	if (state == NVPC_QUAD_OVERFLOW) {
@@ -564,8 +568,9 @@ static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 			/* the true count is unknown: never add it */
 			dom->saturations++;
 			dev_warn_ratelimited(core->dev,
-					     "domain %u.%u.%u: counter %u saturated, period left out\n",
-					     dom->dset, dom->unit, dom->index, i);
+					     "%s: domain %u.%u.%u: counter %u saturated, period left out\n",
+					     core->name, dom->dset, dom->unit,
+					     dom->index, i);
 			continue;
 		}
 		dom->acc[i] += ctr[i];

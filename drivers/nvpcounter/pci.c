@@ -281,9 +281,29 @@ static void nvpc_pci_wr32(void *priv, u32 addr, u32 val)
 	writel(val, r->io + (addr - r->start));
 }
 
+/*
+ * A runtime-PM reference while the GPU has open events: reads never hit it
+ * suspended, and it may suspend otherwise.
+ */
+static int nvpc_pci_active_get(void *priv)
+{
+	struct nvpc_pci_gpu *gpu = priv;
+
+	return pm_runtime_resume_and_get(&gpu->pdev->dev);
+}
+
+static void nvpc_pci_active_put(void *priv)
+{
+	struct nvpc_pci_gpu *gpu = priv;
+
+	pm_runtime_put(&gpu->pdev->dev);
+}
+
 static const struct nvpc_backend_ops nvpc_pci_ops = {
 	.rd32 = nvpc_pci_rd32,
 	.wr32 = nvpc_pci_wr32,
+	.active_get = nvpc_pci_active_get,
+	.active_put = nvpc_pci_active_put,
 };
 
 /* ---- discovery --------------------------------------------------------- */
@@ -471,7 +491,7 @@ static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
 	gpu->pdev = pci_dev_get(pdev);
 	gpu->bar = bar;
 
-	/* held while the GPU is registered: reads never hit a suspended GPU */
+	/* awake while its registers are looked at; events hold it later */
 	ret = pm_runtime_resume_and_get(dev);
 	if (ret < 0) {
 		dev_info(dev, "cannot resume the device (%d): not used\n", ret);
@@ -531,6 +551,7 @@ static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
 		goto err_unmap;
 	}
 	list_add_tail(&gpu->node, &nvpc_pci_gpus);
+	pm_runtime_put(dev);
 	dev_dbg(dev, "%s: BAR %d, GPC mask 0x%x, partition mask 0x%x\n",
 		chip->name, bar, gpu->ndev.gpc_mask, gpu->ndev.part_mask);
 	return 0;
@@ -554,7 +575,6 @@ static void nvpc_pci_detach(struct nvpc_pci_gpu *gpu, const char *why)
 	list_del(&gpu->node);
 	nvpc_device_unregister(&gpu->ndev);
 	nvpc_pci_unmap(gpu);
-	pm_runtime_put(dev);
 	pci_dev_put(gpu->pdev);
 	kfree(gpu);
 }

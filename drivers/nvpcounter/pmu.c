@@ -152,7 +152,10 @@ static int nvpc_validate_group(struct nvpc_core *core,
 
 static void nvpc_event_destroy(struct perf_event *event)
 {
-	nvpc_core_put(to_nvpc_core(event->pmu));
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
+
+	nvpc_core_close(core);
+	nvpc_core_put(core);
 }
 
 static int nvpc_event_init(struct perf_event *event)
@@ -186,6 +189,10 @@ static int nvpc_event_init(struct perf_event *event)
 		return ret;
 	event->pmu_private = dom;
 	ret = nvpc_validate_group(core, event);
+	if (ret)
+		return ret;
+	/* the first open event keeps the GPU awake (backend's choice) */
+	ret = nvpc_core_open(core);
 	if (ret)
 		return ret;
 	/* the designated CPU counts every event of the GPU */

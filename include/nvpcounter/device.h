@@ -20,14 +20,22 @@ struct nvpc_core;
  *	mapping (the sim)
  * @rd32: read the 32-bit register at absolute BAR0 address @addr
  * @wr32: write the 32-bit register at absolute BAR0 address @addr
+ * @active_get: optional: the GPU gets its first open event; keep it awake
+ *	(e.g. a runtime-PM reference). Process context, may sleep; an error
+ *	fails the perf_event_open() with it.
+ * @active_put: optional: undoes @active_get when the last event closes, or
+ *	at nvpc_device_unregister() if events are still open. Process
+ *	context.
  *
- * Both may be called from any context the core uses for register access:
- * process context, hrtimer (hard irq) and perf callbacks with interrupts
- * disabled. They must not sleep.
+ * @rd32 and @wr32 may be called from any context the core uses for
+ * register access: process context, hrtimer (hard irq) and perf callbacks
+ * with interrupts disabled. They must not sleep.
  */
 struct nvpc_backend_ops {
 	u32 (*rd32)(void *priv, u32 addr);
 	void (*wr32)(void *priv, u32 addr, u32 val);
+	int (*active_get)(void *priv);
+	void (*active_put)(void *priv);
 };
 
 /**
