@@ -26,6 +26,12 @@
 
 /* cycles or nanoseconds per lock hold while advancing from debugfs */
 #define NVPC_SIMDEV_ADVANCE_CHUNK	4096
+/*
+ * At most this many cycles per slice: a stretch the model can no longer
+ * skip through (the driver swapped or reprogrammed between two slices)
+ * then costs at most about half a second under TCG with interrupts off.
+ */
+#define NVPC_SIMDEV_ADVANCE_MAX		BIT_ULL(24)
 /* target lock hold time of one advance slice */
 #define NVPC_SIMDEV_ADVANCE_HOLD_NS	(1000 * NSEC_PER_USEC)
 
@@ -472,7 +478,7 @@ int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 		n -= step;
 		took = ktime_get_ns() - t0;
 		chunk = nvpc_simdev_adapt(chunk, took, NVPC_SIMDEV_ADVANCE_CHUNK,
-					  BIT_ULL(40));
+					  NVPC_SIMDEV_ADVANCE_MAX);
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();

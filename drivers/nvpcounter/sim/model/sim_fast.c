@@ -1127,6 +1127,18 @@ static void fa_quad_hyper(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	struct fa_snap s0, s1;
 	u64 l, m, i;
 
+	/*
+	 * A register write's effect (a swap, a settled swap, a USER pulse)
+	 * lasts one cycle: run past it, then the rest may be periodic
+	 */
+	if (hw->pend_swap || hw->pend_pm || hw->pend_user_clear ||
+	    hw->swap_settled) {
+		l = todo < 64 ? todo : 64;
+		fa_plain(sim, d, l, 64);
+		todo -= l;
+		if (!todo)
+			return;
+	}
 	l = fa_hyperperiod(sim, d);
 	if (!l || todo < 3 * l + 2 * NVPC_SIM_HIST) {
 		fa_plain(sim, d, todo, 64);
