@@ -29,6 +29,13 @@
 static enum hrtimer_restart nvpc_poll(struct hrtimer *timer);
 static void nvpc_poll_update(struct nvpc_core *core);
 
+/*
+ * The shortest poll period: 2^31 cycles take 1 s at 2 GHz, so only a
+ * clock above 200 GHz (a sim's manual clock) would ask for less, and a
+ * poll must leave the CPU time to do anything else.
+ */
+#define NVPC_POLL_MIN_NS	(10 * NSEC_PER_MSEC)
+
 /* reads of QUAD_STATE while waiting for a swap to land */
 #define NVPC_SWAP_POLLS		64
 
@@ -509,7 +516,8 @@ static unsigned long nvpc_domain_used(struct nvpc_domain *dom)
  */
 static void nvpc_clock_measure(struct nvpc_domain *dom, u64 cycles, u64 now)
 {
-	if (now > dom->sample_ns + NSEC_PER_MSEC && dom->sample_ns)
+	/* short periods say little (and nothing on a sim's manual clock) */
+	if (now > dom->sample_ns + NVPC_POLL_MIN_NS && dom->sample_ns)
 		dom->period_hz = div64_u64(cycles * NSEC_PER_SEC,
 					   now - dom->sample_ns);
 	if (!dom->clock_win_ns) {
@@ -683,7 +691,7 @@ static enum hrtimer_restart nvpc_poll(struct hrtimer *timer)
 /*
  * The poll period keeps the fastest running domain's counters at most
  * half full: 2^31 cycles (2^38 for 40-bit live counters) at the larger of
- * its nominal and its measured clock.
+ * its nominal and its measured clock, within 10 ms .. 10 s.
  */
 static void nvpc_poll_update(struct nvpc_core *core)
 {
@@ -700,7 +708,7 @@ static void nvpc_poll_update(struct nvpc_core *core)
 			  max(dom->clock_hz, dom->period_hz));
 	}
 	ns = mul_u64_u64_div_u64(BIT_ULL(bits - 1), NSEC_PER_SEC, hz);
-	core->poll_ns = clamp_t(u64, ns, NSEC_PER_MSEC, 10 * NSEC_PER_SEC);
+	core->poll_ns = clamp_t(u64, ns, NVPC_POLL_MIN_NS, 10 * NSEC_PER_SEC);
 }
 
 /* Write a domain's whole program: counting mode and all four inputs. */
