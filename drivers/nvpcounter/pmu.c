@@ -17,7 +17,6 @@
 
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
-#include <linux/delay.h>
 #include <linux/slab.h>
 
 #include "core.h"
@@ -431,6 +430,33 @@ err_events:
 	return ret;
 }
 
+/*
+ * perf_pmu_unregister() frees the PMU's per-CPU contexts without
+ * cancelling their multiplexing hrtimers (6.1 and 6.12 alike). With no
+ * event left they stop at their next expiry, but a write of
+ * perf_event_mux_interval_ms arms them on every CPU, and a longer
+ * interval set before keeps them armed for up to that long: freed and
+ * then reused, such a timer corrupted the timer queue (an endless hrtimer
+ * interrupt storm once the next GPU's PMU was registered). Cancel them
+ * first; nothing re-arms them without events.
+ */
+static void nvpc_pmu_cancel_mux_timers(struct pmu *pmu)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+#ifdef NVPC_HAVE_CPU_PMU_CONTEXT
+		struct perf_cpu_pmu_context *ctx =
+			per_cpu_ptr(pmu->cpu_pmu_context, cpu);
+#else
+		struct perf_cpu_context *ctx =
+			per_cpu_ptr(pmu->pmu_cpu_context, cpu);
+#endif
+
+		hrtimer_cancel(&ctx->hrtimer);
+	}
+}
+
 /**
  * nvpc_pmu_unregister() - take the PMU of a GPU away
  * @core: the GPU
@@ -438,14 +464,7 @@ err_events:
 void nvpc_pmu_unregister(struct nvpc_core *core)
 {
 	nvpc_sysfs_domains_remove(core);
-	/*
-	 * perf_pmu_unregister() frees the PMU's per-CPU contexts without
-	 * cancelling their multiplexing hrtimers (6.1 and 6.12 alike); a
-	 * timer still armed, e.g. by a write of perf_event_mux_interval_ms,
-	 * would then fire on freed memory. With no event left each stops at
-	 * its next expiry: let that pass first.
-	 */
-	msleep(READ_ONCE(core->pmu.hrtimer_interval_ms) + 20);
+	nvpc_pmu_cancel_mux_timers(&core->pmu);
 	perf_pmu_unregister(&core->pmu);
 	hrtimer_cancel(&core->timer);
 	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,

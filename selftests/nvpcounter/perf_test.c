@@ -643,11 +643,16 @@ TEST_F(perf, remove_right_after_mux_interval_write)
 
 	ASSERT_EQ(0, setup_gpu(self, "gt215"));
 	snprintf(mux, sizeof(mux), "%s/perf_event_mux_interval_ms", self->pmu);
+	/* armed for a second; the shorter interval does not re-arm them */
+	ASSERT_EQ(0, nvpc_write(mux, "1000"));
 	ASSERT_EQ(0, nvpc_write(mux, "30"));
 	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
 	self->gpu = -1;
 	usleep(300000);
 	EXPECT_NE(0, stat(self->pmu, &st));
+	/* a new GPU's PMU may reuse the freed per-CPU memory */
+	ASSERT_EQ(0, setup_gpu(self, "gt215"));
+	usleep(1200000);
 }
 
 /* Every rejection of DESIGN.md's table, with its errno. */
