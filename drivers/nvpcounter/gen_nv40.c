@@ -152,54 +152,44 @@ static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 #define NVPC_NV40_SLOTS		GENMASK(NVPC_NR_SLOTS - 1, 0)
 #define NVPC_NV40_MODES		GENMASK(NVPC_MODE_EXTRA_B6, 0)
 
+/* the members NV40 and the G84:GF100 generations share */
+#define NVPC_NV40_COMMON_OPS						\
+	.slots = NVPC_NV40_SLOTS,					\
+	.modes = NVPC_NV40_MODES,					\
+	.stop = nvpc_nv40_stop,						\
+	.read = nvpc_nv40_read,						\
+	.ack = nvpc_nv40_ack,						\
+	.state = nvpc_nv40_state,					\
+	.status = nvpc_nv40_status,					\
+	.dump = nvpc_nv40_dump
+
 const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.name = "nv40",
-	.slots = NVPC_NV40_SLOTS,
-	.modes = NVPC_NV40_MODES,
+	NVPC_NV40_COMMON_OPS,
 	.opbits = { NVPC_OPBITS_NV30_PS, NVPC_OPBITS_NV30_PS,
 		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
 	.start = nvpc_nv40_start,
-	.stop = nvpc_nv40_stop,
 	.program = nvpc_nv40_program,
 	.trigger_swap = nvpc_nv40_swap,
-	.read = nvpc_nv40_read,
-	.ack = nvpc_nv40_ack,
-	.state = nvpc_nv40_state,
-	.status = nvpc_nv40_status,
-	.dump = nvpc_nv40_dump,
 	.global_swap = true,
 };
 
 const struct nvpc_gen_ops nvpc_gen_g84 = {
 	.name = "g84",
-	.slots = NVPC_NV40_SLOTS,
-	.modes = NVPC_NV40_MODES,
+	NVPC_NV40_COMMON_OPS,
 	.opbits = { NVPC_OPBITS_NV30_PS, NVPC_OPBITS_NV30_PS,
 		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
 	.start = nvpc_g84_start,
-	.stop = nvpc_nv40_stop,
 	.program = nvpc_g84_program,
 	.trigger_swap = nvpc_g84_swap,
-	.read = nvpc_nv40_read,
-	.ack = nvpc_nv40_ack,
-	.state = nvpc_nv40_state,
-	.status = nvpc_nv40_status,
-	.dump = nvpc_nv40_dump,
 };
 
 const struct nvpc_gen_ops nvpc_gen_g92 = {
 	.name = "g92",
-	.slots = NVPC_NV40_SLOTS,
-	.modes = NVPC_NV40_MODES,
+	NVPC_NV40_COMMON_OPS,
 	.opbits = { NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_PS,
 		    NVPC_OPBITS_G92_ES, NVPC_OPBITS_G92_ES },
 	.start = nvpc_g84_start,
-	.stop = nvpc_nv40_stop,
 	.program = nvpc_g84_program,
 	.trigger_swap = nvpc_g84_swap,
-	.read = nvpc_nv40_read,
-	.ack = nvpc_nv40_ack,
-	.state = nvpc_nv40_state,
-	.status = nvpc_nv40_status,
-	.dump = nvpc_nv40_dump,
 };

@@ -124,51 +124,45 @@ static ssize_t trailer_base_show(struct kobject *kobj,
 			  to_nvpc_dk(kobj)->dom->desc->trailer_base);
 }
 
-static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
-			 char *buf)
+/* a field of the domain's CTRL (struct nvpc_domain_state), by name */
+struct nvpc_dom_state_attr {
+	struct kobj_attribute attr;
+	size_t offset;
+	const char * const *names;
+	unsigned int nr_names;
+};
+
+static ssize_t nvpc_dom_state_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
 {
+	struct nvpc_dom_state_attr *sa =
+		container_of(attr, struct nvpc_dom_state_attr, attr);
 	struct nvpc_domain_state st;
 	int ret = nvpc_domain_hw(to_nvpc_dk(kobj), &st, NULL);
+	u8 v;
 
 	if (ret)
 		return ret;
-	return sysfs_emit(buf, "%s\n", nvpc_mode_names[st.mode]);
+	v = *((u8 *)&st + sa->offset);
+	if (v >= sa->nr_names)
+		return sysfs_emit(buf, "%u\n", v);
+	return sysfs_emit(buf, "%s\n", sa->names[v]);
 }
 
-static ssize_t ctr_mode_show(struct kobject *kobj,
-			     struct kobj_attribute *attr, char *buf)
-{
-	struct nvpc_domain_state st;
-	int ret = nvpc_domain_hw(to_nvpc_dk(kobj), &st, NULL);
-
-	if (ret)
-		return ret;
-	if (st.ctr_mode >= ARRAY_SIZE(nvpc_ctr_mode_names))
-		return sysfs_emit(buf, "%u\n", st.ctr_mode);
-	return sysfs_emit(buf, "%s\n", nvpc_ctr_mode_names[st.ctr_mode]);
-}
-
-static ssize_t single_state_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
-{
-	struct nvpc_domain_state st;
-	int ret = nvpc_domain_hw(to_nvpc_dk(kobj), &st, NULL);
-
-	if (ret)
-		return ret;
-	return sysfs_emit(buf, "%s\n", nvpc_single_names[st.single & 3]);
-}
-
-static ssize_t quad_state_show(struct kobject *kobj,
-			       struct kobj_attribute *attr, char *buf)
-{
-	struct nvpc_domain_state st;
-	int ret = nvpc_domain_hw(to_nvpc_dk(kobj), &st, NULL);
-
-	if (ret)
-		return ret;
-	return sysfs_emit(buf, "%s\n", nvpc_quad_names[st.quad & 3]);
-}
+static struct nvpc_dom_state_attr nvpc_dom_states[] = {
+	{ __ATTR(mode, 0444, nvpc_dom_state_show, NULL),
+	  offsetof(struct nvpc_domain_state, mode),
+	  nvpc_mode_names, ARRAY_SIZE(nvpc_mode_names) },
+	{ __ATTR(ctr_mode, 0444, nvpc_dom_state_show, NULL),
+	  offsetof(struct nvpc_domain_state, ctr_mode),
+	  nvpc_ctr_mode_names, ARRAY_SIZE(nvpc_ctr_mode_names) },
+	{ __ATTR(single_state, 0444, nvpc_dom_state_show, NULL),
+	  offsetof(struct nvpc_domain_state, single),
+	  nvpc_single_names, ARRAY_SIZE(nvpc_single_names) },
+	{ __ATTR(quad_state, 0444, nvpc_dom_state_show, NULL),
+	  offsetof(struct nvpc_domain_state, quad),
+	  nvpc_quad_names, ARRAY_SIZE(nvpc_quad_names) },
+};
 
 /* "pre=free start=simple event=event_b4 stop=free cycles=1" */
 static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -254,11 +248,6 @@ static struct kobj_attribute nvpc_dom_attr_nominal_hz = __ATTR_RO(nominal_hz);
 static struct kobj_attribute nvpc_dom_attr_signals = __ATTR_RO(signals);
 static struct kobj_attribute nvpc_dom_attr_trailer_base =
 	__ATTR_RO(trailer_base);
-static struct kobj_attribute nvpc_dom_attr_mode = __ATTR_RO(mode);
-static struct kobj_attribute nvpc_dom_attr_ctr_mode = __ATTR_RO(ctr_mode);
-static struct kobj_attribute nvpc_dom_attr_single_state =
-	__ATTR_RO(single_state);
-static struct kobj_attribute nvpc_dom_attr_quad_state = __ATTR_RO(quad_state);
 static struct kobj_attribute nvpc_dom_attr_slots = __ATTR_RO(slots);
 static struct kobj_attribute nvpc_dom_attr_status = __ATTR_RO(status);
 
@@ -268,10 +257,10 @@ static struct attribute *nvpc_domain_attrs[] = {
 	&nvpc_dom_attr_nominal_hz.attr,
 	&nvpc_dom_attr_signals.attr,
 	&nvpc_dom_attr_trailer_base.attr,
-	&nvpc_dom_attr_mode.attr,
-	&nvpc_dom_attr_ctr_mode.attr,
-	&nvpc_dom_attr_single_state.attr,
-	&nvpc_dom_attr_quad_state.attr,
+	&nvpc_dom_states[0].attr.attr,
+	&nvpc_dom_states[1].attr.attr,
+	&nvpc_dom_states[2].attr.attr,
+	&nvpc_dom_states[3].attr.attr,
 	&nvpc_dom_attr_slots.attr,
 	&nvpc_dom_counters[0].attr.attr,
 	&nvpc_dom_counters[1].attr.attr,

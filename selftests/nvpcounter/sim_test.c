@@ -9,9 +9,9 @@
 #include <time.h>
 
 #include "kselftest_harness.h"
-#include "nvpc_ksft.h"
+#include "nvpc_perf.h"
 
-#define SIM_DIR		"/sys/kernel/debug/nvpcounter_sim"
+#define SIM_DIR		NVPC_SIM_DIR
 
 /* G84 (NV40:GF100 layout, pcounter.rst "MMIO registers"), domain 0 */
 #define G84_EVENT_SRC0	0x00a480	/* 0xa400 + EVENT(2) * 0x40 */
@@ -23,38 +23,6 @@
 #define G84_QUAD_ACK0	0x00a7e0
 #define CTRL_MODE_QUAD	1
 #define QUAD_STATE(ctrl)	(((ctrl) >> 24) & 3)
-
-/* Write a command to a sim file; 0 or -errno of the write. */
-static int sim_write(const char *path, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	ssize_t n;
-	int fd, len;
-
-	va_start(ap, fmt);
-	len = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, buf, len);
-	n = n < 0 ? -errno : (n == len ? 0 : -EIO);
-	close(fd);
-	return n;
-}
-
-static int gpu_write(int gpu, const char *file, const char *fmt, ...)
-{
-	char path[128], buf[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	snprintf(path, sizeof(path), SIM_DIR "/gpu%d/%s", gpu, file);
-	return sim_write(path, "%s", buf);
-}
 
 static int gpu_read(int gpu, const char *file, char *buf, size_t len)
 {
@@ -83,7 +51,7 @@ static long long reg_rd(int gpu, uint32_t addr)
 {
 	char buf[64];
 
-	if (gpu_write(gpu, "reg", "0x%x", addr) ||
+	if (sim_cmd(gpu, "reg", "0x%x", addr) ||
 	    gpu_read(gpu, "reg", buf, sizeof(buf)) <= 0)
 		return -1;
 	return strtoll(buf, NULL, 0);
@@ -91,7 +59,7 @@ static long long reg_rd(int gpu, uint32_t addr)
 
 static int reg_wr(int gpu, uint32_t addr, uint32_t val)
 {
-	return gpu_write(gpu, "reg", "0x%x 0x%x", addr, val);
+	return sim_cmd(gpu, "reg", "0x%x 0x%x", addr, val);
 }
 
 /* Cycles processed by flat domain dom (the "domains" file, 5th column). */
@@ -147,7 +115,7 @@ static int nr_domains(int gpu)
 
 static int sim_create(const char *cmd)
 {
-	return sim_write(SIM_DIR "/create", "%s", cmd);
+	return nvpc_write(SIM_DIR "/create", "%s", cmd);
 }
 
 FIXTURE(sim) {
@@ -190,7 +158,7 @@ TEST_F(sim, create_generations)
 			TH_LOG("%s: BOOT_0 0x%08llx", c[i].cmd, boot0);
 		/* the platform device that parents the PMU */
 		EXPECT_TRUE(nvpc_is_dir("/sys/bus/platform/devices/nvpcounter_sim.0"));
-		EXPECT_EQ(0, sim_write(SIM_DIR "/remove", "0"));
+		EXPECT_EQ(0, nvpc_write(SIM_DIR "/remove", "0"));
 		EXPECT_FALSE(nvpc_is_dir(path));
 		EXPECT_FALSE(nvpc_is_dir("/sys/bus/platform/devices/nvpcounter_sim.0"));
 	}
@@ -213,9 +181,9 @@ TEST_F(sim, gf100_units)
 	EXPECT_NE(NULL, strstr(buf, " part1.0 "));
 	EXPECT_EQ(NULL, strstr(buf, " part2.0 "));
 	/* the named form and the flat index address the same domain */
-	EXPECT_EQ(0, gpu_write(5, "advance", "10 gpc1.0"));
+	EXPECT_EQ(0, sim_cmd(5, "advance", "10 gpc1.0"));
 	EXPECT_EQ(10, dom_cycles(5, dom_index(5, "gpc1.0")));
-	EXPECT_EQ(0, sim_write(SIM_DIR "/remove", "5"));
+	EXPECT_EQ(0, nvpc_write(SIM_DIR "/remove", "5"));
 }
 
 TEST_F(sim, list_and_ids)
@@ -229,8 +197,8 @@ TEST_F(sim, list_and_ids)
 	EXPECT_NE(NULL, strstr(buf, "0 0x84 "));
 	EXPECT_NE(NULL, strstr(buf, "1 0x40 "));
 	EXPECT_NE(NULL, strstr(buf, " sim.1 manual"));
-	EXPECT_EQ(0, sim_write(SIM_DIR "/remove", "0"));
-	EXPECT_EQ(-ENOENT, sim_write(SIM_DIR "/remove", "0"));
+	EXPECT_EQ(0, nvpc_write(SIM_DIR "/remove", "0"));
+	EXPECT_EQ(-ENOENT, nvpc_write(SIM_DIR "/remove", "0"));
 	ASSERT_LT(0, nvpc_read_file(SIM_DIR "/list", buf, sizeof(buf)));
 	EXPECT_EQ(NULL, strstr(buf, "0 0x84 "));
 	/* GPUs left behind go with the module (teardown unloads it) */
@@ -265,13 +233,13 @@ TEST_F(sim, bad_input_einval)
 			TH_LOG("create #%u", i);
 	ASSERT_EQ(0, sim_create("g84"));
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		EXPECT_EQ(-EINVAL, gpu_write(0, bad[i].file, "%s", bad[i].cmd))
+		EXPECT_EQ(-EINVAL, sim_cmd(0, bad[i].file, "%s", bad[i].cmd))
 			TH_LOG("bad command #%u", i);
 	/* and the good forms of the same files work */
-	EXPECT_EQ(0, gpu_write(0, "wave", "main.0 2 const 1"));
-	EXPECT_EQ(0, gpu_write(0, "advance", "10 main.1"));
-	EXPECT_EQ(0, gpu_write(0, "truth", "0 2 0 5"));
-	EXPECT_EQ(-EINVAL, sim_write(SIM_DIR "/remove", "zero"));
+	EXPECT_EQ(0, sim_cmd(0, "wave", "main.0 2 const 1"));
+	EXPECT_EQ(0, sim_cmd(0, "advance", "10 main.1"));
+	EXPECT_EQ(0, sim_cmd(0, "truth", "0 2 0 5"));
+	EXPECT_EQ(-EINVAL, nvpc_write(SIM_DIR "/remove", "zero"));
 }
 
 /*
@@ -284,7 +252,7 @@ TEST_F(sim, g84_quad_manual)
 	long long ctrl;
 
 	ASSERT_EQ(0, sim_create("g84"));
-	ASSERT_EQ(0, gpu_write(0, "wave", "0 2 const 1"));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "0 2 const 1"));
 	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
 	ASSERT_EQ(0, reg_wr(0, G84_EVENT_SRC0, 2));	   /* SRC[0] = sig 2 */
 	ASSERT_EQ(0, reg_wr(0, G84_EVENT_OP0, 0xaaaa));   /* out = SRC[0] */
@@ -293,7 +261,7 @@ TEST_F(sim, g84_quad_manual)
 	/* swap 1 at the start of cycle 0: nothing to copy, EMPTY -> VALID */
 	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
 	/* period 1 = cycles 0..999: 1000 cycles, EVENT 1 in each */
-	ASSERT_EQ(0, gpu_write(0, "advance", "1000"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "1000"));
 	EXPECT_EQ(1000, dom_cycles(0, 0));
 	ctrl = reg_rd(0, G84_CTRL0);
 	EXPECT_EQ(1, QUAD_STATE(ctrl));
@@ -306,16 +274,16 @@ TEST_F(sim, g84_quad_manual)
 
 	/* swap 2 at the start of cycle 1000: period 1 becomes visible */
 	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
-	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "1"));
 	EXPECT_EQ(1000, reg_rd(0, G84_CTR_EVENT0));
 	EXPECT_EQ(1000, reg_rd(0, G84_CTR_CYCLES0));
 	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
 	ASSERT_EQ(0, reg_wr(0, G84_QUAD_ACK0, 1));
 
 	/* a lost swap: the next swap bumps twice, EMPTY -> OVERFLOW (3) */
-	ASSERT_EQ(0, gpu_write(0, "fault", "lost_swaps 0 1"));
+	ASSERT_EQ(0, sim_cmd(0, "fault", "lost_swaps 0 1"));
 	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
-	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "1"));
 	EXPECT_EQ(3, QUAD_STATE(reg_rd(0, G84_CTRL0)));
 	/* period 2 = cycle 1000 alone */
 	EXPECT_EQ(1, reg_rd(0, G84_CTR_EVENT0));
@@ -336,22 +304,22 @@ TEST_F(sim, truth_periodic)
 	char buf[64];
 
 	ASSERT_EQ(0, sim_create("g84"));
-	ASSERT_EQ(0, gpu_write(0, "wave", "0 3 periodic 10 3 4"));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "0 3 periodic 10 3 4"));
 	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
 	ASSERT_EQ(0, reg_wr(0, G84_EVENT_SRC0, 3));
 	ASSERT_EQ(0, reg_wr(0, G84_EVENT_OP0, 0xaaaa));
 	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));	/* period starts at 0 */
-	ASSERT_EQ(0, gpu_write(0, "advance", "1007"));
-	ASSERT_EQ(0, gpu_write(0, "truth", "0 3"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "1007"));
+	ASSERT_EQ(0, sim_cmd(0, "truth", "0 3"));
 	ASSERT_LT(0, gpu_read(0, "truth", buf, sizeof(buf)));
 	EXPECT_EQ(301, strtoll(buf, NULL, 10));
 	/* an explicit interval: cycles 0..9 hold v = 4..13: 10,11,12 */
-	ASSERT_EQ(0, gpu_write(0, "truth", "main.0 3 0 10"));
+	ASSERT_EQ(0, sim_cmd(0, "truth", "main.0 3 0 10"));
 	ASSERT_LT(0, gpu_read(0, "truth", buf, sizeof(buf)));
 	EXPECT_EQ(3, strtoll(buf, NULL, 10));
 	/* the counter agrees with the ground truth */
 	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
-	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "1"));
 	EXPECT_EQ(301, reg_rd(0, G84_CTR_EVENT0));
 	EXPECT_EQ(1007, reg_rd(0, G84_CTR_CYCLES0));
 }
@@ -364,29 +332,29 @@ TEST_F(sim, faults)
 	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
 	EXPECT_EQ(CTRL_MODE_QUAD, reg_rd(0, G84_CTRL0) & 3);
 
-	EXPECT_EQ(0, gpu_write(0, "fault", "all_ones on"));
+	EXPECT_EQ(0, sim_cmd(0, "fault", "all_ones on"));
 	EXPECT_EQ(0xffffffffu, reg_rd(0, G84_CTRL0));
 	EXPECT_EQ(0xffffffffu, reg_rd(0, 0x000000));
 	EXPECT_EQ(1, gpu_key(0, "fault", "all_ones"));
-	EXPECT_EQ(0, gpu_write(0, "fault", "all_ones off"));
+	EXPECT_EQ(0, sim_cmd(0, "fault", "all_ones off"));
 	EXPECT_EQ(CTRL_MODE_QUAD, reg_rd(0, G84_CTRL0) & 3);
 
-	EXPECT_EQ(0, gpu_write(0, "fault", "stuck 0xa680 0x1234"));
+	EXPECT_EQ(0, sim_cmd(0, "fault", "stuck 0xa680 0x1234"));
 	EXPECT_EQ(0x1234, reg_rd(0, G84_CTR_EVENT0));
 	EXPECT_EQ(1, gpu_key(0, "fault", "stuck"));
-	EXPECT_EQ(0, gpu_write(0, "fault", "unstick"));
+	EXPECT_EQ(0, sim_cmd(0, "fault", "unstick"));
 	EXPECT_EQ(0, reg_rd(0, G84_CTR_EVENT0));
 
-	EXPECT_EQ(0, gpu_write(0, "fault", "record 0"));
-	EXPECT_EQ(0, gpu_write(0, "pm_trigger", "1"));
+	EXPECT_EQ(0, sim_cmd(0, "fault", "record 0"));
+	EXPECT_EQ(0, sim_cmd(0, "pm_trigger", "1"));
 
 	/* removal: reads all-ones from now on, the core was told */
-	EXPECT_EQ(0, gpu_write(0, "fault", "remove"));
+	EXPECT_EQ(0, sim_cmd(0, "fault", "remove"));
 	EXPECT_EQ(0xffffffffu, reg_rd(0, 0x000000));
 	EXPECT_EQ(1, gpu_key(0, "info", "gone"));
 	EXPECT_EQ(1, gpu_key(0, "fault", "removed"));
 	ASSERT_LT(0, nvpc_read_file(SIM_DIR "/list", buf, sizeof(buf)));
-	EXPECT_EQ(0, sim_write(SIM_DIR "/remove", "0"));
+	EXPECT_EQ(0, nvpc_write(SIM_DIR "/remove", "0"));
 }
 
 TEST_F(sim, trace)
@@ -394,24 +362,24 @@ TEST_F(sim, trace)
 	char buf[16384];
 
 	ASSERT_EQ(0, sim_create("g84"));
-	ASSERT_EQ(0, gpu_write(0, "trace", "on"));
+	ASSERT_EQ(0, sim_cmd(0, "trace", "on"));
 	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
 	EXPECT_EQ(CTRL_MODE_QUAD, reg_rd(0, G84_CTRL0));
-	ASSERT_EQ(0, gpu_write(0, "trace", "off"));
+	ASSERT_EQ(0, sim_cmd(0, "trace", "off"));
 	reg_rd(0, G84_CTR_EVENT0);	/* not traced */
 	ASSERT_LT(0, gpu_read(0, "trace", buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "# off entries 2 lost 0\n")) TH_LOG("%s", buf);
 	EXPECT_NE(NULL, strstr(buf, "W 0x00a7c0 0x00000001\n"));
 	EXPECT_NE(NULL, strstr(buf, "R 0x00a7c0 0x00000001\n"));
 	EXPECT_EQ(NULL, strstr(buf, "0x00a680"));
-	ASSERT_EQ(0, gpu_write(0, "trace", "clear"));
+	ASSERT_EQ(0, sim_cmd(0, "trace", "clear"));
 	ASSERT_LT(0, gpu_read(0, "trace", buf, sizeof(buf)));
 	EXPECT_STREQ("# off entries 0 lost 0\n", buf);
 	/* the ring keeps the newest 4096 and counts the rest as lost */
-	ASSERT_EQ(0, gpu_write(0, "trace", "on"));
+	ASSERT_EQ(0, sim_cmd(0, "trace", "on"));
 	for (int i = 0; i < 4100; i++)
 		ASSERT_EQ(0, reg_wr(0, 0x00a400, i));
-	ASSERT_EQ(0, gpu_write(0, "trace", "off"));
+	ASSERT_EQ(0, sim_cmd(0, "trace", "off"));
 	EXPECT_EQ(4, gpu_key(0, "stats", "trace_lost"));
 }
 
@@ -434,7 +402,7 @@ TEST_F(sim, mem_window)
 	int fd, n, i, nz = 0;
 
 	ASSERT_EQ(0, sim_create("g84"));
-	ASSERT_EQ(0, gpu_write(0, "mem_ctl", "0x100000 4096"));
+	ASSERT_EQ(0, sim_cmd(0, "mem_ctl", "0x100000 4096"));
 	EXPECT_EQ(4096, gpu_key(0, "mem_ctl", "va 0x0000100000 size"));
 	fd = open(SIM_DIR "/gpu0/mem", O_RDONLY);
 	ASSERT_LE(0, fd);
@@ -444,7 +412,7 @@ TEST_F(sim, mem_window)
 	for (i = 0; i < n; i++)
 		nz += buf[i] != 0;
 	EXPECT_EQ(0, nz);
-	ASSERT_EQ(0, gpu_write(0, "mem_ctl", "off"));
+	ASSERT_EQ(0, sim_cmd(0, "mem_ctl", "off"));
 	EXPECT_EQ(0, gpu_key(0, "mem_ctl", "va 0x0000000000 size"));
 }
 
@@ -468,16 +436,16 @@ TEST_F(sim, record_packets)
 	int fd, n;
 
 	ASSERT_EQ(0, sim_create("g84"));
-	ASSERT_EQ(0, gpu_write(0, "mem_ctl", "0x100000 4096"));
-	ASSERT_EQ(0, gpu_write(0, "wave", "0 2 periodic 100 1 1"));
-	ASSERT_EQ(0, gpu_write(0, "wave", "0 3 const 1"));
+	ASSERT_EQ(0, sim_cmd(0, "mem_ctl", "0x100000 4096"));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "0 2 periodic 100 1 1"));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "0 3 const 1"));
 	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, 2));		/* MODE = RECORD */
 	ASSERT_EQ(0, reg_wr(0, 0x00a4c0, 2));		/* STOP_SRC[0] */
 	ASSERT_EQ(0, reg_wr(0, 0x00a4e0, 0xaaaa));	/* STOP_OP[0] */
 	ASSERT_EQ(0, reg_wr(0, G84_EVENT_SRC0, 3));
 	ASSERT_EQ(0, reg_wr(0, 0x00a720, 0x100000 + 4096 - 32)); /* LIMIT */
 	ASSERT_EQ(0, reg_wr(0, 0x00a760, 0x100000));	/* RECORD_START */
-	ASSERT_EQ(0, gpu_write(0, "advance", "200"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "200"));
 	EXPECT_EQ(2, gpu_key(0, "stats", "mem_writes"));
 	EXPECT_EQ(0, gpu_key(0, "stats", "mem_faults"));
 	/* RECORD_STATUS: position after two packets, no fault */
@@ -498,8 +466,8 @@ TEST_F(sim, record_packets)
 	EXPECT_EQ(100, le16(pkt + 32 + 0x18));
 
 	/* an injected VM fault: RECORD_STATUS.FAULT, nothing written */
-	ASSERT_EQ(0, gpu_write(0, "fault", "record 0"));
-	ASSERT_EQ(0, gpu_write(0, "advance", "100"));
+	ASSERT_EQ(0, sim_cmd(0, "fault", "record 0"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "100"));
 	EXPECT_EQ(1, reg_rd(0, 0x00a6e0) & 1);
 	EXPECT_EQ(2, gpu_key(0, "stats", "mem_writes"));
 }
@@ -538,10 +506,10 @@ TEST_F(sim, gf100_record_shared_buffer)
 	int fd, n;
 
 	ASSERT_EQ(0, sim_create("gf100 gpcs=2 parts=1"));
-	ASSERT_EQ(0, gpu_write(0, "mem_ctl", "0x100000 4096"));
-	ASSERT_EQ(0, gpu_write(0, "wave", "gpc0.0 3 periodic 10 1 1"));
-	ASSERT_EQ(0, gpu_write(0, "wave", "gpc1.0 3 periodic 4 1 1"));
-	ASSERT_EQ(0, gpu_write(0, "wave", "gpc1.0 1 const 1"));
+	ASSERT_EQ(0, sim_cmd(0, "mem_ctl", "0x100000 4096"));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "gpc0.0 3 periodic 10 1 1"));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "gpc1.0 3 periodic 4 1 1"));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "gpc1.0 1 const 1"));
 	ASSERT_EQ(0, reg_wr(0, 0x18009c, 3));		/* CTRL: MODE 3 */
 	ASSERT_EQ(0, reg_wr(0, 0x180058, 3));		/* STOP_SRC */
 	ASSERT_EQ(0, reg_wr(0, 0x18005c, 0xaaaa));	/* STOP_OP */
@@ -552,13 +520,13 @@ TEST_F(sim, gf100_record_shared_buffer)
 	ASSERT_EQ(0, reg_wr(0, GF_MAIN_LIMIT, 0x100ff0));
 	ASSERT_EQ(0, reg_wr(0, GF_MAIN_START, 0x100000));
 	EXPECT_EQ(0x100000, reg_rd(0, GF_MAIN_POS));
-	ASSERT_EQ(0, gpu_write(0, "advance", "20 gpc0.0"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "20 gpc0.0"));
 	EXPECT_EQ(0x100090, reg_rd(0, GF_MAIN_POS));
 	EXPECT_EQ(7, reg_rd(0, GF_MAIN_COUNT));
 	EXPECT_EQ(7, gpu_key(0, "stats", "mem_writes"));
 
-	ASSERT_EQ(0, gpu_write(0, "fault", "record gpc1.0"));
-	ASSERT_EQ(0, gpu_write(0, "advance", "10 gpc0.0"));
+	ASSERT_EQ(0, sim_cmd(0, "fault", "record gpc1.0"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "10 gpc0.0"));
 	EXPECT_EQ(0x1000b1, reg_rd(0, GF_MAIN_POS));
 	EXPECT_EQ(8, reg_rd(0, GF_MAIN_COUNT));
 
@@ -598,13 +566,13 @@ TEST_F(sim, realtime_clock)
 	n = nr_domains(0);
 	ASSERT_LT(0, n);
 	/* one at a time would break the model's clock ratio limit */
-	ASSERT_EQ(-ERANGE, gpu_write(0, "clocks", "0 100000"));
-	ASSERT_EQ(0, gpu_write(0, "clocks", "all 100000"));
+	ASSERT_EQ(-ERANGE, sim_cmd(0, "clocks", "0 100000"));
+	ASSERT_EQ(0, sim_cmd(0, "clocks", "all 100000"));
 	for (i = 0; i < n; i++)
 		EXPECT_EQ(100000, dom_hz(0, i));
-	EXPECT_EQ(0, gpu_write(0, "advance", "ns 1000000"));
+	EXPECT_EQ(0, sim_cmd(0, "advance", "ns 1000000"));
 	EXPECT_EQ(100, dom_cycles(0, 0));	/* 1 ms at 100 kHz */
-	ASSERT_EQ(0, gpu_write(0, "clock", "realtime"));
+	ASSERT_EQ(0, sim_cmd(0, "clock", "realtime"));
 	ASSERT_LT(0, gpu_read(0, "clock", buf, sizeof(buf)));
 	EXPECT_STREQ("realtime\n", buf);
 	c0 = dom_cycles(0, 0);
@@ -612,7 +580,7 @@ TEST_F(sim, realtime_clock)
 	sleep(1);
 	c1 = dom_cycles(0, 0);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ASSERT_EQ(0, gpu_write(0, "clock", "manual"));
+	ASSERT_EQ(0, sim_cmd(0, "clock", "manual"));
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	rate = (c1 - c0) / secs;
 	TH_LOG("%.0f cycles/s, skipped %lld ns", rate,
@@ -639,15 +607,15 @@ TEST_F(sim, pm_trigger_swaps_nv40)
 {
 	ASSERT_EQ(0, sim_create("nv40"));
 	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD)); /* same on NV40 */
-	ASSERT_EQ(0, gpu_write(0, "advance", "10"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "10"));
 	EXPECT_EQ(0, QUAD_STATE(reg_rd(0, G84_CTRL0)));
-	ASSERT_EQ(0, gpu_write(0, "pm_trigger", "1"));
+	ASSERT_EQ(0, sim_cmd(0, "pm_trigger", "1"));
 	/* manual clock: the read settles the swap of cycle 10 */
 	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
 	/* period = cycles 0..9 */
 	EXPECT_EQ(10, reg_rd(0, G84_CTR_CYCLES0));
 	/* cycle 10 does not swap again */
-	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "1"));
 	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
 	EXPECT_EQ(10, reg_rd(0, G84_CTR_CYCLES0));
 }
@@ -662,11 +630,11 @@ TEST_F(sim, pm_trigger_swaps_nv40)
 TEST_F(sim, manual_swap_settles_on_read)
 {
 	ASSERT_EQ(0, sim_create("g84"));
-	ASSERT_EQ(0, gpu_write(0, "wave", "0 2 const 1"));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "0 2 const 1"));
 	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
 	ASSERT_EQ(0, reg_wr(0, G84_EVENT_SRC0, 2));
 	ASSERT_EQ(0, reg_wr(0, G84_EVENT_OP0, 0xaaaa));
-	ASSERT_EQ(0, gpu_write(0, "advance", "25"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "25"));
 	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
 	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
 	EXPECT_EQ(25, reg_rd(0, G84_CTR_EVENT0));
@@ -677,7 +645,7 @@ TEST_F(sim, manual_swap_settles_on_read)
 	EXPECT_EQ(0, reg_rd(0, G84_CTR_CYCLES0));
 	ASSERT_EQ(0, reg_wr(0, G84_QUAD_ACK0, 1));
 	ASSERT_EQ(0, reg_wr(0, G84_QUAD_ACK0, 1));
-	ASSERT_EQ(0, gpu_write(0, "advance", "5"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "5"));
 	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
 	EXPECT_EQ(1, QUAD_STATE(reg_rd(0, G84_CTRL0)));
 	EXPECT_EQ(5, reg_rd(0, G84_CTR_EVENT0));
@@ -696,12 +664,12 @@ TEST_F(sim, gf100_clock_shared)
 	ASSERT_LE(0, g0);
 	ASSERT_LE(0, g1);
 	ASSERT_LE(0, p0);
-	ASSERT_EQ(0, gpu_write(0, "clocks", "gpc1.0 600000000"));
+	ASSERT_EQ(0, sim_cmd(0, "clocks", "gpc1.0 600000000"));
 	EXPECT_EQ(600000000, dom_hz(0, g0));
 	EXPECT_EQ(600000000, dom_hz(0, g1));
 	EXPECT_NE(600000000, dom_hz(0, p0));
 	/* 1 us: 600 cycles of each GPC domain */
-	ASSERT_EQ(0, gpu_write(0, "advance", "ns 1000"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "ns 1000"));
 	EXPECT_EQ(600, dom_cycles(0, g0));
 	EXPECT_EQ(600, dom_cycles(0, g1));
 }
@@ -718,11 +686,11 @@ TEST_F(sim, gf100_clock_shared)
 TEST_F(sim, advance_cross_domain)
 {
 	ASSERT_EQ(0, sim_create("g84"));
-	ASSERT_EQ(0, gpu_write(0, "advance", "100 main.0"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "100 main.0"));
 	EXPECT_EQ(100, dom_cycles(0, 0));
 	EXPECT_EQ(1350, dom_cycles(0, 3));
 	EXPECT_EQ(400, dom_cycles(0, 6));
-	ASSERT_EQ(0, gpu_write(0, "advance", "1 3"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "1 3"));
 	EXPECT_EQ(1351, dom_cycles(0, 3));
 	EXPECT_EQ(101, dom_cycles(0, 0));
 	EXPECT_EQ(401, dom_cycles(0, 6));
@@ -735,15 +703,15 @@ TEST_F(sim, truth_random_matches_counter)
 	long long truth;
 
 	ASSERT_EQ(0, sim_create("g84"));
-	ASSERT_EQ(0, gpu_write(0, "wave", "0 4 random 7 16384"));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "0 4 random 7 16384"));
 	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_QUAD));
 	ASSERT_EQ(0, reg_wr(0, G84_EVENT_SRC0, 4));
 	ASSERT_EQ(0, reg_wr(0, G84_EVENT_OP0, 0xaaaa));
 	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
-	ASSERT_EQ(0, gpu_write(0, "advance", "100000"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "100000"));
 	ASSERT_EQ(0, reg_wr(0, G84_PRE_OP0, 0));
-	ASSERT_EQ(0, gpu_write(0, "advance", "1"));
-	ASSERT_EQ(0, gpu_write(0, "truth", "0 4 0 100000"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "1"));
+	ASSERT_EQ(0, sim_cmd(0, "truth", "0 4 0 100000"));
 	ASSERT_LT(0, gpu_read(0, "truth", buf, sizeof(buf)));
 	truth = strtoll(buf, NULL, 10);
 	/* density 1/4: about 25000 */
@@ -762,7 +730,7 @@ TEST_F(sim, remove_with_open_file)
 	ASSERT_EQ(0, sim_create("g84"));
 	fd = open(SIM_DIR "/gpu0/info", O_RDONLY);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, sim_write(SIM_DIR "/remove", "0"));
+	ASSERT_EQ(0, nvpc_write(SIM_DIR "/remove", "0"));
 	EXPECT_GT(0, read(fd, buf, sizeof(buf)));
 	EXPECT_EQ(EIO, errno);
 	close(fd);
@@ -774,7 +742,7 @@ TEST_F(sim, remove_and_unload)
 	ASSERT_EQ(0, sim_create("g84"));
 	ASSERT_EQ(0, sim_create("gf100"));
 	ASSERT_EQ(0, sim_create("nv10 clock=realtime"));
-	EXPECT_EQ(0, sim_write(SIM_DIR "/remove", "1"));
+	EXPECT_EQ(0, nvpc_write(SIM_DIR "/remove", "1"));
 	EXPECT_FALSE(nvpc_is_dir(SIM_DIR "/gpu1"));
 	EXPECT_TRUE(nvpc_is_dir(SIM_DIR "/gpu0"));
 	/* unloading with GPUs present removes them */
