@@ -50,6 +50,8 @@ struct nvpc_slots {
 /**
  * struct nvpc_domain - one counter domain as the engine runs it
  * @desc: the catalogue's description
+ * @name: the domain's one name, in sysfs, the log and the sim's debugfs:
+ *	"main.I" (before GF100), "hub.I", "gpcG.I" or "partP.I"
  * @dset: NVPC_DSET_ID_* of the domain's set
  * @unit: GPC or partition number (0 for hub/main domains)
  * @index: domain index inside its set
@@ -82,6 +84,7 @@ struct nvpc_slots {
  */
 struct nvpc_domain {
 	const struct nvpc_domain_desc *desc;
+	char name[16];
 	u8 dset;
 	u8 unit;
 	u8 index;

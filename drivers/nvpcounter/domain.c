@@ -96,6 +96,14 @@ static void nvpc_domains_add(struct nvpc_core *core, enum nvpc_dset dset,
 		dom->dset = nvpc_dset_id_of(dset);
 		dom->unit = unit;
 		dom->index = dom->desc->index;
+		if (dset == NVPC_DSET_MAIN || dset == NVPC_DSET_HUB)
+			snprintf(dom->name, sizeof(dom->name), "%s.%u",
+				 dset == NVPC_DSET_MAIN ? "main" : "hub",
+				 dom->index);
+		else
+			snprintf(dom->name, sizeof(dom->name), "%s%u.%u",
+				 dset == NVPC_DSET_GPC ? "gpc" : "part", unit,
+				 dom->index);
 		dom->slots = &core->slots[core->nr_domains];
 		if (core->gen->setup)
 			core->gen->setup(core, dom);
@@ -556,9 +564,8 @@ static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 	if (state == NVPC_QUAD_EMPTY) {
 		dom->not_responding++;
 		dev_warn_ratelimited(core->dev,
-				     "%s: domain %u.%u.%u: swap never landed, no counts read\n",
-				     core->name, dom->dset, dom->unit,
-				     dom->index);
+				     "%s: domain %s: swap never landed, no counts read\n",
+				     core->name, dom->name);
 		return;
 	}
 	if (state == NVPC_QUAD_OVERFLOW) {
@@ -576,9 +583,8 @@ static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 			/* the true count is unknown: never add it */
 			dom->saturations++;
 			dev_warn_ratelimited(core->dev,
-					     "%s: domain %u.%u.%u: counter %u saturated, period left out\n",
-					     core->name, dom->dset, dom->unit,
-					     dom->index, i);
+					     "%s: domain %s: counter %u saturated, period left out\n",
+					     core->name, dom->name, i);
 			continue;
 		}
 		dom->acc[i] += ctr[i];
@@ -909,8 +915,7 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 			      parked ? event->hw.config_base : 0);
 	if (idx < 0) {
 		raw_spin_unlock_irqrestore(&core->lock, flags);
-		nvpc_dbg(core, "domain %u.%u.%u: no free slot\n", dom->dset,
-			 dom->unit, dom->index);
+		nvpc_dbg(core, "domain %s: no free slot\n", dom->name);
 		return idx;
 	}
 	/*

@@ -3,11 +3,12 @@
  * DOC: domains/ in sysfs
  *
  * Each PMU directory has a domains/ directory with one directory per
- * counter domain, named by its place and its clock (main.1-core,
- * hub.0-hub, gpc1.2-gpc, part0.0-mem ...), each with read-only attributes
+ * counter domain, named by its place (main.1, hub.0, gpc1.2, part0.0 ...:
+ * the same names as in the log and the sim's debugfs; the clock's name is
+ * the clock attribute), each with read-only attributes
  * (Documentation/ABI/testing/sysfs-bus-event_source-devices-nvpcounter)::
  *
- *   cat /sys/bus/event_source/devices/nvpcounter/domains/main.1-core/status
+ *   cat /sys/bus/event_source/devices/nvpcounter/domains/main.1/status
  *   grep . /sys/bus/event_source/devices/nvpcounter/domains/ * /lost_periods
  *
  * Hardware state (mode, states, the live signal bitmap) is read from the
@@ -282,12 +283,6 @@ static const struct kobj_type nvpc_domain_ktype = {
 	.default_groups = nvpc_domain_groups,
 };
 
-static const char * const nvpc_dset_names[] = {
-	[NVPC_DSET_ID_HUB] = "hub",
-	[NVPC_DSET_ID_GPC] = "gpc",
-	[NVPC_DSET_ID_PART] = "part",
-};
-
 /**
  * nvpc_sysfs_domains_add() - create domains/ under the PMU's directory
  * @core: the GPU, its PMU registered
@@ -296,7 +291,6 @@ static const char * const nvpc_dset_names[] = {
  */
 int nvpc_sysfs_domains_add(struct nvpc_core *core)
 {
-	bool gf100 = core->chip->gen >= NVPC_GEN_GF100;
 	unsigned int i;
 	int ret;
 
@@ -321,23 +315,8 @@ int nvpc_sysfs_domains_add(struct nvpc_core *core)
 		}
 		dk->core = core;
 		dk->dom = dom;
-		if (!gf100)
-			ret = kobject_init_and_add(&dk->kobj, &nvpc_domain_ktype,
-						   core->domains_kobj,
-						   "main.%u-%s", dom->index,
-						   dom->desc->clock);
-		else if (dom->dset == NVPC_DSET_ID_HUB)
-			ret = kobject_init_and_add(&dk->kobj, &nvpc_domain_ktype,
-						   core->domains_kobj,
-						   "hub.%u-%s", dom->index,
-						   dom->desc->clock);
-		else
-			ret = kobject_init_and_add(&dk->kobj, &nvpc_domain_ktype,
-						   core->domains_kobj,
-						   "%s%u.%u-%s",
-						   nvpc_dset_names[dom->dset],
-						   dom->unit, dom->index,
-						   dom->desc->clock);
+		ret = kobject_init_and_add(&dk->kobj, &nvpc_domain_ktype,
+					   core->domains_kobj, "%s", dom->name);
 		core->domain_kobjs[i] = &dk->kobj;
 		if (ret)
 			goto err;

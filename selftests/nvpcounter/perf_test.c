@@ -495,7 +495,7 @@ TEST_F_TIMEOUT(perf, g84_exact_past_2_36, 600)
 	EXPECT_EQ((total - 1) / 3 + 1, nvpc_ev_count(f2));
 	for (d = 0; d < 8; d++)
 		EXPECT_EQ(total, nvpc_ev_count(fc[d]));
-	EXPECT_EQ(0, nvpc_pmu_num(self->pmu, "domains/main.0-host/saturations"));
+	EXPECT_EQ(0, nvpc_pmu_num(self->pmu, "domains/main.0/saturations"));
 }
 
 /* A period over 2^32 - 1 cycles saturates: counted, never added. */
@@ -517,7 +517,7 @@ TEST_F_TIMEOUT(perf, g84_saturation_shown_not_counted, 300)
 	/* the 0xffffffff period is left out: still 1000 */
 	EXPECT_EQ(1000, nvpc_ev_count(f1));
 	/* the event's counter and CTR_CYCLES both read 0xffffffff */
-	EXPECT_EQ(2, nvpc_pmu_num(self->pmu, "domains/main.0-host/saturations"));
+	EXPECT_EQ(2, nvpc_pmu_num(self->pmu, "domains/main.0/saturations"));
 	ASSERT_EQ(0, sim_advance(self->gpu, 10, "main.0"));
 	EXPECT_EQ(1010, nvpc_ev_count(f1));
 }
@@ -532,7 +532,7 @@ TEST_F(perf, g84_lost_swaps_exposed)
 	f1 = ev(self, CFG_SIG(0, 1), CFG1_DOM(0, 0, 0), 0, -1);
 	ASSERT_LE(0, f1);
 	EXPECT_EQ(0, nvpc_pmu_num(self->pmu,
-				  "domains/main.0-host/lost_periods"));
+				  "domains/main.0/lost_periods"));
 	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "lost_swaps main.0 3"));
 	for (i = 0; i < 5; i++) {
 		ASSERT_EQ(0, sim_advance(self->gpu, 100, "main.0"));
@@ -542,9 +542,9 @@ TEST_F(perf, g84_lost_swaps_exposed)
 		 */
 		EXPECT_EQ((__u64)(i + 1) * 50, nvpc_ev_count(f1));
 	}
-	EXPECT_EQ(3, nvpc_pmu_num(self->pmu, "domains/main.0-host/lost_periods"));
+	EXPECT_EQ(3, nvpc_pmu_num(self->pmu, "domains/main.0/lost_periods"));
 	EXPECT_EQ(0, nvpc_pmu_num(self->pmu,
-				  "domains/main.0-host/not_responding"));
+				  "domains/main.0/not_responding"));
 }
 
 /* A group needing five slots of one domain is refused at open. */

@@ -29,34 +29,34 @@ struct dom_want {
 };
 
 static const struct dom_want g84_doms[] = {
-	{ "main.0-host", 0x60, 0x40 },
-	{ "main.1-core", 0x100, 0xe0 },
-	{ "main.2-geometry", 0xa0, 0x80 },
-	{ "main.3-shader", 0x20, 0x00 },
-	{ "main.4-memory", 0x20, 0x00 },
-	{ "main.5-core", 0x20, 0x00 },
-	{ "main.6-vdec", 0x20, 0x00 },
-	{ "main.7-core", 0x20, 0x00 },
+	{ "main.0", 0x60, 0x40 },
+	{ "main.1", 0x100, 0xe0 },
+	{ "main.2", 0xa0, 0x80 },
+	{ "main.3", 0x20, 0x00 },
+	{ "main.4", 0x20, 0x00 },
+	{ "main.5", 0x20, 0x00 },
+	{ "main.6", 0x20, 0x00 },
+	{ "main.7", 0x20, 0x00 },
 	{ NULL },
 };
 
 static const struct dom_want gt215_doms[] = {
-	{ "main.0-host", 0x20, 0x00 },
-	{ "main.1-core", 0x100, 0xe0 },
-	{ "main.2-geometry", 0xe0, 0xc0 },
-	{ "main.3-shader", 0x20, 0x00 },
-	{ "main.4-memory", 0x20, 0x00 },
-	{ "main.5-core", 0x20, 0x00 },
-	{ "main.6-vdec", 0x20, 0x00 },
-	{ "main.7-core", 0x20, 0x00 },
+	{ "main.0", 0x20, 0x00 },
+	{ "main.1", 0x100, 0xe0 },
+	{ "main.2", 0xe0, 0xc0 },
+	{ "main.3", 0x20, 0x00 },
+	{ "main.4", 0x20, 0x00 },
+	{ "main.5", 0x20, 0x00 },
+	{ "main.6", 0x20, 0x00 },
+	{ "main.7", 0x20, 0x00 },
 	{ NULL },
 };
 
 /* gpcs=2 parts=1: GPC 0, GPC 1, partition 0; GF100 has no hub domain */
 static const struct dom_want gf100_doms[] = {
-	{ "gpc0.0-gpc", 0xe0, 0xa0 },
-	{ "gpc1.0-gpc", 0xe0, 0xa0 },
-	{ "part0.0-part", 0xe0, 0xa0 },
+	{ "gpc0.0", 0xe0, 0xa0 },
+	{ "gpc1.0", 0xe0, 0xa0 },
+	{ "part0.0", 0xe0, 0xa0 },
 	{ NULL },
 };
 
@@ -146,7 +146,7 @@ TEST_F(sysfs, g84_domains_as_documented)
 {
 	ASSERT_EQ(0, setup_gpu(self, "g84"));
 	check_domains(_metadata, self, g84_doms);
-	EXPECT_STREQ("core", pmu_str(self, "domains/main.1-core/clock"));
+	EXPECT_STREQ("core", pmu_str(self, "domains/main.1/clock"));
 	EXPECT_STREQ("G84 sim.2", pmu_str(self, "identifier"));
 }
 
@@ -177,7 +177,7 @@ TEST_F(sysfs, g84_status_bitmap)
 	ASSERT_EQ(0, sim_wave(self->gpu, "main.1", 0x11, WAVE_CONST(0)));
 	ASSERT_EQ(0, sim_wave(self->gpu, "main.1", 0x42, WAVE_CONST(1)));
 	ASSERT_EQ(0, sim_advance(self->gpu, 10, "main.1"));
-	n = sscanf(pmu_str(self, "domains/main.1-core/status"),
+	n = sscanf(pmu_str(self, "domains/main.1/status"),
 		   "%x %x %x %x %x %x %x %x", &w[0], &w[1], &w[2], &w[3], &w[4],
 		   &w[5], &w[6], &w[7]);
 	ASSERT_EQ(8, n);
@@ -203,13 +203,13 @@ TEST_F(sysfs, g84_quad_state_and_lost_periods)
 	int fd;
 
 	ASSERT_EQ(0, setup_gpu(self, "g84"));
-	EXPECT_STREQ("single", pmu_str(self, "domains/main.0-host/mode"));
+	EXPECT_STREQ("single", pmu_str(self, "domains/main.0/mode"));
 	fd = nvpc_ev_open(self->type, CFG_SIG(0, 1), CFG1_DOM(0, 0, 0), 0, -1);
 	ASSERT_LE(0, fd);
-	EXPECT_STREQ("quad", pmu_str(self, "domains/main.0-host/mode"));
-	EXPECT_STREQ("empty", pmu_str(self, "domains/main.0-host/quad_state"));
+	EXPECT_STREQ("quad", pmu_str(self, "domains/main.0/mode"));
+	EXPECT_STREQ("empty", pmu_str(self, "domains/main.0/quad_state"));
 	EXPECT_STREQ("pre=free start=free event=simple stop=free cycles=0",
-		     pmu_str(self, "domains/main.0-host/slots"));
+		     pmu_str(self, "domains/main.0/slots"));
 
 	/* PRE_OP[0] at 0xa420: rewrite its value, which swaps on G84+ */
 	snprintf(path, sizeof(path), NVPC_SIM_DIR "/gpu%d/reg", self->gpu);
@@ -219,24 +219,24 @@ TEST_F(sysfs, g84_quad_state_and_lost_periods)
 	ASSERT_EQ(0, sim_advance(self->gpu, 5, "main.0"));
 	ASSERT_EQ(0, sim_cmd(self->gpu, "reg", "0xa420 0x%llx", pre_op));
 	ASSERT_EQ(0, sim_advance(self->gpu, 5, "main.0"));
-	EXPECT_STREQ("valid", pmu_str(self, "domains/main.0-host/quad_state"));
+	EXPECT_STREQ("valid", pmu_str(self, "domains/main.0/quad_state"));
 	/* our read swaps again: VALID -> OVERFLOW, a period really lost */
 	nvpc_ev_count(fd);
-	EXPECT_EQ(1, nvpc_pmu_num(self->pmu, "domains/main.0-host/lost_periods"));
-	EXPECT_STREQ("empty", pmu_str(self, "domains/main.0-host/quad_state"));
+	EXPECT_EQ(1, nvpc_pmu_num(self->pmu, "domains/main.0/lost_periods"));
+	EXPECT_STREQ("empty", pmu_str(self, "domains/main.0/quad_state"));
 
 	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "lost_swaps main.0 1"));
 	ASSERT_EQ(0, sim_cmd(self->gpu, "reg", "0xa420 0x%llx", pre_op));
 	ASSERT_EQ(0, sim_advance(self->gpu, 5, "main.0"));
 	EXPECT_STREQ("overflow",
-		     pmu_str(self, "domains/main.0-host/quad_state"));
+		     pmu_str(self, "domains/main.0/quad_state"));
 	nvpc_ev_count(fd);
-	EXPECT_EQ(2, nvpc_pmu_num(self->pmu, "domains/main.0-host/lost_periods"));
-	EXPECT_STREQ("empty", pmu_str(self, "domains/main.0-host/quad_state"));
+	EXPECT_EQ(2, nvpc_pmu_num(self->pmu, "domains/main.0/lost_periods"));
+	EXPECT_STREQ("empty", pmu_str(self, "domains/main.0/quad_state"));
 	EXPECT_EQ(0, nvpc_pmu_num(self->pmu,
-				  "domains/main.0-host/not_responding"));
+				  "domains/main.0/not_responding"));
 	close(fd);
-	EXPECT_STREQ("single", pmu_str(self, "domains/main.0-host/mode"));
+	EXPECT_STREQ("single", pmu_str(self, "domains/main.0/mode"));
 }
 
 /*
@@ -258,12 +258,12 @@ TEST_F_TIMEOUT(sysfs, g84_measured_clock, 60)
 		usleep(100000);
 		nvpc_ev_count(fd);
 	}
-	hz = nvpc_pmu_num(self->pmu, "domains/main.1-core/clock_hz");
+	hz = nvpc_pmu_num(self->pmu, "domains/main.1/clock_hz");
 	TH_LOG("measured %lld Hz, sim clock 100000 Hz", hz);
 	EXPECT_LT(99000, hz);
 	EXPECT_GT(101000, hz);
 	EXPECT_EQ(575000000, nvpc_pmu_num(self->pmu,
-					  "domains/main.1-core/nominal_hz"));
+					  "domains/main.1/nominal_hz"));
 	close(fd);
 }
 

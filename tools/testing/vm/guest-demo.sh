@@ -30,7 +30,7 @@ say "PMU $(cat $PMU/identifier): format/ and a few of its $(find $PMU/events/ -t
 (cd $PMU/format && grep . sig0 op cycles dom mode | tr '\n' ' '); echo
 (cd $PMU/events && grep -H . graph_idle d1_cycles 2>/dev/null)
 say "domains/ of the graph domain"
-(cd $PMU/domains/main.1-core && grep -H . clock nominal_hz signals trailer_base)
+(cd $PMU/domains/main.1 && grep -H . clock nominal_hz signals trailer_base)
 
 say "perf stat -a -I 1000 for ${SECS} s: named, raw and 'busy AND NOT idle' events"
 # op 0x2222: argument 0 and not argument 1 (pcounter.rst, Input selection)
@@ -51,6 +51,6 @@ perf stat -a -x';' -I 1000 \
 	}'
 
 say "after the run: slots free again, nothing lost"
-(cd $PMU/domains/main.1-core && grep -H . mode quad_state slots lost_periods saturations not_responding clock_hz)
+(cd $PMU/domains/main.1 && grep -H . mode quad_state slots lost_periods saturations not_responding clock_hz)
 echo 0 > $SIM/remove
 rmmod nvpcounter_sim nvpcounter

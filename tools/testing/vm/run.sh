@@ -12,6 +12,8 @@
 #   NVPC_VM_NAME=name           results in build/vm/<kver>-<name> and TAP
 #                               names "vm <kver> <name>: ..." (default: none)
 #   NVPC_RESULTS=file           append TAP results there (make check does)
+#   NVPC_VM_LOCK=file           the lock VM runs take turns on (default
+#                               /tmp/nvpcounter-vm.lock, one per machine)
 #
 # Every QEMU run is bounded with timeout(1), which ends QEMU by its pid.
 set -u
@@ -169,11 +171,14 @@ run_one() {
 	fi
 }
 
-# One VM run at a time per tree: runs share build/vm/<kver> and 2 cores.
+# One VM run at a time per machine (NVPC_VM_LOCK): runs of one tree share
+# build/vm/<kver>, and runs of every tree (worktrees, clones) share the
+# machine's two cores, where timing under TCG matters.
 mkdir -p "$TOP/build"
-exec 9> "$TOP/build/vm.lock"
+LOCK=${NVPC_VM_LOCK:-/tmp/nvpcounter-vm.lock}
+exec 9> "$LOCK"
 if ! flock -n 9; then
-	echo "# vm: another run holds $TOP/build/vm.lock; waiting"
+	echo "# vm: another run holds $LOCK; waiting"
 	flock 9
 fi
 
