@@ -7,7 +7,6 @@
 #define _NVPC_CORE_H
 
 #include <linux/device.h>
-#include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -25,6 +24,9 @@
 
 /* event->hw.flags: added, not yet committed to the hardware */
 #define NVPC_HW_FRESH		BIT(0)
+
+/* event->hw.idx of an event added after its GPU went away: no counter */
+#define NVPC_IDX_DETACHED	(-1)
 
 /* the counters read per domain: the four slots and CTR_CYCLES */
 #define NVPC_CTR_CYCLES		NVPC_NR_SLOTS
@@ -70,6 +72,11 @@ struct nvpc_slots {
  * @restarts: @single generations: restarts of the counting process,
  *	numbered in CTR_STOP
  * @sample_ns: when the domain was last sampled
+ * @sampled_txn: the number of the commit closing the transaction in which
+ *	the domain was last sampled (0: outside one): one sample serves
+ *	every del of a transaction
+ * @commit_seq: the number of the commit that last ended the domain's
+ *	period for its new events
  * @clock_hz: the clock measured from CTR_CYCLES over at least a second of
  *	counting, 0 until measured
  * @period_hz: the clock measured over the last sample period
@@ -102,6 +109,8 @@ struct nvpc_domain {
 	u64 last[NVPC_NR_CTRS];
 	u32 restarts;
 	u64 sample_ns;
+	u64 sampled_txn;
+	u64 commit_seq;
 	u64 clock_hz;
 	u64 period_hz;
 	u64 clock_win_ns;
@@ -202,10 +211,11 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  *	events outlive @ndev
  * @chip: the chip (catalogue data, lives as long as the module)
  * @bus_id: copy of &nvpc_device.bus_id
- * @refs: the registry's reference plus one per open event
+ * @refs: the registry's reference plus one per open event (taken under
+ *	@active_lock while not @gone)
  * @release_work: unregisters the PMU and frees everything after the last
- *	reference, outside perf's event teardown
- * @node: entry in the registry list
+ *	event's reference, outside perf's event teardown
+ * @node: entry in the registry list, or in the graveyard once released
  * @id: registry index: PMU "nvpcounter" for 0, "nvpcounter_<id>" otherwise
  * @name: the PMU name
  * @gone: set once the hardware vanished or was unregistered: no more
@@ -213,22 +223,29 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  * @active_lock: serialises @nr_open and the backend's active_get/put
  * @nr_open: open events (initialised, not yet destroyed)
  * @active_held: the backend's active_get() is held
+ * @had_events: an event was ever opened (the release waits for perf)
  * @pmu_registered: nvpc_pmu_register() succeeded (undone at release)
  * @debugfs: the device's debugfs directory
  * @gen: the generation's ops, NULL if counting is not supported
  * @lock: serialises the engine and the register sequences; @gone is set
- *	under it when the device is unregistered
+ *	under it when the device is unregistered. A raw lock taken in perf
+ *	callbacks with interrupts off, so every hold is bounded by a count
+ *	of register accesses, whatever one access costs: a sample is one
+ *	domain (a swap, at most NVPC_SWAP_POLLS reads of its counters and
+ *	QUAD_STATE, an ack: under 60 accesses), or all domains of a
+ *	@gen->global_swap generation (at most 8: under 500); a commit
+ *	programs the domains a perf transaction changed (about 12 writes
+ *	each) and samples them. The poll takes it once per domain.
  * @domains: every domain of the GPU
  * @slots: the live slot tables, one per domain
  * @ctrl: @gen->shared_ctrl: shadow of the shared CTRL register
  * @nr_domains: entries in @domains
  * @nr_active: events added (counting) on the GPU
  * @txn: depth of open perf transactions (pmu_disable without pmu_enable)
- * @txn_sampled: a del of the open transaction sampled already
  * @fresh: events added since the last commit (linked by active_entry)
  * @txn_seq: commits so far; an event deleted inside a transaction is
  *	tagged (hw.last_tag) with the number of the commit that closes it
- * @timer: poll timer, runs while @nr_active > 0
+ * @poll_work: the poll, queued while @nr_active > 0 and not @gone
  * @poll_ns: poll period
  * @cpu: the CPU events are counted on
  * @cpuhp_node: CPU hotplug instance
@@ -253,6 +270,7 @@ struct nvpc_core {
 	struct mutex active_lock;	/* see @active_lock above */
 	unsigned int nr_open;
 	bool active_held;
+	bool had_events;
 	bool pmu_registered;
 	struct dentry *debugfs;
 	const struct nvpc_gen_ops *gen;
@@ -263,10 +281,9 @@ struct nvpc_core {
 	unsigned int nr_domains;
 	unsigned int nr_active;
 	unsigned int txn;
-	bool txn_sampled;
 	struct list_head fresh;
 	u64 txn_seq;
-	struct hrtimer timer;
+	struct delayed_work poll_work;
 	u64 poll_ns;
 	int cpu;
 	struct hlist_node cpuhp_node;
@@ -297,12 +314,12 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 			bool fold);
 void nvpc_engine_txn(struct nvpc_core *core, bool open);
 
-void nvpc_core_put(struct nvpc_core *core);
 int nvpc_core_open(struct nvpc_core *core);
 void nvpc_core_close(struct nvpc_core *core);
 int nvpc_pmu_module_init(void);
 void nvpc_pmu_module_exit(void);
 int nvpc_pmu_register(struct nvpc_core *core);
+void nvpc_pmu_detach(struct nvpc_core *core);
 void nvpc_pmu_unregister(struct nvpc_core *core);
 int nvpc_sysfs_domains_add(struct nvpc_core *core);
 void nvpc_debugfs_add(struct nvpc_core *core);

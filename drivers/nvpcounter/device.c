@@ -2,11 +2,33 @@
 /*
  * The device registry: backends (sim, pci) register GPUs here; each
  * registered GPU gets a PMU and a debugfs directory.
+ *
+ * Lifetime. The registry holds one reference on a GPU's core state and
+ * every perf event one more, taken in event_init under @active_lock
+ * together with the check that the GPU is still there; removal sets
+ * @gone under that same lock before it drops the registry's reference,
+ * so no event can take a reference on a core whose count reached 0. The
+ * PMU is unregistered, and the core freed, after the last reference:
+ * synchronously at removal when no event holds it (so that the name is
+ * free again when the backend's remove returns), else from a work item
+ * after the last event's destroy. perf (before Linux 6.15, which made
+ * perf_pmu_unregister() revoke events) still uses the event's context,
+ * which lives in the PMU's per-CPU memory on 6.1, and event->pmu after
+ * ->destroy() returns (_free_event(): put_ctx(), module_put()); that tail
+ * never sleeps, so an RCU-tasks grace period after the last destroy
+ * outlasts it, and only then is the PMU unregistered. And an open that
+ * found the PMU by its type just before perf_pmu_unregister() removed it
+ * still calls its event_init (which answers ENODEV) after unregister
+ * returned: perf_pmu_unregister() waits only for the opens that began
+ * before it. The struct pmu (this core's struct, the rest is freed) is
+ * therefore kept in a graveyard until the next PMU's unregistration has
+ * waited for every open that could have seen it, or module exit.
  */
 
 #include <linux/debugfs.h>
 #include <linux/idr.h>
 #include <linux/module.h>
+#include <linux/rcupdate_wait.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
@@ -14,11 +36,35 @@
 
 static DEFINE_MUTEX(nvpc_registry_lock);
 static LIST_HEAD(nvpc_registry);
+/* released cores perf may still reach (see above), under the lock */
+static LIST_HEAD(nvpc_graveyard);
 static DEFINE_IDA(nvpc_ids);
 
 static struct workqueue_struct *nvpc_release_wq;
 
 static void nvpc_core_release_work(struct work_struct *work);
+static void nvpc_core_release(struct nvpc_core *core);
+static void nvpc_core_release_nop(struct kref *kref);
+
+/*
+ * The PMU number: the backend's stable index of the GPU, unless a removed
+ * GPU's PMU that open events still hold has that name.
+ */
+static int nvpc_id_alloc(struct nvpc_device *ndev)
+{
+	int id = -ENOSPC;
+
+	if (ndev->index >= 0)
+		id = ida_alloc_range(&nvpc_ids, ndev->index, ndev->index,
+				     GFP_KERNEL);
+	if (id == -ENOSPC) {
+		id = ida_alloc(&nvpc_ids, GFP_KERNEL);
+		if (id >= 0)
+			dev_info(ndev->dev, "the name of GPU index %d is held by open events of a removed GPU; this one is number %d\n",
+				 ndev->index, id);
+	}
+	return id;
+}
 
 /**
  * nvpc_device_register() - hand a GPU to the core
@@ -51,7 +97,9 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	kref_init(&core->refs);
 	INIT_WORK(&core->release_work, nvpc_core_release_work);
 
-	ret = ida_alloc(&nvpc_ids, GFP_KERNEL);
+	/* a removed GPU's PMU whose last event just closed: let it go first */
+	flush_workqueue(nvpc_release_wq);
+	ret = nvpc_id_alloc(ndev);
 	if (ret < 0)
 		goto err_free;
 	core->id = ret;
@@ -141,55 +189,100 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 	list_del(&core->node);
 	mutex_unlock(&nvpc_registry_lock);
 
-	/* under the lock: no register access is in flight after this */
+	/*
+	 * Under @active_lock: no event_init takes a reference after this;
+	 * under the engine lock: no register access is in flight after this
+	 */
+	mutex_lock(&core->active_lock);
 	raw_spin_lock_irqsave(&core->lock, flags);
 	was_gone = xchg(&core->gone, true);
 	active = core->nr_active;
 	raw_spin_unlock_irqrestore(&core->lock, flags);
-	if (active && !was_gone)
-		dev_info(core->dev, "%s: device removed: %u events stop counting and keep their last value\n",
-			 core->name, active);
-	debugfs_remove_recursive(core->debugfs);
-	core->debugfs = NULL;
 	/* the backend is not called after this: give back what events hold */
-	mutex_lock(&core->active_lock);
 	if (core->active_held && ndev->ops && ndev->ops->active_put)
 		ndev->ops->active_put(ndev->priv);
 	core->active_held = false;
 	mutex_unlock(&core->active_lock);
+
+	if (active && !was_gone)
+		dev_info(core->dev, "%s: device removed: %u events stop counting and keep their last value\n",
+			 core->name, active);
+	if (core->gen)
+		cancel_delayed_work_sync(&core->poll_work);
+	debugfs_remove_recursive(core->debugfs);
+	core->debugfs = NULL;
+	if (core->pmu_registered)
+		nvpc_pmu_detach(core);
 	ndev->core = NULL;
 	/*
 	 * Open events keep the PMU (and this struct) until they close; they
 	 * read their last value meanwhile. The backend's ndev is not used
-	 * after this point.
+	 * after this point. Without events the PMU goes now.
 	 */
-	nvpc_core_put(core);
+	if (kref_put(&core->refs, nvpc_core_release_nop))
+		nvpc_core_release(core);
 }
 EXPORT_SYMBOL_GPL(nvpc_device_unregister);
 
-static void nvpc_core_release_work(struct work_struct *work)
+static void nvpc_core_free(struct nvpc_core *core)
 {
-	struct nvpc_core *core = container_of(work, struct nvpc_core,
-					      release_work);
-
-	if (core->pmu_registered)
-		nvpc_pmu_unregister(core);
-	nvpc_engine_fini(core);
-	ida_free(&nvpc_ids, core->id);
 	put_device(core->dev);
 	kfree(core);
 }
 
-static void nvpc_core_release(struct kref *kref)
+/*
+ * After the last reference: wait until perf is done with the last event,
+ * unregister the PMU, free what perf cannot reach and bury the rest (see
+ * the lifetime note above).
+ */
+static void nvpc_core_release(struct nvpc_core *core)
+{
+	struct nvpc_core *old, *tmp;
+	LIST_HEAD(buried);
+
+	if (core->had_events)
+		synchronize_rcu_tasks();
+	mutex_lock(&nvpc_registry_lock);
+	list_splice_init(&nvpc_graveyard, &buried);
+	mutex_unlock(&nvpc_registry_lock);
+	if (core->pmu_registered) {
+		/* waits for every open that began before: those of @buried */
+		nvpc_pmu_unregister(core);
+		list_for_each_entry_safe(old, tmp, &buried, node)
+			nvpc_core_free(old);
+		INIT_LIST_HEAD(&buried);
+		list_add(&core->node, &buried);
+	}
+	nvpc_engine_fini(core);
+	ida_free(&nvpc_ids, core->id);
+	mutex_lock(&nvpc_registry_lock);
+	list_splice(&buried, &nvpc_graveyard);
+	mutex_unlock(&nvpc_registry_lock);
+	if (!core->pmu_registered)
+		nvpc_core_free(core);
+}
+
+static void nvpc_core_release_work(struct work_struct *work)
+{
+	nvpc_core_release(container_of(work, struct nvpc_core, release_work));
+}
+
+/* removal drops the registry's reference and releases in place */
+static void nvpc_core_release_nop(struct kref *kref)
+{
+}
+
+/* an event's destroy dropped the last reference: perf is still in it */
+static void nvpc_core_release_deferred(struct kref *kref)
 {
 	struct nvpc_core *core = container_of(kref, struct nvpc_core, refs);
 
-	/* perf may still be inside its event teardown: unregister later */
 	queue_work(nvpc_release_wq, &core->release_work);
 }
 
 /**
- * nvpc_core_open() - an event of the GPU opens: wake the GPU for the first
+ * nvpc_core_open() - an event of the GPU opens: take its reference on the
+ *	core, wake the GPU for the first
  * @core: the GPU
  *
  * Context: process context (event_init); may sleep.
@@ -202,6 +295,7 @@ int nvpc_core_open(struct nvpc_core *core)
 
 	mutex_lock(&core->active_lock);
 	if (READ_ONCE(core->gone)) {
+		nvpc_dbg(core, "device is gone\n");
 		ret = -ENODEV;
 		goto out;
 	}
@@ -216,13 +310,17 @@ int nvpc_core_open(struct nvpc_core *core)
 		core->active_held = true;
 	}
 	core->nr_open++;
+	core->had_events = true;
+	/* the event's reference, taken while @gone cannot be set */
+	kref_get(&core->refs);
 out:
 	mutex_unlock(&core->active_lock);
 	return ret;
 }
 
 /**
- * nvpc_core_close() - undo nvpc_core_open() (event destroy)
+ * nvpc_core_close() - undo nvpc_core_open() (event destroy); drops the
+ *	event's reference, so @core may be gone after it
  * @core: the GPU
  *
  * Context: process context; may sleep.
@@ -235,23 +333,25 @@ void nvpc_core_close(struct nvpc_core *core)
 		core->active_held = false;
 	}
 	mutex_unlock(&core->active_lock);
+	kref_put(&core->refs, nvpc_core_release_deferred);
 }
 
 /**
- * nvpc_core_put() - drop a reference on a GPU's core state
- * @core: the GPU
- */
-void nvpc_core_put(struct nvpc_core *core)
-{
-	kref_put(&core->refs, nvpc_core_release);
-}
-
-/**
- * nvpc_registry_exit() - wait for every deferred release (module exit)
+ * nvpc_registry_exit() - wait for every deferred release, free the
+ *	graveyard (module exit)
  */
 void nvpc_registry_exit(void)
 {
+	struct nvpc_core *core, *tmp;
+
 	destroy_workqueue(nvpc_release_wq);
+	/*
+	 * An open that found a buried PMU by its type reads pmu->module
+	 * without sleeping first: an RCU-tasks grace period outlasts it
+	 */
+	synchronize_rcu_tasks();
+	list_for_each_entry_safe(core, tmp, &nvpc_graveyard, node)
+		nvpc_core_free(core);
 }
 
 static int nvpc_devices_show(struct seq_file *m, void *unused)

@@ -19,14 +19,16 @@
  * WAIT_FOR_PRE, WAIT_FOR_START) in which nothing is counted.
  */
 
+#include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 
 #include <nvpcounter/regs.h>
 
 #include "core.h"
 
-static enum hrtimer_restart nvpc_poll(struct hrtimer *timer);
+static void nvpc_poll_work(struct work_struct *work);
 static void nvpc_poll_update(struct nvpc_core *core);
 
 /*
@@ -35,9 +37,16 @@ static void nvpc_poll_update(struct nvpc_core *core);
  * poll must leave the CPU time to do anything else.
  */
 #define NVPC_POLL_MIN_NS	(10 * NSEC_PER_MSEC)
+/* the longest: slow clocks still get their clock measured now and then */
+#define NVPC_POLL_MAX_NS	(10 * NSEC_PER_SEC)
 
-/* reads of QUAD_STATE while waiting for a swap to land */
-#define NVPC_SWAP_POLLS		64
+/*
+ * Reads of a domain's counters and QUAD_STATE after its swap trigger: a
+ * swap lands on the domain's next cycle, well within one MMIO read on a
+ * GPU; a few more cover a simulated clock of 100 kHz. A bound, so that
+ * one domain's sample is a bounded number of register accesses.
+ */
+#define NVPC_SWAP_POLLS		8
 
 /**
  * nvpc_dset_id_of() - the perf ABI's domain set id (NVPC_DSET_ID_*)
@@ -125,9 +134,8 @@ int nvpc_engine_init(struct nvpc_core *core)
 	core->gen = nvpc_gen_ops_for(chip->gen);
 	if (!core->gen)
 		return -EOPNOTSUPP;
-	hrtimer_init(&core->timer, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_REL_PINNED_HARD);
-	core->timer.function = nvpc_poll;
+	INIT_DELAYED_WORK(&core->poll_work, nvpc_poll_work);
+	core->poll_ns = NVPC_POLL_MAX_NS;
 
 	if (chip->gen >= NVPC_GEN_GF100) {
 		n = nvpc_catalog_nr_domains(chip, NVPC_DSET_HUB) +
@@ -160,11 +168,15 @@ int nvpc_engine_init(struct nvpc_core *core)
 }
 
 /**
- * nvpc_engine_fini() - free the domain table
- * @core: the GPU
+ * nvpc_engine_fini() - stop polling and free the domain table
+ * @core: the GPU, no event left
+ *
+ * Context: process context; may sleep.
  */
 void nvpc_engine_fini(struct nvpc_core *core)
 {
+	if (core->gen)
+		cancel_delayed_work_sync(&core->poll_work);
 	kfree(core->domains);
 	kfree(core->slots);
 	core->domains = NULL;
@@ -518,6 +530,21 @@ static unsigned long nvpc_domain_used(struct nvpc_domain *dom)
 }
 
 /*
+ * @cycles per @ns in Hz, saturated at U64_MAX: a 40-bit count over a few
+ * milliseconds of a sim's manual clock would overflow cycles * 10^9, and
+ * on x86 mul_u64_u64_div_u64() traps on a quotient beyond 64 bits.
+ */
+static u64 nvpc_rate_hz(u64 cycles, u64 ns)
+{
+	if (!ns)
+		return 0;
+	/* the quotient fits when cycles / ns < 2^64 / 10^9 */
+	if (div64_u64(cycles, ns) >= div64_u64(U64_MAX, NSEC_PER_SEC))
+		return U64_MAX;
+	return mul_u64_u64_div_u64(cycles, NSEC_PER_SEC, ns);
+}
+
+/*
  * The domain's clock from its cycle counter: over windows of at least a
  * second for clock_hz (what sysfs shows), over the last period for the
  * poll period (which must follow a clock that just went up).
@@ -526,8 +553,7 @@ static void nvpc_clock_measure(struct nvpc_domain *dom, u64 cycles, u64 now)
 {
 	/* short periods say little (and nothing on a sim's manual clock) */
 	if (now > dom->sample_ns + NVPC_POLL_MIN_NS && dom->sample_ns)
-		dom->period_hz = div64_u64(cycles * NSEC_PER_SEC,
-					   now - dom->sample_ns);
+		dom->period_hz = nvpc_rate_hz(cycles, now - dom->sample_ns);
 	if (!dom->clock_win_ns) {
 		/* the window starts at this sample: this period is before */
 		dom->clock_win_ns = now;
@@ -537,14 +563,17 @@ static void nvpc_clock_measure(struct nvpc_domain *dom, u64 cycles, u64 now)
 	dom->clock_win_cycles += cycles;
 	if (now - dom->clock_win_ns >= NSEC_PER_SEC) {
 		WRITE_ONCE(dom->clock_hz,
-			   div64_u64(dom->clock_win_cycles * NSEC_PER_SEC,
-				     now - dom->clock_win_ns));
+			   nvpc_rate_hz(dom->clock_win_cycles,
+					now - dom->clock_win_ns));
 		dom->clock_win_ns = now;
 		dom->clock_win_cycles = 0;
 	}
 }
 
-/* Fold one read period of a quad-mode domain into its sums. */
+/*
+ * Fold one read period of a quad-mode domain into its sums: at most
+ * NVPC_SWAP_POLLS reads of its counters, one ack.
+ */
 static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 			       u64 now)
 {
@@ -564,8 +593,8 @@ static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 	if (state == NVPC_QUAD_EMPTY) {
 		dom->not_responding++;
 		dev_warn_ratelimited(core->dev,
-				     "%s: domain %s: swap never landed, no counts read\n",
-				     core->name, dom->name);
+				     "%s: domain %s: swap did not land within %d reads, no counts read\n",
+				     core->name, dom->name, NVPC_SWAP_POLLS);
 		return;
 	}
 	if (state == NVPC_QUAD_OVERFLOW) {
@@ -615,33 +644,49 @@ static void nvpc_domain_sample_live(struct nvpc_core *core,
 	dom->samples++;
 }
 
-/* Swap every running domain and fold the ended period into the sums. */
-static void nvpc_sample(struct nvpc_core *core)
+/*
+ * Sample @dom, or every running domain if @dom is NULL: swap and fold the
+ * ended period into the sums. A swap that reaches every domain (PGRAPH
+ * PM_TRIGGER, @global_swap) samples them all, so that no domain loses a
+ * period; a generation with one swap trigger per domain samples only the
+ * domain asked for. Work under the lock: one domain's accesses, or those
+ * of the at most 8 domains of a @global_swap generation.
+ */
+static void nvpc_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	const struct nvpc_gen_ops *gen = core->gen;
+	unsigned int i, first = 0, end = core->nr_domains;
 	bool swapped = false;
-	unsigned int i;
 	u64 now;
 
 	lockdep_assert_held(&core->lock);
 	if (READ_ONCE(core->gone))
 		return;
+	if (dom && !gen->global_swap) {
+		if (!dom->running)
+			return;
+		first = dom - core->domains;
+		end = first + 1;
+	}
 	now = ktime_get_ns();
-	for (i = 0; i < core->nr_domains && !gen->single; i++) {
-		struct nvpc_domain *dom = &core->domains[i];
+	for (i = first; i < end && !gen->single; i++) {
+		struct nvpc_domain *d = &core->domains[i];
 
-		if (!dom->running || (gen->global_swap && swapped))
+		if (!d->running || (gen->global_swap && swapped))
 			continue;
-		gen->trigger_swap(core, dom);
+		gen->trigger_swap(core, d);
 		swapped = true;
 	}
-	for (i = 0; i < core->nr_domains; i++) {
-		if (!core->domains[i].running)
+	for (i = first; i < end; i++) {
+		struct nvpc_domain *d = &core->domains[i];
+
+		if (!d->running)
 			continue;
 		if (gen->single)
-			nvpc_domain_sample_live(core, &core->domains[i], now);
+			nvpc_domain_sample_live(core, d, now);
 		else
-			nvpc_domain_sample(core, &core->domains[i], now);
+			nvpc_domain_sample(core, d, now);
+		d->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
 	}
 }
 
@@ -669,40 +714,62 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 {
 	unsigned long flags;
 
+	/* added after its GPU went away: nothing counts, nothing changes */
+	if (event->hw.idx == NVPC_IDX_DETACHED)
+		return;
 	raw_spin_lock_irqsave(&core->lock, flags);
-	nvpc_sample(core);
+	nvpc_sample(core, event->pmu_private);
 	/* not counting before the transaction's commit */
 	if (!(event->hw.flags & NVPC_HW_FRESH))
 		nvpc_event_update(event, fold);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 }
 
-static enum hrtimer_restart nvpc_poll(struct hrtimer *timer)
+/*
+ * The poll: in process context, one domain per lock hold (all of them at
+ * once only where one swap reaches them all), so that interrupts stay
+ * off for one domain's register accesses at a time however many domains
+ * run. It stops when the last event goes or the device is gone.
+ */
+static void nvpc_poll_work(struct work_struct *work)
 {
-	struct nvpc_core *core = container_of(timer, struct nvpc_core, timer);
+	struct nvpc_core *core = container_of(to_delayed_work(work),
+					      struct nvpc_core, poll_work);
 	unsigned long flags;
+	unsigned int i;
 	bool more;
 
+	for (i = 0; i < core->nr_domains; i++) {
+		raw_spin_lock_irqsave(&core->lock, flags);
+		/* perf is between adds and dels: sample at the next poll */
+		if (!core->txn)
+			nvpc_sample(core, core->gen->global_swap ? NULL :
+					  &core->domains[i]);
+		raw_spin_unlock_irqrestore(&core->lock, flags);
+		if (core->gen->global_swap)
+			break;
+		cond_resched();
+	}
 	raw_spin_lock_irqsave(&core->lock, flags);
-	nvpc_sample(core);
 	nvpc_poll_update(core);
 	more = core->nr_active && !READ_ONCE(core->gone);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
-	if (!more)
-		return HRTIMER_NORESTART;
-	hrtimer_forward_now(timer, ns_to_ktime(core->poll_ns));
-	return HRTIMER_RESTART;
+	if (more)
+		queue_delayed_work(system_unbound_wq, &core->poll_work,
+				   nsecs_to_jiffies(core->poll_ns));
 }
 
 /*
  * The poll period keeps the fastest running domain's counters at most
  * half full: 2^31 cycles (2^38 for 40-bit live counters) at the larger of
- * its nominal and its measured clock, within 10 ms .. 10 s.
+ * its nominal and its measured clock, within 10 ms .. 10 s. No running
+ * domain, or any clock from 1 Hz to a saturated measurement, gives a
+ * period in that range without overflow.
  */
 static void nvpc_poll_update(struct nvpc_core *core)
 {
 	unsigned int bits = core->gen->single ? core->gen->live_bits : 32;
-	u64 hz = 1, ns;
+	u64 half = BIT_ULL(bits - 1), hz = 0, ns;
 	unsigned int i;
 
 	for (i = 0; i < core->nr_domains; i++) {
@@ -713,8 +780,15 @@ static void nvpc_poll_update(struct nvpc_core *core)
 		hz = max3(hz, (u64)dom->desc->clock_hz,
 			  max(dom->clock_hz, dom->period_hz));
 	}
-	ns = mul_u64_u64_div_u64(BIT_ULL(bits - 1), NSEC_PER_SEC, hz);
-	core->poll_ns = clamp_t(u64, ns, NVPC_POLL_MIN_NS, 10 * NSEC_PER_SEC);
+	/*
+	 * half / hz >= 10 means a period of 10 s or more; below it
+	 * half < 11 * hz and half * 10^9 / hz < 1.1 * 10^10 fits
+	 */
+	if (!hz || div64_u64(half, hz) >= NVPC_POLL_MAX_NS / NSEC_PER_SEC)
+		ns = NVPC_POLL_MAX_NS;
+	else
+		ns = mul_u64_u64_div_u64(half, NSEC_PER_SEC, hz);
+	core->poll_ns = clamp_t(u64, ns, NVPC_POLL_MIN_NS, NVPC_POLL_MAX_NS);
 }
 
 /* Write a domain's whole program: counting mode and all four inputs. */
@@ -817,7 +891,7 @@ static void nvpc_commit(struct nvpc_core *core)
 		dirty |= core->domains[i].dirty || core->domains[i].dirty_mode;
 	/* live counters restart when reprogrammed: fold them first */
 	if (dirty && gen->single)
-		nvpc_sample(core);
+		nvpc_sample(core, NULL);
 	for (i = 0; i < core->nr_domains; i++) {
 		struct nvpc_domain *dom = &core->domains[i];
 		bool busy = nvpc_domain_busy(dom);
@@ -842,9 +916,21 @@ static void nvpc_commit(struct nvpc_core *core)
 		dom->dirty_mode = false;
 	}
 	if (!list_empty(&core->fresh)) {
-		/* end the current period: the new events count from the next */
-		if (!gen->single)
-			nvpc_sample(core);
+		/*
+		 * end the current period of each domain with new events: they
+		 * count from the next
+		 */
+		if (gen->global_swap)
+			nvpc_sample(core, NULL);
+		else if (!gen->single)
+			list_for_each_entry(event, &core->fresh, active_entry) {
+				struct nvpc_domain *dom = event->pmu_private;
+
+				if (dom->commit_seq == core->txn_seq + 1)
+					continue;
+				nvpc_sample(core, dom);
+				dom->commit_seq = core->txn_seq + 1;
+			}
 		list_for_each_entry_safe(event, tmp, &core->fresh, active_entry) {
 			struct nvpc_domain *dom = event->pmu_private;
 
@@ -854,15 +940,20 @@ static void nvpc_commit(struct nvpc_core *core)
 			list_del_init(&event->active_entry);
 		}
 	}
-	core->txn_sampled = false;
 	core->txn_seq++;
 }
 
-static void nvpc_timer_kick(struct nvpc_core *core)
+/*
+ * Start the poll with the first active event, stop it with the last
+ * (perf callbacks: neither waits).
+ */
+static void nvpc_poll_kick(struct nvpc_core *core)
 {
-	if (READ_ONCE(core->nr_active) && !hrtimer_active(&core->timer))
-		hrtimer_start(&core->timer, ns_to_ktime(core->poll_ns),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+	if (READ_ONCE(core->nr_active) && !READ_ONCE(core->gone))
+		queue_delayed_work(system_unbound_wq, &core->poll_work,
+				   nsecs_to_jiffies(READ_ONCE(core->poll_ns)));
+	else
+		cancel_delayed_work(&core->poll_work);
 }
 
 /**
@@ -884,8 +975,8 @@ void nvpc_engine_txn(struct nvpc_core *core, bool open)
 	else if (core->txn && !--core->txn)
 		nvpc_commit(core);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
-	if (!open)
-		nvpc_timer_kick(core);
+	if (!open && !core->txn)
+		nvpc_poll_kick(core);
 }
 
 /**
@@ -908,8 +999,15 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	parked = core->txn && event->hw.last_tag == core->txn_seq + 1;
 	event->hw.last_tag = 0;
 	if (READ_ONCE(core->gone)) {
+		/*
+		 * The GPU went away: the event stays in perf's schedule
+		 * (a pinned one would otherwise go to its error state and
+		 * read nothing) and keeps its last value (perf.rst)
+		 */
+		event->hw.idx = NVPC_IDX_DETACHED;
+		event->hw.config_base = 0;
 		raw_spin_unlock_irqrestore(&core->lock, flags);
-		return -ENODEV;
+		return 0;
 	}
 	idx = nvpc_slot_alloc(core, core->slots, dom, event, &claimed,
 			      parked ? event->hw.config_base : 0);
@@ -947,7 +1045,7 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 		nvpc_commit(core);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 	if (!core->txn)
-		nvpc_timer_kick(core);
+		nvpc_poll_kick(core);
 	return 0;
 }
 
@@ -964,16 +1062,17 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 	unsigned long claims = event->hw.config_base, flags;
 	unsigned int s;
 
+	if (event->hw.idx == NVPC_IDX_DETACHED)
+		return;
 	raw_spin_lock_irqsave(&core->lock, flags);
 	if (event->hw.flags & NVPC_HW_FRESH) {
 		/* added and deleted in one transaction: it never counted */
 		event->hw.flags &= ~NVPC_HW_FRESH;
 		list_del_init(&event->active_entry);
 	} else {
-		/* one sample serves every del of a transaction */
-		if (!core->txn_sampled)
-			nvpc_sample(core);
-		core->txn_sampled = core->txn;
+		/* one sample of the domain serves every del of a transaction */
+		if (!core->txn || dom->sampled_txn != core->txn_seq + 1)
+			nvpc_sample(core, dom);
 		nvpc_event_update(event, fold);
 		/* an add in this transaction may take it back as it was */
 		event->hw.last_tag = core->txn && fold ? core->txn_seq + 1 : 0;
@@ -994,4 +1093,6 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 	if (!core->txn)
 		nvpc_commit(core);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
+	if (!core->txn)
+		nvpc_poll_kick(core);
 }

@@ -38,19 +38,46 @@
 				 NVPC_NV10_CTRL_MODE_QUAD(1))
 
 /*
+ * (Re)start a domain's counting process: the restart is numbered in
+ * CTR_STOP (a CTR write, which aborts the process), and a PRE_OP write in
+ * INACTIVE starts it again. Its live counters start over from 0.
+ */
+static void nvpc_nv10_restart(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int i = dom->index;
+
+	dom->restarts++;
+	nvpc_wr32(ndev, NVPC_NV10_CTR_STOP(i), dom->restarts);
+	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_INPUT_PRE), NVPC_OP_ALWAYS);
+	memset(dom->last, 0, sizeof(dom->last));
+}
+
+/*
  * The endless single-event program around the EVENT input. SETFLAG and
  * CLRFLAG never fire; CTR_PRE starts at 0 so one PRE ends WAIT_FOR_PRE.
  */
 static void nvpc_nv10_start(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	struct nvpc_device *ndev = core->ndev;
-	unsigned int i = dom->index;
+	unsigned int i = dom->index, d;
 	u32 ctrl = nvpc_rd32(ndev, NVPC_NV10_CTRL);
 
 	/* the engine counts 1 per cycle; nothing else may set EVENT_B4 */
-	if (ctrl & NVPC_NV10_CTRL_CTR_MODE)
+	if (ctrl & NVPC_NV10_CTRL_CTR_MODE) {
 		nvpc_wr32(ndev, NVPC_NV10_CTRL, ctrl & NVPC_NV10_CTRL_RW &
 			  ~NVPC_NV10_CTRL_CTR_MODE);
+		/*
+		 * A CTRL write aborts the counting process of both domains
+		 * (pcounter.rst, Single event mode; CTRL is shared): restart
+		 * the other one too. The engine folded its counts just
+		 * before; its restart costs the same three cycles.
+		 */
+		for (d = 0; d < core->nr_domains; d++)
+			if (&core->domains[d] != dom &&
+			    core->domains[d].running)
+				nvpc_nv10_restart(core, &core->domains[d]);
+	}
 	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_INPUT_PRE), 0);
 	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_INPUT_START), 0);
 	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_INPUT_START), NVPC_OP_ALWAYS);
@@ -74,10 +101,7 @@ static void nvpc_nv10_program(struct nvpc_core *core, struct nvpc_domain *dom,
 		  dom->src[NVPC_SLOT_EVENT]);
 	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_INPUT_EVENT),
 		  dom->op[NVPC_SLOT_EVENT]);
-	dom->restarts++;
-	nvpc_wr32(ndev, NVPC_NV10_CTR_STOP(i), dom->restarts);
-	/* PRE_OP written in INACTIVE starts the counting process */
-	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_INPUT_PRE), NVPC_OP_ALWAYS);
+	nvpc_nv10_restart(core, dom);
 }
 
 static void nvpc_nv10_stop(struct nvpc_core *core, struct nvpc_domain *dom)

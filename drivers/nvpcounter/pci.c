@@ -543,6 +543,7 @@ static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
 	gpu->ndev.dev = dev;
 	gpu->ndev.chip = chip;
 	gpu->ndev.bus_id = pci_name(pdev);
+	gpu->ndev.index = list_count_nodes(&nvpc_pci_gpus);
 	gpu->ndev.ops = &nvpc_pci_ops;
 	gpu->ndev.priv = gpu;
 	ret = nvpc_device_register(&gpu->ndev);

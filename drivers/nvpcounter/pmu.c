@@ -151,10 +151,7 @@ static int nvpc_validate_group(struct nvpc_core *core,
 
 static void nvpc_event_destroy(struct perf_event *event)
 {
-	struct nvpc_core *core = to_nvpc_core(event->pmu);
-
-	nvpc_core_close(core);
-	nvpc_core_put(core);
+	nvpc_core_close(to_nvpc_core(event->pmu));
 }
 
 static int nvpc_event_init(struct perf_event *event)
@@ -190,13 +187,15 @@ static int nvpc_event_init(struct perf_event *event)
 	ret = nvpc_validate_group(core, event);
 	if (ret)
 		return ret;
-	/* the first open event keeps the GPU awake (backend's choice) */
+	/*
+	 * the event's reference on the GPU, unless it is going away; the
+	 * first open event keeps it awake (backend's choice)
+	 */
 	ret = nvpc_core_open(core);
 	if (ret)
 		return ret;
 	/* the designated CPU counts every event of the GPU */
 	event->cpu = core->cpu;
-	kref_get(&core->refs);
 	event->destroy = nvpc_event_destroy;
 	return 0;
 }
@@ -404,22 +403,30 @@ int nvpc_pmu_register(struct nvpc_core *core)
 		.read = nvpc_event_read,
 	};
 
-#ifdef NVPC_HAVE_PMU_PARENT
-	/* the PMU's "device" link to the GPU (older kernels have none) */
-	core->pmu.parent = core->dev;
-#endif
 	ret = cpuhp_state_add_instance_nocalls(nvpc_cpuhp_state,
 					       &core->cpuhp_node);
 	if (ret)
 		goto err_events;
+	/*
+	 * Not pmu.parent (6.7+): the PMU's directory would go with the
+	 * GPU's device at removal, while perf.rst promises it stays until
+	 * the last event closes. A "device" link to the GPU instead, on
+	 * every kernel, removed with the GPU (nvpc_pmu_detach()).
+	 */
 	ret = perf_pmu_register(&core->pmu, core->name, -1);
 	if (ret)
 		goto err_cpuhp;
-	ret = nvpc_sysfs_domains_add(core);
+	ret = sysfs_create_link(&core->pmu.dev->kobj, &core->dev->kobj,
+				"device");
 	if (ret)
 		goto err_pmu;
+	ret = nvpc_sysfs_domains_add(core);
+	if (ret)
+		goto err_link;
 	return 0;
 
+err_link:
+	sysfs_remove_link(&core->pmu.dev->kobj, "device");
 err_pmu:
 	perf_pmu_unregister(&core->pmu);
 err_cpuhp:
@@ -458,15 +465,23 @@ static void nvpc_pmu_cancel_mux_timers(struct pmu *pmu)
 }
 
 /**
+ * nvpc_pmu_detach() - the GPU's device goes away: drop the PMU's link to it
+ * @core: the GPU; its PMU stays while events hold it
+ */
+void nvpc_pmu_detach(struct nvpc_core *core)
+{
+	sysfs_remove_link(&core->pmu.dev->kobj, "device");
+}
+
+/**
  * nvpc_pmu_unregister() - take the PMU of a GPU away
- * @core: the GPU
+ * @core: the GPU, no event left
  */
 void nvpc_pmu_unregister(struct nvpc_core *core)
 {
 	nvpc_sysfs_domains_remove(core);
 	nvpc_pmu_cancel_mux_timers(&core->pmu);
 	perf_pmu_unregister(&core->pmu);
-	hrtimer_cancel(&core->timer);
 	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
 					    &core->cpuhp_node);
 	nvpc_events_free(core);

@@ -28,8 +28,10 @@ struct nvpc_core;
  *	context.
  *
  * @rd32 and @wr32 may be called from any context the core uses for
- * register access: process context, hrtimer (hard irq) and perf callbacks
- * with interrupts disabled. They must not sleep.
+ * register access: process context and perf callbacks (hard irq, or
+ * interrupts disabled). They must not sleep, and one access should be
+ * short: the core bounds the number of accesses under its raw lock, not
+ * their cost.
  */
 struct nvpc_backend_ops {
 	u32 (*rd32)(void *priv, u32 addr);
@@ -44,6 +46,10 @@ struct nvpc_backend_ops {
  * @chip: the chip description from the catalogue
  * @bus_id: where the GPU is, shown in the PMU's identifier ("sim.0",
  *	"0000:01:00.0")
+ * @index: the backend's stable number of the GPU (the sim's GPU id, the
+ *	PCI discovery order): its PMU is "nvpcounter" for 0 and
+ *	"nvpcounter_<index>" otherwise, unless a removed GPU's PMU, still
+ *	held by open events, has that name (then the lowest free one)
  * @gpc_mask: GF100+: GPCs present (bit per GPC), 0 before GF100
  * @part_mask: GF100+: memory partitions present (bit per partition)
  * @mmio: real GPUs: BAR0 mapped so that @mmio + absolute address is the
@@ -60,6 +66,7 @@ struct nvpc_device {
 	struct device *dev;
 	const struct nvpc_chip_desc *chip;
 	const char *bus_id;
+	int index;
 	u32 gpc_mask;
 	u32 part_mask;
 	void __iomem *mmio;

@@ -487,9 +487,16 @@ TEST_F_TIMEOUT(perf, g84_exact_past_2_36, 600)
 		fc[d] = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, d), 0, -1);
 		ASSERT_LE(0, fc[d]);
 	}
+	/*
+	 * A read samples its own domain (G84 swaps each domain on its own):
+	 * read every domain within 2^32 cycles, as the poll does in real
+	 * time, so that none saturates
+	 */
 	for (done = 0; done < total; done += step) {
 		ASSERT_EQ(0, sim_advance(self->gpu, step, "main.0"));
 		nvpc_ev_count(f1);
+		for (d = 1; d < 8; d++)
+			nvpc_ev_count(fc[d]);
 	}
 	EXPECT_EQ(total, nvpc_ev_count(f1));
 	EXPECT_EQ((total - 1) / 3 + 1, nvpc_ev_count(f2));
@@ -810,6 +817,41 @@ TEST_F(perf, cpu_hotplug_migrates)
 	ASSERT_EQ(0, sim_advance(self->gpu, 200, "main.0"));
 	EXPECT_EQ(500, nvpc_ev_count(f1));
 	EXPECT_EQ(0, nvpc_write(online, "1"));
+}
+
+/*
+ * NV20:NV30 share one CTRL between both domains, and a CTRL write aborts
+ * the counting process (pcounter.rst, Single event mode). With CTR_MODE
+ * left set by someone else, starting domain 1 must clear it, and the
+ * write also aborts domain 0's program: the driver restarts it too.
+ * Domain 0's program is aborted first by the foreign CTRL write itself;
+ * its 100 cycles until domain 1 starts are lost, and each (re)start
+ * costs three cycles (PRE_OP write, WAIT_FOR_PRE, WAIT_FOR_START):
+ * domain 0 counts 1000 - 3 + 1000 - 3, domain 1 1000 - 3.
+ */
+TEST_F(perf, nv20_ctrl_write_restarts_both_domains)
+{
+	char path[PATH_MAX], buf[32];
+	int f0, f1;
+
+	ASSERT_EQ(0, setup_gpu(self, "nv20"));
+	f0 = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, f0);
+	ASSERT_EQ(0, sim_advance(self->gpu, 1000, "main.0"));
+	EXPECT_EQ(997, nvpc_ev_count(f0));
+	/* CTRL (0x00a7c0 on NV10:NV40) = CTR_MODE (bit 2) */
+	ASSERT_EQ(0, sim_cmd(self->gpu, "reg", "0xa7c0 0x4"));
+	ASSERT_EQ(0, sim_advance(self->gpu, 100, "main.0"));
+	f1 = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, 1), 0, -1);
+	ASSERT_LE(0, f1);
+	ASSERT_EQ(0, sim_advance(self->gpu, 1000, "main.0"));
+	EXPECT_EQ(997 + 997, nvpc_ev_count(f0));
+	EXPECT_EQ(997, nvpc_ev_count(f1));
+	/* the driver's program counts SIMPLE: CTR_MODE is clear again */
+	ASSERT_EQ(0, sim_cmd(self->gpu, "reg", "0xa7c0"));
+	snprintf(path, sizeof(path), NVPC_SIM_DIR "/gpu%d/reg", self->gpu);
+	ASSERT_LT(0, nvpc_read_file(path, buf, sizeof(buf)));
+	EXPECT_EQ(0, strtoul(buf, NULL, 16) & 0x4);
 }
 
 TEST_HARNESS_MAIN

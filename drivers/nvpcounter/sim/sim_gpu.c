@@ -584,6 +584,7 @@ struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o)
 	sd->ndev.dev = &sd->pdev->dev;
 	sd->ndev.chip = chip;
 	sd->ndev.bus_id = sd->bus_id;
+	sd->ndev.index = sd->id;
 	if (sd->nr_gpc)
 		sd->ndev.gpc_mask = GENMASK(sd->nr_gpc - 1, 0);
 	if (sd->nr_part)
