@@ -63,7 +63,7 @@
 #define NVPC_SIM_RD_REMOVED		0xffffffff
 
 #define NVPC_SIM_MAX_CLOCK_RATIO	256
-#define NVPC_SIM_MAX_TICK_HZ		(1ULL << 48)
+#define NVPC_SIM_MAX_TICK_HZ		BIT_ULL(48)
 /* nvpc_sim_advance_bounded(): @dom for a span in nanoseconds */
 #define NVPC_SIM_NS			(~0U)
 #define NVPC_SIM_MAX_STUCK		8
