@@ -751,4 +751,121 @@ TEST_F(sim, remove_and_unload)
 	EXPECT_EQ(0, nvpc_mod_unload("nvpcounter"));
 }
 
+/*
+ * GK104 at its catalogue clocks (hub 500 MHz, GPC 1006 MHz, partition
+ * 1502 MHz): the master clock is their lcm (Documentation/sim.rst "Time
+ * and clocks"): 1e6 * lcm(500, 1006, 1502) = 1e6 * 2^2 * 5^3 * 503 * 751
+ * = 188876500000000 Hz. 1000 cycles of gpc0.0 last T = 1000 / 1.006e9 s:
+ * hub ceil(1000 * 500 / 1006) = ceil(497.02) = 498 cycles, partitions
+ * ceil(1000 * 1502 / 1006) = ceil(1493.04) = 1494. A pinned perf cycles
+ * event of gpc1.0 opened before counts exactly the 1000 cycles; then
+ * "ns 1000000" (1 ms) adds 1006000 cycles of it.
+ */
+TEST_F(sim, gk104_catalogue_clocks_exact)
+{
+	int g0, g1, h0, p0, type, fd;
+	char pmu[PATH_MAX];
+
+	ASSERT_EQ(0, sim_create("gk104 gpcs=2 parts=1"));
+	EXPECT_EQ(188876500000000LL, gpu_key(0, "info", "tick_hz"));
+	g0 = dom_index(0, "gpc0.0");
+	g1 = dom_index(0, "gpc1.0");
+	h0 = dom_index(0, "hub.0");
+	p0 = dom_index(0, "part0.0");
+	ASSERT_LE(0, g0);
+	ASSERT_LE(0, g1);
+	ASSERT_LE(0, h0);
+	ASSERT_LE(0, p0);
+	EXPECT_EQ(1006000000, dom_hz(0, g0));
+	EXPECT_EQ(500000000, dom_hz(0, h0));
+	EXPECT_EQ(1502000000, dom_hz(0, p0));
+	type = nvpc_pmu_find(0, pmu, sizeof(pmu));
+	ASSERT_LE(0, type);
+	fd = nvpc_ev_open(type, CFG_CYCLES, CFG1_DOM(NVPC_DSET_ID_GPC, 1, 0),
+			  0, -1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, sim_cmd(0, "advance", "1000 gpc0.0"));
+	EXPECT_EQ(1000, dom_cycles(0, g0));
+	EXPECT_EQ(1000, dom_cycles(0, g1));
+	EXPECT_EQ(498, dom_cycles(0, h0));
+	EXPECT_EQ(1494, dom_cycles(0, p0));
+	EXPECT_EQ(1000, nvpc_ev_count(fd));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "ns 1000000"));
+	EXPECT_EQ(1000 + 1006000, nvpc_ev_count(fd));
+	close(fd);
+}
+
+/*
+ * Numbers at and past the documented limits (Documentation/sim.rst): a
+ * limit is accepted, one past it, 2^64 - 1, a negative number, an empty
+ * or oversized write fail with EINVAL (or the documented errno) and
+ * change nothing (the file's or the GPU's state reads the same after).
+ */
+TEST_F(sim, limits_and_overflow)
+{
+	static const struct { const char *file, *cmd; int err; } c[] = {
+		{ "clocks", "all 4294967296", -EINVAL },
+		{ "clocks", "all 18446744073709551615", -EINVAL },
+		{ "clocks", "all -1", -EINVAL },
+		{ "clocks", "all 0", -EINVAL },
+		{ "clocks", "", -EINVAL },
+		{ "advance", "18446744073709551615", -EINVAL },
+		{ "advance", "ns 18446744073709551615", -EINVAL },
+		{ "advance", "18446744073709551616", -EINVAL },
+		{ "advance", "-1", -EINVAL },
+		{ "advance", "ns -1", -EINVAL },
+		{ "wave", "0 2 periodic 4294967296 1 0", -EINVAL },
+		{ "wave", "0 2 periodic 4294967295 4294967296 0", -EINVAL },
+		{ "wave", "0 2 random 18446744073709551615 1", -EINVAL },
+		{ "wave", "0 2 random 1 -1", -EINVAL },
+		{ "wave", "0 18446744073709551615 const 1", -EINVAL },
+		{ "reg", "0x1000000", -EINVAL },
+		{ "reg", "0xa7c0 -1", -EINVAL },
+		{ "reg", "18446744073709551615", -EINVAL },
+		{ "truth", "0 2 0 18446744073709551616", -EINVAL },
+		{ "fault", "lost_swaps 0 4294967296", -EINVAL },
+		{ "mem_ctl", "0x100000 1048592", -EINVAL },
+		{ "mem_ctl", "0xfffffff000 8192", -EINVAL },
+		{ "mem_ctl", "18446744073709551615 16", -EINVAL },
+	};
+	char before[4096], after[4096], big[300];
+	unsigned int i;
+
+	ASSERT_EQ(0, sim_create("g84"));
+	/* the limit itself: 2^32 - 1 Hz, read back exactly */
+	ASSERT_EQ(0, sim_cmd(0, "clocks", "all 4294967295"));
+	EXPECT_EQ(4294967295LL, dom_hz(0, 0));
+	EXPECT_EQ(4294967295LL, dom_hz(0, 7));
+	EXPECT_EQ(4294967295LL, gpu_key(0, "info", "tick_hz"));
+	EXPECT_EQ(0, sim_cmd(0, "advance", "1000"));
+	EXPECT_EQ(0, sim_cmd(0, "wave", "0 2 periodic 4294967295 4294967295 4294967295"));
+	EXPECT_EQ(0, sim_cmd(0, "wave", "0 3 random 4294967295 65536"));
+	EXPECT_EQ(0, sim_cmd(0, "reg", "0xfffffc 0xffffffff"));
+	EXPECT_EQ(0, sim_cmd(0, "mem_ctl", "0xffff000000 1048576"));
+	memset(big, '1', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	for (i = 0; i < ARRAY_SIZE(c) + 1; i++) {
+		const char *file = i < ARRAY_SIZE(c) ? c[i].file : "advance";
+
+		ASSERT_LT(0, gpu_read(0, "domains", before, sizeof(before)));
+		if (i < ARRAY_SIZE(c)) {
+			EXPECT_EQ(c[i].err, sim_cmd(0, file, "%s", c[i].cmd))
+				TH_LOG("%s: \"%s\"", file, c[i].cmd);
+		} else {
+			EXPECT_EQ(-EINVAL, sim_cmd(0, file, "%s", big));
+		}
+		ASSERT_LT(0, gpu_read(0, "domains", after, sizeof(after)));
+		EXPECT_STREQ(before, after) TH_LOG("%s #%u", file, i);
+	}
+	EXPECT_EQ(4294967295LL, dom_hz(0, 0));
+	/* the model time would overflow after 2^64 / (2^32 - 1) s */
+	EXPECT_EQ(-EINVAL, sim_cmd(0, "advance", "ns 18446744073709551615"));
+	EXPECT_EQ(-EINVAL, nvpc_write(SIM_DIR "/remove", "18446744073709551615"));
+	EXPECT_EQ(-EINVAL, nvpc_write(SIM_DIR "/create", "gf100 gpcs=33"));
+	EXPECT_EQ(-EINVAL, nvpc_write(SIM_DIR "/create", "gf100 parts=17"));
+	EXPECT_EQ(-EINVAL, nvpc_write(SIM_DIR "/create", "g84 id=16"));
+	EXPECT_EQ(-EINVAL, nvpc_write(SIM_DIR "/create", "g84 id=-1"));
+	EXPECT_EQ(0, nvpc_write(SIM_DIR "/create", "gf100 gpcs=32 parts=16 id=15"));
+}
+
 TEST_HARNESS_MAIN

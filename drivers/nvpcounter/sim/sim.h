@@ -32,30 +32,25 @@ struct platform_device;
 #define NVPC_SIMDEV_MEM_MAX		SZ_1M
 
 /*
- * Real-time mode: a register access first brings the model up to the wall
- * clock, in slices of at least RT_ACCESS_NS (the worker's slice once that
- * has grown), for at most RT_ACCESS_BUDGET_NS of its own time (the access
- * runs with interrupts off); the worker below catches up with the rest,
- * and skips a lag longer than RT_MAX_LAG_NS when the model cannot run at
- * its clocks. A shorter catch-up leaves the model behind exactly at the
- * driver's swaps, and a counting period then sees fewer cycles than the
- * wall time it spans.
+ * Every lock hold that runs the model is bounded by a budget of engine
+ * work (nvpc_sim_advance_bounded()) worth about this much time, from the
+ * measured cost of a unit (ns_per_work, a moving average over holds of
+ * at least CALIBRATE_MIN_WORK units, starting at NS_PER_WORK_INIT): a
+ * real-time register access RT_ACCESS_NS, the worker and debugfs advance
+ * HOLD_NS per hold. The lock is raw and held with interrupts off.
  */
 #define NVPC_SIMDEV_RT_ACCESS_NS	(20 * NSEC_PER_USEC)
-#define NVPC_SIMDEV_RT_ACCESS_BUDGET_NS	(2 * NSEC_PER_MSEC)
+#define NVPC_SIMDEV_HOLD_NS		(50 * NSEC_PER_USEC)
+#define NVPC_SIMDEV_NS_PER_WORK_INIT	2000
+#define NVPC_SIMDEV_NS_PER_WORK_MAX	(10 * NSEC_PER_USEC)
+#define NVPC_SIMDEV_CALIBRATE_MIN_WORK	8
 /*
- * The worker's period and its budget per run. It advances in slices (one
- * lock hold each), first of NVPC_SIMDEV_RT_SLICE_CYCLES cycles of the
- * fastest domain, then grown while cheap and shrunk while dear (see
- * nvpc_simdev_adapt()), kept within [RT_SLICE_MIN_NS, RT_SLICE_MAX_NS]:
- * each model run has a fixed cost, so slices of a few cycles would never
- * catch up.
+ * Real-time mode: the worker's period and its budget per run; it catches
+ * up with what the accesses left, and skips a lag longer than
+ * RT_MAX_LAG_NS when the model cannot run at its clocks.
  */
 #define NVPC_SIMDEV_RT_PERIOD_MS	10
 #define NVPC_SIMDEV_RT_BUDGET_NS	(4 * NSEC_PER_MSEC)
-#define NVPC_SIMDEV_RT_SLICE_CYCLES	65536
-#define NVPC_SIMDEV_RT_SLICE_MIN_NS	(100 * NSEC_PER_USEC)
-#define NVPC_SIMDEV_RT_SLICE_MAX_NS	(10 * NSEC_PER_MSEC)
 /* wall time the model may lag behind before the lag is skipped */
 #define NVPC_SIMDEV_RT_MAX_LAG_NS	(500 * NSEC_PER_MSEC)
 
@@ -108,7 +103,7 @@ struct nvpc_simdev_trace_ent {
  * @realtime: real-time clock mode (else manual)
  * @rt_last: real-time: wall time (ktime_get_ns()) the model has reached
  * @rt_skipped_ns: real-time: wall time skipped because the model lagged
- * @rt_slice_ns: real-time: the worker's slice, adapted to its cost
+ * @ns_per_work: measured cost of a unit of model work (nanoseconds)
  * @rt_work: real-time: the catch-up worker
  * @trace_on: the access trace is recording
  * @trace: the trace ring (NVPC_SIMDEV_TRACE_LEN entries)
@@ -152,7 +147,7 @@ struct nvpc_simdev {
 	bool realtime;
 	u64 rt_last;
 	u64 rt_skipped_ns;
-	u64 rt_slice_ns;
+	u64 ns_per_work;
 	struct delayed_work rt_work;
 
 	bool trace_on;

@@ -24,65 +24,67 @@
 
 #include "sim.h"
 
-/* cycles or nanoseconds per lock hold while advancing from debugfs */
-#define NVPC_SIMDEV_ADVANCE_CHUNK	4096
 /*
- * At most this many cycles per slice: a stretch the model can no longer
- * skip through (the driver swapped or reprogrammed between two slices)
- * then costs at most about half a second under TCG with interrupts off.
+ * Work the model may do in one lock hold, in engine work units
+ * (nvpc_sim_advance_bounded()), from the measured cost of a unit: the
+ * lock is a raw spinlock held with interrupts off.
  */
-#define NVPC_SIMDEV_ADVANCE_MAX		BIT_ULL(24)
-/* target lock hold time of one advance slice */
-#define NVPC_SIMDEV_ADVANCE_HOLD_NS	(1000 * NSEC_PER_USEC)
-
-/*
- * Hold the lock about NVPC_SIMDEV_ADVANCE_HOLD_NS per slice: periodic
- * sources in quad mode advance in constant time (the fast engine skips
- * whole hyperperiods), so a slice grows while it stays cheap and shrinks
- * back, within [min, max], when it is not.
- */
-static u64 nvpc_simdev_adapt(u64 slice, u64 took_ns, u64 min, u64 max)
+static u64 nvpc_simdev_budget(const struct nvpc_simdev *sd, u64 hold_ns)
 {
-	if (took_ns < NVPC_SIMDEV_ADVANCE_HOLD_NS / 2 && slice <= max / 2)
-		return slice * 2;
-	if (took_ns > NVPC_SIMDEV_ADVANCE_HOLD_NS && slice >= min * 2)
-		return slice / 2;
-	return slice;
+	return max_t(u64, 1, div64_u64(hold_ns, sd->ns_per_work));
 }
 
-/* Real-time mode: bring the model close to the wall clock. Lock held. */
-static void nvpc_simdev_rt_catch_up(struct nvpc_simdev *sd, u64 max_ns)
+/* Learn the cost of a work unit from one lock hold (moving average). */
+static void nvpc_simdev_calibrate(struct nvpc_simdev *sd, u64 took_ns,
+				  u64 work)
 {
-	u64 now, step;
+	u64 ns;
 
-	if (!sd->realtime)
+	if (work < NVPC_SIMDEV_CALIBRATE_MIN_WORK)
 		return;
-	now = ktime_get_ns();
-	if (now <= sd->rt_last)
-		return;
-	step = min(now - sd->rt_last, max_ns);
-	nvpc_sim_advance_ns(sd->sim, step);
-	sd->rt_last += step;
+	ns = clamp_t(u64, div64_u64(took_ns, work), 1,
+		     NVPC_SIMDEV_NS_PER_WORK_MAX);
+	sd->ns_per_work = (3 * sd->ns_per_work + ns) / 4;
 }
 
 /*
- * Before a register access in real-time mode: catch up with the wall
- * clock in worker-sized slices for as long as that stays cheap, so that
- * the model's time at every access of the driver is the wall time. Lock
- * held.
+ * Real-time mode: run the model towards the wall time @to for at most
+ * about @hold_ns (Documentation/sim.rst "Time and clocks"). Never past
+ * @to; what does not fit is left for later. Lock held.
+ */
+static void nvpc_simdev_rt_run(struct nvpc_simdev *sd, u64 to, u64 hold_ns)
+{
+	u64 n, w0, t0;
+
+	if (to <= sd->rt_last)
+		return;
+	n = to - sd->rt_last;
+	w0 = nvpc_sim_work(sd->sim);
+	t0 = ktime_get_ns();
+	if (nvpc_sim_advance_bounded(sd->sim, NVPC_SIM_NS, &n,
+				     nvpc_simdev_budget(sd, hold_ns))) {
+		/* the model's time would overflow: it stops, and says so */
+		sd->rt_skipped_ns += to - sd->rt_last;
+		sd->rt_last = to;
+		return;
+	}
+	sd->rt_last += n;
+	nvpc_simdev_calibrate(sd, ktime_get_ns() - t0,
+			      nvpc_sim_work(sd->sim) - w0);
+}
+
+/*
+ * Before a register access in real-time mode: bring the model towards the
+ * wall time read now, within NVPC_SIMDEV_RT_ACCESS_NS of work (the access
+ * runs with interrupts off). Steady periodic sources skip whole
+ * hyperperiods in constant work, so the model is then at the wall time;
+ * else the worker catches up with the rest. Lock held.
  */
 static void nvpc_simdev_rt_access(struct nvpc_simdev *sd)
 {
-	u64 t0;
-
-	if (!sd->realtime)
-		return;
-	t0 = ktime_get_ns();
-	do {
-		nvpc_simdev_rt_catch_up(sd, max_t(u64, sd->rt_slice_ns,
-						  NVPC_SIMDEV_RT_ACCESS_NS));
-	} while (ktime_get_ns() > sd->rt_last &&
-		 ktime_get_ns() - t0 < NVPC_SIMDEV_RT_ACCESS_BUDGET_NS);
+	if (sd->realtime)
+		nvpc_simdev_rt_run(sd, ktime_get_ns(),
+				   NVPC_SIMDEV_RT_ACCESS_NS);
 }
 
 static u32 nvpc_simdev_rd32(void *priv, u32 addr)
@@ -121,26 +123,23 @@ static const struct nvpc_backend_ops nvpc_simdev_ops = {
 	.wr32 = nvpc_simdev_wr32,
 };
 
-/* Real-time catch-up in process context, in slices, within a budget. */
+/* Real-time catch-up in process context: bounded lock holds, a budget. */
 static void nvpc_simdev_rt_work(struct work_struct *work)
 {
 	struct nvpc_simdev *sd = container_of(to_delayed_work(work),
 					      struct nvpc_simdev, rt_work);
-	u64 start = ktime_get_ns(), now, t0;
+	u64 start = ktime_get_ns(), now;
 	unsigned long flags;
 	bool again;
 
 	for (;;) {
 		raw_spin_lock_irqsave(&sd->lock, flags);
-		t0 = ktime_get_ns();
-		nvpc_simdev_rt_catch_up(sd, sd->rt_slice_ns);
 		now = ktime_get_ns();
-		sd->rt_slice_ns = nvpc_simdev_adapt(sd->rt_slice_ns, now - t0,
-						    NVPC_SIMDEV_RT_SLICE_MIN_NS,
-						    NVPC_SIMDEV_RT_SLICE_MAX_NS);
+		if (sd->realtime)
+			nvpc_simdev_rt_run(sd, now, NVPC_SIMDEV_HOLD_NS);
 		again = sd->realtime && now > sd->rt_last;
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
-		if (!again || now - start > NVPC_SIMDEV_RT_BUDGET_NS)
+		if (!again || ktime_get_ns() - start > NVPC_SIMDEV_RT_BUDGET_NS)
 			break;
 		cond_resched();
 	}
@@ -258,19 +257,6 @@ int nvpc_simdev_set_mem(struct nvpc_simdev *sd, u64 va, u32 size)
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	vfree(old);
 	return 0;
-}
-
-/* The real-time worker's slice for the clocks of @sim. */
-static u64 nvpc_simdev_rt_slice(struct nvpc_sim *sim)
-{
-	unsigned int i;
-	u32 fmax = 1;
-
-	for (i = 0; i < nvpc_sim_nr_domains(sim); i++)
-		fmax = max(fmax, nvpc_sim_clock_hz(sim, i));
-	return clamp_t(u64, div_u64(NVPC_SIMDEV_RT_SLICE_CYCLES * NSEC_PER_SEC,
-				    fmax),
-		       NVPC_SIMDEV_RT_SLICE_MIN_NS, NVPC_SIMDEV_RT_SLICE_MAX_NS);
 }
 
 /* Build a model from @sd->mchip; callbacks installed, nothing shared yet. */
@@ -434,7 +420,6 @@ int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	old = sd->sim;
 	sd->sim = sim;
-	sd->rt_slice_ns = nvpc_simdev_rt_slice(sim);
 	if (sd->gone)
 		nvpc_sim_fault_removed(sim, true);
 	sd->rt_last = ktime_get_ns();
@@ -452,38 +437,45 @@ int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
  * @n: cycles of @dom, or nanoseconds
  * @ns: @n counts nanoseconds
  *
- * Works in slices with the lock dropped in between so that interrupts
- * stay enabled most of the time. Called with @sd->ctl held.
+ * Works in lock holds of about NVPC_SIMDEV_HOLD_NS of model work each
+ * (nvpc_sim_advance_bounded(): whatever the clocks of the domain sets),
+ * with the lock dropped in between. Called with @sd->ctl held.
  *
- * Return: 0, -EINVAL for a bad domain or a time overflow, -EINTR.
+ * Return: 0, -EINVAL for a bad domain or if the model time would overflow
+ * (nothing done), -EINTR on a fatal signal.
  */
 int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 			bool ns)
 {
-	u64 step, chunk = NVPC_SIMDEV_ADVANCE_CHUNK, t0, took;
+	u64 step, w0, t0, grow = 1;
 	unsigned long flags;
-	int ret = 0;
+	int ret;
 
 	if (dom >= sd->nr_dom)
 		return -EINVAL;
-	while (n && !ret) {
-		step = min_t(u64, n, chunk);
-		t0 = ktime_get_ns();
+	while (n) {
+		step = n;
 		raw_spin_lock_irqsave(&sd->lock, flags);
-		if (ns)
-			nvpc_sim_advance_ns(sd->sim, step);
-		else
-			ret = nvpc_sim_advance(sd->sim, dom, step);
+		w0 = nvpc_sim_work(sd->sim);
+		t0 = ktime_get_ns();
+		ret = nvpc_sim_advance_bounded(sd->sim, ns ? NVPC_SIM_NS : dom,
+					       &step,
+					       grow * nvpc_simdev_budget(sd,
+						       NVPC_SIMDEV_HOLD_NS));
+		if (!ret)
+			nvpc_simdev_calibrate(sd, ktime_get_ns() - t0,
+					      nvpc_sim_work(sd->sim) - w0);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		if (ret)
+			return ret;
+		/* not even one cycle of every domain fitted: allow more */
+		grow = step ? 1 : grow * 2;
 		n -= step;
-		took = ktime_get_ns() - t0;
-		chunk = nvpc_simdev_adapt(chunk, took, NVPC_SIMDEV_ADVANCE_CHUNK,
-					  NVPC_SIMDEV_ADVANCE_MAX);
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();
 	}
-	return ret;
+	return 0;
 }
 
 /**
@@ -566,7 +558,7 @@ struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o)
 		goto err;
 	}
 	sd->sim = sim;
-	sd->rt_slice_ns = nvpc_simdev_rt_slice(sim);
+	sd->ns_per_work = NVPC_SIMDEV_NS_PER_WORK_INIT;
 	sd->nr_dom = nvpc_sim_nr_domains(sim);
 	ret = nvpc_simdev_map_domains(sd);
 	if (ret) {

@@ -7,6 +7,7 @@
  * 10000). A failure names the config and step to replay.
  */
 #include "sim_test.h"
+#include "sim_internal.h"
 #include "kselftest_harness.h"
 
 static u64 rng_state;
@@ -491,6 +492,35 @@ static int cfg_compare(struct cfg *c, u32 *bad_addr, u32 *v0, u32 *v1)
 	return 0;
 }
 
+/*
+ * Advance @cyc cycles of @dom in parts of at most @budget work units
+ * (nvpc_sim_advance_bounded(), as the kernel's real-time accesses do);
+ * when a part makes no progress the budget doubles. -1 if a part did
+ * more work than its budget.
+ */
+static int advance_in_parts(struct nvpc_sim *s, unsigned int dom, u64 cyc,
+			    u64 budget)
+{
+	u64 n, w;
+
+	while (cyc) {
+		n = cyc;
+		w = nvpc_sim_work(s);
+		if (nvpc_sim_advance_bounded(s, dom, &n, budget))
+			return -1;
+		if (nvpc_sim_work(s) - w > budget) {
+			fprintf(stderr, "# %llu work units over a budget of %llu\n",
+				(unsigned long long)(nvpc_sim_work(s) - w),
+				(unsigned long long)budget);
+			return -1;
+		}
+		if (!n)
+			budget *= 2;
+		cyc -= n;
+	}
+	return 0;
+}
+
 TEST(fast_equals_oracle)
 {
 	const char *e = getenv("SIM_DIFF_CONFIGS");
@@ -499,6 +529,7 @@ TEST(fast_equals_oracle)
 	u64 seed = sd ? strtoull(sd, NULL, 0) : 1;
 	unsigned int i, step, w, nsteps, k, lat;
 	u64 stats_total = 0, pkts = 0, hyper = 0, gf_pkts = 0, gf_heavy = 0;
+	u64 bounded = 0;
 	bool gf;
 	struct cfg *c = calloc(1, sizeof(*c));
 	u32 bad = 0, v0 = 0, v1 = 0;
@@ -545,8 +576,15 @@ TEST(fast_equals_oracle)
 					nvpc_sim_pm_trigger(c->s[k]);
 			if (cyc > 4000)
 				hyper++;
-			for (k = 0; k < 2; k++)
-				nvpc_sim_advance(c->s[k], dom, cyc);
+			nvpc_sim_advance(c->s[1], dom, cyc);
+			if (rnd(2)) {
+				bounded++;
+				ASSERT_EQ(0, advance_in_parts(c->s[0], dom, cyc,
+							      8 + rnd(300)))
+					TH_LOG("config %u step %u", i, step);
+			} else {
+				nvpc_sim_advance(c->s[0], dom, cyc);
+			}
 			if (cfg_compare(c, &bad, &v0, &v1)) {
 				TH_LOG("config %u (seed %llu) gen %u step %u: "
 				       "addr 0x%06x fast 0x%08x oracle 0x%08x",
@@ -570,8 +608,9 @@ TEST(fast_equals_oracle)
 		free(c->s[1]);
 	}
 	EXPECT_EQ(0, stats_total);
-	fprintf(stderr, "# %u configs, %llu record packets, %llu long spans compared\n",
-	       n, (unsigned long long)pkts, (unsigned long long)hyper);
+	fprintf(stderr, "# %u configs, %llu record packets, %llu long spans compared, %llu steps in bounded parts\n",
+	       n, (unsigned long long)pkts, (unsigned long long)hyper,
+	       (unsigned long long)bounded);
 	fprintf(stderr, "# GF100+: %llu configs with every domain recording, %llu packets in the shared buffer\n",
 		(unsigned long long)gf_heavy, (unsigned long long)gf_pkts);
 	free(c);
@@ -650,6 +689,213 @@ TEST(fast_equals_oracle_hyperperiod)
 		free(s[0]);
 		free(s[1]);
 	}
+}
+
+/* one single event mode program: PRE, START, EVENT, STOP tables */
+static void single_program(struct nvpc_sim *s, const struct nvpc_chip_desc *c,
+			   const u32 *src, const u32 *op)
+{
+	unsigned int m;
+
+	for (m = 0; m < 4; m++) {
+		if (c->gen < NVPC_GEN_NV40) {
+			nvpc_sim_wr32(s, NVPC_NV10_SRC(0, m), src[m] & 0x3f3f3f3f);
+			if (m)
+				nvpc_sim_wr32(s, NVPC_NV10_OP(0, m), op[m]);
+		} else {
+			nvpc_sim_wr32(s, NVPC_NV40_SRC(0, m), src[m] & 0x3f3f3f3f);
+			if (m)
+				nvpc_sim_wr32(s, NVPC_NV40_OP(0, m), op[m]);
+		}
+	}
+	/* the PRE_OP write starts single event mode ("Single event mode") */
+	nvpc_sim_wr32(s, c->gen < NVPC_GEN_NV40 ? NVPC_NV10_PRE_OP(0) :
+		      NVPC_NV40_PRE_OP(0), op[0]);
+}
+
+static int regs_equal(struct nvpc_sim *a, struct nvpc_sim *b, u32 *addr)
+{
+	for (*addr = 0xa400; *addr < 0xa900; *addr += 4)
+		if (nvpc_sim_rd32(a, *addr) != nvpc_sim_rd32(b, *addr))
+			return 0;
+	return 1;
+}
+
+/*
+ * Single event mode (NV10, NV20, NV40, G84) with periodic sources: the
+ * fast engine skips hyperperiods there too (the state machine standing
+ * still, or counting); long spans, in bounded parts or in one go, must
+ * equal the oracle cycle by cycle.
+ */
+TEST(fast_equals_oracle_single_hyperperiod)
+{
+	static const struct nvpc_chip_desc *chips[] = {
+		&chip_nv10, &chip_nv20, &chip_nv40, &chip_g84,
+	};
+	unsigned int i, m, k, ncase;
+	struct nvpc_sim *s[2];
+	u32 src[4], op[4], addr, ctrl;
+
+	ncase = getenv("SIM_QUICK") ? 16 : 64;
+	for (i = 0; i < ncase; i++) {
+		const struct nvpc_chip_desc *c = chips[i % 4];
+
+		rng_state = 0x7654321ULL + i * 0x9e3779b97f4a7c15ULL;
+		for (k = 0; k < 2; k++) {
+			s[k] = sim_new(c, k ? &nvpc_sim_engine_oracle :
+				       &nvpc_sim_engine_fast);
+			ASSERT_NE(NULL, s[k]);
+		}
+		for (m = 0; m < 16; m++) {
+			struct nvpc_sim_wave w = {
+				.kind = m < 2 ? NVPC_SIM_WAVE_CONST :
+					NVPC_SIM_WAVE_PERIODIC,
+				.value = m & 1,
+				.period = 1 + rnd(12), .phase = rng(),
+			};
+
+			w.width = rnd(w.period + 1);
+			for (k = 0; k < 2; k++)
+				nvpc_sim_set_wave(s[k], 0, m, &w);
+		}
+		for (m = 0; m < 4; m++) {
+			src[m] = rnd(16) | rnd(16) << 8 | rnd(16) << 16 |
+				 rnd(16) << 24;
+			/* mostly always/never, so that states last */
+			op[m] = rnd(3) ? (rnd(2) ? 0xffff : 0) : rnd_op() & 0xffff;
+		}
+		ctrl = rnd(2) ? rnd(5) << 4 : 0;	/* counter mode */
+		for (k = 0; k < 2; k++) {
+			if (c->gen >= NVPC_GEN_NV40)
+				nvpc_sim_wr32(s[k], NVPC_NV40_CTRL(0), ctrl);
+			single_program(s[k], c, src, op);
+		}
+		nvpc_sim_advance(s[1], 0, 150000 + i);
+		if (i & 1)
+			nvpc_sim_advance(s[0], 0, 150000 + i);
+		else
+			ASSERT_EQ(0, advance_in_parts(s[0], 0, 150000 + i, 100));
+		ASSERT_TRUE(regs_equal(s[0], s[1], &addr))
+			TH_LOG("case %u (gen %u) addr 0x%x fast 0x%08x oracle 0x%08x",
+			       i, c->gen, addr, nvpc_sim_rd32(s[0], addr),
+			       nvpc_sim_rd32(s[1], addr));
+		free(s[0]);
+		free(s[1]);
+	}
+}
+
+/* a copy of @s that runs on the oracle from where the fast engine is */
+static struct nvpc_sim *clone_to_oracle(const struct nvpc_sim *s,
+					const struct nvpc_chip_desc *c)
+{
+	struct nvpc_sim_params p = { .chip = c };
+	size_t sz = nvpc_sim_size(&p);
+	struct nvpc_sim *o = malloc(sz);
+
+	if (o) {
+		memcpy(o, s, sz);
+		o->engine = &nvpc_sim_engine_oracle;
+	}
+	return o;
+}
+
+/*
+ * NV20 single event mode counting for 2^32 and 2^39 cycles and more: the
+ * 40-bit counters carry into bit 32 (CTR_*_HI bits 0-7 hold bits 32-39)
+ * and bit 39 is sticky while the low 39 bits wrap (pcounter.rst
+ * "Counters": 0xffffffffff increments to 0x8000000000). Program: PRE,
+ * START always 1, STOP never, PRE_INIT 0, EVENT = signal 2 = periodic 4
+ * width 1 phase 0 (1 iff c % 4 == 0). The PRE_OP write is seen by cycle
+ * 0: INACTIVE -> WAIT_PRE (counters cleared, no count); cycle 1: PRE with
+ * CTR_PRE 0 -> WAIT_START; cycle 2: START -> COUNTING, CTR_CYCLES and
+ * (NV15+, EVENT_CTR_PERIOD 0) CTR_EVENT cleared; cycles 3.. count. After
+ * N cycles: CTR_CYCLES = N - 3, CTR_EVENT = #{c in [3, N): c % 4 == 0} =
+ * floor((N - 1) / 4).
+ */
+TEST(nv20_40bit_counters_across_bit32_and_bit39)
+{
+	static const u32 src[4] = { 1, 1, 2, 0 }, op[4] = { 0xffff, 0xffff,
+							     0xaaaa, 0 };
+	struct nvpc_sim *s, *o;
+	u64 n, w;
+	u32 addr;
+
+	s = sim_new(&chip_nv20, &nvpc_sim_engine_fast);
+	ASSERT_NE(NULL, s);
+	wconst(s, 0, 1, 1);
+	wper(s, 0, 2, 4, 1, 0);
+	single_program(s, &chip_nv20, src, op);
+
+	/* N = 2^32 + 8: CYCLES = 2^32 + 5 -> HI 0x01, LO 5; EVENT =
+	 * floor((2^32 + 7) / 4) = 2^30 + 1 (bit 32 not reached)
+	 */
+	w = nvpc_sim_work(s);
+	n = (1ULL << 32) + 8;
+	ASSERT_EQ(0, nvpc_sim_advance(s, 0, n));
+	EXPECT_GT(2000, nvpc_sim_work(s) - w);	/* hyperperiods skipped */
+	EXPECT_EQ(5, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES(0)));
+	EXPECT_EQ(1, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES_HI(0)));
+	EXPECT_EQ(5, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES_ALT(0)));
+	EXPECT_EQ(1, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES_ALT_HI(0)));
+	EXPECT_EQ((1U << 30) + 1, nvpc_sim_rd32(s, NVPC_NV10_CTR_EVENT(0)));
+	EXPECT_EQ(0, nvpc_sim_rd32(s, NVPC_NV10_CTR_EVENT_HI(0)));
+
+	/* to N = 2^39 - 1000: CYCLES = 2^39 - 1003 = 0x7f_fffffc15; then the
+	 * oracle takes over on a copy for the 2000 cycles across bit 39
+	 */
+	ASSERT_EQ(0, nvpc_sim_advance(s, 0, (1ULL << 39) - 1000 - n));
+	EXPECT_EQ(0xfffffc15, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES(0)));
+	EXPECT_EQ(0x7f, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES_HI(0)));
+	o = clone_to_oracle(s, &chip_nv20);
+	ASSERT_NE(NULL, o);
+	ASSERT_EQ(0, nvpc_sim_advance(s, 0, 2000));
+	ASSERT_EQ(0, nvpc_sim_advance(o, 0, 2000));
+	EXPECT_TRUE(regs_equal(s, o, &addr)) TH_LOG("addr 0x%x", addr);
+	/* N = 2^39 + 1000: CYCLES = 2^39 + 997: bit 39 set, low 39 bits
+	 * wrapped to 997 -> HI 0x80, LO 997 (0x3e5); EVENT = floor((2^39 +
+	 * 999) / 4) = 2^37 + 249 -> HI 0x20, LO 249
+	 */
+	EXPECT_EQ(997, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES(0)));
+	EXPECT_EQ(0x80, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES_HI(0)));
+	EXPECT_EQ(249, nvpc_sim_rd32(s, NVPC_NV10_CTR_EVENT(0)));
+	EXPECT_EQ(0x20, nvpc_sim_rd32(s, NVPC_NV10_CTR_EVENT_HI(0)));
+	free(o);
+
+	/* N = 2^40 + 2^39 + 1000: 2^40 + 2^39 + 997 increments; the low 39
+	 * bits wrapped three times, bit 39 stays set: 0x80_000003e5
+	 */
+	ASSERT_EQ(0, advance_in_parts(s, 0, 1ULL << 40, 200));
+	EXPECT_EQ(997, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES(0)));
+	EXPECT_EQ(0x80, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES_HI(0)));
+	free(s);
+}
+
+/*
+ * A span of 10^12 cycles of periodic sources on every domain of a G84-like
+ * chip (quad mode on one, the others idle in single event mode) fits a
+ * small budget in one part: the work does not grow with the span.
+ */
+TEST(bounded_work_does_not_grow_with_the_span)
+{
+	struct nvpc_sim *s = sim_new(&chip_g84, &nvpc_sim_engine_fast);
+	u64 n = 1000000000000ULL, w;
+
+	ASSERT_NE(NULL, s);
+	wper(s, 0, 2, 7, 3, 1);
+	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_QUAD);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_SRC(0), 2);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_OP(0), 0xaaaa);
+	w = nvpc_sim_work(s);
+	ASSERT_EQ(0, nvpc_sim_advance_bounded(s, 0, &n, 200));
+	EXPECT_EQ(1000000000000ULL, n);
+	EXPECT_GE(200, nvpc_sim_work(s) - w);
+	/* a slow reference domain beside a fast one: the same */
+	n = 1000000000000ULL;
+	w = nvpc_sim_work(s);
+	ASSERT_EQ(0, nvpc_sim_advance_bounded(s, 1, &n, 200));
+	EXPECT_EQ(1000000000000ULL, n);
+	EXPECT_GE(200, nvpc_sim_work(s) - w);
+	free(s);
 }
 
 TEST_HARNESS_MAIN

@@ -2137,20 +2137,20 @@ TEST_F(sim, clocks_manual_and_ns)
 	struct nvpc_sim *s = NEW(&chip_clk);
 	int i;
 
-	/* clocks 100, 300, 333 MHz: lcm(1e9, 3e8) = 3e9; gcd(3e9, 333e6)
-	 * = 3e6 -> tick_hz = 3e9 * 111 = 333e9; periods 3330, 1110, 1000.
+	/* clocks 100, 300, 333 MHz: tick_hz = lcm = 1e6 * lcm(100, 300,
+	 * 333) = 1e6 * 33300 = 333e8; periods 333, 111, 100.
 	 */
-	EXPECT_EQ(333000000000ULL, nvpc_sim_tick_hz(s));
-	ADV(0, 10);	/* T = 33300: dom1 33300/1110 = 30,
+	EXPECT_EQ(33300000000ULL, nvpc_sim_tick_hz(s));
+	ADV(0, 10);	/* T = 3330: dom1 3330/111 = 30,
 			 * dom2 ceil(33.3) = 34
 			 */
 	EXPECT_EQ(10, nvpc_sim_cycles(s, 0));
 	EXPECT_EQ(30, nvpc_sim_cycles(s, 1));
 	EXPECT_EQ(34, nvpc_sim_cycles(s, 2));
-	ADV(1, 1);	/* T = 34410: dom0 ceil(10.33) = 11, dom1 31 */
+	ADV(1, 1);	/* T = 3441: dom0 ceil(10.33) = 11, dom1 31 */
 	EXPECT_EQ(11, nvpc_sim_cycles(s, 0));
 	EXPECT_EQ(31, nvpc_sim_cycles(s, 1));
-	/* 1000 x 1 us = 1 ms = 333e6 ticks more: T = 333034410 -> dom2
+	/* 1000 x 1 us = 1 ms = 333e5 ticks more: T = 33303441 -> dom2
 	 * ceil(333034.41) = 333035, dom0 ceil(100010.33) = 100011: no drift
 	 */
 	for (i = 0; i < 1000; i++)

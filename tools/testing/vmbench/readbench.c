@@ -64,9 +64,9 @@ int main(void)
 		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			       PERF_FORMAT_TOTAL_TIME_RUNNING,
 	};
-	double nv = 0, sc = 0, a, b;
+	double nv = 0, sc = 0, rt = 0, a, b, c;
 	char pmu[PATH_MAX];
-	int type, fnv, fsw, i, w, r, fds[6];
+	int type, type_rt, fnv, frt, fsw, i, w, r, fds[6];
 
 	if (sim_gpu_create(0, "g84")) {
 		printf("cannot create a simulated G84\n");
@@ -75,25 +75,41 @@ int main(void)
 	type = nvpc_pmu_find(0, pmu, sizeof(pmu));
 	fnv = nvpc_ev_open(type, CFG_SIG(0, 1), CFG1_DOM(0, 0, 1), 0, -1);
 	fsw = nvpc_attr_open(&sw, -1, 0);
-	if (type < 0 || fnv < 0 || fsw < 0) {
-		printf("cannot open the events (%d %d %d)\n", type, fnv, fsw);
+	/* a second G84 on the real-time clock, at its catalogue clocks */
+	if (sim_gpu_create(1, "g84 clock=realtime")) {
+		printf("cannot create a real-time G84\n");
 		return 1;
 	}
-	/* alternate the two so that both see the same machine state */
+	type_rt = nvpc_pmu_find(1, pmu, sizeof(pmu));
+	frt = nvpc_ev_open(type_rt, CFG_SIG(0, 1), CFG1_DOM(0, 0, 1), 0, -1);
+	if (type < 0 || fnv < 0 || fsw < 0 || type_rt < 0 || frt < 0) {
+		printf("cannot open the events (%d %d %d %d %d)\n", type, fnv,
+		       fsw, type_rt, frt);
+		return 1;
+	}
+	/* alternate the three so that all see the same machine state */
 	read_cost(fnv);
+	read_cost(frt);
 	read_cost(fsw);
 	for (i = 0; i < ROUNDS; i++) {
 		a = read_cost(fnv);
+		c = read_cost(frt);
 		b = read_cost(fsw);
 		nv += a;
+		rt += c;
 		sc += b;
 	}
 	nv /= ROUNDS;
+	rt /= ROUNDS;
 	sc /= ROUNDS;
 	printf("read() latency, %d x %d reads each, interleaved:\n", ROUNDS, READS);
-	printf("  nvpcounter event (simulated G84)  %9.0f ns\n", nv);
-	printf("  software event (cpu-clock)        %9.0f ns\n", sc);
-	printf("  ratio nvpcounter / software       %9.2f\n", nv / sc);
+	printf("  nvpcounter event, G84 manual clock     %9.0f ns\n", nv);
+	printf("  nvpcounter event, G84 real-time clock  %9.0f ns\n", rt);
+	printf("  software event (cpu-clock)             %9.0f ns\n", sc);
+	printf("  ratio real-time / manual               %9.2f\n", rt / nv);
+	printf("  ratio manual / software                %9.2f\n", nv / sc);
+	close(frt);
+	sim_gpu_remove(1);
 
 	printf("register accesses per read() (target: 1 swap write, 5 reads, 1 ack per domain):\n");
 	if (!trace_one_read(fnv, &w, &r))

@@ -6,7 +6,6 @@
  */
 #include "sim_internal.h"
 
-#define NVPC_SIM_MAX_TICK_HZ	BIT_ULL(46)
 #define NVPC_SIM_NS_HZ		1000000000ULL
 
 /* ---- waveforms ---- */
@@ -451,22 +450,17 @@ static int nvpc_sim_add_set(struct nvpc_sim *sim, unsigned int *n,
 	return 0;
 }
 
-static int nvpc_sim_setup_clocks(struct nvpc_sim *sim, u32 round)
+/* tick_hz = lcm of the clocks ("DOC: time and clocks"), exact or -ERANGE */
+static int nvpc_sim_setup_clocks(struct nvpc_sim *sim)
 {
-	u64 l = NVPC_SIM_NS_HZ, f, g, pmin, pmax;
+	u64 l = 1, f, g, pmin, pmax;
 	unsigned int i, j;
 
 	for (i = 0; i < sim->nr_dom; i++) {
 		f = sim->dom[i].clock_hz;
-		if (round) {
-			f = (f + round / 2) / round * round;
-			if (!f)
-				f = round;
-			sim->dom[i].clock_hz = f;
-		}
 		g = nvpc_sim_gcd(l, f);
 		if (l / g > NVPC_SIM_MAX_TICK_HZ / f)
-			return -EINVAL;
+			return -ERANGE;
 		l = l / g * f;
 	}
 	sim->tick_hz = l;
@@ -536,9 +530,7 @@ int nvpc_sim_init(struct nvpc_sim *sim, size_t size,
 	sim->nr_dom = n;
 	if (!n)
 		return -EINVAL;
-	ret = nvpc_sim_setup_clocks(sim, 0);
-	if (ret == -EINVAL)
-		ret = nvpc_sim_setup_clocks(sim, 1000000);
+	ret = nvpc_sim_setup_clocks(sim);
 	if (ret)
 		return ret;
 	for (i = 0; i < n; i++)
@@ -561,6 +553,38 @@ u64 nvpc_sim_target(const struct nvpc_sim_dom *d, u64 until)
 	return until / d->period + (until % d->period ? 1 : 0);
 }
 
+/*
+ * The ticks of a span: @n cycles of domain @dom, or @n nanoseconds if @dom
+ * is NVPC_SIM_NS (then *@frac is the new &nvpc_sim.ns_frac). -EINVAL if
+ * the model time would overflow.
+ */
+static int nvpc_sim_span(const struct nvpc_sim *sim, unsigned int dom, u64 n,
+			 u64 *ticks, u64 *frac)
+{
+	u64 q = sim->tick_hz / NVPC_SIM_NS_HZ, r = sim->tick_hz % NVPC_SIM_NS_HZ;
+	u64 a = n / NVPC_SIM_NS_HZ, b = n % NVPC_SIM_NS_HZ, t, x;
+
+	*frac = sim->ns_frac;
+	if (dom != NVPC_SIM_NS) {
+		if (dom >= sim->nr_dom)
+			return -EINVAL;
+		if (n > (~0ULL - sim->now) / sim->dom[dom].period)
+			return -EINVAL;
+		*ticks = n * sim->dom[dom].period;
+		return 0;
+	}
+	/* n * tick_hz / 1e9 = a * tick_hz + b * q + b * r / 1e9; b * r < 2^60 */
+	if (a > (~0ULL - sim->now) / sim->tick_hz)
+		return -EINVAL;
+	t = a * sim->tick_hz;
+	x = b * r + sim->ns_frac;
+	if (b * q + x / NVPC_SIM_NS_HZ > ~0ULL - sim->now - t)
+		return -EINVAL;
+	*ticks = t + b * q + x / NVPC_SIM_NS_HZ;
+	*frac = x % NVPC_SIM_NS_HZ;
+	return 0;
+}
+
 /**
  * nvpc_sim_advance() - advance time by cycles of one domain
  * @sim: the sim
@@ -571,27 +595,88 @@ u64 nvpc_sim_target(const struct nvpc_sim_dom *d, u64 until)
  */
 int nvpc_sim_advance(struct nvpc_sim *sim, unsigned int dom, u64 cycles)
 {
-	u64 p;
+	u64 t, f;
 
-	if (dom >= sim->nr_dom)
+	if (dom == NVPC_SIM_NS || nvpc_sim_span(sim, dom, cycles, &t, &f))
 		return -EINVAL;
-	p = sim->dom[dom].period;
-	if (cycles > (~0ULL - sim->now) / p)
-		return -EINVAL;
-	sim->now += cycles * p;
+	sim->now += t;
 	sim->engine->run(sim, sim->now);
 	return 0;
 }
 
 /**
- * nvpc_sim_advance_ns() - advance time by nanoseconds (real-time mode)
+ * nvpc_sim_advance_ns() - advance time by nanoseconds
  * @sim: the sim
- * @ns: elapsed nanoseconds
+ * @ns: nanoseconds
+ *
+ * Return: 0, or -EINVAL if the model time would overflow.
  */
-void nvpc_sim_advance_ns(struct nvpc_sim *sim, u64 ns)
+int nvpc_sim_advance_ns(struct nvpc_sim *sim, u64 ns)
 {
-	sim->now += ns * (sim->tick_hz / NVPC_SIM_NS_HZ);
+	u64 t, f;
+
+	if (nvpc_sim_span(sim, NVPC_SIM_NS, ns, &t, &f))
+		return -EINVAL;
+	sim->now += t;
+	sim->ns_frac = f;
 	sim->engine->run(sim, sim->now);
+	return 0;
+}
+
+/**
+ * nvpc_sim_advance_bounded() - advance within a budget of engine work
+ * @sim: the sim
+ * @dom: reference domain (flat index), or NVPC_SIM_NS for nanoseconds
+ * @n: in: the cycles of @dom (or nanoseconds) wanted; out: those done
+ * @budget: work units (&nvpc_sim.work, see nvpc_sim_work()) allowed
+ *
+ * Goes the whole span if the engine's estimate of its cost is within
+ * @budget, else the longest part of it that is (found by bisection: a
+ * longer span never costs less, up to the constant of a hyperperiod
+ * skip), possibly none. The time reached is a time like any other: a
+ * span done in bounded parts counts exactly as in one go.
+ *
+ * Return: 0, or -EINVAL for a bad domain or if the whole span would
+ * overflow the model time (then nothing is done).
+ */
+int nvpc_sim_advance_bounded(struct nvpc_sim *sim, unsigned int dom, u64 *n,
+			     u64 budget)
+{
+	u64 lo = 0, hi = *n, mid, t, f;
+
+	if (nvpc_sim_span(sim, dom, hi, &t, &f))
+		return -EINVAL;
+	sim->engine->cost_prepare(sim);
+	if (hi && sim->engine->cost(sim, sim->now + t) > budget) {
+		hi--;
+		while (lo < hi) {
+			mid = hi - (hi - lo) / 2;
+			nvpc_sim_span(sim, dom, mid, &t, &f);
+			if (sim->engine->cost(sim, sim->now + t) <= budget)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		*n = lo;
+		nvpc_sim_span(sim, dom, lo, &t, &f);
+	}
+	if (!*n)
+		return 0;
+	sim->now += t;
+	sim->ns_frac = f;
+	sim->engine->run(sim, sim->now);
+	return 0;
+}
+
+/**
+ * nvpc_sim_work() - work done by the engine so far
+ * @sim: the sim
+ *
+ * Return: work units, the unit of nvpc_sim_advance_bounded()'s budget.
+ */
+u64 nvpc_sim_work(const struct nvpc_sim *sim)
+{
+	return sim->work;
 }
 
 /* kernel-doc in sim_model.h */

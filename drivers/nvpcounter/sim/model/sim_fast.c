@@ -460,6 +460,7 @@ static void fa_single(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 					ctr[NVPC_SIM_CTR_PRE]--;
 				else
 					hw->single_state = NVPC_SINGLE_WAIT_START;
+				d->fa.moves++;
 			}
 			break;
 		case NVPC_SINGLE_WAIT_START:
@@ -469,6 +470,7 @@ static void fa_single(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 				if (gen < NVPC_GEN_NV15 || !hw->event_ctr_all)
 					ctr[NVPC_SIM_CTR_EVENT] = 0;
 				hw->single_state = NVPC_SINGLE_COUNTING;
+				d->fa.moves++;
 			}
 			break;
 		default:
@@ -515,6 +517,7 @@ static void fa_single(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 				} else {
 					hw->single_state = NVPC_SINGLE_INACTIVE;
 				}
+				d->fa.moves++;
 			}
 		}
 		l1 = lo;
@@ -790,6 +793,7 @@ static void fa_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	for (i = 0; i < NVPC_NR_INPUTS; i++)
 		fa_op_plan(sim, d, i);
 	fa_plan_sync(d);
+	sim->work++;
 }
 
 /*
@@ -893,6 +897,7 @@ static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	u64 lw, a, *raw;
 	u32 f;
 
+	sim->work++;
 	if (d->fa.cycle != d->cycle)
 		fa_plan_sync(d);	/* time was skipped (hyperperiod) */
 	c.k = d->cycle;
@@ -1007,7 +1012,7 @@ static void fa_plain(struct nvpc_sim *sim, struct nvpc_sim_dom *d, u64 todo,
 	}
 }
 
-/* ---- hyperperiod extrapolation (quad mode) ---- */
+/* ---- hyperperiod extrapolation ---- */
 
 static u64 fa_lcm(u64 a, u64 b)
 {
@@ -1067,17 +1072,19 @@ static u64 fa_sig_period(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	}
 }
 
+/*
+ * The hyperperiod of a domain's live sources, 0 if one is not periodic.
+ * Quad mode: the swap source must stay quiet over the whole span.
+ */
 static u64 fa_hyperperiod(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 {
 	struct nvpc_sim_hw *hw = &d->hw;
+	unsigned int i, j, nsrc;
 	u64 l = 1, p;
-	unsigned int i, j;
 	bool zero;
 
-	if (hw->pend_swap || hw->pend_pm || hw->pend_user_clear ||
-	    hw->swap_settled)
-		return 0;
-	for (i = 0; i < 4; i++) {
+	nsrc = sim->gen < NVPC_GEN_NV30 ? NVPC_NR_INPUTS : 4;
+	for (i = 0; i < nsrc; i++) {
 		for (j = 0; j < 4; j++) {
 			p = fa_sig_period(sim, d, (hw->src[i] >> (8 * j)) & 0xff,
 					  &zero);
@@ -1088,8 +1095,7 @@ static u64 fa_hyperperiod(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 				return 0;
 		}
 	}
-	if (sim->gen >= NVPC_GEN_G84) {
-		/* the swap source must stay quiet over the whole span */
+	if (sim->gen >= NVPC_GEN_G84 && hw->mode == NVPC_SIM_MODE_QUAD) {
 		fa_sig_period(sim, d, hw->spec_src & 0xff, &zero);
 		if (!zero)
 			return 0;
@@ -1097,20 +1103,67 @@ static u64 fa_hyperperiod(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	return l;
 }
 
+/* a register write's effect, consumed by the domain's next cycle */
+static bool fa_pending(const struct nvpc_sim_hw *hw)
+{
+	return hw->pend_abort || hw->pend_start || hw->pend_swap ||
+	       hw->pend_pm || hw->pend_user_clear || hw->swap_settled;
+}
+
+/* modes whose state repeats with the sources (record mode writes memory) */
+static bool fa_hyper_mode(const struct nvpc_sim_dom *d, unsigned int lim)
+{
+	return lim == 64 && (d->hw.mode == NVPC_SIM_MODE_QUAD ||
+			     d->hw.mode == NVPC_SIM_MODE_SINGLE ||
+			     d->hw.mode == NVPC_SIM_MODE_HALTED);
+}
+
+/*
+ * Cycles run after a skip so that the synchroniser history holds every
+ * cycle another domain of the set may look up once it imports this one's
+ * FLAG or EVENT (sim_model.h: J(k) reaches 2 cycles of the importer back,
+ * 3 in PULSE mode, and the interleaved order keeps the importer within a
+ * chunk of this domain), never more than the history.
+ */
+static u32 fa_hyper_tail(const struct nvpc_sim *sim,
+			 const struct nvpc_sim_dom *d)
+{
+	u64 pmax = d->period, r;
+	unsigned int i;
+
+	for (i = d->set_first; i < d->set_first + d->set_count; i++)
+		if (sim->dom[i].period > pmax)
+			pmax = sim->dom[i].period;
+	r = 3 * ((pmax + d->period - 1) / d->period) + 8;
+	return r < NVPC_SIM_HIST ? r : NVPC_SIM_HIST;
+}
+
+/* at least two periods skipped: worth the measurement */
+static bool fa_hyper_worth(u64 l, u32 tail, u64 todo)
+{
+	return l && todo >= 4 * l + 2 + tail;
+}
+
 struct fa_snap {
-	u32 prev_raw;
-	u8 prev_event, latch, latch_d1, quad_state;
-	u64 shadow[NVPC_SIM_NR_CTRS];
+	u32 prev_raw, moves;
+	u8 prev_event, latch, latch_d1, quad_state, single_state;
+	u64 ctr[NVPC_SIM_NR_CTRS];
 };
 
-static void fa_snap(const struct nvpc_sim_hw *hw, struct fa_snap *s)
+static void fa_snap(const struct nvpc_sim_dom *d, struct fa_snap *s)
 {
+	const struct nvpc_sim_hw *hw = &d->hw;
+
 	s->prev_raw = hw->prev_raw;
+	s->moves = d->fa.moves;
 	s->prev_event = hw->prev_event;
 	s->latch = hw->latch;
 	s->latch_d1 = hw->latch_d1;
 	s->quad_state = hw->quad_state;
-	memcpy(s->shadow, hw->shadow, sizeof(s->shadow));
+	s->single_state = hw->single_state;
+	/* the counters that count: the shadow ones in quad mode */
+	memcpy(s->ctr, hw->mode == NVPC_SIM_MODE_QUAD ? hw->shadow : hw->ctr,
+	       sizeof(s->ctr));
 }
 
 static u64 fa_sat_mul(u64 a, u64 b)
@@ -1120,19 +1173,26 @@ static u64 fa_sat_mul(u64 a, u64 b)
 	return a * b;
 }
 
-static void fa_quad_hyper(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
-			  u64 todo)
+/*
+ * Quad, single event and halted modes with periodic sources: run one
+ * hyperperiod l after a warm-up (delays, the FLAG pipeline); if the state
+ * came back (same latch, delayed sources, QUAD_STATE, single event state
+ * with no state change or PRE countdown in between), every later period
+ * adds the same amounts to the counters: skip m periods at once. The
+ * counters add as pcounter.rst "Counters" has it (nvpc_sim_ctr_add():
+ * 32-bit saturating; 40-bit with the low 39 bits wrapping and bit 39
+ * sticky, so the increments of a period are counted modulo 2^39).
+ */
+static void fa_hyper(struct nvpc_sim *sim, struct nvpc_sim_dom *d, u64 todo)
 {
 	struct nvpc_sim_hw *hw = &d->hw;
+	u64 *ctr = hw->mode == NVPC_SIM_MODE_QUAD ? hw->shadow : hw->ctr;
 	struct fa_snap s0, s1;
-	u64 l, m, i;
+	u64 l, m, i, inc;
+	u32 tail;
 
-	/*
-	 * A register write's effect (a swap, a settled swap, a USER pulse)
-	 * lasts one cycle: run past it, then the rest may be periodic
-	 */
-	if (hw->pend_swap || hw->pend_pm || hw->pend_user_clear ||
-	    hw->swap_settled) {
+	/* a register write's effect lasts one cycle: run past it */
+	if (fa_pending(hw)) {
 		l = todo < 64 ? todo : 64;
 		fa_plain(sim, d, l, 64);
 		todo -= l;
@@ -1140,32 +1200,65 @@ static void fa_quad_hyper(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 			return;
 	}
 	l = fa_hyperperiod(sim, d);
-	if (!l || todo < 3 * l + 2 * NVPC_SIM_HIST) {
+	tail = fa_hyper_tail(sim, d);
+	if (!fa_hyper_worth(l, tail, todo)) {
 		fa_plain(sim, d, todo, 64);
 		return;
 	}
-	/* warm up (delays and the FLAG pipeline), then measure one period */
 	fa_plain(sim, d, l + 2, 64);
-	fa_snap(hw, &s0);
+	fa_snap(d, &s0);
 	fa_plain(sim, d, l, 64);
-	fa_snap(hw, &s1);
+	fa_snap(d, &s1);
 	todo -= 2 * l + 2;
 	if (s0.prev_raw != s1.prev_raw || s0.prev_event != s1.prev_event ||
 	    s0.latch != s1.latch || s0.latch_d1 != s1.latch_d1 ||
-	    s0.quad_state != s1.quad_state) {
+	    s0.quad_state != s1.quad_state ||
+	    (hw->mode == NVPC_SIM_MODE_SINGLE &&
+	     (s0.single_state != s1.single_state || s0.moves != s1.moves))) {
 		fa_plain(sim, d, todo, 64);
 		return;
 	}
 	/* skip whole periods; keep a tail that refills the history */
-	m = (todo - NVPC_SIM_HIST) / l;
-	for (i = 0; i < NVPC_SIM_NR_CTRS; i++)
-		hw->shadow[i] = nvpc_sim_ctr_add(sim->gen, hw->shadow[i],
-						 fa_sat_mul(m, s1.shadow[i] -
-							    s0.shadow[i]));
+	m = (todo - tail) / l;
+	if (hw->mode != NVPC_SIM_MODE_HALTED) {
+		for (i = 0; i < NVPC_SIM_NR_CTRS; i++) {
+			inc = s1.ctr[i] - s0.ctr[i];
+			if (sim->gen < NVPC_GEN_NV30)
+				inc &= GENMASK_ULL(38, 0);
+			ctr[i] = nvpc_sim_ctr_add(sim->gen, ctr[i],
+						  fa_sat_mul(m, inc));
+		}
+	}
 	d->cycle += m * l;
 	if (!(nvpc_sim_set_ctrl(sim, d) & NVPC_GCTRL_PERIODIC_RESET))
 		hw->periodic_g += m * l;
 	fa_plain(sim, d, todo - m * l, 64);
+}
+
+/* ---- cost estimate (nvpc_sim_advance_bounded()) ---- */
+
+static u64 fa_chunks(u64 todo, unsigned int lim)
+{
+	/* a plan, a partial chunk, a chunk split at a 64-cycle block */
+	return todo / lim + 3;
+}
+
+/* Work of running @d @todo cycles, as fa_run() would: fa_cost_prepare() */
+static u64 fa_dom_cost(const struct nvpc_sim_dom *d, u64 todo)
+{
+	const struct nvpc_sim_fa_plan *fa = &d->fa;
+	u64 l = fa->hyper;
+
+	if (!todo)
+		return 0;
+	if (!fa->skips)
+		return fa_chunks(todo, fa->limit);
+	if (todo > 64)
+		todo -= 64;		/* a pending write's chunk */
+	if (!fa_hyper_worth(l, fa->tail, todo))
+		return fa_chunks(todo, 64) + 2;
+	/* pending chunk, warm-up, one period, the tail and the rest of a period */
+	return fa_chunks(2 * l + 2 + fa->tail + l, 64) + 8;
 }
 
 /* ---- scheduling ---- */
@@ -1195,8 +1288,8 @@ static void fa_run_set(struct nvpc_sim *sim, unsigned int first,
 			struct nvpc_sim_dom *d = &sim->dom[first + i];
 
 			todo = nvpc_sim_target(d, until) - d->cycle;
-			if (d->hw.mode == NVPC_SIM_MODE_QUAD && lim[i] == 64)
-				fa_quad_hyper(sim, d, todo);
+			if (fa_hyper_mode(d, lim[i]))
+				fa_hyper(sim, d, todo);
 			else
 				fa_plain(sim, d, todo, lim[i]);
 		}
@@ -1328,9 +1421,57 @@ static void fa_settle(struct nvpc_sim *sim)
 	}
 }
 
+/*
+ * The decisions fa_run() takes from the registers, for the cost estimate:
+ * the chunk limit of each domain and whether it may skip hyperperiods.
+ */
+static void fa_cost_prepare(struct nvpc_sim *sim)
+{
+	bool global = fa_gf_recorders(sim) > 1, interleave;
+	unsigned int i, j, refs;
+
+	for (i = 0; i < sim->nr_dom; i += sim->dom[i].set_count) {
+		interleave = false;
+		for (j = i; j < i + sim->dom[i].set_count; j++) {
+			struct nvpc_sim_dom *d = &sim->dom[j];
+
+			refs = fa_refs(sim, d);
+			d->fa.limit = global &&
+				      d->hw.mode == NVPC_SIM_MODE_RECORD ? 1 :
+				      fa_limit(d, refs);
+			interleave |= !!(refs & FA_REF_IMPORT);
+		}
+		for (j = i; j < i + sim->dom[i].set_count; j++) {
+			struct nvpc_sim_dom *d = &sim->dom[j];
+
+			d->fa.skips = !global && !interleave &&
+				      fa_hyper_mode(d, d->fa.limit);
+			d->fa.hyper = d->fa.skips ? fa_hyperperiod(sim, d) : 0;
+			d->fa.tail = fa_hyper_tail(sim, d);
+		}
+	}
+}
+
+static u64 fa_cost(struct nvpc_sim *sim, u64 until)
+{
+	unsigned int i;
+	u64 n = 0, t;
+
+	if (!nvpc_sim_enabled(sim))
+		return 0;
+	for (i = 0; i < sim->nr_dom; i++) {
+		t = nvpc_sim_target(&sim->dom[i], until);
+		if (t > sim->dom[i].cycle)
+			n += fa_dom_cost(&sim->dom[i], t - sim->dom[i].cycle);
+	}
+	return n;
+}
+
 const struct nvpc_sim_engine nvpc_sim_engine_fast = {
 	.name = "fast",
 	.run = fa_run,
 	.signal = fa_engine_signal,
 	.settle = fa_settle,
+	.cost_prepare = fa_cost_prepare,
+	.cost = fa_cost,
 };

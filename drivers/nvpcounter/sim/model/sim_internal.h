@@ -201,7 +201,12 @@ struct nvpc_sim_fa_op {
  * @other: of the others
  * @slot: the SRC bytes by input * 4 + j, then the SWAP source
  * @op: the logic ops by input
- * @limit: chunk limit of the current run (fa_run_global())
+ * @limit: chunk limit of the current run (fa_run_global()), or of the
+ *	next one (cost estimate)
+ * @moves: single event state changes so far (hyperperiod check)
+ * @hyper: cost estimate: the hyperperiod of the next run, 0 if none
+ * @tail: cycles run after a hyperperiod skip (fa_hyper_tail())
+ * @skips: cost estimate: the next run may skip hyperperiods
  */
 struct nvpc_sim_fa_plan {
 	u64 cycle;
@@ -215,6 +220,10 @@ struct nvpc_sim_fa_plan {
 	struct nvpc_sim_fa_slot slot[NVPC_SIM_NR_SLOTS + 1];
 	struct nvpc_sim_fa_op op[NVPC_NR_INPUTS];
 	u8 limit;
+	u32 moves;
+	u64 hyper;
+	u32 tail;
+	bool skips;
 };
 
 /**
@@ -265,6 +274,10 @@ struct nvpc_sim_dom {
  * @nr_part: GF100+ partitions
  * @tick_hz: master clock
  * @now: current time in ticks
+ * @ns_frac: nanoseconds advanced and not yet a whole tick, times tick_hz
+ *	(the remainder of the last conversion, below 1e9)
+ * @work: work units the engine has done (fast: chunks and plans;
+ *	oracle: cycles), the unit of nvpc_sim_advance_bounded()'s budget
  * @record_latency: see &nvpc_sim_params
  * @pmc_enable: PMC.ENABLE
  * @ctrl_shared: NV10:NV40 shared CTRL (stored bits)
@@ -295,6 +308,8 @@ struct nvpc_sim {
 	u8 nr_part;
 	u64 tick_hz;
 	u64 now;
+	u64 ns_frac;
+	u64 work;
 	u32 record_latency;
 	u32 pmc_enable;
 	u32 ctrl_shared;

@@ -6,23 +6,30 @@
  * DOC: time and clocks
  *
  * Every domain d has a clock of f_d Hz. The sim keeps one global time T
- * counted in ticks of a master clock of tick_hz = lcm(1e9, f_0, f_1, ...)
- * Hz, so that one cycle of domain d lasts exactly p_d = tick_hz / f_d ticks
- * and one nanosecond exactly tick_hz / 1e9 ticks: no rounding, no drift.
- * Cycle k of domain d starts at tick k * p_d. A cycle is processed once
- * time has passed its start: after the sim reached time T, domain d has
- * processed cycles 0 .. ceil(T / p_d) - 1. Processing is in global start
- * tick order (ties: lower flat domain index first).
+ * counted in ticks of a master clock of tick_hz = lcm(f_0, f_1, ...) Hz, so
+ * that one cycle of domain d lasts exactly p_d = tick_hz / f_d ticks: no
+ * rounding, no drift. Cycle k of domain d starts at tick k * p_d. A cycle
+ * is processed once time has passed its start: after the sim reached time
+ * T, domain d has processed cycles 0 .. ceil(T / p_d) - 1. Processing is
+ * in global start tick order (ties: lower flat domain index first).
  *
  *  - nvpc_sim_advance(sim, r, n): T += n * p_r. Domain r processes exactly
  *    n more cycles, every other domain the cycles that started meanwhile.
- *  - nvpc_sim_advance_ns(sim, ns): T += ns * tick_hz / 1e9 (real-time mode;
- *    the caller passes elapsed nanoseconds).
+ *  - nvpc_sim_advance_ns(sim, ns): T += ns * tick_hz / 1e9, the fraction of
+ *    a tick carried to the next call (no drift). As cycles start on whole
+ *    ticks, each domain processes exactly the cycles that start before the
+ *    exact rational time.
  *
- * If the lcm exceeds 2^46 (some 72 hours of simulated time before T wraps)
- * the clocks are rounded to whole MHz; if it still does, init fails. The
- * ratio of the slowest to the fastest clock of a domain set is limited to
+ * tick_hz is at most NVPC_SIM_MAX_TICK_HZ (2^48: T lasts at least 18 hours
+ * of simulated time); clocks whose lcm is larger are refused (-ERANGE), as
+ * are advances that would overflow T (-EINVAL). The ratio of the slowest
+ * to the fastest clock of a domain set is limited to
  * NVPC_SIM_MAX_CLOCK_RATIO, so that the synchroniser history fits.
+ *
+ * nvpc_sim_advance_bounded() goes as far towards a time as a budget of
+ * engine work allows (the engine estimates its cost beforehand), so that
+ * a caller holding a lock with interrupts off does bounded work whatever
+ * the span and the clocks.
  *
  * Register accesses act "between cycles": a write is seen by the next cycle
  * of each domain (the "written this cycle" of the documents' pseudo-code),
@@ -56,6 +63,9 @@
 #define NVPC_SIM_RD_REMOVED		0xffffffff
 
 #define NVPC_SIM_MAX_CLOCK_RATIO	256
+#define NVPC_SIM_MAX_TICK_HZ		BIT_ULL(48)
+/* nvpc_sim_advance_bounded(): @dom for a span in nanoseconds */
+#define NVPC_SIM_NS			(~0U)
 #define NVPC_SIM_MAX_STUCK		8
 
 struct nvpc_sim;
@@ -127,12 +137,18 @@ typedef void (*nvpc_sim_trace_t)(void *ctx, u32 addr, u32 val, bool write,
  * @signal: value of signal @sig of flat domain @dom in its next cycle
  * @settle: perform now the quad-mode swaps of every domain's next cycle
  *	(see nvpc_sim_settle())
+ * @cost_prepare: decode what @cost needs from the registers (before a
+ *	series of @cost calls with no register access in between)
+ * @cost: an upper estimate of the work units (&nvpc_sim.work) that @run
+ *	to the tick @until would take
  */
 struct nvpc_sim_engine {
 	const char *name;
 	void (*run)(struct nvpc_sim *sim, u64 until);
 	int (*signal)(struct nvpc_sim *sim, unsigned int dom, unsigned int sig);
 	void (*settle)(struct nvpc_sim *sim);
+	void (*cost_prepare)(struct nvpc_sim *sim);
+	u64 (*cost)(struct nvpc_sim *sim, u64 until);
 };
 
 /* The bit-parallel model, used by the kernel backend. */
@@ -209,7 +225,10 @@ int nvpc_sim_advance(struct nvpc_sim *sim, unsigned int dom, u64 cycles);
  * idempotent; a SPEC_SRC/SWAP_SRC write only selects the source.
  */
 void nvpc_sim_settle(struct nvpc_sim *sim);
-void nvpc_sim_advance_ns(struct nvpc_sim *sim, u64 ns);
+int nvpc_sim_advance_ns(struct nvpc_sim *sim, u64 ns);
+int nvpc_sim_advance_bounded(struct nvpc_sim *sim, unsigned int dom, u64 *n,
+			     u64 budget);
+u64 nvpc_sim_work(const struct nvpc_sim *sim);
 u64 nvpc_sim_cycles(const struct nvpc_sim *sim, unsigned int dom);
 u64 nvpc_sim_tick_hz(const struct nvpc_sim *sim);
 u32 nvpc_sim_clock_hz(const struct nvpc_sim *sim, unsigned int dom);

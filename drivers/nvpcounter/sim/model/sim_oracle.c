@@ -485,6 +485,7 @@ static void or_step(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	else
 		hw->periodic_g++;
 	d->cycle++;
+	sim->work++;
 }
 
 static void or_run(struct nvpc_sim *sim, u64 until)
@@ -532,9 +533,31 @@ static void or_settle(struct nvpc_sim *sim)
 	}
 }
 
+/* the oracle's cost needs nothing from the registers */
+static void or_cost_prepare(struct nvpc_sim *sim)
+{
+	(void)sim;
+}
+
+/* one work unit per cycle */
+static u64 or_cost(struct nvpc_sim *sim, u64 until)
+{
+	unsigned int i;
+	u64 n = 0, t;
+
+	for (i = 0; i < sim->nr_dom; i++) {
+		t = nvpc_sim_target(&sim->dom[i], until);
+		if (t > sim->dom[i].cycle)
+			n += t - sim->dom[i].cycle;
+	}
+	return n;
+}
+
 const struct nvpc_sim_engine nvpc_sim_engine_oracle = {
 	.name = "oracle",
 	.run = or_run,
 	.signal = or_engine_signal,
 	.settle = or_settle,
+	.cost_prepare = or_cost_prepare,
+	.cost = or_cost,
 };
