@@ -36,11 +36,19 @@
  *   kept: they resolve to the same signal;
  * - trailer signals are generated per domain from the generation's trailer
  *   layout and carry the domain in front: d1_pm_trigger, d2_dom0_flag on
- *   NV10:GF100, hub_d3_user_0, gpc_d0_periodic, part_d1_dom0_event on
- *   GF100+ (the domain index inside its set, never a GPC or partition
- *   number).
+ *   NV10:GF100 (domain main.1, main.2), hub_d3_user_1, gpc_d0_paused,
+ *   part_d1_dom0_event on GF100+ (the domain index inside its set, never a
+ *   GPC or partition number: the event counts hub.3, gpc0.0, part0.1, and
+ *   the perf field unit= picks another GPC or partition).
  *
  * Names are unique per chip (tools/testing/catalog checks it).
+ *
+ * Named signals are what events/ lists. Trailer signals that cannot mean
+ * anything to a perf user are left out, each with its reason
+ * (&nvpc_signal.unlisted, nvpc_catalog_unlisted()): the swap trigger the
+ * driver pulses itself (PGRAPH PM_TRIGGER on NV30:G84, USER_0 on GF100+),
+ * PERIODIC (its period is a CTRL field no perf field sets, so it stays
+ * disabled, a constant 0) and ZERO. Raw events take their ids as any other.
  */
 
 /*
@@ -95,6 +103,8 @@ struct nvpc_signal_range {
  * @trailer: true for a trailer signal (generated from the trailer base)
  * @doc: the document's wording
  * @source: document and section
+ * @unlisted: NULL for a named signal; for a signal nvpc_catalog_unlisted()
+ *	gives, why it is no event
  */
 struct nvpc_signal {
 	char name[NVPC_SIGNAL_NAME_MAX];
@@ -104,6 +114,7 @@ struct nvpc_signal {
 	bool trailer;
 	const char *doc;
 	const char *source;
+	const char *unlisted;
 };
 
 /**
@@ -150,6 +161,8 @@ int nvpc_catalog_trailer_id(const struct nvpc_chip_desc *chip,
 unsigned int nvpc_catalog_nr_signals(const struct nvpc_chip_desc *chip);
 int nvpc_catalog_signal(const struct nvpc_chip_desc *chip, unsigned int idx,
 			struct nvpc_signal *sig);
+int nvpc_catalog_unlisted(const struct nvpc_chip_desc *chip, unsigned int idx,
+			  struct nvpc_signal *sig);
 int nvpc_catalog_signal_find(const struct nvpc_chip_desc *chip,
 			     const char *name, struct nvpc_signal *sig);
 

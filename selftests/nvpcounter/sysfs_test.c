@@ -314,12 +314,221 @@ TEST_F(sysfs, g84_named_event_is_raw_event)
 	close(fr);
 }
 
+/* Sorted names of the entries of a directory (no dot entries), or -1 */
+static int list_dir(const char *path, char names[][64], int max)
+{
+	struct dirent *de;
+	int n = 0, i, j;
+	DIR *d = opendir(path);
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) && n < max) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(names[n++], 64, "%s", de->d_name);
+	}
+	closedir(d);
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+			char t[64];
+
+			memcpy(t, names[j], 64);
+			memcpy(names[j], names[j - 1], 64);
+			memcpy(names[j - 1], t, 64);
+		}
+	return n;
+}
+
+/* The events/ names of the PMU ending in @suffix, joined by spaces */
+static const char *events_ending(struct _test_data_sysfs *self,
+				 const char *suffix)
+{
+	static char names[1024][64], out[4096];
+	char path[PATH_MAX];
+	size_t ls = strlen(suffix), l;
+	int n, i;
+
+	snprintf(path, sizeof(path), "%s/events", self->pmu);
+	n = list_dir(path, names, 1024);
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		l = strlen(names[i]);
+		if (l >= ls && !strcmp(names[i] + l - ls, suffix))
+			snprintf(out + strlen(out), sizeof(out) - strlen(out),
+				 "%s ", names[i]);
+	}
+	return n < 0 ? "(no events/)" : out;
+}
+
+/*
+ * Documentation/events.rst, "Left out of events/": no event counts the
+ * driver's own swap trigger (PGRAPH PM_TRIGGER on NV30:G84, USER_0 on
+ * GF100+), PERIODIC (disabled, G84+) or ZERO (NV40+); PM_TRIGGER stays an
+ * event where the driver does not pulse it (NV20:NV30, G84:GF100). The
+ * ids, by hand from the trailer tables (pcounter-rev2.txt, Trailer
+ * signals): NV20 PM_TRIGGER base 0 + 0x1d; G80 graph (base 0xe0, NV50
+ * list) ZERO 0xee, PM_TRIGGER 0xef, PGRAPH_IDLE 0xc8; G84 graph (base
+ * 0xe0) ZERO 0xec, PERIODIC 0xed, PM_TRIGGER 0xef, graph idle 0xbd;
+ * GF100 gpc 0 (base 0xa0) USER_0 0xc7, USER_1 0xc8, PERIODIC 0xce.
+ */
+static const struct {
+	const char *chip;
+	const char *absent[3];		/* no events/ name ends so */
+	const char *name, *config;	/* an event that stays */
+} unlisted_want[] = {
+	{ "nv20", { "_zero", "_periodic" }, "d0_pm_trigger",
+	  "dset=0,dom=0,sig0=0x1d" },
+	{ "nv34", { "_pm_trigger" }, "d1_dom0_flag",
+	  "dset=0,dom=1,sig0=0x1f" },
+	{ "g80", { "_pm_trigger", "_zero" }, "graph_idle",
+	  "dset=0,dom=1,sig0=0xc8" },
+	{ "g84", { "_periodic", "_zero" }, "d1_pm_trigger",
+	  "dset=0,dom=1,sig0=0xef" },
+	{ "g84", { NULL }, "graph_idle", "dset=0,dom=1,sig0=0xbd" },
+	{ "gf100", { "_user_0", "_periodic" }, "gpc_d0_user_1",
+	  "dset=1,dom=0,sig0=0xc8" },
+};
+
+TEST_F(sysfs, events_leave_out_swap_and_constant_signals)
+{
+	char rel[128];
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(unlisted_want); i++) {
+		ASSERT_EQ(0, setup_gpu(self, unlisted_want[i].chip));
+		for (j = 0; j < 3 && unlisted_want[i].absent[j]; j++) {
+			const char *sfx = unlisted_want[i].absent[j];
+
+			EXPECT_STREQ("", events_ending(self, sfx)) {
+				TH_LOG("%s", unlisted_want[i].chip);
+			}
+		}
+		snprintf(rel, sizeof(rel), "events/%s", unlisted_want[i].name);
+		EXPECT_STREQ(unlisted_want[i].config, pmu_str(self, rel)) {
+			TH_LOG("%s", unlisted_want[i].chip);
+		}
+		ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+		self->gpu = -1;
+	}
+}
+
+/*
+ * Their ids still work in raw events. G84 PERIODIC (main.1 0xed): the
+ * generator is disabled (CTRL PERIODIC_PERIOD 0, pcounter.rst "The
+ * PERIODIC signal": constant 0), so 1000 cycles count 0 while signal 0x10
+ * held at 1 counts 1000 beside it. GF100 USER_0 (gpc0.0 0xc7) and G80
+ * PM_TRIGGER (main.1 0xef) open.
+ */
+TEST_F(sysfs, unlisted_signals_stay_raw_events)
+{
+	int fp, fc;
+
+	ASSERT_EQ(0, setup_gpu(self, "g84"));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.1", 0x10, WAVE_CONST(1)));
+	fp = nvpc_ev_open(self->type, CFG_SIG(0, 0xed), CFG1_DOM(0, 0, 1), 0,
+			  -1);
+	ASSERT_LE(0, fp);
+	fc = nvpc_ev_open(self->type, CFG_SIG(0, 0x10), CFG1_DOM(0, 0, 1), 0,
+			  -1);
+	ASSERT_LE(0, fc);
+	ASSERT_EQ(0, sim_advance(self->gpu, 1000, "main.1"));
+	EXPECT_EQ(0, nvpc_ev_count(fp));
+	EXPECT_EQ(1000, nvpc_ev_count(fc));
+	close(fp);
+	close(fc);
+	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	self->gpu = -1;
+
+	ASSERT_EQ(0, setup_gpu(self, "gf100 gpcs=1 parts=1"));
+	fp = nvpc_ev_open(self->type, CFG_SIG(0, 0xc7), CFG1_DOM(1, 0, 0), 0,
+			  -1);
+	EXPECT_LE(0, fp);
+	close(fp);
+	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	self->gpu = -1;
+
+	ASSERT_EQ(0, setup_gpu(self, "g80"));
+	fp = nvpc_ev_open(self->type, CFG_SIG(0, 0xef), CFG1_DOM(0, 0, 1), 0,
+			  -1);
+	EXPECT_LE(0, fp);
+	close(fp);
+}
+
+/* domains/ holds exactly the directories @want (sorted) */
+static void check_domain_dirs(struct __test_metadata *_metadata,
+			      struct _test_data_sysfs *self,
+			      const char * const *want, int n)
+{
+	char names[64][64], path[PATH_MAX];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/domains", self->pmu);
+	ASSERT_EQ(n, list_dir(path, names, 64));
+	for (i = 0; i < n; i++)
+		EXPECT_STREQ(want[i], names[i]);
+}
+
+/*
+ * One name per domain (Documentation/events.rst, "Domain names"): the
+ * domains/ directories are exactly main.0 .. main.7 on a G84 (8 domains,
+ * nv40-pcounter-signals.txt "Other NV84+") and, on a GF100 with 2 GPCs
+ * and 2 partitions (one gpc and one part domain each, FACTS.md), gpc0.0,
+ * gpc1.0, part0.0, part1.0. The cycles events of GPC 0 and partition 0
+ * are gpc_d0_cycles and part_d0_cycles (dset 1 and 2, perf.rst).
+ */
+TEST_F(sysfs, domain_names_exactly_documented)
+{
+	static const char * const g84[] = {
+		"main.0", "main.1", "main.2", "main.3", "main.4", "main.5",
+		"main.6", "main.7",
+	};
+	static const char * const gf100[] = {
+		"gpc0.0", "gpc1.0", "part0.0", "part1.0",
+	};
+	ASSERT_EQ(0, setup_gpu(self, "g84"));
+	check_domain_dirs(_metadata, self, g84, ARRAY_SIZE(g84));
+	EXPECT_STREQ("dset=0,dom=7,cycles", pmu_str(self, "events/d7_cycles"));
+	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	self->gpu = -1;
+
+	ASSERT_EQ(0, setup_gpu(self, "gf100 gpcs=2 parts=2"));
+	check_domain_dirs(_metadata, self, gf100, ARRAY_SIZE(gf100));
+	EXPECT_STREQ("dset=1,dom=0,cycles",
+		     pmu_str(self, "events/gpc_d0_cycles"));
+	EXPECT_STREQ("dset=2,dom=0,cycles",
+		     pmu_str(self, "events/part_d0_cycles"));
+}
+
+/*
+ * Run a `perf stat -x,` command line; the count of the first output line
+ * that holds @key_a goes to @a, else of one that holds @key_b to @b.
+ * Returns the command's exit status.
+ */
+static int perf_stat_pair(struct __test_metadata *_metadata, const char *cmd,
+			  const char *key_a, unsigned long long *a,
+			  const char *key_b, unsigned long long *b)
+{
+	char out[4096];
+	FILE *p = popen(cmd, "r");
+
+	if (!p)
+		return -1;
+	while (fgets(out, sizeof(out), p)) {
+		TH_LOG("%s", out);
+		if (strstr(out, key_a))
+			*a = strtoull(out, NULL, 10);
+		else if (strstr(out, key_b))
+			*b = strtoull(out, NULL, 10);
+	}
+	return pclose(p);
+}
+
 /* The same through the perf tool (the host's perf, in the chroot). */
 TEST_F_TIMEOUT(sysfs, perf_tool_named_event, 120)
 {
-	char cmd[512], out[4096];
+	char cmd[512];
 	unsigned long long named = 0, raw = 0;
-	FILE *p;
 
 	ASSERT_EQ(0, setup_gpu(self, "gt215"));
 	ASSERT_EQ(2, self->gpu);
@@ -332,16 +541,8 @@ TEST_F_TIMEOUT(sysfs, perf_tool_named_event, 120)
 	snprintf(cmd, sizeof(cmd), "%s %s/graph_idle/ -e %s/dom=1,sig0=0xcb/ %s",
 		 "perf stat -a -x, -e", pmu, pmu,
 		 "-- sh -c 'echo 4000 main.1 > " NVPC_SIM_DIR "/gpu2/advance' 2>&1");
-	p = popen(cmd, "r");
-	ASSERT_NE(NULL, p);
-	while (fgets(out, sizeof(out), p)) {
-		TH_LOG("%s", out);
-		if (strstr(out, "graph_idle"))
-			named = strtoull(out, NULL, 10);
-		else if (strstr(out, "sig0=0xcb"))
-			raw = strtoull(out, NULL, 10);
-	}
-	EXPECT_EQ(0, pclose(p));
+	EXPECT_EQ(0, perf_stat_pair(_metadata, cmd, "graph_idle", &named,
+				    "sig0=0xcb", &raw));
 	/* one cycle in four of 4000 */
 	EXPECT_EQ(1000, named);
 	EXPECT_EQ(1000, raw);
@@ -351,6 +552,30 @@ TEST_F_TIMEOUT(sysfs, perf_tool_named_event, 120)
 		 "perf stat -a -e %s/pcrypt_idle/ true > /dev/null 2>&1",
 		 strrchr(self->pmu, '/') + 1);
 	EXPECT_NE(0, system(cmd));
+}
+
+/*
+ * events.rst: a named event of a per-GPC domain counts GPC 0, unit=
+ * picks another. Three USER_TRIGGER writes of 0x22 (value and pulse bit
+ * of USER_1, pcounter.rst "The USER signals") at gpc1.0's base 0x181000
+ * (FACTS.md: 0x180000 + g * 0x1000) + 0xec, each followed by 10 cycles:
+ * USER_1 of gpc1.0 is 1 in 3 cycles, that of gpc0.0 in none.
+ */
+TEST_F_TIMEOUT(sysfs, perf_tool_unit_picks_gpc, 120)
+{
+	char cmd[1024];
+	unsigned long long gpc0 = ~0ULL, gpc1 = ~0ULL;
+	const char *pmu;
+
+	ASSERT_EQ(0, setup_gpu(self, "gf100 gpcs=2 parts=1"));
+	pmu = strrchr(self->pmu, '/') + 1;
+	snprintf(cmd, sizeof(cmd),
+		 "perf stat -a -x, -e %s/gpc_d0_user_1/ -e %s/gpc_d0_user_1,unit=1/ -- sh -c 'for i in 1 2 3; do echo \"0x1810ec 0x22\" > %s/gpu2/reg; echo \"10 gpc1.0\" > %s/gpu2/advance; done' 2>&1",
+		 pmu, pmu, NVPC_SIM_DIR, NVPC_SIM_DIR);
+	EXPECT_EQ(0, perf_stat_pair(_metadata, cmd, "unit=1", &gpc1,
+				    "gpc_d0_user_1", &gpc0));
+	EXPECT_EQ(0, gpc0);
+	EXPECT_EQ(3, gpc1);
 }
 
 struct reader {

@@ -17,10 +17,12 @@
  * 0x40 signals (base 0, the smallest count that holds the documented
  * trailer) and marked NVPC_DOMAIN_ASSUMED.
  *
- * No document names a GF100+ domain clock; clocks are named after the
- * domain set. GPC and partition counts are the public full-chip
- * configurations (GF100: 4 GPCs, 6 partitions; GK104: 4 GPCs,
- * 4 partitions) and, like the clock rates, only sim defaults.
+ * No document names a GF100+ domain or its clock: the domains have no
+ * catalogue name (their one name is hub.I, gpcG.I or partP.I, from the set
+ * and index) and the clocks are named after the domain set. GPC and
+ * partition counts are the public full-chip configurations (GF100:
+ * 4 GPCs, 6 partitions; GK104: 4 GPCs, 4 partitions) and, like the clock
+ * rates, only sim defaults.
  */
 #include "internal.h"
 
@@ -35,38 +37,38 @@
 #define GK104_PART_HZ	1502000000
 
 static const struct nvpc_domain_desc gf100_domains[] = {
-	NVPC_DOM_SET(NVPC_DSET_GPC, 0, "gpc_d0", 0xe0, 0xa0, "gpc",
+	NVPC_DOM_SET(NVPC_DSET_GPC, 0, NULL, 0xe0, 0xa0, "gpc",
 		     GF100_GPC_HZ, 0, SRC_GF100),
-	NVPC_DOM_SET(NVPC_DSET_PART, 0, "part_d0", 0xe0, 0xa0, "part",
+	NVPC_DOM_SET(NVPC_DSET_PART, 0, NULL, 0xe0, 0xa0, "part",
 		     GF100_PART_HZ, 0, SRC_GF100),
 };
 
 static const struct nvpc_domain_desc gk104_domains[] = {
-	NVPC_DOM_SET(NVPC_DSET_HUB, 0, "hub_d0", 0x60, 0x20, "hub",
+	NVPC_DOM_SET(NVPC_DSET_HUB, 0, NULL, 0x60, 0x20, "hub",
 		     GF100_HUB_HZ, 0, SRC_GK104),
-	NVPC_DOM_SET(NVPC_DSET_HUB, 1, "hub_d1", 0x40, 0x00, "hub",
+	NVPC_DOM_SET(NVPC_DSET_HUB, 1, NULL, 0x40, 0x00, "hub",
 		     GF100_HUB_HZ, 0, SRC_GK104),
-	NVPC_DOM_SET(NVPC_DSET_HUB, 2, "hub_d2", 0x60, 0x20, "hub",
+	NVPC_DOM_SET(NVPC_DSET_HUB, 2, NULL, 0x60, 0x20, "hub",
 		     GF100_HUB_HZ, 0, SRC_GK104),
-	NVPC_DOM_SET(NVPC_DSET_HUB, 3, "hub_d3", 0x60, 0x20, "hub",
+	NVPC_DOM_SET(NVPC_DSET_HUB, 3, NULL, 0x60, 0x20, "hub",
 		     GF100_HUB_HZ, 0, SRC_GK104),
-	NVPC_DOM_SET(NVPC_DSET_HUB, 4, "hub_d4", 0x40, 0x00, "hub",
+	NVPC_DOM_SET(NVPC_DSET_HUB, 4, NULL, 0x40, 0x00, "hub",
 		     GF100_HUB_HZ, 0, SRC_GK104),
-	NVPC_DOM_SET(NVPC_DSET_HUB, 5, "hub_d5", 0x60, 0x20, "hub",
+	NVPC_DOM_SET(NVPC_DSET_HUB, 5, NULL, 0x60, 0x20, "hub",
 		     GF100_HUB_HZ, 0, SRC_GK104),
-	NVPC_DOM_SET(NVPC_DSET_HUB, 6, "hub_d6", 0xc0, 0x80, "hub",
+	NVPC_DOM_SET(NVPC_DSET_HUB, 6, NULL, 0xc0, 0x80, "hub",
 		     GF100_HUB_HZ, 0, SRC_GK104),
-	NVPC_DOM_SET(NVPC_DSET_HUB, 7, "hub_d7", 0x60, 0x20, "hub",
+	NVPC_DOM_SET(NVPC_DSET_HUB, 7, NULL, 0x60, 0x20, "hub",
 		     GF100_HUB_HZ, 0, SRC_GK104),
-	NVPC_DOM_SET(NVPC_DSET_GPC, 0, "gpc_d0", 0xe0, 0xa0, "gpc",
+	NVPC_DOM_SET(NVPC_DSET_GPC, 0, NULL, 0xe0, 0xa0, "gpc",
 		     GK104_GPC_HZ, 0, SRC_GK104),
-	NVPC_DOM_SET(NVPC_DSET_GPC, 1, "gpc_d1", 0x40, 0x00, "gpc",
+	NVPC_DOM_SET(NVPC_DSET_GPC, 1, NULL, 0x40, 0x00, "gpc",
 		     GK104_GPC_HZ, NVPC_DOMAIN_ASSUMED, SRC_GK104_A),
-	NVPC_DOM_SET(NVPC_DSET_GPC, 2, "gpc_d2", 0x40, 0x00, "gpc",
+	NVPC_DOM_SET(NVPC_DSET_GPC, 2, NULL, 0x40, 0x00, "gpc",
 		     GK104_GPC_HZ, NVPC_DOMAIN_ASSUMED, SRC_GK104_A),
-	NVPC_DOM_SET(NVPC_DSET_PART, 0, "part_d0", 0x60, 0x20, "part",
+	NVPC_DOM_SET(NVPC_DSET_PART, 0, NULL, 0x60, 0x20, "part",
 		     GK104_PART_HZ, 0, SRC_GK104),
-	NVPC_DOM_SET(NVPC_DSET_PART, 1, "part_d1", 0x60, 0x20, "part",
+	NVPC_DOM_SET(NVPC_DSET_PART, 1, NULL, 0x60, 0x20, "part",
 		     GK104_PART_HZ, 0, SRC_GK104),
 };
 

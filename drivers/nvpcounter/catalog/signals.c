@@ -3,17 +3,39 @@
  * Named signals of a chip: the document lists of the chip tables, then the
  * trailer signals of every domain, generated from the generation's trailer
  * layout (pcounter.rst and pcounter-rev2.txt, Trailer signals).
+ *
+ * A few trailer signals are left out of the named signals (and so out of
+ * events/ and Documentation/events.rst's event lists), each with its
+ * reason: the swap trigger the driver pulses itself, and the signals that
+ * count 0 whatever the GPU does under this driver. Raw events still take
+ * their ids; nvpc_catalog_unlisted() lists them.
  */
 #include "internal.h"
 
-/* A trailer signal at a fixed offset from the trailer base. */
+/*
+ * A trailer signal at a fixed offset from the trailer base; @unlisted says
+ * why it is no named signal (NULL: it is one).
+ */
 struct nvpc_trailer_fixed {
 	u8 what;
 	u8 arg;
 	u8 offset;
 	const char *name;
 	const char *doc;
+	const char *unlisted;
 };
+
+/*
+ * Why a trailer signal is no event. The driver swaps with PGRAPH
+ * PM_TRIGGER on NV30:G84 and with USER_0 on GF100+ (DESIGN.md, Counting
+ * semantics; FACTS.md, swap): such an event counts the driver's own swaps.
+ * PERIODIC needs a period in CTRL, which the perf ABI cannot set: the
+ * driver leaves the generator disabled, a constant 0 (pcounter.rst, The
+ * PERIODIC signal). ZERO is 0 by definition.
+ */
+#define NVPC_UNLISTED_SWAP	"counts the driver's own swaps"
+#define NVPC_UNLISTED_PERIODIC	"0 while disabled; no perf field sets its period"
+#define NVPC_UNLISTED_ZERO	"always 0"
 
 /*
  * A generation's trailer: the fixed signals, then EVENT and FLAG of domain
@@ -30,9 +52,19 @@ struct nvpc_trailer_layout {
 /* NV10:NV20: base+0x1f PCOUNTER.FLAG; no fixed signal. */
 static const struct nvpc_trailer_fixed nvpc_trailer_nv10[] = {};
 
-/* NV20:NV40: base+0x1d PM_TRIGGER, base+0x1e/0x1f DOM[1]/DOM[0].FLAG. */
+/*
+ * NV20:NV40: base+0x1d PM_TRIGGER, base+0x1e/0x1f DOM[1]/DOM[0].FLAG.
+ * NV20:NV30 have no quad mode: nothing of the driver pulses PM_TRIGGER.
+ */
 static const struct nvpc_trailer_fixed nvpc_trailer_nv20[] = {
-	{ NVPC_TRAILER_PM_TRIGGER, 0, 0x1d, "pm_trigger", "PGRAPH.PM_TRIGGER" },
+	{ NVPC_TRAILER_PM_TRIGGER, 0, 0x1d, "pm_trigger", "PGRAPH.PM_TRIGGER",
+	  NULL },
+};
+
+/* NV30:NV40: the same; PM_TRIGGER is the quad-mode SWAP (Input selection) */
+static const struct nvpc_trailer_fixed nvpc_trailer_nv30[] = {
+	{ NVPC_TRAILER_PM_TRIGGER, 0, 0x1d, "pm_trigger", "PGRAPH.PM_TRIGGER",
+	  NVPC_UNLISTED_SWAP },
 };
 
 /*
@@ -42,17 +74,24 @@ static const struct nvpc_trailer_fixed nvpc_trailer_nv20[] = {
  * also matches FACTS.md's G80 first trailer id "ee" (= 0xe0 + 0x0e).
  */
 static const struct nvpc_trailer_fixed nvpc_trailer_nv40[] = {
-	{ NVPC_TRAILER_ZERO, 0, 0x0e, "zero", "ZERO" },
-	{ NVPC_TRAILER_PM_TRIGGER, 0, 0x0f, "pm_trigger", "PGRAPH.PM_TRIGGER" },
+	{ NVPC_TRAILER_ZERO, 0, 0x0e, "zero", "ZERO", NVPC_UNLISTED_ZERO },
+	{ NVPC_TRAILER_PM_TRIGGER, 0, 0x0f, "pm_trigger", "PGRAPH.PM_TRIGGER",
+	  NVPC_UNLISTED_SWAP },
 };
 
-/* G84:GF100 (pcounter-rev2.txt): ZERO, PERIODIC, WRCACHE_FLUSH first. */
+/*
+ * G84:GF100 (pcounter-rev2.txt): ZERO, PERIODIC, WRCACHE_FLUSH first. The
+ * driver swaps by PRE_OP writes here, so PM_TRIGGER counts only the
+ * pulses of others (nouveau's PM engine, FACTS.md).
+ */
 static const struct nvpc_trailer_fixed nvpc_trailer_g84[] = {
-	{ NVPC_TRAILER_ZERO, 0, 0x0c, "zero", "ZERO" },
-	{ NVPC_TRAILER_PERIODIC, 0, 0x0d, "periodic", "PCOUNTER.PERIODIC" },
+	{ NVPC_TRAILER_ZERO, 0, 0x0c, "zero", "ZERO", NVPC_UNLISTED_ZERO },
+	{ NVPC_TRAILER_PERIODIC, 0, 0x0d, "periodic", "PCOUNTER.PERIODIC",
+	  NVPC_UNLISTED_PERIODIC },
 	{ NVPC_TRAILER_WRCACHE_FLUSH, 0, 0x0e, "wrcache_flush",
-	  "PGRAPH.WRCACHE_FLUSH" },
-	{ NVPC_TRAILER_PM_TRIGGER, 0, 0x0f, "pm_trigger", "PGRAPH.PM_TRIGGER" },
+	  "PGRAPH.WRCACHE_FLUSH", NULL },
+	{ NVPC_TRAILER_PM_TRIGGER, 0, 0x0f, "pm_trigger", "PGRAPH.PM_TRIGGER",
+	  NULL },
 };
 
 /*
@@ -61,14 +100,16 @@ static const struct nvpc_trailer_fixed nvpc_trailer_g84[] = {
  * PGRAPH.CTXCTL.UNK86C.UNK4 in pcounter-rev2.txt (the newer, more precise).
  */
 static const struct nvpc_trailer_fixed nvpc_trailer_gf100[] = {
-	{ NVPC_TRAILER_USER, 0, 0x27, "user_0", "PCOUNTER.USER_0" },
-	{ NVPC_TRAILER_USER, 1, 0x28, "user_1", "PCOUNTER.USER_1" },
-	{ NVPC_TRAILER_USER, 2, 0x29, "user_2", "PCOUNTER.USER_2" },
-	{ NVPC_TRAILER_USER, 3, 0x2a, "user_3", "PCOUNTER.USER_3" },
+	{ NVPC_TRAILER_USER, 0, 0x27, "user_0", "PCOUNTER.USER_0",
+	  NVPC_UNLISTED_SWAP },
+	{ NVPC_TRAILER_USER, 1, 0x28, "user_1", "PCOUNTER.USER_1", NULL },
+	{ NVPC_TRAILER_USER, 2, 0x29, "user_2", "PCOUNTER.USER_2", NULL },
+	{ NVPC_TRAILER_USER, 3, 0x2a, "user_3", "PCOUNTER.USER_3", NULL },
 	{ NVPC_TRAILER_CTXCTL_UNK86C, 0, 0x2b, "ctxctl_unk86c_unk4",
-	  "PGRAPH.CTXCTL.UNK86C.UNK4" },
-	{ NVPC_TRAILER_PAUSED, 0, 0x2c, "paused", "PCOUNTER.PAUSED" },
-	{ NVPC_TRAILER_PERIODIC, 0, 0x2e, "periodic", "PCOUNTER.PERIODIC" },
+	  "PGRAPH.CTXCTL.UNK86C.UNK4", NULL },
+	{ NVPC_TRAILER_PAUSED, 0, 0x2c, "paused", "PCOUNTER.PAUSED", NULL },
+	{ NVPC_TRAILER_PERIODIC, 0, 0x2e, "periodic", "PCOUNTER.PERIODIC",
+	  NVPC_UNLISTED_PERIODIC },
 };
 
 static const struct nvpc_trailer_layout nvpc_trailer_layouts[NVPC_GEN_COUNT] = {
@@ -94,8 +135,8 @@ static const struct nvpc_trailer_layout nvpc_trailer_layouts[NVPC_GEN_COUNT] = {
 		.source = "pcounter.rst, Trailer signals: NV20:NV40",
 	},
 	[NVPC_GEN_NV30] = {
-		.fixed = nvpc_trailer_nv20,
-		.nr_fixed = ARRAY_SIZE(nvpc_trailer_nv20),
+		.fixed = nvpc_trailer_nv30,
+		.nr_fixed = ARRAY_SIZE(nvpc_trailer_nv30),
 		.event_top = 0,
 		.flag_top = 0x1f,
 		.source = "pcounter.rst, Trailer signals: NV20:NV40",
@@ -144,14 +185,39 @@ nvpc_trailer_layout(const struct nvpc_chip_desc *chip)
 					    NULL;
 }
 
-/* Number of trailer signals of one domain: fixed + EVENT/FLAG per domain. */
+/* The fixed trailer signals that are named signals, or the unlisted ones */
+static unsigned int nvpc_trailer_nr_fixed(const struct nvpc_trailer_layout *l,
+					  bool unlisted)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < l->nr_fixed; i++)
+		n += !l->fixed[i].unlisted == !unlisted;
+	return n;
+}
+
+/* The n-th of them (n < nvpc_trailer_nr_fixed()) */
+static const struct nvpc_trailer_fixed *
+nvpc_trailer_fixed_nth(const struct nvpc_trailer_layout *l, unsigned int n,
+		       bool unlisted)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->nr_fixed; i++)
+		if (!l->fixed[i].unlisted == !unlisted && !n--)
+			return &l->fixed[i];
+	return NULL;
+}
+
+/* Named trailer signals of one domain: fixed + EVENT/FLAG per domain. */
 static unsigned int nvpc_trailer_count(const struct nvpc_chip_desc *chip,
 				       const struct nvpc_trailer_layout *l,
 				       const struct nvpc_domain_desc *dom)
 {
 	unsigned int doms = nvpc_catalog_nr_domains(chip, dom->dset);
 
-	return l->nr_fixed + (l->event_top ? doms : 0) + doms;
+	return nvpc_trailer_nr_fixed(l, false) + (l->event_top ? doms : 0) +
+	       doms;
 }
 
 /**
@@ -247,6 +313,7 @@ static void nvpc_range_signal(const struct nvpc_signal_range *r,
 	sig->trailer = false;
 	sig->doc = r->doc;
 	sig->source = r->source;
+	sig->unlisted = NULL;
 
 	nvpc_name_str(&b, r->name);
 	if (r->flags & NVPC_SIGR_SUFFIX) {
@@ -264,7 +331,27 @@ static void nvpc_range_signal(const struct nvpc_signal_range *r,
 	}
 }
 
-/* The n-th trailer signal of domain @dom (n < nvpc_trailer_count()). */
+/* A fixed trailer signal of domain @dom */
+static void nvpc_trailer_fixed_signal(const struct nvpc_trailer_layout *l,
+				      const struct nvpc_domain_desc *dom,
+				      const struct nvpc_trailer_fixed *f,
+				      struct nvpc_signal *sig)
+{
+	struct nvpc_namebuf b = { sig->name, 0 };
+
+	sig->dset = dom->dset;
+	sig->domain = dom->index;
+	sig->trailer = true;
+	sig->source = l->source;
+	sig->id = dom->trailer_base + f->offset;
+	sig->doc = f->doc;
+	sig->unlisted = f->unlisted;
+	nvpc_name_domain(&b, dom);
+	nvpc_name_str(&b, "_");
+	nvpc_name_str(&b, f->name);
+}
+
+/* The n-th named trailer signal of @dom (n < nvpc_trailer_count()). */
 static void nvpc_trailer_signal(const struct nvpc_chip_desc *chip,
 				const struct nvpc_trailer_layout *l,
 				const struct nvpc_domain_desc *dom,
@@ -272,21 +359,22 @@ static void nvpc_trailer_signal(const struct nvpc_chip_desc *chip,
 {
 	struct nvpc_namebuf b = { sig->name, 0 };
 	unsigned int doms = nvpc_catalog_nr_domains(chip, dom->dset);
+	unsigned int nr_fixed = nvpc_trailer_nr_fixed(l, false);
 
+	if (n < nr_fixed) {
+		nvpc_trailer_fixed_signal(l, dom,
+					  nvpc_trailer_fixed_nth(l, n, false),
+					  sig);
+		return;
+	}
+	n -= nr_fixed;
 	sig->dset = dom->dset;
 	sig->domain = dom->index;
 	sig->trailer = true;
 	sig->source = l->source;
-
+	sig->unlisted = NULL;
 	nvpc_name_domain(&b, dom);
 	nvpc_name_str(&b, "_");
-	if (n < l->nr_fixed) {
-		sig->id = dom->trailer_base + l->fixed[n].offset;
-		sig->doc = l->fixed[n].doc;
-		nvpc_name_str(&b, l->fixed[n].name);
-		return;
-	}
-	n -= l->nr_fixed;
 	nvpc_name_str(&b, "dom");
 	if (l->event_top && n < doms) {
 		sig->id = dom->trailer_base + l->event_top - n;
@@ -360,6 +448,38 @@ int nvpc_catalog_signal(const struct nvpc_chip_desc *chip, unsigned int idx,
 	return -ENOENT;
 }
 EXPORT_SYMBOL_GPL(nvpc_catalog_signal);
+
+/**
+ * nvpc_catalog_unlisted() - iterate over the trailer signals that are no
+ *	named signal of a chip
+ * @chip: the chip
+ * @idx: position, from 0, domain by domain
+ * @sig: filled in with the signal, &nvpc_signal.unlisted saying why it is
+ *	left out of the named signals (events/)
+ *
+ * Their ids stay valid in raw events; only the names are left out.
+ *
+ * Return: 0, or -ENOENT past the end.
+ */
+int nvpc_catalog_unlisted(const struct nvpc_chip_desc *chip, unsigned int idx,
+			  struct nvpc_signal *sig)
+{
+	const struct nvpc_trailer_layout *l = nvpc_trailer_layout(chip);
+	unsigned int i, n = l ? nvpc_trailer_nr_fixed(l, true) : 0;
+
+	for (i = 0; n && i < chip->nr_domains; i++) {
+		if (idx < n) {
+			nvpc_trailer_fixed_signal(l, &chip->domains[i],
+						  nvpc_trailer_fixed_nth(l, idx,
+									 true),
+						  sig);
+			return 0;
+		}
+		idx -= n;
+	}
+	return -ENOENT;
+}
+EXPORT_SYMBOL_GPL(nvpc_catalog_unlisted);
 
 /**
  * nvpc_catalog_signal_find() - look a named signal of a chip up

@@ -31,6 +31,23 @@ static int sig_id(const struct nvpc_chip_desc *chip, const char *name,
 	return sig.id;
 }
 
+/* The id of an unlisted signal of @domain, -1 if none has that name */
+static int unlisted_id(const struct nvpc_chip_desc *chip, const char *name,
+		       unsigned int domain, const char **why)
+{
+	struct nvpc_signal sig;
+	unsigned int i;
+
+	for (i = 0; !nvpc_catalog_unlisted(chip, i, &sig); i++)
+		if (!strcmp(sig.name, name)) {
+			if (sig.domain != domain)
+				return -2;
+			*why = sig.unlisted;
+			return sig.id;
+		}
+	return -1;
+}
+
 static int trailer(const struct nvpc_chip_desc *chip, enum nvpc_dset dset,
 		   unsigned int dom, enum nvpc_trailer what, unsigned int arg)
 {
@@ -98,7 +115,8 @@ TEST(domains_consistent)
 			}
 			EXPECT_EQ(0, d->trailer_base % 0x20);
 			EXPECT_NE(NULL, d->clock);
-			EXPECT_NE(NULL, d->name);
+			/* GF100+ domains have none (no document names one) */
+			EXPECT_EQ(gf100, !d->name);
 			EXPECT_NE(NULL, d->source);
 			EXPECT_GT(d->clock_hz, 1000000U);
 		}
@@ -382,7 +400,8 @@ TEST(trailer_signals)
 	EXPECT_EQ(-EINVAL, trailer(g80, NVPC_DSET_MAIN, 1,
 				   NVPC_TRAILER_FLAG, 8));
 	/* G84:GF100 */
-	EXPECT_EQ(0xed, sig_id(g84, "d1_periodic", 1));
+	EXPECT_EQ(0xed, trailer(g84, NVPC_DSET_MAIN, 1,
+				NVPC_TRAILER_PERIODIC, 0));
 	EXPECT_EQ(0xee, sig_id(g84, "d1_wrcache_flush", 1));
 	EXPECT_EQ(0xef, sig_id(g84, "d1_pm_trigger", 1));
 	EXPECT_EQ(0x58, sig_id(g84, "d0_dom7_flag", 0));
@@ -390,7 +409,9 @@ TEST(trailer_signals)
 	EXPECT_EQ(0x9e, sig_id(g84, "d2_dom1_flag", 2));
 	EXPECT_EQ(0x10, sig_id(g84, "d3_dom7_event", 3));
 	/* GF100+: USER_0 = count - 0x40 + 0x27 (FACTS.md) */
-	EXPECT_EQ(0xc7, sig_id(gf100, "gpc_d0_user_0", 0));
+	EXPECT_EQ(0xc7, trailer(gf100, NVPC_DSET_GPC, 0,
+				NVPC_TRAILER_USER, 0));
+	EXPECT_EQ(0xc8, sig_id(gf100, "gpc_d0_user_1", 0));
 	EXPECT_EQ(0xc7, trailer(gf100, NVPC_DSET_PART, 0,
 				NVPC_TRAILER_USER, 0));
 	EXPECT_EQ(-EINVAL, trailer(gf100, NVPC_DSET_PART, 0,
@@ -400,9 +421,150 @@ TEST(trailer_signals)
 	EXPECT_EQ(0x47, trailer(gk104, NVPC_DSET_HUB, 0,
 				NVPC_TRAILER_USER, 0));
 	EXPECT_EQ(0xbf, sig_id(gk104, "hub_d6_dom0_flag", 6));
-	EXPECT_EQ(0x4e, sig_id(gk104, "part_d1_periodic", 1));
-	EXPECT_EQ(0x27, sig_id(gk104, "gpc_d2_user_0", 2));
+	EXPECT_EQ(0x4e, trailer(gk104, NVPC_DSET_PART, 1,
+				NVPC_TRAILER_PERIODIC, 0));
+	EXPECT_EQ(0x27, trailer(gk104, NVPC_DSET_GPC, 2,
+				NVPC_TRAILER_USER, 0));
+	EXPECT_EQ(0x2c, sig_id(gk104, "gpc_d2_paused", 2));
 	EXPECT_EQ(-1, sig_id(gk104, "no_such_signal", 0));
+}
+
+/*
+ * Trailer signals left out of events/ (issue 12, defect 4), by hand from
+ * the trailer tables (pcounter-rev2.txt, Trailer signals): the swap
+ * trigger of the generations that swap with it (PGRAPH PM_TRIGGER on
+ * NV30:G84, the SWAP input hardwired to it; USER_0 on GF100+, FACTS.md
+ * "swap: SWAP_SRC = USER_0 ... USER_TRIGGER"), PERIODIC (G84+; disabled
+ * without a period, which no perf field sets) and ZERO (NV40+).
+ * PM_TRIGGER stays an event where the driver does not swap with it:
+ * NV20:NV30 (no quad mode) and G84:GF100 (PRE_OP writes swap).
+ */
+TEST(unlisted_signals)
+{
+	const struct nvpc_chip_desc *nv20 = chip_of(_metadata, 0x20);
+	const struct nvpc_chip_desc *nv34 = chip_of(_metadata, 0x34);
+	const struct nvpc_chip_desc *nv40 = chip_of(_metadata, 0x40);
+	const struct nvpc_chip_desc *g80 = chip_of(_metadata, 0x50);
+	const struct nvpc_chip_desc *g84 = chip_of(_metadata, 0x84);
+	const struct nvpc_chip_desc *gt215 = chip_of(_metadata, 0xa3);
+	const struct nvpc_chip_desc *gf100 = chip_of(_metadata, 0xc0);
+	const struct nvpc_chip_desc *gk104 = chip_of(_metadata, 0xe4);
+	const char *why = NULL;
+
+	ASSERT_TRUE(nv20 && nv34 && nv40 && g80 && g84 && gt215 && gf100 &&
+		    gk104);
+	/* NV20:NV30: no quad mode, PM_TRIGGER is someone else's */
+	EXPECT_EQ(0x1d, sig_id(nv20, "d1_pm_trigger", 1));
+	EXPECT_EQ(-1, unlisted_id(nv20, "d1_pm_trigger", 1, &why));
+	/* NV30:NV40: base 0 + 0x1d is the SWAP */
+	EXPECT_EQ(-1, sig_id(nv34, "d1_pm_trigger", 1));
+	EXPECT_EQ(0x1d, unlisted_id(nv34, "d1_pm_trigger", 1, &why));
+	EXPECT_STREQ("counts the driver's own swaps", why);
+	EXPECT_EQ(0x1f, sig_id(nv34, "d1_dom0_flag", 1));
+	/* NV40:G84: ZERO base+0x0e, PM_TRIGGER base+0x0f */
+	EXPECT_EQ(0x0f, unlisted_id(nv40, "d4_pm_trigger", 4, &why));
+	EXPECT_EQ(0x0e, unlisted_id(nv40, "d4_zero", 4, &why));
+	EXPECT_STREQ("always 0", why);
+	EXPECT_EQ(0xef, unlisted_id(g80, "d1_pm_trigger", 1, &why));
+	EXPECT_EQ(-1, sig_id(g80, "d1_pm_trigger", 1));
+	EXPECT_EQ(0xc8, sig_id(g80, "graph_idle", 1));
+	/* G84:GF100: ZERO base+0x0c, PERIODIC base+0x0d; base 0xe0 */
+	EXPECT_EQ(0xec, unlisted_id(g84, "d1_zero", 1, &why));
+	EXPECT_EQ(0xed, unlisted_id(g84, "d1_periodic", 1, &why));
+	EXPECT_STREQ("0 while disabled; no perf field sets its period", why);
+	EXPECT_EQ(-1, sig_id(g84, "d1_periodic", 1));
+	EXPECT_EQ(0xef, sig_id(g84, "d1_pm_trigger", 1));
+	EXPECT_EQ(0xee, sig_id(g84, "d1_wrcache_flush", 1));
+	EXPECT_EQ(0xcd, unlisted_id(gt215, "d2_periodic", 2, &why));
+	/* GF100+: USER_0 base+0x27, PERIODIC base+0x2e; base 0xa0 */
+	EXPECT_EQ(0xc7, unlisted_id(gf100, "gpc_d0_user_0", 0, &why));
+	EXPECT_STREQ("counts the driver's own swaps", why);
+	EXPECT_EQ(0xce, unlisted_id(gf100, "part_d0_periodic", 0, &why));
+	EXPECT_EQ(-1, sig_id(gf100, "gpc_d0_user_0", 0));
+	EXPECT_EQ(0xc8, sig_id(gf100, "gpc_d0_user_1", 0));
+	EXPECT_EQ(0xca, sig_id(gf100, "part_d0_user_3", 0));
+	/* GK104 hub.6: 0xc0 signals, base 0x80 */
+	EXPECT_EQ(0xa7, unlisted_id(gk104, "hub_d6_user_0", 6, &why));
+	EXPECT_EQ(0xae, unlisted_id(gk104, "hub_d6_periodic", 6, &why));
+	EXPECT_EQ(-1, unlisted_id(gk104, "hub_d6_user_1", 6, &why));
+}
+
+/*
+ * The rule on every chip: no named signal sits on a swap trigger,
+ * PERIODIC or ZERO id of its domain, and every such id is listed by
+ * nvpc_catalog_unlisted() with its reason, under the generation's trailer
+ * name (so a raw event with that id is still documented).
+ */
+TEST(unlisted_rule_every_chip)
+{
+	const struct nvpc_chip_desc *chip;
+	unsigned int i, j, k;
+
+	for (i = 0; (chip = nvpc_catalog_chip(i)); i++) {
+		bool swap_pm = chip->gen == NVPC_GEN_NV30 ||
+			       chip->gen == NVPC_GEN_NV40;
+		struct nvpc_signal sig;
+		unsigned int nr_unlisted = 0, want = 0;
+
+		for (j = 0; j < chip->nr_domains; j++) {
+			const struct nvpc_domain_desc *d = &chip->domains[j];
+			int bad[4] = {
+				nvpc_catalog_trailer_id(chip, d,
+							NVPC_TRAILER_ZERO, 0),
+				nvpc_catalog_trailer_id(chip, d,
+							NVPC_TRAILER_PERIODIC,
+							0),
+				swap_pm ? nvpc_catalog_trailer_id(chip, d,
+					NVPC_TRAILER_PM_TRIGGER, 0) : -1,
+				nvpc_catalog_trailer_id(chip, d,
+							NVPC_TRAILER_USER, 0),
+			};
+
+			for (k = 0; k < 4; k++) {
+				unsigned int n;
+				bool found = false;
+
+				if (bad[k] < 0)
+					continue;
+				want++;
+				for (n = 0; !nvpc_catalog_signal(chip, n, &sig);
+				     n++)
+					EXPECT_FALSE(sig.trailer &&
+						     sig.dset == d->dset &&
+						     sig.domain == d->index &&
+						     sig.id == bad[k]) {
+						TH_LOG("%s: %s is listed",
+						       chip->name, sig.name);
+					}
+				for (n = 0;
+				     !nvpc_catalog_unlisted(chip, n, &sig); n++)
+					found |= sig.dset == d->dset &&
+						 sig.domain == d->index &&
+						 sig.id == bad[k];
+				EXPECT_TRUE(found) {
+					TH_LOG("%s domain %u: 0x%x not unlisted",
+					       chip->name, d->index, bad[k]);
+				}
+			}
+		}
+		for (j = 0; !nvpc_catalog_unlisted(chip, j, &sig); j++) {
+			struct nvpc_signal named;
+
+			nr_unlisted++;
+			EXPECT_TRUE(sig.trailer);
+			EXPECT_NE(NULL, sig.unlisted);
+			EXPECT_NE(NULL, sig.doc);
+			EXPECT_EQ(-ENOENT,
+				  nvpc_catalog_signal_find(chip, sig.name,
+							   &named));
+		}
+		EXPECT_EQ(want, nr_unlisted) {
+			TH_LOG("%s", chip->name);
+		}
+		/* every named one says nothing against it */
+		for (j = 0; !nvpc_catalog_signal(chip, j, &sig); j++)
+			EXPECT_EQ(NULL, sig.unlisted);
+	}
 }
 
 /* FACTS.md: GK104 hub, gpc and part domains; GF100 gpc 0 / part 0 0xe0 */
