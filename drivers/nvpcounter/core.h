@@ -223,7 +223,6 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  * @active_lock: serialises @nr_open and the backend's active_get/put
  * @nr_open: open events (initialised, not yet destroyed)
  * @active_held: the backend's active_get() is held
- * @had_events: an event was ever opened (the release waits for perf)
  * @pmu_registered: nvpc_pmu_register() succeeded (undone at release)
  * @debugfs: the device's debugfs directory
  * @gen: the generation's ops, NULL if counting is not supported
@@ -270,7 +269,6 @@ struct nvpc_core {
 	struct mutex active_lock;	/* see @active_lock above */
 	unsigned int nr_open;
 	bool active_held;
-	bool had_events;
 	bool pmu_registered;
 	struct dentry *debugfs;
 	const struct nvpc_gen_ops *gen;

@@ -14,9 +14,9 @@
  * after the last event's destroy. perf (before Linux 6.15, which made
  * perf_pmu_unregister() revoke events) still uses the event's context,
  * which lives in the PMU's per-CPU memory on 6.1, and event->pmu after
- * ->destroy() returns (_free_event(): put_ctx(), module_put()); that tail
- * never sleeps, so an RCU-tasks grace period after the last destroy
- * outlasts it, and only then is the PMU unregistered. And an open that
+ * ->destroy() returns (_free_event(): put_ctx(), module_put()), so the
+ * PMU is unregistered only once its per-CPU contexts hold no event
+ * (nvpc_pmu_unregister()). And an open that
  * found the PMU by its type just before perf_pmu_unregister() removed it
  * still calls its event_init (which answers ENODEV) after unregister
  * returned: perf_pmu_unregister() waits only for the opens that began
@@ -28,7 +28,6 @@
 #include <linux/debugfs.h>
 #include <linux/idr.h>
 #include <linux/module.h>
-#include <linux/rcupdate_wait.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
@@ -240,8 +239,6 @@ static void nvpc_core_release(struct nvpc_core *core)
 	struct nvpc_core *old, *tmp;
 	LIST_HEAD(buried);
 
-	if (core->had_events)
-		synchronize_rcu_tasks();
 	mutex_lock(&nvpc_registry_lock);
 	list_splice_init(&nvpc_graveyard, &buried);
 	mutex_unlock(&nvpc_registry_lock);
@@ -310,7 +307,6 @@ int nvpc_core_open(struct nvpc_core *core)
 		core->active_held = true;
 	}
 	core->nr_open++;
-	core->had_events = true;
 	/* the event's reference, taken while @gone cannot be set */
 	kref_get(&core->refs);
 out:
@@ -346,10 +342,9 @@ void nvpc_registry_exit(void)
 
 	destroy_workqueue(nvpc_release_wq);
 	/*
-	 * An open that found a buried PMU by its type reads pmu->module
-	 * without sleeping first: an RCU-tasks grace period outlasts it
+	 * No open can be inside a buried PMU's event_init now: it holds
+	 * our module (try_module_get()), and the module is going
 	 */
-	synchronize_rcu_tasks();
 	list_for_each_entry_safe(core, tmp, &nvpc_graveyard, node)
 		nvpc_core_free(core);
 }

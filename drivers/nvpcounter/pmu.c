@@ -17,6 +17,7 @@
 
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/slab.h>
 
 #include "core.h"
@@ -464,6 +465,49 @@ static void nvpc_pmu_cancel_mux_timers(struct pmu *pmu)
 	}
 }
 
+/*
+ * perf before Linux 6.15 cannot unregister a PMU that events still use,
+ * and _free_event() drops an event's reference on the PMU's per-CPU
+ * context (6.1: its perf_cpu_context; 6.2+: the embedded
+ * perf_event_pmu_context) after ->destroy(), which dropped our last core
+ * reference: perf_pmu_unregister() would free that memory under it.
+ * Wait until every CPU's context is back at rest (6.1: the context's own
+ * reference only; 6.2+: no event, detached from the CPU's context).
+ */
+static bool nvpc_pmu_contexts_idle(struct pmu *pmu)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+#ifdef NVPC_HAVE_CPU_PMU_CONTEXT
+		struct perf_cpu_pmu_context *cpc =
+			per_cpu_ptr(pmu->cpu_pmu_context, cpu);
+
+		if (atomic_read(&cpc->epc.refcount) || READ_ONCE(cpc->epc.ctx))
+			return false;
+#else
+		struct perf_cpu_context *cpuctx =
+			per_cpu_ptr(pmu->pmu_cpu_context, cpu);
+
+		if (refcount_read(&cpuctx->ctx.refcount) > 1)
+			return false;
+#endif
+	}
+	return true;
+}
+
+static void nvpc_pmu_wait_idle(struct nvpc_core *core)
+{
+	unsigned int ms;
+
+	for (ms = 0; !nvpc_pmu_contexts_idle(&core->pmu); ms++) {
+		if (ms == 10 * MSEC_PER_SEC)
+			dev_warn(core->dev, "%s: perf still holds the PMU's contexts after 10 s; waiting\n",
+				 core->name);
+		msleep(1);
+	}
+}
+
 /**
  * nvpc_pmu_detach() - the GPU's device goes away: drop the PMU's link to it
  * @core: the GPU; its PMU stays while events hold it
@@ -479,8 +523,14 @@ void nvpc_pmu_detach(struct nvpc_core *core)
  */
 void nvpc_pmu_unregister(struct nvpc_core *core)
 {
+	nvpc_pmu_wait_idle(core);
 	nvpc_sysfs_domains_remove(core);
 	nvpc_pmu_cancel_mux_timers(&core->pmu);
+	/*
+	 * its synchronize_rcu() also outlasts the rest of the last event's
+	 * _free_event() after the context was put (a few loads; the struct
+	 * pmu itself lives on in the graveyard, device.c)
+	 */
 	perf_pmu_unregister(&core->pmu);
 	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
 					    &core->cpuhp_node);
