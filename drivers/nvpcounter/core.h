@@ -224,6 +224,7 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  * @nr_open: open events (initialised, not yet destroyed)
  * @active_held: the backend's active_get() is held
  * @pmu_registered: nvpc_pmu_register() succeeded (undone at release)
+ * @pmu_live: perf_pmu_register() has returned: events may open
  * @debugfs: the device's debugfs directory
  * @gen: the generation's ops, NULL if counting is not supported
  * @lock: serialises the engine and the register sequences; @gone is set
@@ -270,6 +271,7 @@ struct nvpc_core {
 	unsigned int nr_open;
 	bool active_held;
 	bool pmu_registered;
+	bool pmu_live;
 	struct dentry *debugfs;
 	const struct nvpc_gen_ops *gen;
 	raw_spinlock_t lock;

@@ -163,6 +163,16 @@ static int nvpc_event_init(struct perf_event *event)
 
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
+	/*
+	 * perf_pmu_register() (before Linux 6.13) publishes the PMU's type,
+	 * and its sysfs directory, before it allocates the PMU's per-CPU
+	 * contexts: an open in that window would take a reference on
+	 * memory that is not there yet. Not before it returned.
+	 */
+	if (!smp_load_acquire(&core->pmu_live)) {
+		nvpc_dbg(core, "the PMU is still being registered\n");
+		return -ENODEV;
+	}
 	if (READ_ONCE(core->gone)) {
 		nvpc_dbg(core, "device is gone\n");
 		return -ENODEV;
@@ -424,6 +434,8 @@ int nvpc_pmu_register(struct nvpc_core *core)
 	ret = nvpc_sysfs_domains_add(core);
 	if (ret)
 		goto err_link;
+	/* pairs with nvpc_event_init(): perf's contexts exist now */
+	smp_store_release(&core->pmu_live, true);
 	return 0;
 
 err_link:
@@ -500,11 +512,12 @@ static void nvpc_pmu_wait_idle(struct nvpc_core *core)
 {
 	unsigned int ms;
 
+	/* the last event's _free_event() is a few instructions from done */
 	for (ms = 0; !nvpc_pmu_contexts_idle(&core->pmu); ms++) {
 		if (ms == 10 * MSEC_PER_SEC)
 			dev_warn(core->dev, "%s: perf still holds the PMU's contexts after 10 s; waiting\n",
 				 core->name);
-		msleep(1);
+		usleep_range(1000, 2000);
 	}
 }
 
