@@ -133,6 +133,13 @@ static int nvpc_validate_group(struct nvpc_core *core,
 	struct nvpc_slots *fake;
 	int ret = 0;
 
+	/*
+	 * An event on its own fits if its config does (checked). perf
+	 * holds the leader's context mutex, which the sibling list needs,
+	 * only when the event joins a group.
+	 */
+	if (event == leader)
+		return 0;
 	fake = kcalloc(core->nr_domains, sizeof(*fake), GFP_KERNEL);
 	if (!fake)
 		return -ENOMEM;
