@@ -121,7 +121,7 @@ BAD_LOG='(WARNING:|BUG:|Oops|general protection fault|kernel BUG at|UBSAN:|KASAN
 run_one() {
 	local k=$1
 	local out=$TOP/build/vm/$k${NVPC_VM_NAME:+-$NVPC_VM_NAME}
-	local t0 rc f tname
+	local t0 rc f tname logs
 	local tk=$k${NVPC_VM_NAME:+ $NVPC_VM_NAME}
 
 	rm -rf "$out"
@@ -161,8 +161,14 @@ run_one() {
 
 	# The guest kernel log: the dmesg copy if the guest got that far,
 	# the serial console otherwise (both when present).
-	if grep -E "$BAD_LOG" "$out/console.log" "$out/results/dmesg.txt" \
-		> "$out/bad-log.txt" 2>/dev/null; then
+	# (only the files that exist: grep exits 2 on a missing one even
+	# when another matched)
+	logs=()
+	for f in "$out/console.log" "$out/results/dmesg.txt"; do
+		[ -e "$f" ] && logs+=("$f")
+	done
+	if [ ${#logs[@]} -gt 0 ] &&
+	   grep -hE "$BAD_LOG" "${logs[@]}" > "$out/bad-log.txt"; then
 		result fail "vm $tk: kernel log clean" \
 			"$(head -1 "$out/bad-log.txt" | cut -c1-200)"
 		sed 's/^/# /' "$out/bad-log.txt" | head -20
