@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The test command (make check): install what is missing, then lint, host
-# unit tests, and the kselftests in QEMU on every target kernel. Ends with
-# one line "N passed, N failed, N skipped"; exits non-zero on any failure.
+# unit tests, the kselftests in QEMU on every target kernel (the fuzzer
+# among them), and every kselftest again under the debug kernel with a
+# kmemleak scan at the end. The debug kernel is built (once per machine,
+# tools/testing/debugkernel/build.sh) in the background from the start,
+# niced, while the other phases run. Ends with one line
+# "N passed, N failed, N skipped"; exits non-zero on any failure.
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,6 +36,14 @@ KVERS=$(make -s -C "$TOP" --no-print-directory print-kvers)
 export KVERS
 echo "# target kernels: $KVERS"
 
+# The debug kernel's first build takes ~20 min on 2 cores: start it now.
+dk_results=$TOP/build/debug-kernel.tap
+: > "$dk_results"
+NVPC_RESULTS=$dk_results "$TOP/tools/testing/debugkernel/build.sh" \
+	> "$TOP/build/debug-kernel.log" 2>&1 &
+dk_pid=$!
+echo "# debug kernel: $("$TOP/tools/testing/debugkernel/build.sh" --dir) (pid $dk_pid)"
+
 "$TOP/tools/testing/lint.sh"
 "$TOP/tools/testing/unit.sh"
 
@@ -43,6 +55,19 @@ if make -s -C "$TOP" modules selftests > "$TOP/build/selftests.log" 2>&1; then
 	"$TOP/tools/testing/vm/pci-ivshmem.sh" $KVERS
 else
 	result fail "build: modules and kselftests" "see build/selftests.log"
+fi
+
+t1=$(date +%s)
+wait "$dk_pid"
+echo "# debug kernel: waited $(($(date +%s) - t1)) s for its build"
+cat "$dk_results"
+cat "$dk_results" >> "$NVPC_RESULTS"
+if grep -q '^ok ' "$dk_results" && [ -e "$TOP/build/selftests" ]; then
+	t1=$(date +%s)
+	"$TOP/tools/testing/debugkernel/vmtest.sh"
+	echo "# debug kernel: VM run took $(($(date +%s) - t1)) s"
+elif ! grep -q '^not ok ' "$dk_results"; then
+	result fail "debug-kernel: build" "no result, see build/debug-kernel.log"
 fi
 
 echo "# wall time $(($(date +%s) - t0)) s"

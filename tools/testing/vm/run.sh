@@ -14,6 +14,16 @@
 #   NVPC_RESULTS=file           append TAP results there (make check does)
 #   NVPC_VM_LOCK=file           the lock VM runs take turns on (default
 #                               /tmp/nvpcounter-vm.lock, one per machine)
+#   NVPC_VM_IMAGE=bzImage       boot this image instead of /boot/vmlinuz-KVER
+#   NVPC_VM_MODROOT=dir         the kernel's modules are in
+#                               dir/lib/modules/KVER (default /)
+#   NVPC_VM_APPEND=...          extra kernel command line
+#   NVPC_TEST_TIMEOUT=secs      bound of one kselftest (default 600)
+#   NVPC_FUZZ_SEED=n            replay fuzz_test with this seed
+#
+# A kernel other than the installed ones (the debug kernel,
+# tools/testing/debugkernel) is given by KVER, NVPC_VM_IMAGE and
+# NVPC_VM_MODROOT; our modules come from build/kbuild/KVER either way.
 #
 # Every QEMU run is bounded with timeout(1), which ends QEMU by its pid.
 set -u
@@ -23,6 +33,7 @@ TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 
 SCRIPT=${NVPC_VM_SCRIPT:-$TOP/tools/testing/vm/guest-selftests.sh}
 TIMEOUT=${NVPC_VM_TIMEOUT:-900}
+MODROOT=${NVPC_VM_MODROOT:-}
 KVERS=("$@")
 if [ ${#KVERS[@]} -eq 0 ]; then
 	for b in /lib/modules/*/build; do
@@ -39,8 +50,8 @@ fi
 # in load order. Built-in ones (modules.builtin) are skipped.
 resolve_mods() {
 	local k=$1; shift
-	local dep=/lib/modules/$k/modules.dep
-	local builtin=/lib/modules/$k/modules.builtin
+	local dep=$MODROOT/lib/modules/$k/modules.dep
+	local builtin=$MODROOT/lib/modules/$k/modules.builtin
 	local -A seen=()
 	local order=()
 
@@ -72,7 +83,7 @@ resolve_mods() {
 
 build_initramfs() {
 	local k=$1 out=$2
-	local root=$out/initramfs m src dst
+	local root=$out/initramfs m mods src dst
 
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,dev,proc,sys,mnt,nvpc,lib/modules}
@@ -80,9 +91,11 @@ build_initramfs() {
 	cp "$TOP/tools/testing/vm/init.sh" "$root/init"
 	chmod +x "$root/init"
 
+	# (none when the kernel has them built in)
+	mods=$(resolve_mods "$k" virtio_pci 9pnet_virtio 9p) || return 1
 	: > "$root/modules.order"
-	for m in $(resolve_mods "$k" virtio_pci 9pnet_virtio 9p) ; do
-		src=/lib/modules/$k/$m
+	for m in $mods; do
+		src=$MODROOT/lib/modules/$k/$m
 		dst=$root/lib/modules/$(basename "${m%.xz}")
 		dst=${dst%.zst}
 		case $m in
@@ -92,12 +105,15 @@ build_initramfs() {
 		esac
 		basename "$dst" >> "$root/modules.order"
 	done
-	[ -s "$root/modules.order" ] || return 1
 	cp "$TOP/build/kbuild/$k/drivers/nvpcounter/nvpcounter.ko" \
 	   "$TOP/build/kbuild/$k/drivers/nvpcounter/sim/nvpcounter_sim.ko" \
 	   "$root/nvpc/" || return 1
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) \
 		> "$out/initramfs.cpio.gz"
+}
+
+image_of() {
+	echo "${NVPC_VM_IMAGE:-/boot/vmlinuz-$1}"
 }
 
 # KVM only when a probe boot shows it works (nested KVM here does not).
@@ -108,15 +124,19 @@ probe_accel() {
 	[ -w /dev/kvm ] || return 0
 	if timeout --kill-after=2 20 qemu-system-x86_64 -accel kvm -cpu host \
 		-m 256M -nographic -no-reboot -net none \
-		-kernel "/boot/vmlinuz-$k" -append "console=ttyS0 panic=-1" \
+		-kernel "$(image_of "$k")" -append "console=ttyS0 panic=-1" \
 		< /dev/null > "$out/kvm-probe.log" 2>&1 ||
 	   grep -q 'Kernel panic' "$out/kvm-probe.log"; then
 		grep -q 'Kernel panic' "$out/kvm-probe.log" && ACCEL=kvm
 	fi
 }
 
-# Lines in a guest kernel log that fail the run.
-BAD_LOG='(WARNING:|BUG:|Oops|general protection fault|kernel BUG at|UBSAN:|KASAN:|KFENCE:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|Call Trace:|Kernel panic|stack-protector|refcount_t:|list_add corruption|list_del corruption|kmemleak:)'
+# Lines in a guest kernel log that fail the run: the reports of the
+# kernel's own checkers (the debug kernel's KASAN, kmemleak, lockdep,
+# DEBUG_OBJECTS, DMA-API debug, atomic sleep; WARN and oops everywhere).
+# kmemleak's start-up lines are not reports; its scan's are, and so are
+# its own failures (it would stop looking).
+BAD_LOG='(WARNING:|BUG:|Oops|general protection fault|kernel BUG at|UBSAN:|KASAN:|KFENCE:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|Call Trace:|Kernel panic|stack-protector|refcount_t:|list_add corruption|list_del corruption|ODEBUG:|DMA-API:|kmemleak: .*(suspected memory leak|unknown object|Cannot|Failed|disabled|empty|overlaps|larger))'
 
 run_one() {
 	local k=$1
@@ -136,8 +156,8 @@ run_one() {
 	timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 \
 		-accel "$ACCEL" -cpu max -m 2G -smp 2 \
 		-nographic -no-reboot -net none \
-		-kernel "/boot/vmlinuz-$k" -initrd "$out/initramfs.cpio.gz" \
-		-append "console=ttyS0 rdinit=/init panic=-1 NVPC_TOP=$TOP NVPC_OUT=$out/results NVPC_SCRIPT=$SCRIPT" \
+		-kernel "$(image_of "$k")" -initrd "$out/initramfs.cpio.gz" \
+		-append "console=ttyS0 rdinit=/init panic=-1 ${NVPC_VM_APPEND:-} ${NVPC_TEST_TIMEOUT:+NVPC_TEST_TIMEOUT=$NVPC_TEST_TIMEOUT} ${NVPC_FUZZ_SEED:+NVPC_FUZZ_SEED=$NVPC_FUZZ_SEED} NVPC_TOP=$TOP NVPC_OUT=$out/results NVPC_SCRIPT=$SCRIPT" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$out/results,mount_tag=results,security_model=none,multidevs=remap" \
 		${NVPC_VM_QEMU_ARGS:-} \

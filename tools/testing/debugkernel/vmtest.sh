@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every kselftest under the debug kernel (KASAN, kmemleak, lockdep,
+# DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS, DMA-API debug): build or reuse the
+# kernel (build.sh), build our modules against its tree, boot it in the
+# test VM (tools/testing/vm/run.sh) and scan for leaks after unloading the
+# modules (guest-selftests.sh). Any report in the guest's log fails the
+# run. TAP lines "debug-kernel: ..." and "vm <release> debug: ...".
+#
+#   vmtest.sh                   (the selftests must be built: make selftests)
+#   NVPC_DEBUG_TIMEOUT=secs     bound of the VM run (default 2400)
+set -u
+
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+HERE=$TOP/tools/testing/debugkernel
+. "$TOP/tools/testing/lib.sh"
+
+DIR=$("$HERE/build.sh" --dir)
+[ -e "$DIR/complete" ] || "$HERE/build.sh" || exit 1
+KREL=$(cat "$DIR/release")
+
+# Our modules against the debug tree, W=1 as for every kernel, in the
+# layout run.sh expects (build/kbuild/<release>).
+kb=$TOP/build/kbuild/$KREL
+mkdir -p "$kb"
+(cd "$TOP" && tar cf - Kbuild $(find drivers include -type f \
+	\( -name '*.c' -o -name '*.h' -o -name Kbuild \))) | tar xf - -C "$kb"
+if make -s -C "$DIR/src" M="$kb" W=1 modules > "$kb.log" 2>&1 &&
+   ! grep -q 'warning:' "$kb.log"; then
+	result ok "debug-kernel: modules build against $KREL"
+else
+	result fail "debug-kernel: modules build against $KREL" \
+		"see $kb.log"
+	exit 1
+fi
+
+# Under TCG the debug kernel runs about 5-10x slower than the others:
+# a longer bound per test and per run.
+NVPC_VM_IMAGE=$DIR/bzImage NVPC_VM_MODROOT=$DIR/root NVPC_VM_NAME=debug \
+	NVPC_VM_TIMEOUT=${NVPC_DEBUG_TIMEOUT:-2400} \
+	NVPC_TEST_TIMEOUT=${NVPC_TEST_TIMEOUT:-1500} \
+	"$TOP/tools/testing/vm/run.sh" "$KREL"
