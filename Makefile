@@ -9,6 +9,7 @@
 #   make lint            checkpatch --strict, sparse, W=1 warnings
 #   make unit            host unit tests only
 #   make vmtest          kselftests in QEMU only (KVER= to pick one kernel)
+#   make debugtest       kselftests under the debug kernel (built once)
 #   make bench           benchmarks (never fail on a timing)
 #   make demo            the main job: a simulated GPU in QEMU, live perf stat
 #   make deps            install missing Debian packages (root)
@@ -32,13 +33,13 @@ CHECKPATCH := $(KSRC)/scripts/checkpatch.pl
 MODULE_SRCS := Kbuild $(shell cd $(TOP) && find drivers include -type f \
 	\( -name '*.c' -o -name '*.h' -o -name Kbuild \) 2>/dev/null)
 
-.PHONY: all modules deps ksrc selftests lint unit vmtest check bench demo \
+.PHONY: all modules deps ksrc selftests lint unit vmtest debugtest check bench demo \
 	clean help
 
 all: modules
 
 help:
-	@sed -n '3,16p' $(TOP)/Makefile
+	@sed -n '3,17p' $(TOP)/Makefile
 
 deps:
 	@$(TOP)/tools/deps/install.sh
@@ -79,6 +80,11 @@ unit: ksrc
 
 vmtest: modules selftests
 	@$(TOP)/tools/testing/vm/run.sh $(KVERS)
+
+# every kselftest under the debug kernel (built once per machine)
+debugtest: selftests
+	@$(TOP)/tools/testing/debugkernel/build.sh && \
+		$(TOP)/tools/testing/debugkernel/vmtest.sh
 
 check:
 	@$(TOP)/tools/testing/check.sh

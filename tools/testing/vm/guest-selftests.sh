@@ -38,9 +38,9 @@ done
 	rmmod nvpcounter_sim 2>/dev/null
 	rmmod nvpcounter 2>/dev/null
 	if [ -e /sys/module/nvpcounter_sim ] || [ -e /sys/module/nvpcounter ]; then
-		echo "not ok 1 kmemleak: modules unloaded before the scan"
+		echo "not ok 1 modules unloaded before the scan"
 	else
-		echo "ok 1 kmemleak: modules unloaded before the scan"
+		echo "ok 1 modules unloaded before the scan"
 	fi
 	t0=$(date +%s)
 	sleep 6
@@ -49,9 +49,9 @@ done
 	cat "$KMEMLEAK" > "$NVPC_OUT/kmemleak.txt"
 	n=$(grep -c '^unreferenced object' "$NVPC_OUT/kmemleak.txt")
 	if [ "$n" -eq 0 ]; then
-		echo "ok 2 kmemleak: scan after unloading finds no leak ($(($(date +%s) - t0)) s)"
+		echo "ok 2 scan after unloading finds no leak ($(($(date +%s) - t0)) s)"
 	else
-		echo "not ok 2 kmemleak: scan after unloading finds $n leaks (results/kmemleak.txt)"
+		echo "not ok 2 scan after unloading finds $n leaks (results/kmemleak.txt)"
 		sed 's/^/# /' "$NVPC_OUT/kmemleak.txt" | head -40
 	fi
 } > "$NVPC_OUT/kmemleak.tap" 2>&1

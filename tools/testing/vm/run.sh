@@ -134,9 +134,10 @@ probe_accel() {
 # Lines in a guest kernel log that fail the run: the reports of the
 # kernel's own checkers (the debug kernel's KASAN, kmemleak, lockdep,
 # DEBUG_OBJECTS, DMA-API debug, atomic sleep; WARN and oops everywhere).
-# kmemleak's start-up lines are not reports; its scan's are, and so are
-# its own failures (it would stop looking).
-BAD_LOG='(WARNING:|BUG:|Oops|general protection fault|kernel BUG at|UBSAN:|KASAN:|KFENCE:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|Call Trace:|Kernel panic|stack-protector|refcount_t:|list_add corruption|list_del corruption|ODEBUG:|DMA-API:|kmemleak: .*(suspected memory leak|unknown object|Cannot|Failed|disabled|empty|overlaps|larger))'
+# kmemleak's and DMA-API debug's start-up lines are not reports (their
+# reports come with a WARNING); a scan's leaks are, and so are their own
+# failures (they would stop looking).
+BAD_LOG='(WARNING:|BUG:|Oops|general protection fault|kernel BUG at|UBSAN:|KASAN:|KFENCE:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|Call Trace:|Kernel panic|stack-protector|refcount_t:|list_add corruption|list_del corruption|ODEBUG:|DMA-API: .*(leak|disabl|exceeded|bad|invalid)|kmemleak: .*(suspected memory leak|unknown object|Cannot|Failed|disabled|empty|overlaps|larger))'
 
 run_one() {
 	local k=$1
