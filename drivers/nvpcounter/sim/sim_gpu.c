@@ -439,6 +439,7 @@ int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
  *
  * Works in lock holds of about NVPC_SIMDEV_HOLD_NS of model work each
  * (nvpc_sim_advance_bounded(): whatever the clocks of the domain sets),
+ * or of about twice the smallest step the model can take if that is more,
  * with the lock dropped in between. Called with @sd->ctl held.
  *
  * Return: 0, -EINVAL for a bad domain or if the model time would overflow
@@ -468,8 +469,14 @@ int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
 		if (ret)
 			return ret;
-		/* not even one cycle of every domain fitted: allow more */
-		grow = step ? 1 : grow * 2;
+		/*
+		 * Not even the smallest step fitted (every domain's fixed
+		 * cost, e.g. a hyperperiod measurement): allow twice as much
+		 * for the rest of the span, so a hold is at most about twice
+		 * that cost, never a series of empty holds
+		 */
+		if (!step)
+			grow *= 2;
 		n -= step;
 		if (fatal_signal_pending(current))
 			return -EINTR;

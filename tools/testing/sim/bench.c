@@ -6,7 +6,9 @@
  *     too long to extrapolate, and pseudo-random sources), and their
  *     ratio;
  *  2. wall cost of advancing 10^6 and 10^12 cycles of periodic sources in
- *     quad mode with the fast engine (hyperperiod extrapolation).
+ *     quad mode with the fast engine (hyperperiod extrapolation);
+ *  3. G84 quad mode swapped between advances of 2^31 cycles: an advance in
+ *     the steady state against one that measures its hyperperiod again.
  */
 #include <time.h>
 #include "sim_test.h"
@@ -108,9 +110,62 @@ static void workload(const char *name, int kind, u64 n_fast, u64 n_or)
 	       ev_f2 == ev_o ? "(equal)" : "(DIFFERENT)");
 }
 
+/* one advance of 2^31 cycles after a swap; @remeasure: after a change */
+static double g84_advance(struct nvpc_sim *s, bool remeasure, u64 *work)
+{
+	double t0;
+	u64 w;
+
+	nvpc_sim_wr32(s, NVPC_NV40_PRE_OP(0), 0);	/* swap, same value */
+	if (remeasure)
+		wper(s, 0, 2, 3, 1, 0);	/* the same wave: a change all the same */
+	w = nvpc_sim_work(s);
+	t0 = now();
+	nvpc_sim_advance(s, 0, 1ULL << 31);
+	t0 = now() - t0;
+	*work += nvpc_sim_work(s) - w;
+	return t0;
+}
+
+static void g84_swapped(void)
+{
+	struct nvpc_sim *s = sim_new(&chip_g84, &nvpc_sim_engine_fast);
+	double ts = 0, tm = 0;
+	u64 ws = 0, wm = 0;
+	int i, d;
+
+	if (!s)
+		exit(1);
+	wconst(s, 0, 1, 1);
+	wper(s, 0, 2, 3, 1, 0);
+	for (d = 0; d < 2; d++) {
+		nvpc_sim_wr32(s, NVPC_G84_SPEC_SRC(d),
+			      TR(NVPC_NV40_TRAILER_ZERO_C));
+		nvpc_sim_wr32(s, NVPC_NV40_CTRL(d), NVPC_NV40_CTRL_MODE_QUAD);
+	}
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_SRC(0), 1);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_OP(0), 0xaaaa);
+	nvpc_sim_wr32(s, NVPC_NV40_START_SRC(0), 2);
+	nvpc_sim_wr32(s, NVPC_NV40_START_OP(0), 0xaaaa);
+	g84_advance(s, true, &wm);
+	wm = 0;
+	for (i = 0; i < 10000; i++) {
+		ts += g84_advance(s, false, &ws);
+		tm += g84_advance(s, true, &wm);
+	}
+	printf("G84 quad mode, swap between advances of 2^31 cycles (2 domains, 10000 each):\n");
+	printf("  steady state: %.0f ns, %.1f work units per advance\n",
+	       ts / 10000 * 1e9, ws / 10000.0);
+	printf("  measured again: %.0f ns, %.1f work units per advance (ratio %.2f)\n",
+	       tm / 10000 * 1e9, wm / 10000.0, tm / ts);
+	free(s);
+}
+
 int main(void)
 {
 	double t6, t12;
+
+	g84_swapped();
 
 	workload("periodic (hyperperiod too long to extrapolate)", 2,
 		 400000000, 3000000);

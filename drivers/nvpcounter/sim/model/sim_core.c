@@ -242,6 +242,7 @@ int nvpc_sim_set_wave(struct nvpc_sim *sim, unsigned int dom,
 	if (w->kind == NVPC_SIM_WAVE_RANDOM && w->density > 0x10000)
 		return -EINVAL;
 	sim->dom[dom].wave[sig] = *w;
+	sim->cfg_gen++;
 	return 0;
 }
 
@@ -824,6 +825,7 @@ void nvpc_sim_pm_trigger(struct nvpc_sim *sim)
 
 	if (sim->gen < NVPC_GEN_NV20 || sim->gen >= NVPC_GEN_GF100)
 		return;
+	sim->cfg_gen++;		/* PM_TRIGGER may be a counted signal */
 	for (i = 0; i < sim->nr_dom; i++) {
 		sim->dom[i].hw.pend_pm = 1;
 		sim->dom[i].hw.swap_settled = 0;	/* a new trigger */

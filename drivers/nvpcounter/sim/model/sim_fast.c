@@ -1174,6 +1174,62 @@ static u64 fa_sat_mul(u64 a, u64 b)
 }
 
 /*
+ * The steady state of a quad-mode domain (&nvpc_sim_fa_plan.steady): its
+ * state repeats every hyperperiod and nothing that decides how it counts
+ * changed since it was measured (&nvpc_sim.cfg_gen). Swaps and acks keep
+ * it: they move the shadow counters, never the state that feeds back into
+ * counting (delayed sources, FLAG latch, own EVENT).
+ */
+static bool fa_steady(const struct nvpc_sim *sim, const struct nvpc_sim_dom *d)
+{
+	return d->fa.steady && d->fa.st_gen == sim->cfg_gen &&
+	       d->hw.mode == NVPC_SIM_MODE_QUAD;
+}
+
+/* add @m periods of @inc to the counting counters and move time on */
+static void fa_skip(struct nvpc_sim *sim, struct nvpc_sim_dom *d, u64 m, u64 l,
+		    const u64 *inc)
+{
+	struct nvpc_sim_hw *hw = &d->hw;
+	u64 *ctr = hw->mode == NVPC_SIM_MODE_QUAD ? hw->shadow : hw->ctr;
+	unsigned int i;
+
+	if (hw->mode != NVPC_SIM_MODE_HALTED)
+		for (i = 0; i < NVPC_SIM_NR_CTRS; i++)
+			ctr[i] = nvpc_sim_ctr_add(sim->gen, ctr[i],
+						  fa_sat_mul(m, inc[i]));
+	d->cycle += m * l;
+	if (!(nvpc_sim_set_ctrl(sim, d) & NVPC_GCTRL_PERIODIC_RESET))
+		hw->periodic_g += m * l;
+}
+
+/*
+ * A quad-mode domain in its steady state skips without measuring again:
+ * the cycle of a pending swap (or other one-cycle write effect that leaves
+ * the counting alone, see nvpc_sim_keeps_counting()), then whole periods
+ * of the increments measured before, then the tail that refills the
+ * history. Any l consecutive cycles of the orbit add the same amounts.
+ */
+static void fa_hyper_steady(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
+			    u64 todo)
+{
+	u64 l = d->fa.st_period, m;
+	u32 tail = fa_hyper_tail(sim, d);
+
+	if (fa_pending(&d->hw)) {
+		fa_plain(sim, d, 1, 64);
+		todo--;
+	}
+	if (todo < l + tail) {
+		fa_plain(sim, d, todo, 64);
+		return;
+	}
+	m = (todo - tail) / l;
+	fa_skip(sim, d, m, l, d->fa.st_inc);
+	fa_plain(sim, d, todo - m * l, 64);
+}
+
+/*
  * Quad, single event and halted modes with periodic sources: run one
  * hyperperiod l after a warm-up (delays, the FLAG pipeline); if the state
  * came back (same latch, delayed sources, QUAD_STATE, single event state
@@ -1181,16 +1237,23 @@ static u64 fa_sat_mul(u64 a, u64 b)
  * adds the same amounts to the counters: skip m periods at once. The
  * counters add as pcounter.rst "Counters" has it (nvpc_sim_ctr_add():
  * 32-bit saturating; 40-bit with the low 39 bits wrapping and bit 39
- * sticky, so the increments of a period are counted modulo 2^39).
+ * sticky, so the increments of a period are counted modulo 2^39). A
+ * quad-mode domain keeps what it measured for its next runs (steady
+ * state), so that the swap of every read does not cost a new measurement.
  */
 static void fa_hyper(struct nvpc_sim *sim, struct nvpc_sim_dom *d, u64 todo)
 {
 	struct nvpc_sim_hw *hw = &d->hw;
-	u64 *ctr = hw->mode == NVPC_SIM_MODE_QUAD ? hw->shadow : hw->ctr;
 	struct fa_snap s0, s1;
-	u64 l, m, i, inc;
+	u64 l, m, i, inc[NVPC_SIM_NR_CTRS];
+	bool sat = false;
 	u32 tail;
 
+	if (fa_steady(sim, d)) {
+		fa_hyper_steady(sim, d, todo);
+		return;
+	}
+	d->fa.steady = false;
 	/* a register write's effect lasts one cycle: run past it */
 	if (fa_pending(hw)) {
 		l = todo < 64 ? todo : 64;
@@ -1218,21 +1281,24 @@ static void fa_hyper(struct nvpc_sim *sim, struct nvpc_sim_dom *d, u64 todo)
 		fa_plain(sim, d, todo, 64);
 		return;
 	}
+	for (i = 0; i < NVPC_SIM_NR_CTRS; i++) {
+		inc[i] = s1.ctr[i] - s0.ctr[i];
+		if (sim->gen < NVPC_GEN_NV30)
+			inc[i] &= GENMASK_ULL(38, 0);
+		else
+			sat |= s1.ctr[i] >= 0xffffffffULL;
+	}
 	/* skip whole periods; keep a tail that refills the history */
 	m = (todo - tail) / l;
-	if (hw->mode != NVPC_SIM_MODE_HALTED) {
-		for (i = 0; i < NVPC_SIM_NR_CTRS; i++) {
-			inc = s1.ctr[i] - s0.ctr[i];
-			if (sim->gen < NVPC_GEN_NV30)
-				inc &= GENMASK_ULL(38, 0);
-			ctr[i] = nvpc_sim_ctr_add(sim->gen, ctr[i],
-						  fa_sat_mul(m, inc));
-		}
-	}
-	d->cycle += m * l;
-	if (!(nvpc_sim_set_ctrl(sim, d) & NVPC_GCTRL_PERIODIC_RESET))
-		hw->periodic_g += m * l;
+	fa_skip(sim, d, m, l, inc);
 	fa_plain(sim, d, todo - m * l, 64);
+	/* a saturated counter hides the increments: measure again later */
+	if (hw->mode == NVPC_SIM_MODE_QUAD && !sat) {
+		d->fa.steady = true;
+		d->fa.st_gen = sim->cfg_gen;
+		d->fa.st_period = l;
+		memcpy(d->fa.st_inc, inc, sizeof(inc));
+	}
 }
 
 /* ---- cost estimate (nvpc_sim_advance_bounded()) ---- */
@@ -1243,22 +1309,38 @@ static u64 fa_chunks(u64 todo, unsigned int lim)
 	return todo / lim + 3;
 }
 
-/* Work of running @d @todo cycles, as fa_run() would: fa_cost_prepare() */
+/*
+ * Work of running @d @todo cycles, as fa_run() would: fa_cost_prepare().
+ * A domain that may skip hyperperiods gets one flat estimate for every
+ * span, the larger of a skip and of the longest span it runs without one:
+ * a longer span then never costs more than a shorter one, so that
+ * nvpc_sim_advance_bounded() never settles for short plain steps when a
+ * skip of the whole span costs little more.
+ */
 static u64 fa_dom_cost(const struct nvpc_sim_dom *d, u64 todo)
 {
 	const struct nvpc_sim_fa_plan *fa = &d->fa;
-	u64 l = fa->hyper;
+	u64 l = fa->hyper, plain, skip;
 
 	if (!todo)
 		return 0;
 	if (!fa->skips)
 		return fa_chunks(todo, fa->limit);
-	if (todo > 64)
-		todo -= 64;		/* a pending write's chunk */
-	if (!fa_hyper_worth(l, fa->tail, todo))
+	if (!l)	/* a pending write's chunk, then plain chunks */
 		return fa_chunks(todo, 64) + 2;
-	/* pending chunk, warm-up, one period, the tail and the rest of a period */
-	return fa_chunks(2 * l + 2 + fa->tail + l, 64) + 8;
+	if (fa->steady) {
+		/* the pending cycle, the tail and the rest of a period */
+		plain = fa_chunks(1 + l + fa->tail, 64) + 2;
+		skip = fa_chunks(fa->tail + l, 64) + 2;
+	} else {
+		/* pending chunk, then below fa_hyper_worth() */
+		plain = fa_chunks(64 + 4 * l + 2 + fa->tail, 64) + 2;
+		/* pending chunk, warm-up, one period, the tail and the rest
+		 * of a period
+		 */
+		skip = fa_chunks(2 * l + 2 + fa->tail + l, 64) + 8;
+	}
+	return plain > skip ? plain : skip;
 }
 
 /* ---- scheduling ---- */
@@ -1446,8 +1528,13 @@ static void fa_cost_prepare(struct nvpc_sim *sim)
 
 			d->fa.skips = !global && !interleave &&
 				      fa_hyper_mode(d, d->fa.limit);
-			d->fa.hyper = d->fa.skips ? fa_hyperperiod(sim, d) : 0;
 			d->fa.tail = fa_hyper_tail(sim, d);
+			d->fa.steady = fa_steady(sim, d);
+			if (d->fa.skips && d->fa.steady)
+				d->fa.hyper = d->fa.st_period;
+			else
+				d->fa.hyper = d->fa.skips ?
+					      fa_hyperperiod(sim, d) : 0;
 		}
 	}
 }

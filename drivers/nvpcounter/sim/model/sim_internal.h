@@ -207,6 +207,12 @@ struct nvpc_sim_fa_op {
  * @hyper: cost estimate: the hyperperiod of the next run, 0 if none
  * @tail: cycles run after a hyperperiod skip (fa_hyper_tail())
  * @skips: cost estimate: the next run may skip hyperperiods
+ * @steady: quad mode: the domain's state is on the orbit measured by the
+ *	last hyperperiod skip (period @st_period, counter increments
+ *	@st_inc per period), valid while &nvpc_sim.cfg_gen is @st_gen
+ * @st_gen: &nvpc_sim.cfg_gen when @steady was measured
+ * @st_period: the measured hyperperiod
+ * @st_inc: shadow counter increments per hyperperiod
  */
 struct nvpc_sim_fa_plan {
 	u64 cycle;
@@ -224,6 +230,10 @@ struct nvpc_sim_fa_plan {
 	u64 hyper;
 	u32 tail;
 	bool skips;
+	bool steady;
+	u64 st_gen;
+	u64 st_period;
+	u64 st_inc[NVPC_SIM_NR_CTRS];
 };
 
 /**
@@ -278,6 +288,10 @@ struct nvpc_sim_dom {
  *	(the remainder of the last conversion, below 1e9)
  * @work: work units the engine has done (fast: chunks and plans;
  *	oracle: cycles), the unit of nvpc_sim_advance_bounded()'s budget
+ * @cfg_gen: bumped by every change that may alter how a domain counts
+ *	(register writes other than a quad-mode swap or ack, waveforms,
+ *	PM_TRIGGER, reset): the fast engine's steady state is valid only
+ *	within one generation
  * @record_latency: see &nvpc_sim_params
  * @pmc_enable: PMC.ENABLE
  * @ctrl_shared: NV10:NV40 shared CTRL (stored bits)
@@ -310,6 +324,7 @@ struct nvpc_sim {
 	u64 now;
 	u64 ns_frac;
 	u64 work;
+	u64 cfg_gen;
 	u32 record_latency;
 	u32 pmc_enable;
 	u32 ctrl_shared;

@@ -448,6 +448,7 @@ void nvpc_sim_hw_reset(struct nvpc_sim *sim)
 	memset(sim->gf_main, 0, sizeof(sim->gf_main));
 	/* PCOUNTER reset: the only way out of a record fault's wedge */
 	memset(&sim->gf_rec, 0, sizeof(sim->gf_rec));
+	sim->cfg_gen++;
 }
 
 /* ---- record mode registers ("Record mode setup") ---- */
@@ -944,6 +945,22 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 	}
 }
 
+/*
+ * Writes that leave how every domain counts as it was: a quad-mode ack, and
+ * a PRE_OP write of the value it holds, which swaps [G84:GF100] ("Quad
+ * event mode"). A swap only moves the shadow counters, so the fast
+ * engine's steady state (&nvpc_sim_fa_plan.steady) stays valid. Anything
+ * else counts as a change (&nvpc_sim.cfg_gen).
+ */
+static bool nvpc_sim_keeps_counting(const struct nvpc_sim *sim,
+				    const struct nvpc_sim_ref *r, u32 val)
+{
+	if (r->reg == R_QUAD_ACK || r->reg == R_QUAD_ACK_SHARED)
+		return true;
+	return r->reg == R_OP && r->dom >= 0 && r->arg == NVPC_INPUT_PRE &&
+	       sim->dom[r->dom].hw.op[NVPC_INPUT_PRE] == val;
+}
+
 /**
  * nvpc_sim_wr32() - write a register
  * @sim: the sim
@@ -960,5 +977,7 @@ void nvpc_sim_wr32(struct nvpc_sim *sim, u32 addr, u32 val)
 		return;
 	if (nvpc_sim_is_pcounter(&r) && !nvpc_sim_enabled(sim))
 		return;
+	if (!nvpc_sim_keeps_counting(sim, &r, val))
+		sim->cfg_gen++;
 	nvpc_sim_wr_ref(sim, &r, val);
 }

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fast engine's steady state: a quad-mode domain with periodic sources
+ * that is swapped between advances (G84: a PRE_OP write swaps, pcounter.rst
+ * "Quad event mode") keeps skipping hyperperiods in constant work, and
+ * counts exactly.
+ *
+ *  - steady_equals_oracle: swaps, acks, waveform and register changes
+ *    between spans long enough to skip; every register equals the oracle's.
+ *  - g84_swapped_between_advances: perf_test's g84_exact_past_2_36 pattern
+ *    on the catalogue's G84 (8 domains, all at 1 MHz), with hand-computed
+ *    counts and a bound on the work of each advance (no timing).
+ */
+#include "sim_test.h"
+#include <nvpcounter/catalog.h>
+#include "kselftest_harness.h"
+
+static int regs_equal(struct nvpc_sim *a, struct nvpc_sim *b, u32 *addr)
+{
+	for (*addr = 0xa400; *addr < 0xa900; *addr += 4)
+		if (nvpc_sim_rd32(a, *addr) != nvpc_sim_rd32(b, *addr))
+			return 0;
+	return 1;
+}
+
+static void both_wr(struct nvpc_sim **s, u32 addr, u32 val)
+{
+	nvpc_sim_wr32(s[0], addr, val);
+	nvpc_sim_wr32(s[1], addr, val);
+}
+
+/*
+ * Two G84 domains in quad mode, periodic sources (one with a delayed
+ * argument, one through SETFLAG/CLRFLAG into the FLAG latch); between
+ * spans of 300..3000 cycles: a swap of one domain (PRE_OP rewritten with
+ * its value), a settle (the kernel's manual-clock read), an ack, and now
+ * and then a new waveform or a new EVENT_OP, after which the engine must
+ * measure again. Every register equals the oracle's after every span.
+ */
+TEST(steady_equals_oracle)
+{
+	struct nvpc_sim *s[2];
+	unsigned int i, k;
+	u32 addr = 0;
+	u64 n;
+
+	s[0] = sim_new(&chip_g84, &nvpc_sim_engine_fast);
+	s[1] = sim_new(&chip_g84, &nvpc_sim_engine_oracle);
+	ASSERT_NE(NULL, s[0]);
+	ASSERT_NE(NULL, s[1]);
+	for (k = 0; k < 2; k++) {
+		wconst(s[k], 0, 1, 1);
+		wper(s[k], 0, 2, 3, 1, 0);
+		wper(s[k], 0, 3, 7, 4, 2);
+		wper(s[k], 1, 2, 5, 2, 1);
+	}
+	for (i = 0; i < 2; i++) {
+		/* SPEC_SRC: ZERO (trailer base + 0x0c), only PRE_OP swaps */
+		both_wr(s, NVPC_G84_SPEC_SRC(i), TR(NVPC_NV40_TRAILER_ZERO_C));
+		both_wr(s, NVPC_NV40_CTRL(i), NVPC_NV40_CTRL_MODE_QUAD);
+	}
+	both_wr(s, NVPC_NV40_EVENT_SRC(0), SRC4(1, 2, 0, 0));
+	both_wr(s, NVPC_NV40_EVENT_OP(0), 0x8888);	/* sig1 & sig2 */
+	/* START: sig3 and sig3 one cycle earlier (a delayed argument);
+	 * its byte 2 is SETFLAG's argument 0 (NV30+: SETFLAG/CLRFLAG take
+	 * START bytes 2, 3 and PRE bytes 0, 1; CLRFLAG PRE bytes 2, 3 and
+	 * START bytes 0, 1)
+	 */
+	both_wr(s, NVPC_NV40_START_SRC(0), SRC4(3, 3, 2, 0));
+	both_wr(s, NVPC_NV40_START_OP(0), 0x8888 | NVPC_OP_DELAY1);
+	both_wr(s, NVPC_NV40_PRE_SRC(0), SRC4(0, 0, 3, 0));
+	both_wr(s, NVPC_NV40_SETFLAG_OP(0), 0xaaaa);	/* sig2 */
+	both_wr(s, NVPC_NV40_CLRFLAG_OP(0), 0xaaaa);	/* sig3 */
+	/* STOP counts own FLAG */
+	both_wr(s, NVPC_NV40_STOP_SRC(0), TR(NVPC_NV40_TRAILER_FLAG(0)));
+	both_wr(s, NVPC_NV40_STOP_OP(0), 0xaaaa);
+	both_wr(s, NVPC_NV40_EVENT_SRC(1), 2);
+	both_wr(s, NVPC_NV40_EVENT_OP(1), 0xaaaa);
+	for (i = 0; i < 60; i++) {
+		n = 300 + (i * 977) % 2700;
+		ASSERT_EQ(0, nvpc_sim_advance(s[0], i % 2, n));
+		ASSERT_EQ(0, nvpc_sim_advance(s[1], i % 2, n));
+		ASSERT_TRUE(regs_equal(s[0], s[1], &addr))
+			TH_LOG("span %u: register %#x differs", i, addr);
+		both_wr(s, NVPC_NV40_PRE_OP(i % 2), 0);	/* its value: a swap */
+		if (i % 3 == 0) {
+			nvpc_sim_settle(s[0]);
+			nvpc_sim_settle(s[1]);
+		}
+		ASSERT_TRUE(regs_equal(s[0], s[1], &addr))
+			TH_LOG("after swap %u: register %#x differs", i, addr);
+		if (i % 4 == 1)
+			both_wr(s, NVPC_NV40_QUAD_ACK_TRIGGER(i % 2),
+				NVPC_QUAD_ACK);
+		if (i == 20)
+			for (k = 0; k < 2; k++)
+				wper(s[k], 0, 2, 4, 3, 1);
+		if (i == 40)
+			both_wr(s, NVPC_NV40_EVENT_OP(0), 0xeeee); /* or */
+	}
+	free(s[0]);
+	free(s[1]);
+}
+
+#define G84_DOMS	8
+
+/* one read of a domain as the driver does it (domain.c, gen_nv40.c) */
+static void g84_sample(struct nvpc_sim *s, unsigned int d, u64 *cycles,
+		       u64 *event, u64 *start)
+{
+	nvpc_sim_wr32(s, NVPC_NV40_PRE_OP(d), 0);	/* swap */
+	nvpc_sim_settle(s);	/* sim_gpu.c: manual clock, before a read */
+	cycles[d] += nvpc_sim_rd32(s, NVPC_NV40_CTR_CYCLES(d));
+	event[d] += nvpc_sim_rd32(s, NVPC_NV40_CTR_EVENT(d));
+	start[d] += nvpc_sim_rd32(s, NVPC_NV40_CTR_START(d));
+	nvpc_sim_wr32(s, NVPC_NV40_QUAD_ACK_TRIGGER(d), NVPC_QUAD_ACK);
+}
+
+/*
+ * perf_test's g84_exact_past_2_36: the catalogue's G84 with every clock at
+ * 1 MHz, all 8 domains in quad mode (SPEC_SRC on ZERO, as gen_nv40.c
+ * programs it), main.0 counting a constant 1 on EVENT and a period-3
+ * signal on START. 32 times 2^31 cycles of main.0, each in 4 parts with
+ * one domain swapped between them (the driver's poll), then every domain
+ * swapped and read (the test's reads).
+ *
+ * Work: each part of 2^29 cycles must go in one call with a budget of
+ * 5 units per domain (sim_fast.c: in the steady state a plan, the swap's
+ * cycle, the tail; the flat estimate of fa_dom_cost() for a period of 1
+ * or 3 and a tail of 3 * 1 + 8 = 11 cycles is (11 + 3) / 64 + 3 + 2 = 5),
+ * after a first measurement that may take longer (11 per domain).
+ *
+ * Counts (all clocks equal: every domain runs the same cycles 0 .. 2^36
+ * - 1, each period read once, so the sums are the totals):
+ *  - CTR_CYCLES of each domain: 2^36 = 68719476736;
+ *  - main.0 CTR_EVENT (constant 1): 2^36;
+ *  - main.0 CTR_START (1 iff c % 3 == 0): the multiples of 3 below 2^36,
+ *    (2^36 - 1) / 3 + 1 = 22906492245 + 1 = 22906492246.
+ */
+TEST(g84_swapped_between_advances)
+{
+	const struct nvpc_chip_desc *g84 = nvpc_catalog_find(0x84);
+	const u64 per_dom = 5, first = 11, part = 1ULL << 29;
+	u64 cycles[G84_DOMS] = { 0 }, event[G84_DOMS] = { 0 };
+	u64 start[G84_DOMS] = { 0 }, n, w, most = 0;
+	struct nvpc_domain_desc doms[G84_DOMS];
+	struct nvpc_chip_desc chip;
+	struct nvpc_sim_params p = { .chip = &chip };
+	struct nvpc_sim *s;
+	unsigned int i, j, d;
+	int z;
+	size_t sz;
+
+	ASSERT_NE(NULL, g84);
+	ASSERT_EQ(G84_DOMS, g84->nr_domains);
+	chip = *g84;
+	memcpy(doms, g84->domains, sizeof(doms));
+	for (d = 0; d < G84_DOMS; d++)
+		doms[d].clock_hz = 1000000;
+	chip.domains = doms;
+	sz = nvpc_sim_size(&p);
+	s = calloc(1, sz);
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, nvpc_sim_init(s, sz, &p));
+	ASSERT_EQ(G84_DOMS, nvpc_sim_nr_domains(s));
+	wconst(s, 0, 1, 1);
+	wper(s, 0, 2, 3, 1, 0);
+	for (d = 0; d < G84_DOMS; d++) {
+		z = nvpc_catalog_trailer_id(&chip, &doms[d], NVPC_TRAILER_ZERO,
+					    0);
+		ASSERT_LE(0, z);
+		nvpc_sim_wr32(s, NVPC_G84_SPEC_SRC(d), z);
+		nvpc_sim_wr32(s, NVPC_NV40_CTRL(d), NVPC_NV40_CTRL_MODE_QUAD);
+	}
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_SRC(0), 1);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_OP(0), 0xaaaa);
+	nvpc_sim_wr32(s, NVPC_NV40_START_SRC(0), 2);
+	nvpc_sim_wr32(s, NVPC_NV40_START_OP(0), 0xaaaa);
+	for (i = 0; i < 32; i++) {
+		for (j = 0; j < 4; j++) {
+			n = part;
+			w = nvpc_sim_work(s);
+			ASSERT_EQ(0, nvpc_sim_advance_bounded(s, 0, &n,
+					G84_DOMS * (i || j ? per_dom : first)));
+			ASSERT_EQ(part, n)
+				TH_LOG("advance %u part %u: %llu cycles done",
+				       i, j, (unsigned long long)n);
+			w = nvpc_sim_work(s) - w;
+			most = w > most && (i || j) ? w : most;
+			/* the poll swaps a domain between the parts */
+			g84_sample(s, (4 * i + j) % G84_DOMS, cycles, event,
+				   start);
+		}
+		for (d = 0; d < G84_DOMS; d++)
+			g84_sample(s, d, cycles, event, start);
+	}
+	TH_LOG("most work of a steady part: %llu units",
+	       (unsigned long long)most);
+	for (d = 0; d < G84_DOMS; d++)
+		EXPECT_EQ(68719476736ULL, cycles[d]);
+	EXPECT_EQ(68719476736ULL, event[0]);
+	EXPECT_EQ(22906492246ULL, start[0]);
+	free(s);
+}
+
+TEST_HARNESS_MAIN
