@@ -44,6 +44,8 @@ struct platform_device;
 #define NVPC_SIMDEV_NS_PER_WORK_INIT	2000
 #define NVPC_SIMDEV_NS_PER_WORK_MAX	(10 * NSEC_PER_USEC)
 #define NVPC_SIMDEV_CALIBRATE_MIN_WORK	8
+/* the real-time worker's budget grows up to this factor to make progress */
+#define NVPC_SIMDEV_RT_GROW_MAX		1024
 /*
  * Real-time mode: the worker's period and its budget per run; it catches
  * up with what the accesses left, and skips a lag longer than

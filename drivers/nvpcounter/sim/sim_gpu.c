@@ -52,25 +52,27 @@ static void nvpc_simdev_calibrate(struct nvpc_simdev *sd, u64 took_ns,
  * about @hold_ns (Documentation/sim.rst "Time and clocks"). Never past
  * @to; what does not fit is left for later. Lock held.
  */
-static void nvpc_simdev_rt_run(struct nvpc_simdev *sd, u64 to, u64 hold_ns)
+static bool nvpc_simdev_rt_run(struct nvpc_simdev *sd, u64 to, u64 hold_ns,
+			       u64 grow)
 {
 	u64 n, w0, t0;
 
 	if (to <= sd->rt_last)
-		return;
+		return true;
 	n = to - sd->rt_last;
 	w0 = nvpc_sim_work(sd->sim);
 	t0 = ktime_get_ns();
 	if (nvpc_sim_advance_bounded(sd->sim, NVPC_SIM_NS, &n,
-				     nvpc_simdev_budget(sd, hold_ns))) {
+				     grow * nvpc_simdev_budget(sd, hold_ns))) {
 		/* the model's time would overflow: it stops, and says so */
 		sd->rt_skipped_ns += to - sd->rt_last;
 		sd->rt_last = to;
-		return;
+		return true;
 	}
 	sd->rt_last += n;
 	nvpc_simdev_calibrate(sd, ktime_get_ns() - t0,
 			      nvpc_sim_work(sd->sim) - w0);
+	return n != 0;
 }
 
 /*
@@ -84,7 +86,7 @@ static void nvpc_simdev_rt_access(struct nvpc_simdev *sd)
 {
 	if (sd->realtime)
 		nvpc_simdev_rt_run(sd, ktime_get_ns(),
-				   NVPC_SIMDEV_RT_ACCESS_NS);
+				   NVPC_SIMDEV_RT_ACCESS_NS, 1);
 }
 
 static u32 nvpc_simdev_rd32(void *priv, u32 addr)
@@ -128,15 +130,23 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 {
 	struct nvpc_simdev *sd = container_of(to_delayed_work(work),
 					      struct nvpc_simdev, rt_work);
-	u64 start = ktime_get_ns(), now;
+	u64 start = ktime_get_ns(), now, grow = 1;
 	unsigned long flags;
 	bool again;
 
 	for (;;) {
 		raw_spin_lock_irqsave(&sd->lock, flags);
 		now = ktime_get_ns();
-		if (sd->realtime)
-			nvpc_simdev_rt_run(sd, now, NVPC_SIMDEV_HOLD_NS);
+		/*
+		 * not even the shortest step fitted the budget (whose unit
+		 * cost is learnt only from work done): allow more, as a
+		 * debugfs advance does, so that real time always moves
+		 */
+		if (sd->realtime &&
+		    !nvpc_simdev_rt_run(sd, now, NVPC_SIMDEV_HOLD_NS, grow))
+			grow = min_t(u64, grow * 2, NVPC_SIMDEV_RT_GROW_MAX);
+		else
+			grow = 1;
 		again = sd->realtime && now > sd->rt_last;
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
 		if (!again || ktime_get_ns() - start > NVPC_SIMDEV_RT_BUDGET_NS)
