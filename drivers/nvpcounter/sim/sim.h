@@ -46,6 +46,8 @@ struct platform_device;
 #define NVPC_SIMDEV_CALIBRATE_MIN_WORK	8
 /* the real-time worker's budget grows up to this factor to make progress */
 #define NVPC_SIMDEV_RT_GROW_MAX		1024
+/* ... and a real-time register access's, with interrupts off, up to this */
+#define NVPC_SIMDEV_RT_ACCESS_GROW_MAX	256
 /*
  * Real-time mode: the worker's period and its budget per run; it catches
  * up with what the accesses left, and skips a lag longer than

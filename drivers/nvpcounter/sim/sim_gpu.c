@@ -84,9 +84,21 @@ static bool nvpc_simdev_rt_run(struct nvpc_simdev *sd, u64 to, u64 hold_ns,
  */
 static void nvpc_simdev_rt_access(struct nvpc_simdev *sd)
 {
-	if (sd->realtime)
-		nvpc_simdev_rt_run(sd, ktime_get_ns(),
-				   NVPC_SIMDEV_RT_ACCESS_NS, 1);
+	u64 now, grow;
+
+	if (!sd->realtime)
+		return;
+	/*
+	 * The shortest step may be estimated above the access's budget
+	 * (the unit cost is learnt from larger runs): allow a few
+	 * doublings, so that the model moves at every access and a swap
+	 * the driver triggered lands on the next cycle, as on a GPU
+	 */
+	now = ktime_get_ns();
+	for (grow = 1; !nvpc_simdev_rt_run(sd, now, NVPC_SIMDEV_RT_ACCESS_NS,
+					   grow) &&
+	     grow < NVPC_SIMDEV_RT_ACCESS_GROW_MAX; grow *= 2)
+		;
 }
 
 static u32 nvpc_simdev_rd32(void *priv, u32 addr)
