@@ -491,7 +491,8 @@ static void nvpc_pmu_cancel_mux_timers(struct pmu *pmu)
  * perf_event_pmu_context) after ->destroy(), which dropped our last core
  * reference: perf_pmu_unregister() would free that memory under it.
  * Wait until every CPU's context is back at rest (6.1: the context's own
- * reference only; 6.2+: no event, detached from the CPU's context).
+ * reference only; 6.2+: detached from the CPU's context, which the last
+ * event's put_pmu_ctx() does; its refcount is not 0 on a fresh PMU).
  */
 static bool nvpc_pmu_contexts_idle(struct pmu *pmu)
 {
@@ -502,7 +503,8 @@ static bool nvpc_pmu_contexts_idle(struct pmu *pmu)
 		struct perf_cpu_pmu_context *cpc =
 			per_cpu_ptr(pmu->cpu_pmu_context, cpu);
 
-		if (atomic_read(&cpc->epc.refcount) || READ_ONCE(cpc->epc.ctx))
+		/* set by the first event, cleared by the last put */
+		if (READ_ONCE(cpc->epc.ctx))
 			return false;
 #else
 		struct perf_cpu_context *cpuctx =
