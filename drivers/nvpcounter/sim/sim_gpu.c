@@ -76,17 +76,37 @@ static bool nvpc_simdev_rt_run(struct nvpc_simdev *sd, u64 to, u64 hold_ns,
 }
 
 /*
- * Before a register access in real-time mode: bring the model towards the
- * wall time read now, within NVPC_SIMDEV_RT_ACCESS_NS of work (the access
- * runs with interrupts off). Steady periodic sources skip whole
- * hyperperiods in constant work, so the model is then at the wall time;
- * else the worker catches up with the rest. Lock held.
+ * Before a register access in real-time mode: bring the model to the wall
+ * time read now if that fits NVPC_SIMDEV_RT_ACCESS_NS of work (the access
+ * runs with interrupts off), else leave it to the worker: a part of the
+ * span is not worth the search for it. Steady periodic sources skip whole
+ * hyperperiods in constant work, which fits on a chip of few domains.
+ * Lock held.
  */
 static void nvpc_simdev_rt_access(struct nvpc_simdev *sd)
 {
-	if (sd->realtime)
-		nvpc_simdev_rt_run(sd, ktime_get_ns(),
-				   NVPC_SIMDEV_RT_ACCESS_NS, 1);
+	u64 now, w0, t0, budget;
+	int ret;
+
+	if (!sd->realtime)
+		return;
+	now = ktime_get_ns();
+	if (now <= sd->rt_last)
+		return;
+	w0 = nvpc_sim_work(sd->sim);
+	t0 = ktime_get_ns();
+	budget = nvpc_simdev_budget(sd, NVPC_SIMDEV_RT_ACCESS_NS);
+	ret = nvpc_sim_advance_within(sd->sim, NVPC_SIM_NS, now - sd->rt_last,
+				      budget);
+	if (ret < 0) {
+		/* the model's time would overflow: it stops, and says so */
+		sd->rt_skipped_ns += now - sd->rt_last;
+		sd->rt_last = now;
+	} else if (ret) {
+		sd->rt_last = now;
+		nvpc_simdev_calibrate(sd, ktime_get_ns() - t0,
+				      nvpc_sim_work(sd->sim) - w0);
+	}
 }
 
 static u32 nvpc_simdev_rd32(void *priv, u32 addr)
