@@ -60,7 +60,9 @@ struct platform_device;
  * up with what the accesses left, and skips a lag longer than
  * RT_MAX_LAG_NS when the model cannot run at its clocks.
  */
-#define NVPC_SIMDEV_RT_PERIOD_MS	10
+#define NVPC_SIMDEV_RT_PERIOD_MS	5
+/* a lag the worker leaves (its copy runs cost about this much) */
+#define NVPC_SIMDEV_RT_MIN_LAG_NS	(500 * NSEC_PER_USEC)
 #define NVPC_SIMDEV_RT_BUDGET_NS	(4 * NSEC_PER_MSEC)
 /* wall time the model may lag behind before the lag is skipped */
 #define NVPC_SIMDEV_RT_MAX_LAG_NS	(500 * NSEC_PER_MSEC)

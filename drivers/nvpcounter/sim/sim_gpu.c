@@ -241,12 +241,17 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 	 * the copy was overtaken by an access or a control file is busy.
 	 */
 	if (mutex_trylock(&sd->ctl)) {
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		now = ktime_get_ns();
-		n = sd->realtime && now > sd->rt_last ? now - sd->rt_last : 0;
-		raw_spin_unlock_irqrestore(&sd->lock, flags);
-		if (n)
+		/* again while the run itself left a lag worth a run */
+		do {
+			raw_spin_lock_irqsave(&sd->lock, flags);
+			now = ktime_get_ns();
+			n = sd->realtime && now > sd->rt_last ?
+			    now - sd->rt_last : 0;
+			raw_spin_unlock_irqrestore(&sd->lock, flags);
+			if (n < NVPC_SIMDEV_RT_MIN_LAG_NS)
+				break;
 			nvpc_simdev_run_copy(sd, NVPC_SIM_NS, &n, true);
+		} while (n && ktime_get_ns() - start < NVPC_SIMDEV_RT_BUDGET_NS);
 		again = !n;
 		mutex_unlock(&sd->ctl);
 	}
