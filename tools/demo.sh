@@ -18,10 +18,13 @@ NVPC_VM_SCRIPT=$TOP/tools/testing/vm/guest-demo.sh NVPC_VM_TIMEOUT=300 \
 	"$TOP/tools/testing/vm/run.sh" "$KVER" > "$LOG" 2>&1 &
 runner=$!
 # the guest writes its output to the results share: follow it live (a
-# guest.log older than this run is another run's)
+# guest.log older than this run is another run's; the runner also
+# removes the results folder while it starts)
 fresh() {
-	[ -e "$OUT/results/guest.log" ] &&
-		[ "$(stat -c %Y "$OUT/results/guest.log")" -ge "$start" ]
+	local m
+
+	m=$(stat -c %Y "$OUT/results/guest.log" 2>/dev/null) || return 1
+	[ "$m" -ge "$start" ]
 }
 while ! fresh && kill -0 "$runner" 2>/dev/null; do
 	sleep 0.5

@@ -46,14 +46,23 @@ struct platform_device;
 #define NVPC_SIMDEV_CALIBRATE_MIN_WORK	8
 /* the real-time worker's budget grows up to this factor to make progress */
 #define NVPC_SIMDEV_RT_GROW_MAX		1024
-/* ... and a real-time register access's, with interrupts off, up to this */
-#define NVPC_SIMDEV_RT_ACCESS_GROW_MAX	256
+/*
+ * Long runs (debugfs advance, the real-time worker) run on a copy of the
+ * model without the lock, in slices of this much wall time each, and
+ * commit it with a pointer swap: no interrupts-off stretch grows with the
+ * work (e.g. a hyperperiod skip of every domain of a chip).
+ */
+#define NVPC_SIMDEV_COPY_SLICE_NS	(2 * NSEC_PER_MSEC)
+/* work units of one step on the copy, between two cond_resched() */
+#define NVPC_SIMDEV_COPY_WORK		1024
 /*
  * Real-time mode: the worker's period and its budget per run; it catches
  * up with what the accesses left, and skips a lag longer than
  * RT_MAX_LAG_NS when the model cannot run at its clocks.
  */
-#define NVPC_SIMDEV_RT_PERIOD_MS	10
+#define NVPC_SIMDEV_RT_PERIOD_MS	5
+/* a lag the worker leaves (its copy runs cost about this much) */
+#define NVPC_SIMDEV_RT_MIN_LAG_NS	(500 * NSEC_PER_USEC)
 #define NVPC_SIMDEV_RT_BUDGET_NS	(4 * NSEC_PER_MSEC)
 /* wall time the model may lag behind before the lag is skipped */
 #define NVPC_SIMDEV_RT_MAX_LAG_NS	(500 * NSEC_PER_MSEC)
@@ -104,9 +113,17 @@ struct nvpc_simdev_trace_ent {
  * @lock: protects the model and everything it calls back into; a raw lock
  *	because register access happens with interrupts off, also on RT
  * @sim: the model (kvzalloc'd), replaced as a whole when a clock changes
+ *	or a run on a copy is committed
+ * @spare: a buffer of @sim_size for runs on a copy, owned by @ctl's holder
+ * @sim_size: size of the model
+ * @seq: bumped under @lock by every change of @sim that does not hold @ctl
+ *	(the core's register accesses): a run on a copy taken without @lock
+ *	commits only if @seq did not move meanwhile
  * @realtime: real-time clock mode (else manual)
  * @rt_last: real-time: wall time (ktime_get_ns()) the model has reached
  * @rt_skipped_ns: real-time: wall time skipped because the model lagged
+ * @settle_lag_ns: real-time: a cycle of the slowest domain; a read settles
+ *	the model (nvpc_sim_settle()) when it lags the wall time that much
  * @ns_per_work: measured cost of a unit of model work (nanoseconds)
  * @rt_work: real-time: the catch-up worker
  * @trace_on: the access trace is recording
@@ -147,10 +164,14 @@ struct nvpc_simdev {
 	struct mutex ctl;	/* see the kernel-doc above */
 	raw_spinlock_t lock;
 	struct nvpc_sim *sim;
+	struct nvpc_sim *spare;
+	size_t sim_size;
+	u64 seq;
 
 	bool realtime;
 	u64 rt_last;
 	u64 rt_skipped_ns;
+	u64 settle_lag_ns;
 	u64 ns_per_work;
 	struct delayed_work rt_work;
 

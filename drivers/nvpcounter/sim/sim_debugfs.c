@@ -226,10 +226,12 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	struct nvpc_simdev *sd = m->private;
 	struct nvpc_sim_stats st;
 	unsigned long flags;
-	u64 skipped, lost, mw, mf;
+	u64 skipped, lost, mw, mf, work, npw;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	nvpc_sim_get_stats(sd->sim, &st);
+	work = nvpc_sim_work(sd->sim);
+	npw = sd->ns_per_work;
 	skipped = sd->rt_skipped_ns;
 	lost = sd->trace_lost;
 	mw = sd->mem_writes;
@@ -247,6 +249,8 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "trace_lost %llu\n", lost);
 	seq_printf(m, "mem_writes %llu\n", mw);
 	seq_printf(m, "mem_faults %llu\n", mf);
+	seq_printf(m, "work %llu\n", work);
+	seq_printf(m, "ns_per_work %llu\n", npw);
 	return 0;
 }
 

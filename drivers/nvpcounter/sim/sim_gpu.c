@@ -76,29 +76,37 @@ static bool nvpc_simdev_rt_run(struct nvpc_simdev *sd, u64 to, u64 hold_ns,
 }
 
 /*
- * Before a register access in real-time mode: bring the model towards the
- * wall time read now, within NVPC_SIMDEV_RT_ACCESS_NS of work (the access
- * runs with interrupts off). Steady periodic sources skip whole
- * hyperperiods in constant work, so the model is then at the wall time;
- * else the worker catches up with the rest. Lock held.
+ * Before a register access in real-time mode: bring the model to the wall
+ * time read now if that fits NVPC_SIMDEV_RT_ACCESS_NS of work (the access
+ * runs with interrupts off), else leave it to the worker: a part of the
+ * span is not worth the search for it. Steady periodic sources skip whole
+ * hyperperiods in constant work, which fits on a chip of few domains.
+ * Lock held.
  */
 static void nvpc_simdev_rt_access(struct nvpc_simdev *sd)
 {
-	u64 now, grow;
+	u64 now, w0, t0, budget;
+	int ret;
 
 	if (!sd->realtime)
 		return;
-	/*
-	 * The shortest step may be estimated above the access's budget
-	 * (the unit cost is learnt from larger runs): allow a few
-	 * doublings, so that the model moves at every access and a swap
-	 * the driver triggered lands on the next cycle, as on a GPU
-	 */
 	now = ktime_get_ns();
-	for (grow = 1; !nvpc_simdev_rt_run(sd, now, NVPC_SIMDEV_RT_ACCESS_NS,
-					   grow) &&
-	     grow < NVPC_SIMDEV_RT_ACCESS_GROW_MAX; grow *= 2)
-		;
+	if (now <= sd->rt_last)
+		return;
+	w0 = nvpc_sim_work(sd->sim);
+	t0 = ktime_get_ns();
+	budget = nvpc_simdev_budget(sd, NVPC_SIMDEV_RT_ACCESS_NS);
+	ret = nvpc_sim_advance_within(sd->sim, NVPC_SIM_NS, now - sd->rt_last,
+				      budget);
+	if (ret < 0) {
+		/* the model's time would overflow: it stops, and says so */
+		sd->rt_skipped_ns += now - sd->rt_last;
+		sd->rt_last = now;
+	} else if (ret) {
+		sd->rt_last = now;
+		nvpc_simdev_calibrate(sd, ktime_get_ns() - t0,
+				      nvpc_sim_work(sd->sim) - w0);
+	}
 }
 
 static u32 nvpc_simdev_rd32(void *priv, u32 addr)
@@ -108,13 +116,17 @@ static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 	u32 v;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	sd->seq++;
 	nvpc_simdev_rt_access(sd);
 	/*
 	 * Manual clock: no cycle runs between a swap trigger and the
 	 * driver's poll of QUAD_STATE; do the swap of the next cycle now
-	 * (Documentation/sim.rst "Time and clocks").
+	 * (Documentation/sim.rst "Time and clocks"). Real time: the same
+	 * while the model lags the wall clock by a cycle of its slowest
+	 * domain, as every domain's next cycle has then begun.
 	 */
-	if (!sd->realtime)
+	if (!sd->realtime ||
+	    ktime_get_ns() - sd->rt_last >= sd->settle_lag_ns)
 		nvpc_sim_settle(sd->sim);
 	v = nvpc_sim_rd32(sd->sim, addr);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -127,6 +139,7 @@ static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	sd->seq++;
 	nvpc_simdev_rt_access(sd);
 	nvpc_sim_wr32(sd->sim, addr, val);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -137,16 +150,112 @@ static const struct nvpc_backend_ops nvpc_simdev_ops = {
 	.wr32 = nvpc_simdev_wr32,
 };
 
-/* Real-time catch-up in process context: bounded lock holds, a budget. */
+static int nvpc_simdev_mem_write(void *ctx, u64 gpu_va, const void *buf,
+				 u32 len);
+
+/* Model callback on a copy: no packet may leave it (see run_copy). */
+static int nvpc_simdev_mem_refuse(void *ctx, u64 gpu_va, const void *buf,
+				  u32 len)
+{
+	*(bool *)ctx = true;
+	return 0;
+}
+
+/*
+ * Run a copy of the model @n cycles of domain @dom (or nanoseconds, @dom
+ * NVPC_SIM_NS) with the lock dropped and interrupts on, for at most
+ * about NVPC_SIMDEV_COPY_SLICE_NS, then commit it with a pointer swap if
+ * no register access changed the model meanwhile (@sd->seq): the only
+ * interrupts-off work is the swap. The copy is read without the lock
+ * like a seqcount reader: a copy torn by an access fails the @seq check.
+ * A record-mode packet (memory written) or an access discards the copy.
+ * @rt: the run catches up with the wall time: move @sd->rt_last with it.
+ * Called with @sd->ctl held (nothing else replaces @sd->sim or uses
+ * @sd->spare).
+ *
+ * Return: 0 with *@n the part done and committed (0 if discarded), or
+ * -EINVAL if the model time would overflow, -ENOMEM (nothing done).
+ */
+static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
+				u64 *n, bool rt)
+{
+	u64 seq, done = 0, step, grow = 1, t0 = ktime_get_ns();
+	struct nvpc_sim *c;
+	unsigned long flags;
+	bool refused = false;
+	int ret = 0;
+
+	if (!sd->spare) {
+		sd->spare = kvmalloc(sd->sim_size, GFP_KERNEL);
+		if (!sd->spare)
+			return -ENOMEM;
+	}
+	c = sd->spare;
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	seq = sd->seq;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	memcpy(c, sd->sim, sd->sim_size);
+	nvpc_sim_set_mem_write(c, nvpc_simdev_mem_refuse, &refused);
+	while (done < *n) {
+		step = *n - done;
+		ret = nvpc_sim_advance_bounded(c, dom, &step,
+					       grow * NVPC_SIMDEV_COPY_WORK);
+		if (ret)
+			break;
+		grow = step ? 1 : grow * 2;
+		done += step;
+		if (refused || READ_ONCE(sd->seq) != seq ||
+		    ktime_get_ns() - t0 > NVPC_SIMDEV_COPY_SLICE_NS ||
+		    fatal_signal_pending(current))
+			break;
+		cond_resched();
+	}
+	nvpc_sim_set_mem_write(c, nvpc_simdev_mem_write, sd);
+	if (ret || refused)
+		done = 0;
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	if (done && sd->seq == seq) {
+		sd->spare = sd->sim;
+		sd->sim = c;
+		if (rt)
+			sd->rt_last += done;
+	} else {
+		done = 0;
+	}
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	*n = done;
+	return ret;
+}
+
+/* Real-time catch-up in process context: off the lock, else a budget. */
 static void nvpc_simdev_rt_work(struct work_struct *work)
 {
 	struct nvpc_simdev *sd = container_of(to_delayed_work(work),
 					      struct nvpc_simdev, rt_work);
-	u64 start = ktime_get_ns(), now, grow = 1;
+	u64 start = ktime_get_ns(), now, n, grow = 1;
 	unsigned long flags;
-	bool again;
+	bool again = true;
 
-	for (;;) {
+	/*
+	 * The model's work on a copy, interrupts on; bounded holds only if
+	 * the copy was overtaken by an access or a control file is busy.
+	 */
+	if (mutex_trylock(&sd->ctl)) {
+		/* again while the run itself left a lag worth a run */
+		do {
+			raw_spin_lock_irqsave(&sd->lock, flags);
+			now = ktime_get_ns();
+			n = sd->realtime && now > sd->rt_last ?
+			    now - sd->rt_last : 0;
+			raw_spin_unlock_irqrestore(&sd->lock, flags);
+			if (n < NVPC_SIMDEV_RT_MIN_LAG_NS)
+				break;
+			nvpc_simdev_run_copy(sd, NVPC_SIM_NS, &n, true);
+		} while (n && ktime_get_ns() - start < NVPC_SIMDEV_RT_BUDGET_NS);
+		again = !n;
+		mutex_unlock(&sd->ctl);
+	}
+	while (again) {
 		raw_spin_lock_irqsave(&sd->lock, flags);
 		now = ktime_get_ns();
 		/*
@@ -296,6 +405,8 @@ static struct nvpc_sim *nvpc_simdev_build(struct nvpc_simdev *sd)
 	size = nvpc_sim_size(&p);
 	if (!size)
 		return ERR_PTR(-EINVAL);
+	/* the same for every clock: the spare copy buffer stays valid */
+	sd->sim_size = size;
 	sim = kvzalloc(size, GFP_KERNEL);
 	if (!sim)
 		return ERR_PTR(-ENOMEM);
@@ -307,6 +418,17 @@ static struct nvpc_sim *nvpc_simdev_build(struct nvpc_simdev *sd)
 	nvpc_sim_set_trace(sim, nvpc_simdev_trace, sd);
 	nvpc_sim_set_mem_write(sim, nvpc_simdev_mem_write, sd);
 	return sim;
+}
+
+/* A cycle of the slowest domain of @sim, in nanoseconds (rounded up). */
+static u64 nvpc_simdev_slowest_cycle_ns(struct nvpc_sim *sim)
+{
+	unsigned int i;
+	u32 hz = U32_MAX;
+
+	for (i = 0; i < nvpc_sim_nr_domains(sim); i++)
+		hz = min(hz, nvpc_sim_clock_hz(sim, i));
+	return DIV_ROUND_UP_ULL(NSEC_PER_SEC, hz);
 }
 
 /* Flat domain order of the model (nvpc_sim_domain_find()): set by set. */
@@ -442,6 +564,7 @@ int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	old = sd->sim;
 	sd->sim = sim;
+	sd->settle_lag_ns = nvpc_simdev_slowest_cycle_ns(sim);
 	if (sd->gone)
 		nvpc_sim_fault_removed(sim, true);
 	sd->rt_last = ktime_get_ns();
@@ -452,6 +575,27 @@ int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
 	return 0;
 }
 
+/* One hold of about NVPC_SIMDEV_HOLD_NS of work under the lock. */
+static int nvpc_simdev_advance_hold(struct nvpc_simdev *sd, unsigned int dom,
+				    u64 *n, u64 grow)
+{
+	unsigned long flags;
+	u64 w0, t0;
+	int ret;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	w0 = nvpc_sim_work(sd->sim);
+	t0 = ktime_get_ns();
+	ret = nvpc_sim_advance_bounded(sd->sim, dom, n,
+				       grow * nvpc_simdev_budget(sd,
+						NVPC_SIMDEV_HOLD_NS));
+	if (!ret)
+		nvpc_simdev_calibrate(sd, ktime_get_ns() - t0,
+				      nvpc_sim_work(sd->sim) - w0);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return ret;
+}
+
 /**
  * nvpc_simdev_advance() - advance the model's time from process context
  * @sd: the GPU
@@ -459,10 +603,13 @@ int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
  * @n: cycles of @dom, or nanoseconds
  * @ns: @n counts nanoseconds
  *
- * Works in lock holds of about NVPC_SIMDEV_HOLD_NS of model work each
+ * Runs a copy of the model without the lock in slices
+ * (nvpc_simdev_run_copy()), each committed by a pointer swap; a slice
+ * discarded because the core accessed a register meanwhile is replaced by
+ * one lock hold of about NVPC_SIMDEV_HOLD_NS of model work
  * (nvpc_sim_advance_bounded(): whatever the clocks of the domain sets),
- * or of about twice the smallest step the model can take if that is more,
- * with the lock dropped in between. Called with @sd->ctl held.
+ * or of about twice the smallest step the model can take if that is more.
+ * Called with @sd->ctl held.
  *
  * Return: 0, -EINVAL for a bad domain or if the model time would overflow
  * (nothing done), -EINTR on a fatal signal.
@@ -470,35 +617,30 @@ int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
 int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 			bool ns)
 {
-	u64 step, w0, t0, grow = 1;
-	unsigned long flags;
+	unsigned int ref = ns ? NVPC_SIM_NS : dom;
+	u64 step, grow = 1;
 	int ret;
 
 	if (dom >= sd->nr_dom)
 		return -EINVAL;
 	while (n) {
 		step = n;
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		w0 = nvpc_sim_work(sd->sim);
-		t0 = ktime_get_ns();
-		ret = nvpc_sim_advance_bounded(sd->sim, ns ? NVPC_SIM_NS : dom,
-					       &step,
-					       grow * nvpc_simdev_budget(sd,
-						       NVPC_SIMDEV_HOLD_NS));
-		if (!ret)
-			nvpc_simdev_calibrate(sd, ktime_get_ns() - t0,
-					      nvpc_sim_work(sd->sim) - w0);
-		raw_spin_unlock_irqrestore(&sd->lock, flags);
-		if (ret)
+		ret = nvpc_simdev_run_copy(sd, ref, &step, false);
+		if (ret != -EINVAL && !step) {
+			/* copy discarded or no memory: one bounded hold */
+			step = n;
+			ret = nvpc_simdev_advance_hold(sd, ref, &step, grow);
+			/*
+			 * Not even the smallest step fitted (every domain's
+			 * fixed cost, e.g. a hyperperiod measurement): allow
+			 * twice as much for the rest of the span, so a hold
+			 * is at most about twice that cost
+			 */
+			if (!step)
+				grow *= 2;
+		}
+		if (ret == -EINVAL)
 			return ret;
-		/*
-		 * Not even the smallest step fitted (every domain's fixed
-		 * cost, e.g. a hyperperiod measurement): allow twice as much
-		 * for the rest of the span, so a hold is at most about twice
-		 * that cost, never a series of empty holds
-		 */
-		if (!step)
-			grow *= 2;
 		n -= step;
 		if (fatal_signal_pending(current))
 			return -EINTR;
@@ -536,6 +678,7 @@ static void nvpc_simdev_free(struct nvpc_simdev *sd)
 	vfree(sd->mem);
 	vfree(sd->trace);
 	kvfree(sd->sim);
+	kvfree(sd->spare);
 	kfree(sd->doms);
 	kfree(sd->mdoms);
 	mutex_destroy(&sd->ctl);
@@ -587,6 +730,7 @@ struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o)
 		goto err;
 	}
 	sd->sim = sim;
+	sd->settle_lag_ns = nvpc_simdev_slowest_cycle_ns(sim);
 	sd->ns_per_work = NVPC_SIMDEV_NS_PER_WORK_INIT;
 	sd->nr_dom = nvpc_sim_nr_domains(sim);
 	ret = nvpc_simdev_map_domains(sd);

@@ -670,6 +670,38 @@ int nvpc_sim_advance_bounded(struct nvpc_sim *sim, unsigned int dom, u64 *n,
 }
 
 /**
+ * nvpc_sim_advance_within() - advance a whole span, if it fits a budget
+ * @sim: the sim
+ * @dom: reference domain (flat index), or NVPC_SIM_NS for nanoseconds
+ * @n: the cycles of @dom (or nanoseconds)
+ * @budget: work units allowed
+ *
+ * Like nvpc_sim_advance_bounded() without the bisection: all or nothing,
+ * for callers to whom a part of the span is worth less than the cost of
+ * finding it (a real-time register access; a worker does the rest).
+ *
+ * Return: 1 if done, 0 if the engine's estimate exceeds @budget (nothing
+ * done), or -EINVAL for a bad domain or a model time overflow.
+ */
+int nvpc_sim_advance_within(struct nvpc_sim *sim, unsigned int dom, u64 n,
+			    u64 budget)
+{
+	u64 t, f;
+
+	if (nvpc_sim_span(sim, dom, n, &t, &f))
+		return -EINVAL;
+	if (!n)
+		return 1;
+	sim->engine->cost_prepare(sim);
+	if (sim->engine->cost(sim, sim->now + t) > budget)
+		return 0;
+	sim->now += t;
+	sim->ns_frac = f;
+	sim->engine->run(sim, sim->now);
+	return 1;
+}
+
+/**
  * nvpc_sim_work() - work done by the engine so far
  * @sim: the sim
  *

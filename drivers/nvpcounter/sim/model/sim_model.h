@@ -228,6 +228,8 @@ void nvpc_sim_settle(struct nvpc_sim *sim);
 int nvpc_sim_advance_ns(struct nvpc_sim *sim, u64 ns);
 int nvpc_sim_advance_bounded(struct nvpc_sim *sim, unsigned int dom, u64 *n,
 			     u64 budget);
+int nvpc_sim_advance_within(struct nvpc_sim *sim, unsigned int dom, u64 n,
+			    u64 budget);
 u64 nvpc_sim_work(const struct nvpc_sim *sim);
 u64 nvpc_sim_cycles(const struct nvpc_sim *sim, unsigned int dom);
 u64 nvpc_sim_tick_hz(const struct nvpc_sim *sim);
