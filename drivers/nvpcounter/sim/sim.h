@@ -122,6 +122,10 @@ struct nvpc_simdev_trace_ent {
  * @realtime: real-time clock mode (else manual)
  * @rt_last: real-time: wall time (ktime_get_ns()) the model has reached
  * @rt_skipped_ns: real-time: wall time skipped because the model lagged
+ * @rt_behind: real-time: register accesses that left the model behind the
+ *	wall time (the run did not fit their budget)
+ * @rt_behind_max_ns: real-time: the largest such lag
+ * @rt_access_max_ns: real-time: the longest model run of a register access
  * @settle_lag_ns: real-time: a cycle of the slowest domain; a read settles
  *	the model (nvpc_sim_settle()) when it lags the wall time that much
  * @ns_per_work: measured cost of a unit of model work (nanoseconds)
@@ -171,6 +175,9 @@ struct nvpc_simdev {
 	bool realtime;
 	u64 rt_last;
 	u64 rt_skipped_ns;
+	u64 rt_behind;
+	u64 rt_behind_max_ns;
+	u64 rt_access_max_ns;
 	u64 settle_lag_ns;
 	u64 ns_per_work;
 	struct delayed_work rt_work;

@@ -226,13 +226,16 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	struct nvpc_simdev *sd = m->private;
 	struct nvpc_sim_stats st;
 	unsigned long flags;
-	u64 skipped, lost, mw, mf, work, npw;
+	u64 skipped, lost, mw, mf, work, npw, behind, behind_max, amax;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	nvpc_sim_get_stats(sd->sim, &st);
 	work = nvpc_sim_work(sd->sim);
 	npw = sd->ns_per_work;
 	skipped = sd->rt_skipped_ns;
+	behind = sd->rt_behind;
+	behind_max = sd->rt_behind_max_ns;
+	amax = sd->rt_access_max_ns;
 	lost = sd->trace_lost;
 	mw = sd->mem_writes;
 	mf = sd->mem_faults;
@@ -246,6 +249,9 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "last_unmodelled 0x%06x\n", st.last_unmodelled);
 	seq_printf(m, "history_misses %llu\n", st.history_misses);
 	seq_printf(m, "rt_skipped_ns %llu\n", skipped);
+	seq_printf(m, "rt_behind %llu\n", behind);
+	seq_printf(m, "rt_behind_max_ns %llu\n", behind_max);
+	seq_printf(m, "rt_access_max_ns %llu\n", amax);
 	seq_printf(m, "trace_lost %llu\n", lost);
 	seq_printf(m, "mem_writes %llu\n", mw);
 	seq_printf(m, "mem_faults %llu\n", mf);

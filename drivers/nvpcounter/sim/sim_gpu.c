@@ -104,8 +104,13 @@ static void nvpc_simdev_rt_access(struct nvpc_simdev *sd)
 		sd->rt_last = now;
 	} else if (ret) {
 		sd->rt_last = now;
-		nvpc_simdev_calibrate(sd, ktime_get_ns() - t0,
-				      nvpc_sim_work(sd->sim) - w0);
+		t0 = ktime_get_ns() - t0;
+		sd->rt_access_max_ns = max(sd->rt_access_max_ns, t0);
+		nvpc_simdev_calibrate(sd, t0, nvpc_sim_work(sd->sim) - w0);
+	} else {
+		sd->rt_behind++;
+		sd->rt_behind_max_ns = max(sd->rt_behind_max_ns,
+					   now - sd->rt_last);
 	}
 }
 
@@ -180,6 +185,7 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 				u64 *n, bool rt)
 {
 	u64 seq, done = 0, step, grow = 1, t0 = ktime_get_ns();
+	u64 w0, t1, took = 0, work = 0;
 	struct nvpc_sim *c;
 	unsigned long flags;
 	bool refused = false;
@@ -198,11 +204,17 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 	nvpc_sim_set_mem_write(c, nvpc_simdev_mem_refuse, &refused);
 	while (done < *n) {
 		step = *n - done;
+		w0 = nvpc_sim_work(c);
+		t1 = ktime_get_ns();
 		ret = nvpc_sim_advance_bounded(c, dom, &step,
 					       grow * NVPC_SIMDEV_COPY_WORK);
 		if (ret)
 			break;
-		grow = step ? 1 : grow * 2;
+		/* the cost of a unit, for the budgets of the lock holds */
+		took += ktime_get_ns() - t1;
+		work += nvpc_sim_work(c) - w0;
+		/* as the worker's holds: bounded, so no one call runs away */
+		grow = step ? 1 : min_t(u64, grow * 2, NVPC_SIMDEV_RT_GROW_MAX);
 		done += step;
 		if (refused || READ_ONCE(sd->seq) != seq ||
 		    ktime_get_ns() - t0 > NVPC_SIMDEV_COPY_SLICE_NS ||
@@ -214,6 +226,7 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 	if (ret || refused)
 		done = 0;
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_calibrate(sd, took, work);
 	if (done && sd->seq == seq) {
 		sd->spare = sd->sim;
 		sd->sim = c;
