@@ -994,7 +994,7 @@ int main(void)
 		one_call(null_fd);
 		if (calls % 2000 == 0) {
 			clock_gettime(CLOCK_MONOTONIC, &t1);
-			ksft_print_msg("%lu calls, %lu open, %.0f s: %.1f fail %.1f open %.1f use\n",
+			ksft_print_msg("%lu calls %lu open %.0f s: %.1f/%.1f/%.1f s\n",
 				       calls, opened,
 				       (t1.tv_sec - t0.tv_sec) +
 				       (t1.tv_nsec - t0.tv_nsec) / 1e9,
