@@ -79,6 +79,7 @@ struct fuzz_fd {
 	int members;
 	int cpu;		/* a software event's CPU */
 	int pinned;
+	int inherit;
 	__u64 read_format;
 	__u64 last;
 };
@@ -653,6 +654,17 @@ static void make_call(struct fuzz_call *fc, int null_fd)
 		if (chance(50))
 			fc->cpu = -1;
 	}
+	/*
+	 * perf_event_open() compares a task event's inherit bit with its
+	 * group leader's before it looks for the PMU (kernel/events/core.c,
+	 * 6.1 and 6.12)
+	 */
+	if (fc->pid != -1 && fc->group >= 0 &&
+	    open_ev[fc->group].inherit != a->inherit) {
+		fc->allowed = E(EINVAL);
+		fc->why = "task event and group leader differ in inherit";
+		return;
+	}
 	if (a->type != (__u32)g->type) {
 		fc->allowed = E(ENOENT);
 		fc->why = "type of no PMU";
@@ -906,6 +918,7 @@ static void one_call(int null_fd)
 	e = &open_ev[i];
 	*e = (struct fuzz_fd){ .fd = fd, .gpu = fc.gpu, .leader = fc.group,
 			       .pinned = fc.attr.pinned,
+			       .inherit = fc.attr.inherit,
 			       .read_format = fc.attr.read_format };
 	/* a member of a software leader's group reads in that group */
 	if (e->leader >= 0)
