@@ -785,7 +785,7 @@ TEST(fast_equals_oracle_single_hyperperiod)
 }
 
 /* a copy of @s that runs on the oracle from where the fast engine is */
-static struct nvpc_sim *clone_to_oracle(const struct nvpc_sim *s,
+static struct nvpc_sim *clone_to_oracle(struct nvpc_sim *s,
 					const struct nvpc_chip_desc *c)
 {
 	struct nvpc_sim_params p = { .chip = c };
@@ -793,6 +793,7 @@ static struct nvpc_sim *clone_to_oracle(const struct nvpc_sim *s,
 	struct nvpc_sim *o = malloc(sz);
 
 	if (o) {
+		nvpc_sim_catch_up(s);	/* the copy compares its state */
 		memcpy(o, s, sz);
 		o->engine = &nvpc_sim_engine_oracle;
 	}
