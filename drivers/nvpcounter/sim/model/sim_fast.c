@@ -1368,6 +1368,12 @@ static u64 fa_plain_chunks(u64 c, u64 todo, unsigned int lim)
 	return 1 + (todo - first + 63) / 64;
 }
 
+/* the most chunks fa_plain() makes of @n cycles, wherever they start */
+static u64 fa_max_chunks(u64 n)
+{
+	return n ? 1 + (n + 62) / 64 : 0;
+}
+
 /*
  * fa_hyper() of @todo cycles if it runs them without a skip: the plan, the
  * chunk of a pending write, plain chunks. Else (the span is long enough
@@ -1410,18 +1416,18 @@ static u64 fa_dom_cost(const struct nvpc_sim_dom *d, u64 todo)
 		return plain;
 	if (!l)	/* a pending write's chunk, then plain chunks */
 		return fa_chunks(todo, 64) + 2;
-	if (fa->steady) {
-		/* the pending cycle, the tail and the rest of a period */
-		plain = fa_chunks(1 + l + fa->tail, 64) + 2;
-		skip = fa_chunks(fa->tail + l, 64) + 2;
-	} else {
-		/* pending chunk, then below fa_hyper_worth() */
-		plain = fa_chunks(64 + 4 * l + 2 + fa->tail, 64) + 2;
-		/* pending chunk, warm-up, one period, the tail and the rest
-		 * of a period
-		 */
-		skip = fa_chunks(2 * l + 2 + fa->tail + l, 64) + 8;
-	}
+	/*
+	 * fa_hyper_steady(): the plan, the pending cycle, then fewer than
+	 * l + tail cycles without a skip or after it
+	 */
+	if (fa->steady)
+		return 1 + !!fa_pending(&d->hw) + fa_max_chunks(l + fa->tail - 1);
+	/* pending chunk, then below fa_hyper_worth() */
+	plain = fa_chunks(64 + 4 * l + 2 + fa->tail, 64) + 2;
+	/* pending chunk, warm-up, one period, the tail and the rest of a
+	 * period
+	 */
+	skip = fa_chunks(2 * l + 2 + fa->tail + l, 64) + 8;
 	return plain > skip ? plain : skip;
 }
 
