@@ -111,7 +111,13 @@ struct nvpc_simdev_trace_ent {
  * @doms: their origin, by flat index
  * @ctl: serialises the debugfs control operations that may sleep
  * @lock: protects the model and everything it calls back into; a raw lock
- *	because register access happens with interrupts off, also on RT
+ *	because register access happens with interrupts off, also on RT.
+ *	Worst case of an access: the budgeted run (RT_ACCESS_NS of work),
+ *	then the catch-up of the lazy domains it observes to the model time,
+ *	which is done even when the run did not fit: per domain at most one
+ *	hyperperiod skip of a period of at most 256 cycles (about 35 work
+ *	units), for one domain, its set (STATUS, SRC writes) or, for the
+ *	global registers, every domain (model/sim_fast.c "DOC: lazy domains")
  * @sim: the model (kvzalloc'd), replaced as a whole when a clock changes
  *	or a run on a copy is committed
  * @spare: a buffer of @sim_size for runs on a copy, owned by @ctl's holder

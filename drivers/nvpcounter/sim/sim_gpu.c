@@ -79,11 +79,14 @@ static bool nvpc_simdev_rt_run(struct nvpc_simdev *sd, u64 to, u64 hold_ns,
  * Before a register access in real-time mode: bring the model to the wall
  * time read now if that fits NVPC_SIMDEV_RT_ACCESS_NS of work (the access
  * runs with interrupts off), else leave it to the worker: a part of the
- * span is not worth the search for it. Steady periodic sources skip whole
- * hyperperiods in constant work, which fits on a chip of few domains.
- * Lock held.
+ * span is not worth the search for it. The estimate counts the domains
+ * that run (lazy ones, which nothing observes, stay behind) and the
+ * catch-up of the lazy domains that the access at @addr observes
+ * (nvpc_sim_advance_access()); steady periodic sources skip whole
+ * hyperperiods in constant work. Lock held.
  */
-static void nvpc_simdev_rt_access(struct nvpc_simdev *sd)
+static void nvpc_simdev_rt_access(struct nvpc_simdev *sd, u32 addr,
+				  bool write)
 {
 	u64 now, w0, t0, budget;
 	int ret;
@@ -96,8 +99,8 @@ static void nvpc_simdev_rt_access(struct nvpc_simdev *sd)
 	w0 = nvpc_sim_work(sd->sim);
 	t0 = ktime_get_ns();
 	budget = nvpc_simdev_budget(sd, NVPC_SIMDEV_RT_ACCESS_NS);
-	ret = nvpc_sim_advance_within(sd->sim, NVPC_SIM_NS, now - sd->rt_last,
-				      budget);
+	ret = nvpc_sim_advance_access(sd->sim, now - sd->rt_last, budget, addr,
+				      write);
 	if (ret < 0) {
 		/* the model's time would overflow: it stops, and says so */
 		sd->rt_skipped_ns += now - sd->rt_last;
@@ -122,7 +125,7 @@ static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sd->seq++;
-	nvpc_simdev_rt_access(sd);
+	nvpc_simdev_rt_access(sd, addr, false);
 	/*
 	 * Manual clock: no cycle runs between a swap trigger and the
 	 * driver's poll of QUAD_STATE; do the swap of the next cycle now
@@ -145,7 +148,7 @@ static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sd->seq++;
-	nvpc_simdev_rt_access(sd);
+	nvpc_simdev_rt_access(sd, addr, true);
 	nvpc_sim_wr32(sd->sim, addr, val);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 }

@@ -8,10 +8,16 @@
  *  2. wall cost of advancing 10^6 and 10^12 cycles of periodic sources in
  *     quad mode with the fast engine (hyperperiod extrapolation);
  *  3. G84 quad mode swapped between advances of 2^31 cycles: an advance in
- *     the steady state against one that measures its hyperperiod again.
+ *     the steady state against one that measures its hyperperiod again;
+ *  4. the catalogue's G84 (all clocks 100 kHz) with main.0 in quad mode and
+ *     the other 7 domains idle: work, estimated work and time of catching
+ *     up 1, 10 and 500 cycles (a real-time register access), with the idle
+ *     domains lazy and without.
  */
 #include <time.h>
 #include "sim_test.h"
+#include "sim_internal.h"
+#include <nvpcounter/catalog.h>
 
 static double now(void)
 {
@@ -161,10 +167,105 @@ static void g84_swapped(void)
 	free(s);
 }
 
+#define G84_DOMS	8
+#define CATCHUP_N	20000
+
+/*
+ * The catalogue's G84, every clock at 100 kHz, as the driver programs it
+ * for one event: main.0 in quad mode counting a constant 1 (SPEC_SRC on
+ * ZERO), the other domains in single event mode, never started.
+ */
+static struct nvpc_sim *g84_idle(bool eager)
+{
+	const struct nvpc_chip_desc *g84 = nvpc_catalog_find(0x84);
+	static struct nvpc_domain_desc doms[G84_DOMS];
+	static struct nvpc_chip_desc chip;
+	struct nvpc_sim_params p = { .chip = &chip };
+	struct nvpc_sim *s;
+	unsigned int d;
+	size_t sz;
+
+	if (!g84 || g84->nr_domains != G84_DOMS)
+		exit(1);
+	chip = *g84;
+	memcpy(doms, g84->domains, sizeof(doms));
+	for (d = 0; d < G84_DOMS; d++)
+		doms[d].clock_hz = 100000;
+	chip.domains = doms;
+	p.eager = eager;
+	sz = nvpc_sim_size(&p);
+	s = calloc(1, sz);
+	if (!s || nvpc_sim_init(s, sz, &p))
+		exit(1);
+	wconst(s, 0, 1, 1);
+	nvpc_sim_wr32(s, NVPC_G84_SPEC_SRC(0),
+		      nvpc_catalog_trailer_id(&chip, &doms[0],
+					      NVPC_TRAILER_ZERO, 0));
+	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_QUAD);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_SRC(0), 1);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_OP(0), 0xaaaa);
+	for (d = 1; d < G84_DOMS; d++)
+		nvpc_sim_wr32(s, NVPC_NV40_CTRL(d), NVPC_NV40_CTRL_MODE_SINGLE);
+	return s;
+}
+
+/* advances of @n cycles, each followed by the driver's swap, read, ack */
+static void g84_catchup(u64 n, bool eager, double *ns, double *work,
+			double *est)
+{
+	struct nvpc_sim *s = g84_idle(eager);
+	double t = 0, t0;
+	u64 w = 0, e = 0, w0;
+	int i;
+
+	for (i = 0; i < CATCHUP_N + 100; i++) {
+		if (i == 100) {	/* the first ones measure the steady state */
+			t = 0;
+			w = 0;
+			e = 0;
+		}
+		s->engine->cost_prepare(s);
+		e += s->engine->cost(s, s->now + n * s->dom[0].period);
+		w0 = nvpc_sim_work(s);
+		t0 = now();
+		nvpc_sim_advance(s, 0, n);
+		t += now() - t0;
+		w += nvpc_sim_work(s) - w0;
+		nvpc_sim_wr32(s, NVPC_NV40_PRE_OP(0), 0);	/* swap */
+		nvpc_sim_settle(s);
+		nvpc_sim_rd32(s, NVPC_NV40_CTR_CYCLES(0));
+		nvpc_sim_rd32(s, NVPC_NV40_CTR_EVENT(0));
+		nvpc_sim_wr32(s, NVPC_NV40_QUAD_ACK_TRIGGER(0), NVPC_QUAD_ACK);
+	}
+	*ns = t / CATCHUP_N * 1e9;
+	*work = (double)w / CATCHUP_N;
+	*est = (double)e / CATCHUP_N;
+	free(s);
+}
+
+static void g84_catchups(void)
+{
+	static const u64 spans[] = { 1, 10, 500 };
+	double ns[2], work[2], est[2];
+	unsigned int i, k;
+
+	printf("G84 catch-up, main.0 quad, 7 idle domains, 100 kHz (%d each):\n",
+	       CATCHUP_N);
+	for (i = 0; i < ARRAY_SIZE(spans); i++) {
+		for (k = 0; k < 2; k++)
+			g84_catchup(spans[i], k, &ns[k], &work[k], &est[k]);
+		printf("  %3llu cycles: lazy %.1f units (est. %.1f) %.0f ns; "
+		       "every domain %.1f units (est. %.1f) %.0f ns\n",
+		       (unsigned long long)spans[i], work[0], est[0], ns[0],
+		       work[1], est[1], ns[1]);
+	}
+}
+
 int main(void)
 {
 	double t6, t12;
 
+	g84_catchups();
 	g84_swapped();
 
 	workload("periodic (hyperperiod too long to extrapolate)", 2,

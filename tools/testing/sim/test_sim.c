@@ -1271,10 +1271,12 @@ static u32 settle_rd(struct nvpc_sim *s, int k, int what)
 }
 
 /* the whole counting state of every domain is the same in a and b */
-static bool settle_same(const struct nvpc_sim *a, const struct nvpc_sim *b)
+static bool settle_same(struct nvpc_sim *a, struct nvpc_sim *b)
 {
 	unsigned int i;
 
+	nvpc_sim_catch_up(a);
+	nvpc_sim_catch_up(b);
 	for (i = 0; i < a->nr_dom; i++)
 		if (a->dom[i].cycle != b->dom[i].cycle ||
 		    memcmp(&a->dom[i].hw, &b->dom[i].hw, sizeof(a->dom[i].hw)))

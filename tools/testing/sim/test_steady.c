@@ -10,8 +10,12 @@
  *  - g84_swapped_between_advances: perf_test's g84_exact_past_2_36 pattern
  *    on the catalogue's G84 (8 domains, all at 1 MHz), with hand-computed
  *    counts and a bound on the work of each advance (no timing).
+ *  - g84_lazy_idle_domains: one domain counting, seven idle (lazy, see
+ *    sim_fast.c "DOC: lazy domains"): short advances cost a few units
+ *    whatever the number of idle domains, and count every cycle once.
  */
 #include "sim_test.h"
+#include "sim_internal.h"
 #include <nvpcounter/catalog.h>
 #include "kselftest_harness.h"
 
@@ -200,6 +204,136 @@ TEST(g84_swapped_between_advances)
 		EXPECT_EQ(68719476736ULL, cycles[d]);
 	EXPECT_EQ(68719476736ULL, event[0]);
 	EXPECT_EQ(22906492246ULL, start[0]);
+	free(s);
+}
+
+/*
+ * The catalogue's G84, every clock at 100 kHz, programmed as the driver
+ * does for one event: main.0 in quad mode (SPEC_SRC on ZERO, so only a
+ * PRE_OP write swaps) counting signal 1 = constant 1 on EVENT, the other
+ * seven domains' CTRL written with MODE_SINGLE and no PRE_OP write (single
+ * event mode INACTIVE: lazy once the abort of that write is over).
+ * Advances of 1, 10 and 500 cycles of main.0 (200 of each, in that order),
+ * each followed by the driver's poll: a swap (PRE_OP rewritten with its
+ * value 0), a settle (the manual clock's read), the reads of CTR_CYCLES
+ * and CTR_EVENT, an ack.
+ *
+ * Counts: quad mode counts every cycle into the shadow counters and a swap
+ * moves them to the visible ones before the next cycle counts
+ * (pcounter.rst "Quad event mode"), so each poll reads exactly the cycles
+ * of the advance before it: CTR_CYCLES = CTR_EVENT = n; over the test
+ * 1 (the first advance, below) + 200 * (1 + 10 + 500) = 102201 cycles,
+ * which is also what every domain has processed once caught up.
+ *
+ * Work (sim_fast.c, in units of nvpc_sim_work(): a plan or a chunk of at
+ * most 64 cycles that does not cross a 64-cycle block). Every advance
+ * runs main.0 alone: a plan (1), then fa_hyper() with a pending swap (the
+ * settle): its cycle first; the rest in chunks, or, past the hyperperiod
+ * (1: constant sources) and the tail of 3 * 1 + 8 = 11 cycles, a skip:
+ *  - 1 cycle: plan + 1 chunk = 2;
+ *  - 10 cycles: plan + the swap's cycle + 9 cycles (1 chunk, 2 across a
+ *    block) <= 4;
+ *  - 500 cycles, steady (the skip measured before): plan + the swap's
+ *    cycle + skip (no work) + the 11-cycle tail (<= 2) <= 4; the first
+ *    one measures: plan + the pending chunk of 64 cycles (<= 2) + warm-up
+ *    of 3 cycles (<= 2) + one period (1) + the tail (<= 2) <= 8.
+ * So at most 4 units, 8 once, against 16 and more if the seven idle
+ * domains ran too (2 units each). The poll's accesses touch main.0 only:
+ * no work. The estimate (nvpc_sim_advance_within() with that budget) is
+ * as tight: plan + chunks for spans below the skip, 11 for the first
+ * measurement (fa_dom_cost(): skip = (2 + 2 + 11 + 1) / 64 + 3 + 8).
+ * Catching up an idle domain after all that: plan + warm-up (<= 2) +
+ * period (1) + tail (<= 2) <= 6 units.
+ */
+TEST(g84_lazy_idle_domains)
+{
+	static const u64 spans[] = { 1, 10, 500 };
+	const struct nvpc_chip_desc *g84 = nvpc_catalog_find(0x84);
+	struct nvpc_domain_desc doms[G84_DOMS];
+	struct nvpc_chip_desc chip;
+	struct nvpc_sim_params p = { .chip = &chip };
+	u64 total = 1, w, most[3] = { 0 }, n, budget;
+	unsigned int i, j, d;
+	struct nvpc_sim *s;
+	bool measured = false;
+	size_t sz;
+	int z;
+
+	ASSERT_NE(NULL, g84);
+	ASSERT_EQ(G84_DOMS, g84->nr_domains);
+	chip = *g84;
+	memcpy(doms, g84->domains, sizeof(doms));
+	for (d = 0; d < G84_DOMS; d++)
+		doms[d].clock_hz = 100000;
+	chip.domains = doms;
+	sz = nvpc_sim_size(&p);
+	s = calloc(1, sz);
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, nvpc_sim_init(s, sz, &p));
+	wconst(s, 0, 1, 1);
+	z = nvpc_catalog_trailer_id(&chip, &doms[0], NVPC_TRAILER_ZERO, 0);
+	ASSERT_LE(0, z);
+	nvpc_sim_wr32(s, NVPC_G84_SPEC_SRC(0), z);
+	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_QUAD);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_SRC(0), 1);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_OP(0), 0xaaaa);
+	for (d = 1; d < G84_DOMS; d++)
+		nvpc_sim_wr32(s, NVPC_NV40_CTRL(d), NVPC_NV40_CTRL_MODE_SINGLE);
+	/* the first cycle runs every domain: their CTRL writes abort */
+	ASSERT_EQ(0, nvpc_sim_advance(s, 0, 1));
+	nvpc_sim_wr32(s, NVPC_NV40_PRE_OP(0), 0);
+	nvpc_sim_settle(s);
+	EXPECT_EQ(1, nvpc_sim_rd32(s, NVPC_NV40_CTR_CYCLES(0)));
+	EXPECT_EQ(1, nvpc_sim_rd32(s, NVPC_NV40_CTR_EVENT(0)));
+	nvpc_sim_wr32(s, NVPC_NV40_QUAD_ACK_TRIGGER(0), NVPC_QUAD_ACK);
+
+	for (i = 0; i < 3; i++) {
+		for (j = 0; j < 200; j++) {
+			n = spans[i];
+			budget = n == 500 && !measured ? 11 : 4;
+			w = nvpc_sim_work(s);
+			ASSERT_EQ(1, nvpc_sim_advance_within(s, 0, n, budget))
+				TH_LOG("%llu cycles, advance %u: estimate over %llu",
+				       (unsigned long long)n, j,
+				       (unsigned long long)budget);
+			w = nvpc_sim_work(s) - w;
+			if (n == 500 && !measured) {
+				EXPECT_GE(8, w);
+				measured = true;
+			} else {
+				EXPECT_GE(4, w) TH_LOG("%llu cycles: %llu units",
+						       (unsigned long long)n,
+						       (unsigned long long)w);
+				most[i] = w > most[i] ? w : most[i];
+			}
+			total += n;
+			w = nvpc_sim_work(s);
+			nvpc_sim_wr32(s, NVPC_NV40_PRE_OP(0), 0);	/* swap */
+			nvpc_sim_settle(s);
+			ASSERT_EQ(n, nvpc_sim_rd32(s, NVPC_NV40_CTR_CYCLES(0)));
+			ASSERT_EQ(n, nvpc_sim_rd32(s, NVPC_NV40_CTR_EVENT(0)));
+			nvpc_sim_wr32(s, NVPC_NV40_QUAD_ACK_TRIGGER(0),
+				      NVPC_QUAD_ACK);
+			EXPECT_EQ(0, nvpc_sim_work(s) - w);
+		}
+	}
+	TH_LOG("most work per advance: 1 cycle %llu, 10 cycles %llu, 500 cycles %llu units",
+	       (unsigned long long)most[0], (unsigned long long)most[1],
+	       (unsigned long long)most[2]);
+	EXPECT_EQ(102201, total);
+	EXPECT_EQ(total, nvpc_sim_cycles(s, 0));
+	/* the idle domains stayed behind; an access brings one up to date */
+	for (d = 1; d < G84_DOMS; d++)
+		EXPECT_GT(total, s->dom[d].cycle);
+	w = nvpc_sim_work(s);
+	EXPECT_EQ(0, FIELD_GET(NVPC_NV40_CTRL_SINGLE_STATE,
+			       nvpc_sim_rd32(s, NVPC_NV40_CTRL(3))));
+	EXPECT_GE(6, nvpc_sim_work(s) - w);
+	EXPECT_EQ(total, s->dom[3].cycle);
+	for (d = 1; d < G84_DOMS; d++) {
+		EXPECT_EQ(total, nvpc_sim_cycles(s, d));
+		EXPECT_EQ(0, nvpc_sim_rd32(s, NVPC_NV40_CTR_CYCLES(d)));
+	}
 	free(s);
 }
 

@@ -241,6 +241,7 @@ int nvpc_sim_set_wave(struct nvpc_sim *sim, unsigned int dom,
 		return -EINVAL;
 	if (w->kind == NVPC_SIM_WAVE_RANDOM && w->density > 0x10000)
 		return -EINVAL;
+	nvpc_sim_catch_up_range(sim, dom, 1);
 	sim->dom[dom].wave[sig] = *w;
 	sim->cfg_gen++;
 	return 0;
@@ -508,6 +509,7 @@ int nvpc_sim_init(struct nvpc_sim *sim, size_t size,
 	sim->gen = p->chip->gen;
 	sim->engine = p->engine ? p->engine : &nvpc_sim_engine_fast;
 	sim->record_latency = p->record_latency;
+	sim->eager = p->eager;
 	sim->pmc_enable = 0xffffffff;
 	nvpc_sim_params_counts(p, &gpc, &part);
 	if (gpc > NVPC_GF100_MAX_GPC || part > NVPC_GF100_MAX_PART)
@@ -702,6 +704,82 @@ int nvpc_sim_advance_within(struct nvpc_sim *sim, unsigned int dom, u64 n,
 }
 
 /**
+ * nvpc_sim_advance_access() - advance before a register access, if it fits
+ * @sim: the sim
+ * @ns: nanoseconds to advance
+ * @budget: work units allowed for the advance and the access
+ * @addr: BAR0 address of the access that follows
+ * @write: it is a write
+ *
+ * nvpc_sim_advance_within() for a real-time register access: the estimate
+ * covers the run of the domains that are not lazy and the catch-up of the
+ * lazy domains the access will bring to the new model time (one domain for
+ * most registers, its domain set or every domain for a few, see
+ * nvpc_sim_access_scope()). If that does not fit, nothing is advanced; the
+ * access still catches those domains up to the model time as it is.
+ *
+ * Return: 1 if done, 0 if over @budget (nothing done), or -EINVAL if the
+ * model time would overflow.
+ */
+int nvpc_sim_advance_access(struct nvpc_sim *sim, u64 ns, u64 budget,
+			    u32 addr, bool write)
+{
+	unsigned int first, count, i;
+	u64 t, f, est;
+
+	if (nvpc_sim_span(sim, NVPC_SIM_NS, ns, &t, &f))
+		return -EINVAL;
+	if (!ns)
+		return 1;
+	sim->engine->cost_prepare(sim);
+	est = sim->engine->cost(sim, sim->now + t);
+	if (sim->engine->catch_up_cost) {
+		nvpc_sim_access_scope(sim, addr, write, &first, &count);
+		for (i = first; i < first + count && est <= budget; i++)
+			est += sim->engine->catch_up_cost(sim, i, sim->now + t);
+	}
+	if (est > budget)
+		return 0;
+	sim->now += t;
+	sim->ns_frac = f;
+	sim->engine->run(sim, sim->now);
+	return 1;
+}
+
+/**
+ * nvpc_sim_catch_up_range() - bring lazy domains to the model time
+ * @sim: the sim
+ * @first: flat index of the first domain
+ * @count: number of domains
+ *
+ * Called before anything observes or changes those domains.
+ */
+void nvpc_sim_catch_up_range(struct nvpc_sim *sim, unsigned int first,
+			     unsigned int count)
+{
+	unsigned int i;
+
+	if (!sim->engine->catch_up)
+		return;
+	for (i = first; i < first + count && i < sim->nr_dom; i++)
+		if (sim->dom[i].cycle < nvpc_sim_target(&sim->dom[i], sim->now))
+			sim->engine->catch_up(sim, i);
+}
+
+/**
+ * nvpc_sim_catch_up() - bring every lazy domain to the model time
+ * @sim: the sim
+ *
+ * For callers that look at &struct nvpc_sim itself (copies compared with
+ * memcmp(), state dumps): register accesses and nvpc_sim_cycles() catch up
+ * what they see on their own.
+ */
+void nvpc_sim_catch_up(struct nvpc_sim *sim)
+{
+	nvpc_sim_catch_up_range(sim, 0, sim->nr_dom);
+}
+
+/**
  * nvpc_sim_work() - work done by the engine so far
  * @sim: the sim
  *
@@ -715,7 +793,10 @@ u64 nvpc_sim_work(const struct nvpc_sim *sim)
 /* kernel-doc in sim_model.h */
 void nvpc_sim_settle(struct nvpc_sim *sim)
 {
-	/* GF100+ PCOUNTER in reset runs no cycles, so it swaps nothing */
+	/*
+	 * GF100+ PCOUNTER in reset runs no cycles, so it swaps nothing. Lazy
+	 * domains are never in quad mode: a settle leaves them alone.
+	 */
 	if (nvpc_sim_enabled(sim))
 		sim->engine->settle(sim);
 }
@@ -725,11 +806,16 @@ void nvpc_sim_settle(struct nvpc_sim *sim)
  * @sim: the sim
  * @dom: flat domain index
  *
+ * A lazy domain is brought to the model time first.
+ *
  * Return: the number of cycles, 0 for a bad domain.
  */
-u64 nvpc_sim_cycles(const struct nvpc_sim *sim, unsigned int dom)
+u64 nvpc_sim_cycles(struct nvpc_sim *sim, unsigned int dom)
 {
-	return dom < sim->nr_dom ? sim->dom[dom].cycle : 0;
+	if (dom >= sim->nr_dom)
+		return 0;
+	nvpc_sim_catch_up_range(sim, dom, 1);
+	return sim->dom[dom].cycle;
 }
 
 /**
@@ -857,6 +943,7 @@ void nvpc_sim_pm_trigger(struct nvpc_sim *sim)
 
 	if (sim->gen < NVPC_GEN_NV20 || sim->gen >= NVPC_GEN_GF100)
 		return;
+	nvpc_sim_catch_up(sim);	/* every domain sees the pulse */
 	sim->cfg_gen++;		/* PM_TRIGGER may be a counted signal */
 	for (i = 0; i < sim->nr_dom; i++) {
 		sim->dom[i].hw.pend_pm = 1;
@@ -875,6 +962,7 @@ void nvpc_sim_pm_trigger(struct nvpc_sim *sim)
  */
 u32 nvpc_sim_user_signals(const struct nvpc_sim *sim, unsigned int dom)
 {
+	/* a lazy domain has no USER pulse pending: its values stand still */
 	return dom < sim->nr_dom ? sim->dom[dom].hw.user_value : 0;
 }
 
@@ -920,8 +1008,10 @@ void nvpc_sim_get_stats(const struct nvpc_sim *sim, struct nvpc_sim_stats *st)
  */
 void nvpc_sim_fault_record(struct nvpc_sim *sim, unsigned int dom)
 {
-	if (dom < sim->nr_dom)
+	if (dom < sim->nr_dom) {
+		nvpc_sim_catch_up_range(sim, dom, 1);
 		sim->dom[dom].hw.rec_fault_inject = 1;
+	}
 }
 
 /**
@@ -934,8 +1024,10 @@ void nvpc_sim_fault_record(struct nvpc_sim *sim, unsigned int dom)
 void nvpc_sim_fault_lost_swaps(struct nvpc_sim *sim, unsigned int dom,
 			       u32 count)
 {
-	if (dom < sim->nr_dom)
+	if (dom < sim->nr_dom) {
+		nvpc_sim_catch_up_range(sim, dom, 1);
 		sim->dom[dom].lost_swaps = count;
+	}
 }
 
 /**

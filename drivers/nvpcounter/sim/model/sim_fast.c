@@ -24,6 +24,8 @@
 #include "sim_internal.h"
 
 #define FA_HYPER_MAX	BIT(22)	/* largest hyperperiod measured */
+/* largest hyperperiod of a lazy domain: bounds the work of its catch-up */
+#define FA_LAZY_HYPER_MAX	NVPC_SIM_FA_PATTERN
 #define FA_ARG_DELAYED	0x80	/* &nvpc_sim_fa_op.arg: the delayed source */
 #define FA_ARG_SETFLAG	0x40	/* &nvpc_sim_fa_op.arg: the SETFLAG input */
 #define FA_SLOT_SWAP	NVPC_SIM_NR_SLOTS	/* plan slot of SPEC_SRC */
@@ -873,6 +875,19 @@ static void fa_chunk_words(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 
 /* ---- one chunk ---- */
 
+/*
+ * The FLAG latch cannot move during the chunk: halted, or single event
+ * mode INACTIVE with no PRE_OP write to start it (pcounter.rst "Single
+ * event mode": "flag is frozen when in INACTIVE state", and the process
+ * leaves INACTIVE only on a PRE_OP write; "The flag").
+ */
+static bool fa_latch_still(const struct nvpc_sim_hw *hw)
+{
+	return hw->mode == NVPC_SIM_MODE_HALTED ||
+	       (hw->mode == NVPC_SIM_MODE_SINGLE && !hw->pend_start &&
+		hw->single_state == NVPC_SINGLE_INACTIVE);
+}
+
 /* "Input selection": the SWAP input over n cycles */
 static u64 fa_swap_word(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 			unsigned int n, u64 flagsig)
@@ -893,7 +908,8 @@ static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	struct nvpc_sim_hw *hw = &d->hw;
 	struct fa_chunk c;
 	unsigned int i, nsrc;
-	bool flag_known = n <= 2 || hw->mode == NVPC_SIM_MODE_HALTED;
+	bool still = fa_latch_still(hw);
+	bool flag_known = n <= 2 || still;
 	u64 lw, a, *raw;
 	u32 f;
 
@@ -906,7 +922,7 @@ static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	c.flag_bytes = 0;
 	/* FLAG in cycle k+i is the latch after k+i-2 */
 	c.flagsig = (hw->latch_d1 | (u64)hw->latch << 1) & c.mask;
-	if (hw->mode == NVPC_SIM_MODE_HALTED)
+	if (still)
 		c.flagsig = (hw->latch_d1 | (hw->latch ? ~1ULL : 0)) & c.mask;
 
 	nsrc = sim->gen < NVPC_GEN_NV30 ? NVPC_NR_INPUTS : 4;
@@ -1018,6 +1034,9 @@ static u64 fa_lcm(u64 a, u64 b)
 {
 	u64 x = a, y = b, t;
 
+	if (b == 1)	/* constant sources: no division */
+		return a;
+
 	while (y) {
 		t = x % y;
 		x = y;
@@ -1100,6 +1119,28 @@ static u64 fa_hyperperiod(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 		if (!zero)
 			return 0;
 	}
+	return l;
+}
+
+/*
+ * The hyperperiod fa_hyper() finds once it ran the chunk of a pending
+ * write: PM_TRIGGER and USER pulses are over then.
+ */
+static u64 fa_hyperperiod_after(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
+{
+	struct nvpc_sim_hw *hw = &d->hw;
+	u8 pm = hw->pend_pm, uc = hw->pend_user_clear;
+	u32 uv = hw->user_value;
+	u64 l;
+
+	hw->pend_pm = 0;
+	if (uc)
+		hw->user_value &= ~hw->user_pulse;
+	hw->pend_user_clear = 0;
+	l = fa_hyperperiod(sim, d);
+	hw->pend_pm = pm;
+	hw->pend_user_clear = uc;
+	hw->user_value = uv;
 	return l;
 }
 
@@ -1310,12 +1351,56 @@ static u64 fa_chunks(u64 todo, unsigned int lim)
 }
 
 /*
+ * Chunks of @todo cycles from cycle @c, @lim at most each: fa_plain()
+ * (chunks of 64 on 64-cycle blocks), or at most that many in the order of
+ * fa_run_set() and fa_run_global().
+ */
+static u64 fa_plain_chunks(u64 c, u64 todo, unsigned int lim)
+{
+	u64 first = 64 - c % 64;
+
+	if (!todo)
+		return 0;
+	if (lim != 64)
+		return (todo + lim - 1) / lim;
+	if (todo <= first)
+		return 1;
+	return 1 + (todo - first + 63) / 64;
+}
+
+/* the most chunks fa_plain() makes of @n cycles, wherever they start */
+static u64 fa_max_chunks(u64 n)
+{
+	return n ? 1 + (n + 62) / 64 : 0;
+}
+
+/*
+ * fa_hyper() of @todo cycles if it runs them without a skip: the plan, the
+ * chunk of a pending write, plain chunks. Else (the span is long enough
+ * to skip) ~0.
+ */
+static u64 fa_short_cost(const struct nvpc_sim_dom *d, u64 todo)
+{
+	const struct nvpc_sim_fa_plan *fa = &d->fa;
+	u64 c = d->cycle, p;
+
+	p = fa_pending(&d->hw) ? (fa->steady ? 1 : (todo < 64 ? todo : 64)) : 0;
+	if (fa->steady ? todo - p >= fa->hyper + fa->tail :
+	    fa_hyper_worth(fa->hyper, fa->tail, todo - p))
+		return ~0ULL;
+	return 1 + fa_plain_chunks(c, p, 64) + fa_plain_chunks(c + p, todo - p,
+							      64);
+}
+
+/*
  * Work of running @d @todo cycles, as fa_run() would: fa_cost_prepare().
- * A domain that may skip hyperperiods gets one flat estimate for every
- * span, the larger of a skip and of the longest span it runs without one:
- * a longer span then never costs more than a shorter one, so that
- * nvpc_sim_advance_bounded() never settles for short plain steps when a
- * skip of the whole span costs little more.
+ * A span short enough to run without a skip costs its chunks (a few units
+ * for a few cycles); a domain that may skip hyperperiods gets one flat
+ * estimate for every longer span, the larger of a skip and of the longest
+ * span it runs without one, which is at least the cost of any shorter
+ * span: a longer span then never costs less than a shorter one, so that
+ * nvpc_sim_advance_bounded() can bisect, and never settles for short
+ * plain steps when a skip of the whole span costs little more.
  */
 static u64 fa_dom_cost(const struct nvpc_sim_dom *d, u64 todo)
 {
@@ -1324,23 +1409,165 @@ static u64 fa_dom_cost(const struct nvpc_sim_dom *d, u64 todo)
 
 	if (!todo)
 		return 0;
-	if (!fa->skips)
-		return fa_chunks(todo, fa->limit);
+	if (!fa->skips)	/* the plan, then chunks */
+		return 1 + fa_plain_chunks(d->cycle, todo, fa->limit);
+	plain = fa_short_cost(d, todo);
+	if (plain != ~0ULL)
+		return plain;
 	if (!l)	/* a pending write's chunk, then plain chunks */
 		return fa_chunks(todo, 64) + 2;
-	if (fa->steady) {
-		/* the pending cycle, the tail and the rest of a period */
-		plain = fa_chunks(1 + l + fa->tail, 64) + 2;
-		skip = fa_chunks(fa->tail + l, 64) + 2;
-	} else {
-		/* pending chunk, then below fa_hyper_worth() */
-		plain = fa_chunks(64 + 4 * l + 2 + fa->tail, 64) + 2;
-		/* pending chunk, warm-up, one period, the tail and the rest
-		 * of a period
-		 */
-		skip = fa_chunks(2 * l + 2 + fa->tail + l, 64) + 8;
-	}
+	/*
+	 * fa_hyper_steady(): the plan, the pending cycle, then fewer than
+	 * l + tail cycles without a skip or after it
+	 */
+	if (fa->steady)
+		return 1 + !!fa_pending(&d->hw) + fa_max_chunks(l + fa->tail - 1);
+	/* pending chunk, then below fa_hyper_worth() */
+	plain = fa_chunks(64 + 4 * l + 2 + fa->tail, 64) + 2;
+	/* pending chunk, warm-up, one period, the tail and the rest of a
+	 * period
+	 */
+	skip = fa_chunks(2 * l + 2 + fa->tail + l, 64) + 8;
 	return plain > skip ? plain : skip;
+}
+
+/*
+ * DOC: lazy domains
+ *
+ * A domain is lazy when its cycles change nothing that anyone can observe
+ * but its cycle count, its FLAG and EVENT histories, its last EVENT input
+ * and last source values, and the PERIODIC trailer's position: every one
+ * of its counters, states and registers stands still. That is:
+ *
+ *  - single event mode INACTIVE (pcounter.rst "Single event mode": no
+ *    counting, "flag is frozen when in INACTIVE state"), or halted (GF100+
+ *    MODE 0 and the undocumented modes); never quad mode (the counters
+ *    count) nor record mode (packets);
+ *  - no write effect pending (PRE_OP written, an abort, a swap, a
+ *    PM_TRIGGER or USER pulse: they act on the next cycle);
+ *  - it reads no other domain's FLAG or EVENT, nor its own EVENT (the
+ *    one-cycle feedback), and no domain of its set selects its FLAG or
+ *    EVENT in a SRC or SPEC_SRC byte (pcounter.rst "The EVENT and FLAG
+ *    signals": the importer reads its history);
+ *  - its sources repeat with a hyperperiod of at most FA_LAZY_HYPER_MAX
+ *    cycles (constant and periodic waveforms, own FLAG, the PERIODIC
+ *    trailer, USER levels), so that its catch-up skips hyperperiods
+ *    (fa_hyper()) in bounded work whatever the span;
+ *  - &nvpc_sim.eager is not set.
+ *
+ * Runs (fa_run()) skip lazy domains: their &nvpc_sim_dom.cycle stays
+ * behind. Nothing but a register write, a waveform change or the other
+ * calls of sim_core.c changes whether a domain is lazy, and each of those
+ * first brings the domains it touches to the model time: fa_catch_up()
+ * runs the domain alone, as fa_run_set() would have (fa_hyper(): its state
+ * repeats, so skipping whole hyperperiods and refilling the histories with
+ * the tail leaves exactly the state of a run of every cycle; being neither
+ * importer nor imported, the domain's cycles need no order against the
+ * other domains'). The observation points (sim_core.c, sim_regs.c): every
+ * register read or write of the domain (its domain set for STATUS and
+ * SRC_STATUS reads and SRC/SPEC_SRC writes; every domain for the global
+ * registers: PGRAPH PM_TRIGGER, NV10:NV40 shared CTRL and QUAD_ACK,
+ * GCTRL, GF100+ set controls and MAIN, PMC.ENABLE), nvpc_sim_cycles(),
+ * waveform changes, fault injection, nvpc_sim_pm_trigger() and
+ * nvpc_sim_catch_up() (copies and comparisons of the whole model). A
+ * settle never concerns a lazy domain (quad mode only).
+ */
+
+/* bit x: a domain of the set starting at @first imports domain x's signals */
+static u32 fa_set_imports(struct nvpc_sim *sim, unsigned int first,
+			  unsigned int count)
+{
+	unsigned int i, n, j, nsrc, kind;
+	u32 m = 0;
+	u8 k;
+
+	nsrc = sim->gen < NVPC_GEN_NV30 ? NVPC_NR_INPUTS : 4;
+	for (i = first; i < first + count; i++) {
+		const struct nvpc_sim_dom *y = &sim->dom[i];
+
+		for (n = 0; n <= nsrc; n++) {
+			for (j = 0; j < 4; j++) {
+				if (n == nsrc && (j || sim->gen < NVPC_GEN_G84))
+					continue;
+				k = y->sig[n == nsrc ? y->hw.spec_src & 0xff :
+					   (y->hw.src[n] >> (8 * j)) & 0xff];
+				kind = NVPC_SIM_SIG_KIND(k);
+				if (kind == NVPC_SIM_SIG_IMP_FLAG ||
+				    kind == NVPC_SIM_SIG_IMP_EVENT)
+					m |= BIT(NVPC_SIM_SIG_ARG(k));
+			}
+		}
+	}
+	return m;
+}
+
+/*
+ * "DOC: lazy domains", the conditions on the registers and waveforms
+ * (those that only change with &nvpc_sim.cfg_gen); @imports:
+ * fa_set_imports() of its set
+ */
+static bool fa_lazy_config(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
+			   u32 imports)
+{
+	u64 l;
+
+	if ((imports & BIT(d->index)) ||
+	    (fa_refs(sim, d) & (FA_REF_EVENT | FA_REF_IMPORT)))
+		return false;
+	/* as it will be once a pending pulse is over */
+	l = fa_hyperperiod_after(sim, d);
+	return l && l <= FA_LAZY_HYPER_MAX;
+}
+
+/* the conditions on the counting state, which the cycles may change */
+static bool fa_lazy_state(const struct nvpc_sim_hw *hw)
+{
+	if (hw->mode == NVPC_SIM_MODE_SINGLE)
+		return hw->single_state == NVPC_SINGLE_INACTIVE &&
+		       !fa_pending(hw);
+	return hw->mode == NVPC_SIM_MODE_HALTED && !fa_pending(hw);
+}
+
+/*
+ * Decide which domains runs skip (&nvpc_sim_fa_plan.lazy). The decoding
+ * of the registers is kept while &nvpc_sim.cfg_gen stays (every run and
+ * estimate would redo it otherwise: about a microsecond on a G84).
+ */
+static void fa_mark_lazy(struct nvpc_sim *sim)
+{
+	bool on = !sim->eager && nvpc_sim_enabled(sim);
+	unsigned int i, j;
+	u32 imp;
+
+	if (on && sim->lazy_gen != sim->cfg_gen) {
+		for (i = 0; i < sim->nr_dom; i += sim->dom[i].set_count) {
+			imp = fa_set_imports(sim, i, sim->dom[i].set_count);
+			for (j = i; j < i + sim->dom[i].set_count; j++)
+				sim->dom[j].fa.lazy_config =
+					fa_lazy_config(sim, &sim->dom[j], imp);
+		}
+		sim->lazy_gen = sim->cfg_gen;
+	}
+	for (i = 0; i < sim->nr_dom; i++)
+		sim->dom[i].fa.lazy = on && sim->dom[i].fa.lazy_config &&
+				      fa_lazy_state(&sim->dom[i].hw);
+}
+
+/* bring a lazy domain to the model time: fa_run_set() for it alone */
+static void fa_catch_up(struct nvpc_sim *sim, unsigned int dom)
+{
+	struct nvpc_sim_dom *d = &sim->dom[dom];
+	u64 target = nvpc_sim_target(d, sim->now);
+
+	if (d->cycle >= target)
+		return;
+	if (!nvpc_sim_enabled(sim)) {
+		d->cycle = target;	/* as fa_run(): in reset, no cycle runs */
+		return;
+	}
+	/* a lazy domain's FLAG is still, so chunks of 64 see it (fa_chunk) */
+	fa_plan(sim, d);
+	fa_hyper(sim, d, target - d->cycle);
 }
 
 /* ---- scheduling ---- */
@@ -1355,7 +1582,7 @@ static void fa_run_set(struct nvpc_sim *sim, unsigned int first,
 	for (i = 0; i < count; i++) {
 		struct nvpc_sim_dom *d = &sim->dom[first + i];
 
-		if (d->cycle >= nvpc_sim_target(d, until)) {
+		if (d->fa.lazy || d->cycle >= nvpc_sim_target(d, until)) {
 			lim[i] = 1;
 			continue;
 		}
@@ -1369,6 +1596,8 @@ static void fa_run_set(struct nvpc_sim *sim, unsigned int first,
 		for (i = 0; i < count; i++) {
 			struct nvpc_sim_dom *d = &sim->dom[first + i];
 
+			if (d->fa.lazy || d->cycle >= nvpc_sim_target(d, until))
+				continue;
 			todo = nvpc_sim_target(d, until) - d->cycle;
 			if (fa_hyper_mode(d, lim[i]))
 				fa_hyper(sim, d, todo);
@@ -1384,7 +1613,7 @@ static void fa_run_set(struct nvpc_sim *sim, unsigned int first,
 		for (i = 0; i < count; i++) {
 			struct nvpc_sim_dom *d = &sim->dom[first + i];
 
-			if (d->cycle >= nvpc_sim_target(d, until))
+			if (d->fa.lazy || d->cycle >= nvpc_sim_target(d, until))
 				continue;
 			t = d->cycle * d->period;
 			if (best == count || t < tb) {
@@ -1433,7 +1662,7 @@ static void fa_run_global(struct nvpc_sim *sim, u64 until)
 	for (i = 0; i < sim->nr_dom; i++) {
 		struct nvpc_sim_dom *d = &sim->dom[i];
 
-		if (d->cycle >= nvpc_sim_target(d, until))
+		if (d->fa.lazy || d->cycle >= nvpc_sim_target(d, until))
 			continue;
 		d->fa.limit = d->hw.mode == NVPC_SIM_MODE_RECORD ? 1 :
 			      fa_limit(d, fa_refs(sim, d));
@@ -1445,7 +1674,7 @@ static void fa_run_global(struct nvpc_sim *sim, u64 until)
 		for (i = 0; i < sim->nr_dom; i++) {
 			struct nvpc_sim_dom *d = &sim->dom[i];
 
-			if (d->cycle >= nvpc_sim_target(d, until))
+			if (d->fa.lazy || d->cycle >= nvpc_sim_target(d, until))
 				continue;
 			t = d->cycle * d->period;
 			if (best == sim->nr_dom || t < tb) {
@@ -1478,6 +1707,8 @@ static void fa_run(struct nvpc_sim *sim, u64 until)
 			sim->dom[i].cycle = nvpc_sim_target(&sim->dom[i], until);
 		return;
 	}
+	/* lazy domains touch no shared state: the record buffer neither */
+	fa_mark_lazy(sim);
 	if (fa_gf_recorders(sim) > 1) {
 		fa_run_global(sim, until);
 		return;
@@ -1512,6 +1743,7 @@ static void fa_cost_prepare(struct nvpc_sim *sim)
 	bool global = fa_gf_recorders(sim) > 1, interleave;
 	unsigned int i, j, refs;
 
+	fa_mark_lazy(sim);
 	for (i = 0; i < sim->nr_dom; i += sim->dom[i].set_count) {
 		interleave = false;
 		for (j = i; j < i + sim->dom[i].set_count; j++) {
@@ -1526,15 +1758,19 @@ static void fa_cost_prepare(struct nvpc_sim *sim)
 		for (j = i; j < i + sim->dom[i].set_count; j++) {
 			struct nvpc_sim_dom *d = &sim->dom[j];
 
-			d->fa.skips = !global && !interleave &&
-				      fa_hyper_mode(d, d->fa.limit);
+			/* a lazy domain's catch-up: fa_catch_up() */
+			if (d->fa.lazy)
+				d->fa.limit = 64;
+			d->fa.skips = d->fa.lazy ||
+				      (!global && !interleave &&
+				       fa_hyper_mode(d, d->fa.limit));
 			d->fa.tail = fa_hyper_tail(sim, d);
 			d->fa.steady = fa_steady(sim, d);
 			if (d->fa.skips && d->fa.steady)
 				d->fa.hyper = d->fa.st_period;
 			else
 				d->fa.hyper = d->fa.skips ?
-					      fa_hyperperiod(sim, d) : 0;
+					      fa_hyperperiod_after(sim, d) : 0;
 		}
 	}
 }
@@ -1548,10 +1784,21 @@ static u64 fa_cost(struct nvpc_sim *sim, u64 until)
 		return 0;
 	for (i = 0; i < sim->nr_dom; i++) {
 		t = nvpc_sim_target(&sim->dom[i], until);
-		if (t > sim->dom[i].cycle)
+		if (!sim->dom[i].fa.lazy && t > sim->dom[i].cycle)
 			n += fa_dom_cost(&sim->dom[i], t - sim->dom[i].cycle);
 	}
 	return n;
+}
+
+/* fa_catch_up() of a lazy domain once the model time is @until */
+static u64 fa_catch_up_cost(struct nvpc_sim *sim, unsigned int dom, u64 until)
+{
+	const struct nvpc_sim_dom *d = &sim->dom[dom];
+	u64 t = nvpc_sim_target(d, until);
+
+	if (!d->fa.lazy || t <= d->cycle || !nvpc_sim_enabled(sim))
+		return 0;
+	return fa_dom_cost(d, t - d->cycle);
 }
 
 const struct nvpc_sim_engine nvpc_sim_engine_fast = {
@@ -1561,4 +1808,6 @@ const struct nvpc_sim_engine nvpc_sim_engine_fast = {
 	.settle = fa_settle,
 	.cost_prepare = fa_cost_prepare,
 	.cost = fa_cost,
+	.catch_up = fa_catch_up,
+	.catch_up_cost = fa_catch_up_cost,
 };

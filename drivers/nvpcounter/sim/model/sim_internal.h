@@ -207,6 +207,10 @@ struct nvpc_sim_fa_op {
  * @hyper: cost estimate: the hyperperiod of the next run, 0 if none
  * @tail: cycles run after a hyperperiod skip (fa_hyper_tail())
  * @skips: cost estimate: the next run may skip hyperperiods
+ * @lazy: the domain is lazy (sim_fast.c "DOC: lazy domains"): runs skip
+ *	it; decided at the start of each run and by the cost estimate
+ * @lazy_config: its registers and waveforms allow it to be lazy, as of
+ *	&nvpc_sim.lazy_gen
  * @steady: quad mode: the domain's state is on the orbit measured by the
  *	last hyperperiod skip (period @st_period, counter increments
  *	@st_inc per period), valid while &nvpc_sim.cfg_gen is @st_gen
@@ -230,6 +234,8 @@ struct nvpc_sim_fa_plan {
 	u64 hyper;
 	u32 tail;
 	bool skips;
+	bool lazy;
+	bool lazy_config;
 	bool steady;
 	u64 st_gen;
 	u64 st_period;
@@ -292,7 +298,10 @@ struct nvpc_sim_dom {
  *	(register writes other than a quad-mode swap or ack, waveforms,
  *	PM_TRIGGER, reset): the fast engine's steady state is valid only
  *	within one generation
+ * @lazy_gen: @cfg_gen when the fast engine last decoded which domains may
+ *	be lazy (&nvpc_sim_fa_plan.lazy_config)
  * @record_latency: see &nvpc_sim_params
+ * @eager: see &nvpc_sim_params
  * @pmc_enable: PMC.ENABLE
  * @ctrl_shared: NV10:NV40 shared CTRL (stored bits)
  * @gctrl: G84:GF100 GCTRL; GF100+ per set: @dset_ctrl
@@ -325,7 +334,9 @@ struct nvpc_sim {
 	u64 ns_frac;
 	u64 work;
 	u64 cfg_gen;
+	u64 lazy_gen;
 	u32 record_latency;
+	bool eager;
 	u32 pmc_enable;
 	u32 ctrl_shared;
 	u32 gctrl;
@@ -355,6 +366,10 @@ u64 nvpc_sim_target(const struct nvpc_sim_dom *d, u64 until);
 struct nvpc_sim_rbuf *nvpc_sim_rbuf(struct nvpc_sim *sim,
 				    struct nvpc_sim_dom *d);
 void nvpc_sim_hw_reset(struct nvpc_sim *sim);
+void nvpc_sim_access_scope(const struct nvpc_sim *sim, u32 addr, bool write,
+			   unsigned int *first, unsigned int *count);
+void nvpc_sim_catch_up_range(struct nvpc_sim *sim, unsigned int first,
+			     unsigned int count);
 int nvpc_sim_hist_bit(const u64 *hist, u64 cycle);
 void nvpc_sim_hist_set(u64 *hist, u64 cycle, int v);
 

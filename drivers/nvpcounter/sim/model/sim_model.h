@@ -45,6 +45,16 @@
  * stage breaks it). The FLAG signal of cycle k is the flag latch as updated
  * by cycle k - 2 (pcounter.rst "The flag": SETFLAG at X, FLAG at X+2).
  *
+ * Lazy domains: a domain whose cycles change nothing that can be observed
+ * but its cycle count and the state its own later cycles read (FLAG and
+ * EVENT histories, last-cycle source values) does not run with the others:
+ * its cycle count stays behind the model time. It is brought to the model
+ * time, exactly as if it had run all along, before anything observes or
+ * changes it (sim_fast.c "DOC: lazy domains" lists the conditions and the
+ * observation points). nvpc_sim_cycles() and every register access see a
+ * domain up to date; &struct nvpc_sim itself may hold lazy domains behind
+ * until nvpc_sim_catch_up().
+ *
  * Reads of absent or reserved addresses return NVPC_SIM_RD_ABSENT; writes
  * to them are dropped. Both are counted in &struct nvpc_sim_stats and
  * passed to the trace callback. Reads of write-only registers return 0.
@@ -140,7 +150,12 @@ typedef void (*nvpc_sim_trace_t)(void *ctx, u32 addr, u32 val, bool write,
  * @cost_prepare: decode what @cost needs from the registers (before a
  *	series of @cost calls with no register access in between)
  * @cost: an upper estimate of the work units (&nvpc_sim.work) that @run
- *	to the tick @until would take
+ *	to the tick @until would take (lazy domains, which @run skips, cost 0)
+ * @catch_up: bring flat domain @dom to the model time if it is a lazy
+ *	domain left behind (NULL: the engine has no lazy domains)
+ * @catch_up_cost: after @cost_prepare, an upper estimate of the work of
+ *	@catch_up of @dom once the model time is @until (0 if @dom is not
+ *	lazy: @cost counts it); NULL with @catch_up
  */
 struct nvpc_sim_engine {
 	const char *name;
@@ -149,6 +164,9 @@ struct nvpc_sim_engine {
 	void (*settle)(struct nvpc_sim *sim);
 	void (*cost_prepare)(struct nvpc_sim *sim);
 	u64 (*cost)(struct nvpc_sim *sim, u64 until);
+	void (*catch_up)(struct nvpc_sim *sim, unsigned int dom);
+	u64 (*catch_up_cost)(struct nvpc_sim *sim, unsigned int dom,
+			     u64 until);
 };
 
 /* The bit-parallel model, used by the kernel backend. */
@@ -164,6 +182,8 @@ extern const struct nvpc_sim_engine nvpc_sim_engine_oracle;
  * @record_latency: record mode: cycles from forming a packet to its memory
  *	write completing (0: the same cycle)
  * @engine: &nvpc_sim_engine_fast (default if NULL) or the oracle
+ * @eager: no lazy domains: every run runs every domain (for comparisons;
+ *	the counts are the same either way)
  */
 struct nvpc_sim_params {
 	const struct nvpc_chip_desc *chip;
@@ -171,6 +191,7 @@ struct nvpc_sim_params {
 	u8 nr_part;
 	u32 record_latency;
 	const struct nvpc_sim_engine *engine;
+	bool eager;
 };
 
 /**
@@ -230,8 +251,11 @@ int nvpc_sim_advance_bounded(struct nvpc_sim *sim, unsigned int dom, u64 *n,
 			     u64 budget);
 int nvpc_sim_advance_within(struct nvpc_sim *sim, unsigned int dom, u64 n,
 			    u64 budget);
+int nvpc_sim_advance_access(struct nvpc_sim *sim, u64 ns, u64 budget,
+			    u32 addr, bool write);
+void nvpc_sim_catch_up(struct nvpc_sim *sim);
 u64 nvpc_sim_work(const struct nvpc_sim *sim);
-u64 nvpc_sim_cycles(const struct nvpc_sim *sim, unsigned int dom);
+u64 nvpc_sim_cycles(struct nvpc_sim *sim, unsigned int dom);
 u64 nvpc_sim_tick_hz(const struct nvpc_sim *sim);
 u32 nvpc_sim_clock_hz(const struct nvpc_sim *sim, unsigned int dom);
 

@@ -697,6 +697,69 @@ static bool nvpc_sim_is_pcounter(const struct nvpc_sim_ref *r)
 	return r->reg >= R_SRC;
 }
 
+/*
+ * The domains an access may observe or change (sim_fast.c "DOC: lazy
+ * domains"): its own domain; the domain set for STATUS and SRC_STATUS
+ * (the DOM[x] signals read other domains' histories) and for SRC and
+ * SPEC_SRC writes (the domain may start to import another one); every
+ * domain for the global and shared registers (PGRAPH PM_TRIGGER, NV10:NV40
+ * shared CTRL and QUAD_ACK, GCTRL, GF100+ set controls, MAIN and its
+ * record buffer, PMC.ENABLE), and for anything else without a domain.
+ */
+static void nvpc_sim_ref_scope(const struct nvpc_sim *sim,
+			       const struct nvpc_sim_ref *r, bool write,
+			       unsigned int *first, unsigned int *count)
+{
+	const struct nvpc_sim_dom *d;
+
+	*first = 0;
+	*count = 0;
+	if (r->reg == R_ABSENT || r->reg == R_BOOT0 || r->reg == R_UNIT)
+		return;
+	if (r->dom < 0) {
+		*count = sim->nr_dom;
+		return;
+	}
+	d = &sim->dom[r->dom];
+	if (r->reg == R_STATUS || r->reg == R_SRC_STATUS ||
+	    (write && (r->reg == R_SRC || r->reg == R_SPEC_SRC))) {
+		*first = d->set_first;
+		*count = d->set_count;
+		return;
+	}
+	*first = r->dom;
+	*count = 1;
+}
+
+/**
+ * nvpc_sim_access_scope() - the domains a register access catches up
+ * @sim: the sim
+ * @addr: BAR0 address
+ * @write: a write (else a read)
+ * @first: out: flat index of the first domain
+ * @count: out: number of domains (0: none)
+ *
+ * nvpc_sim_rd32() and nvpc_sim_wr32() bring these domains to the model
+ * time before the access; nvpc_sim_advance_access() estimates that work.
+ */
+void nvpc_sim_access_scope(const struct nvpc_sim *sim, u32 addr, bool write,
+			   unsigned int *first, unsigned int *count)
+{
+	struct nvpc_sim_ref r;
+
+	nvpc_sim_decode(sim, addr, &r);
+	nvpc_sim_ref_scope(sim, &r, write, first, count);
+}
+
+static void nvpc_sim_ref_catch_up(struct nvpc_sim *sim,
+				  const struct nvpc_sim_ref *r, bool write)
+{
+	unsigned int first, count;
+
+	nvpc_sim_ref_scope(sim, r, write, &first, &count);
+	nvpc_sim_catch_up_range(sim, first, count);
+}
+
 /**
  * nvpc_sim_rd32() - read a register
  * @sim: the sim
@@ -712,6 +775,7 @@ u32 nvpc_sim_rd32(struct nvpc_sim *sim, u32 addr)
 	u32 v;
 
 	nvpc_sim_decode(sim, addr, &r);
+	nvpc_sim_ref_catch_up(sim, &r, false);
 	if (sim->removed)
 		v = NVPC_SIM_RD_REMOVED;
 	else if (r.reg == R_ABSENT)
@@ -977,6 +1041,7 @@ void nvpc_sim_wr32(struct nvpc_sim *sim, u32 addr, u32 val)
 		return;
 	if (nvpc_sim_is_pcounter(&r) && !nvpc_sim_enabled(sim))
 		return;
+	nvpc_sim_ref_catch_up(sim, &r, true);
 	if (!nvpc_sim_keeps_counting(sim, &r, val))
 		sim->cfg_gen++;
 	nvpc_sim_wr_ref(sim, &r, val);
