@@ -446,8 +446,15 @@ static void *race_opener(void *arg)
 				atomic_fetch_add(&r->enodev, 1);
 				continue;
 			}
-			/* the PMU went between the name and the open */
-			if (fd == -ENOENT) {
+			/*
+			 * the PMU went between the name and the open: its
+			 * type is free (ENOENT) or already another GPU's PMU,
+			 * whose domains may not have this config (EINVAL);
+			 * the name then has another type, or none
+			 */
+			if (fd == -ENOENT ||
+			    (fd == -EINVAL &&
+			     type_by_name(de->d_name) != type)) {
 				atomic_fetch_add(&r->gone_type, 1);
 				continue;
 			}
