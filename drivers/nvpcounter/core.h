@@ -24,6 +24,12 @@
 
 /* event->hw.flags: added, not yet committed to the hardware */
 #define NVPC_HW_FRESH		BIT(0)
+/*
+ * event->hw.flags: deleted, its last counts are folded in at the commit
+ * (quad mode: the commit's one swap ends the period of every event leaving
+ * and starts the one of every event arriving)
+ */
+#define NVPC_HW_LEAVING		BIT(1)
 
 /* event->hw.idx of an event added after its GPU went away: no counter */
 #define NVPC_IDX_DETACHED	(-1)
@@ -88,6 +94,9 @@ struct nvpc_slots {
  *	the sums
  * @not_responding: swaps that never showed up in QUAD_STATE
  * @running: the domain runs the engine's program
+ * @leaving: counters (BIT(hw.idx)) of events deleted since the last
+ *	commit, read at the commit
+ * @swapped: the commit swapped the domain and has not read it yet
  */
 struct nvpc_domain {
 	const struct nvpc_domain_desc *desc;
@@ -120,6 +129,8 @@ struct nvpc_domain {
 	u64 saturations;
 	u64 not_responding;
 	bool running;
+	u8 leaving;
+	bool swapped;
 };
 
 /* a domain's counting mode as sysfs shows it */
@@ -243,6 +254,8 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  * @nr_active: events added (counting) on the GPU
  * @txn: depth of open perf transactions (pmu_disable without pmu_enable)
  * @fresh: events added since the last commit (linked by active_entry)
+ * @leaving: events deleted since the last commit whose last counts the
+ *	commit folds in (quad mode; linked by active_entry)
  * @txn_seq: commits so far; an event deleted inside a transaction is
  *	tagged (hw.last_tag) with the number of the commit that closes it
  * @poll_work: the poll, queued while @nr_active > 0 and not @gone
@@ -282,6 +295,7 @@ struct nvpc_core {
 	unsigned int nr_active;
 	unsigned int txn;
 	struct list_head fresh;
+	struct list_head leaving;
 	u64 txn_seq;
 	struct delayed_work poll_work;
 	u64 poll_ns;

@@ -92,6 +92,7 @@ int nvpc_device_register(struct nvpc_device *ndev)
 		sizeof(core->bus_id));
 	raw_spin_lock_init(&core->lock);
 	INIT_LIST_HEAD(&core->fresh);
+	INIT_LIST_HEAD(&core->leaving);
 	mutex_init(&core->active_lock);
 	kref_init(&core->refs);
 	INIT_WORK(&core->release_work, nvpc_core_release_work);

@@ -517,7 +517,7 @@ static u8 nvpc_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom)
 /* The counters events use: their slots' and CTR_CYCLES (for the clock). */
 static unsigned long nvpc_domain_used(struct nvpc_domain *dom)
 {
-	unsigned long used = BIT(NVPC_CTR_CYCLES);
+	unsigned long used = BIT(NVPC_CTR_CYCLES) | dom->leaving;
 	unsigned int s;
 
 	for (s = 0; s < NVPC_NR_SLOTS; s++) {
@@ -690,15 +690,25 @@ static void nvpc_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 	}
 }
 
+/* Add what counter @idx counted since the event's last update. */
+static void nvpc_event_fold(struct perf_event *event, int idx)
+{
+	struct nvpc_domain *dom = event->pmu_private;
+	u64 now = dom->acc[idx];
+	u64 prev = local64_xchg(&event->hw.prev_count, now);
+
+	local64_add(now - prev, &event->count);
+}
+
 /* Move the event to the slot's current sum, adding the growth if @fold. */
 static void nvpc_event_update(struct perf_event *event, bool fold)
 {
 	struct nvpc_domain *dom = event->pmu_private;
-	u64 now = dom->acc[event->hw.idx];
-	u64 prev = local64_xchg(&event->hw.prev_count, now);
 
 	if (fold)
-		local64_add(now - prev, &event->count);
+		nvpc_event_fold(event, event->hw.idx);
+	else
+		local64_set(&event->hw.prev_count, dom->acc[event->hw.idx]);
 }
 
 /**
@@ -873,25 +883,98 @@ static bool nvpc_domain_busy(struct nvpc_domain *dom)
 }
 
 /*
+ * Quad mode, first step of a commit: end the current period of every
+ * running domain with events leaving or arriving, with one swap each (one
+ * for all where the swap is global). The events arriving count from this
+ * swap, those leaving up to it; the domain is read after its new inputs
+ * are written, so that nothing lies between the two.
+ */
+static void nvpc_commit_swap(struct nvpc_core *core)
+{
+	const struct nvpc_gen_ops *gen = core->gen;
+	struct perf_event *event;
+	bool any = false;
+	unsigned int i;
+
+	list_for_each_entry(event, &core->fresh, active_entry) {
+		struct nvpc_domain *dom = event->pmu_private;
+
+		dom->swapped = dom->running;
+	}
+	for (i = 0; i < core->nr_domains; i++) {
+		struct nvpc_domain *d = &core->domains[i];
+
+		d->swapped |= d->running && d->leaving;
+		any |= d->swapped;
+	}
+	if (!any)
+		return;
+	for (i = 0; i < core->nr_domains; i++) {
+		struct nvpc_domain *d = &core->domains[i];
+
+		if (!gen->global_swap) {
+			if (d->swapped)
+				gen->trigger_swap(core, d);
+			continue;
+		}
+		/* one pulse swaps every running domain */
+		d->swapped = d->running;
+		if (d->running && any) {
+			gen->trigger_swap(core, d);
+			any = false;
+		}
+	}
+	/* the period of the events added starts at this swap */
+	for (i = 0; i < core->nr_domains; i++)
+		if (core->domains[i].swapped)
+			core->domains[i].commit_seq = core->txn_seq + 1;
+}
+
+/* Read the period a commit's swap ended, if not read yet. */
+static void nvpc_commit_read(struct nvpc_core *core, struct nvpc_domain *dom,
+			     u64 now)
+{
+	if (!dom->swapped)
+		return;
+	dom->swapped = false;
+	nvpc_domain_sample(core, dom, now);
+	dom->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
+}
+
+/*
  * Bring the hardware in line with the slot tables after adds and dels:
- * start, stop or reprogram the domains they touched, then end the
- * current period so that the events added count from the next one. Runs
- * once per perf transaction (pmu_disable/pmu_enable around a whole
- * rotation), so that a rotation costs one swap, not one per event.
+ * start, stop or reprogram the domains they touched, and end the period
+ * of the events that leave and arrive. Runs once per perf transaction
+ * (pmu_disable/pmu_enable around a whole rotation), so that a rotation
+ * costs one swap per domain, not one per event.
  */
 static void nvpc_commit(struct nvpc_core *core)
 {
 	const struct nvpc_gen_ops *gen = core->gen;
-	bool gone = READ_ONCE(core->gone), dirty = false;
+	bool gone = READ_ONCE(core->gone), dirty = false, early = false;
 	struct perf_event *event, *tmp;
 	unsigned int i;
+	u64 now = 0;
 
 	lockdep_assert_held(&core->lock);
-	for (i = 0; i < core->nr_domains; i++)
+	for (i = 0; i < core->nr_domains; i++) {
 		dirty |= core->domains[i].dirty || core->domains[i].dirty_mode;
+		early |= core->domains[i].dirty_mode;
+	}
 	/* live counters restart when reprogrammed: fold them first */
 	if (dirty && gen->single)
 		nvpc_sample(core, NULL);
+	if (!gen->single && !gone) {
+		nvpc_commit_swap(core);
+		now = ktime_get_ns();
+	}
+	/*
+	 * A counter mode is written to CTRL (shared by every domain on
+	 * NV30:NV40): read what the swap ended before any CTRL write
+	 */
+	if (early || gen->shared_ctrl)
+		for (i = 0; i < core->nr_domains; i++)
+			nvpc_commit_read(core, &core->domains[i], now);
 	for (i = 0; i < core->nr_domains; i++) {
 		struct nvpc_domain *dom = &core->domains[i];
 		bool busy = nvpc_domain_busy(dom);
@@ -904,6 +987,7 @@ static void nvpc_commit(struct nvpc_core *core)
 			dom->running = true;
 			nvpc_poll_update(core);
 		} else if (!busy && dom->running) {
+			nvpc_commit_read(core, dom, now);
 			if (!gone)
 				gen->stop(core, dom);
 			dom->running = false;
@@ -915,30 +999,41 @@ static void nvpc_commit(struct nvpc_core *core)
 		dom->dirty = 0;
 		dom->dirty_mode = false;
 	}
-	if (!list_empty(&core->fresh)) {
-		/*
-		 * end the current period of each domain with new events: they
-		 * count from the next
-		 */
-		if (gen->global_swap)
-			nvpc_sample(core, NULL);
-		else if (!gen->single)
-			list_for_each_entry(event, &core->fresh, active_entry) {
-				struct nvpc_domain *dom = event->pmu_private;
+	for (i = 0; i < core->nr_domains; i++)
+		nvpc_commit_read(core, &core->domains[i], now);
+	list_for_each_entry_safe(event, tmp, &core->leaving, active_entry) {
+		nvpc_event_fold(event, event->hw.idx);
+		event->hw.flags &= ~NVPC_HW_LEAVING;
+		list_del_init(&event->active_entry);
+	}
+	for (i = 0; i < core->nr_domains; i++)
+		core->domains[i].leaving = 0;
+	/*
+	 * A domain started by this commit, or given a new counter mode,
+	 * begins a clean period for its new events with a swap of its own
+	 */
+	list_for_each_entry(event, &core->fresh, active_entry) {
+		struct nvpc_domain *dom = event->pmu_private;
 
-				if (dom->commit_seq == core->txn_seq + 1)
-					continue;
-				nvpc_sample(core, dom);
-				dom->commit_seq = core->txn_seq + 1;
-			}
-		list_for_each_entry_safe(event, tmp, &core->fresh, active_entry) {
-			struct nvpc_domain *dom = event->pmu_private;
+		/* @swapped: here, sampled by this loop already */
+		if (gen->single || dom->swapped ||
+		    (dom->commit_seq == core->txn_seq + 1 && !early))
+			continue;
+		nvpc_sample(core, gen->global_swap ? NULL : dom);
+		for (i = 0; i < core->nr_domains; i++)
+			if (!gen->global_swap || core->domains[i].running)
+				core->domains[i].swapped |=
+					&core->domains[i] == dom ||
+					gen->global_swap;
+	}
+	for (i = 0; i < core->nr_domains; i++)
+		core->domains[i].swapped = false;
+	list_for_each_entry_safe(event, tmp, &core->fresh, active_entry) {
+		struct nvpc_domain *dom = event->pmu_private;
 
-			local64_set(&event->hw.prev_count,
-				    dom->acc[event->hw.idx]);
-			event->hw.flags &= ~NVPC_HW_FRESH;
-			list_del_init(&event->active_entry);
-		}
+		local64_set(&event->hw.prev_count, dom->acc[event->hw.idx]);
+		event->hw.flags &= ~NVPC_HW_FRESH;
+		list_del_init(&event->active_entry);
 	}
 	core->txn_seq++;
 }
@@ -992,7 +1087,7 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	struct nvpc_domain *dom = event->pmu_private;
 	unsigned long flags, claimed;
 	bool parked;
-	int idx;
+	int idx, old_idx;
 
 	raw_spin_lock_irqsave(&core->lock, flags);
 	/* deleted earlier in this same transaction (perf rotating) */
@@ -1024,6 +1119,7 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	 */
 	parked = parked && idx == event->hw.idx &&
 		 claimed == event->hw.config_base;
+	old_idx = event->hw.idx;
 	event->hw.idx = idx;
 	event->hw.config_base = claimed;
 	if (idx == NVPC_CTR_CYCLES) {
@@ -1036,7 +1132,18 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	}
 	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config))
 		dom->dirty_mode = true;
-	if (!parked || !dom->running || !nvpc_slots_programmed(dom, claimed)) {
+	parked = parked && dom->running && nvpc_slots_programmed(dom, claimed);
+	if (event->hw.flags & NVPC_HW_LEAVING) {
+		/* back before the commit that was to fold its last counts */
+		list_del_init(&event->active_entry);
+		event->hw.flags &= ~NVPC_HW_LEAVING;
+		/* not where it counted: fold them now, with a swap of its own */
+		if (!parked) {
+			nvpc_sample(core, dom);
+			nvpc_event_fold(event, old_idx);
+		}
+	}
+	if (!parked) {
 		event->hw.flags |= NVPC_HW_FRESH;
 		list_add_tail(&event->active_entry, &core->fresh);
 	}
@@ -1069,6 +1176,18 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 		/* added and deleted in one transaction: it never counted */
 		event->hw.flags &= ~NVPC_HW_FRESH;
 		list_del_init(&event->active_entry);
+	} else if (!core->gen->single) {
+		/*
+		 * Quad mode: the commit's swap ends its period, the same swap
+		 * that starts the events added in this transaction
+		 */
+		if (fold) {
+			event->hw.flags |= NVPC_HW_LEAVING;
+			list_add_tail(&event->active_entry, &core->leaving);
+			dom->leaving |= BIT(event->hw.idx);
+		}
+		/* an add in this transaction may take it back as it was */
+		event->hw.last_tag = core->txn && fold ? core->txn_seq + 1 : 0;
 	} else {
 		/* one sample of the domain serves every del of a transaction */
 		if (!core->txn || dom->sampled_txn != core->txn_seq + 1)

@@ -39,7 +39,7 @@ struct platform_device;
  * real-time register access RT_ACCESS_NS, the worker and debugfs advance
  * HOLD_NS per hold. The lock is raw and held with interrupts off.
  */
-#define NVPC_SIMDEV_RT_ACCESS_NS	(20 * NSEC_PER_USEC)
+#define NVPC_SIMDEV_RT_ACCESS_NS	(50 * NSEC_PER_USEC)
 #define NVPC_SIMDEV_HOLD_NS		(50 * NSEC_PER_USEC)
 #define NVPC_SIMDEV_NS_PER_WORK_INIT	2000
 #define NVPC_SIMDEV_NS_PER_WORK_MAX	(10 * NSEC_PER_USEC)
