@@ -121,6 +121,35 @@ static void g84_sample(struct nvpc_sim *s, unsigned int d, u64 *cycles,
 }
 
 /*
+ * The catalogue's G84 with every clock at @hz, in @chip and @doms (the
+ * caller's storage, used for trailer ids later); NULL on failure.
+ */
+static struct nvpc_sim *g84_at(u32 hz, struct nvpc_chip_desc *chip,
+			       struct nvpc_domain_desc *doms)
+{
+	const struct nvpc_chip_desc *g84 = nvpc_catalog_find(0x84);
+	struct nvpc_sim_params p = { .chip = chip };
+	struct nvpc_sim *s;
+	unsigned int d;
+	size_t sz;
+
+	if (!g84 || g84->nr_domains != G84_DOMS)
+		return NULL;
+	*chip = *g84;
+	memcpy(doms, g84->domains, G84_DOMS * sizeof(*doms));
+	for (d = 0; d < G84_DOMS; d++)
+		doms[d].clock_hz = hz;
+	chip->domains = doms;
+	sz = nvpc_sim_size(&p);
+	s = calloc(1, sz);
+	if (s && nvpc_sim_init(s, sz, &p)) {
+		free(s);
+		s = NULL;
+	}
+	return s;
+}
+
+/*
  * perf_test's g84_exact_past_2_36: the catalogue's G84 with every clock at
  * 1 MHz, all 8 domains in quad mode (SPEC_SRC on ZERO, as gen_nv40.c
  * programs it), main.0 counting a constant 1 on EVENT and a period-3
@@ -143,29 +172,17 @@ static void g84_sample(struct nvpc_sim *s, unsigned int d, u64 *cycles,
  */
 TEST(g84_swapped_between_advances)
 {
-	const struct nvpc_chip_desc *g84 = nvpc_catalog_find(0x84);
 	const u64 per_dom = 5, first = 11, part = 1ULL << 29;
 	u64 cycles[G84_DOMS] = { 0 }, event[G84_DOMS] = { 0 };
 	u64 start[G84_DOMS] = { 0 }, n, w, most = 0;
 	struct nvpc_domain_desc doms[G84_DOMS];
 	struct nvpc_chip_desc chip;
-	struct nvpc_sim_params p = { .chip = &chip };
 	struct nvpc_sim *s;
 	unsigned int i, j, d;
 	int z;
-	size_t sz;
 
-	ASSERT_NE(NULL, g84);
-	ASSERT_EQ(G84_DOMS, g84->nr_domains);
-	chip = *g84;
-	memcpy(doms, g84->domains, sizeof(doms));
-	for (d = 0; d < G84_DOMS; d++)
-		doms[d].clock_hz = 1000000;
-	chip.domains = doms;
-	sz = nvpc_sim_size(&p);
-	s = calloc(1, sz);
+	s = g84_at(1000000, &chip, doms);
 	ASSERT_NE(NULL, s);
-	ASSERT_EQ(0, nvpc_sim_init(s, sz, &p));
 	ASSERT_EQ(G84_DOMS, nvpc_sim_nr_domains(s));
 	wconst(s, 0, 1, 1);
 	wper(s, 0, 2, 3, 1, 0);
@@ -248,28 +265,16 @@ TEST(g84_swapped_between_advances)
 TEST(g84_lazy_idle_domains)
 {
 	static const u64 spans[] = { 1, 10, 500 };
-	const struct nvpc_chip_desc *g84 = nvpc_catalog_find(0x84);
 	struct nvpc_domain_desc doms[G84_DOMS];
 	struct nvpc_chip_desc chip;
-	struct nvpc_sim_params p = { .chip = &chip };
 	u64 total = 1, w, most[3] = { 0 }, n, budget;
 	unsigned int i, j, d;
 	struct nvpc_sim *s;
 	bool measured = false;
-	size_t sz;
 	int z;
 
-	ASSERT_NE(NULL, g84);
-	ASSERT_EQ(G84_DOMS, g84->nr_domains);
-	chip = *g84;
-	memcpy(doms, g84->domains, sizeof(doms));
-	for (d = 0; d < G84_DOMS; d++)
-		doms[d].clock_hz = 100000;
-	chip.domains = doms;
-	sz = nvpc_sim_size(&p);
-	s = calloc(1, sz);
+	s = g84_at(100000, &chip, doms);
 	ASSERT_NE(NULL, s);
-	ASSERT_EQ(0, nvpc_sim_init(s, sz, &p));
 	wconst(s, 0, 1, 1);
 	z = nvpc_catalog_trailer_id(&chip, &doms[0], NVPC_TRAILER_ZERO, 0);
 	ASSERT_LE(0, z);
