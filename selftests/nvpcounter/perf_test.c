@@ -577,17 +577,24 @@ TEST_F(perf, group_of_five_slots_refused)
 /*
  * Six events in one domain share four slots: perf multiplexes them at its
  * default rotation interval (a new PMU's perf_event_mux_interval_ms, not
- * set here: 4 ms) and scales by time_enabled / time_running. Signal 1 is
- * constant 1, so each scaled count must be within 1% of the domain's
- * cycles over the same time, counted by a pinned cycles event (CTR_CYCLES
- * needs no slot and a pinned event is never rotated out). The sim runs in
- * real time at 100 kHz. A rotation's register accesses take about 1 ms
- * of the 4 ms under TCG: the one swap of a commit ends the events leaving
- * and starts those arriving, so none of that time is lost (with a swap
- * for each, the scaled counts were 2.5-4.5% low).
+ * set here: 4 ms) and scales by time_enabled / time_running. Each event
+ * counts a steady periodic signal of main.0 whose share of the cycles is
+ * known from its waveform (Documentation/sim.rst "Waveforms": 1 iff
+ * (c + PHASE) % PERIOD < WIDTH, so WIDTH / PERIOD of the cycles), all
+ * different, so that counts landing on another event show; a pinned
+ * cycles event of main.0 (CTR_CYCLES needs no slot, a pinned event is
+ * never rotated out) counts the domain's cycles over the same time. Each
+ * scaled count must be within 1% of share x cycles. The sim runs in real
+ * time at 100 kHz. A rotation's register accesses take about 1 ms of the
+ * 4 ms under TCG: the one swap of a commit ends the events leaving and
+ * starts those arriving, so none of that time is lost (with a swap for
+ * each, the scaled counts of a constant signal were 2.5-4.5% low).
  */
 TEST_F_TIMEOUT(perf, multiplex_six_within_one_percent, 90)
 {
+	static const struct { int period, width; } wv[6] = {
+		{ 2, 1 }, { 4, 1 }, { 5, 2 }, { 8, 3 }, { 10, 7 }, { 1, 1 },
+	};
 	struct perf_event_attr attr = {
 		.config = CFG_CYCLES, .config1 = CFG1_DOM(0, 0, 0),
 		.pinned = 1, .read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -606,16 +613,18 @@ TEST_F_TIMEOUT(perf, multiplex_six_within_one_percent, 90)
 	snprintf(mux, sizeof(mux), "%s/perf_event_mux_interval_ms", self->pmu);
 	ASSERT_LT(0, nvpc_read_file(mux, ms, sizeof(ms)));
 	TH_LOG("rotation interval %d ms (perf's default)", atoi(ms));
-	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1, WAVE_CONST(1)));
+	for (i = 0; i < 6; i++)
+		ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1 + i,
+				      WAVE_PERIODIC(wv[i].period,
+						    wv[i].width, 0)));
 	ASSERT_EQ(0, sim_cmd(self->gpu, "clock", "realtime"));
 	attr.type = self->type;
 	fc = nvpc_attr_open(&attr, -1, 0);
 	ASSERT_LE(0, fc);
 	self->fd[self->nfd++] = fc;
 	for (i = 0; i < 6; i++) {
-		/* six different tables that all count signal 1 */
-		fd[i] = ev(self, CFG_SIG(0, 1) | CFG_SIG(1, 2 + i) |
-			   CFG_OP(0xaaaa), CFG1_DOM(0, 0, 0), 0, -1);
+		fd[i] = ev(self, CFG_SIG(0, 1 + i) | CFG_OP(0xaaaa),
+			   CFG1_DOM(0, 0, 0), 0, -1);
 		ASSERT_LE(0, fd[i]);
 	}
 	sleep(15);
@@ -631,10 +640,13 @@ TEST_F_TIMEOUT(perf, multiplex_six_within_one_percent, 90)
 		/* multiplexed: it did not run all the time */
 		EXPECT_LT(v.running, v.enabled);
 		scaled = (double)v.count * v.enabled / v.running;
-		/* the cycles over this event's own enabled time */
-		truth = (double)vc.count * v.enabled / vc.enabled;
-		TH_LOG("event %d: count %llu enabled %llu running %llu scaled %.0f cycles %.0f",
-		       i, v.count, v.enabled, v.running, scaled, truth);
+		/* share x the cycles over this event's own enabled time */
+		truth = (double)vc.count * v.enabled / vc.enabled *
+			wv[i].width / wv[i].period;
+		TH_LOG("ev %d (%d/%d): %llu en %llu run %llu: %.0f vs %.0f, %.3f%%",
+		       i, wv[i].width, wv[i].period, v.count, v.enabled,
+		       v.running, scaled, truth,
+		       100 * (scaled - truth) / truth);
 		EXPECT_GT(0.01, fabs(scaled - truth) / truth);
 	}
 }

@@ -114,6 +114,13 @@ static void nvpc_simdev_rt_access(struct nvpc_simdev *sd, u32 addr,
 		sd->rt_behind++;
 		sd->rt_behind_max_ns = max(sd->rt_behind_max_ns,
 					   now - sd->rt_last);
+		/*
+		 * the worker catches up now rather than at its next period
+		 * (which is whole jiffies away): the next accesses see less
+		 * lag (the workqueue's and timer's locks are raw)
+		 */
+		if (now - sd->rt_last >= NVPC_SIMDEV_RT_MIN_LAG_NS)
+			mod_delayed_work(system_wq, &sd->rt_work, 0);
 	}
 }
 
