@@ -458,6 +458,22 @@ err_events:
 }
 
 /*
+ * The PMU's context on one CPU in perf: struct perf_cpu_pmu_context on
+ * 6.2+, struct perf_cpu_context on 6.1 (Kbuild tells which); both hold
+ * the multiplexing hrtimer. Busy: it holds an event (6.2+: attached to
+ * the CPU's context, set by the first event and cleared by the last
+ * put_pmu_ctx(); its refcount is not 0 on a fresh PMU. 6.1: more than
+ * the context's own reference).
+ */
+#ifdef NVPC_HAVE_CPU_PMU_CONTEXT
+#define nvpc_pmu_cpu_ctx(pmu, cpu)	per_cpu_ptr((pmu)->cpu_pmu_context, cpu)
+#define nvpc_pmu_cpu_ctx_busy(c)	(!!READ_ONCE((c)->epc.ctx))
+#else
+#define nvpc_pmu_cpu_ctx(pmu, cpu)	per_cpu_ptr((pmu)->pmu_cpu_context, cpu)
+#define nvpc_pmu_cpu_ctx_busy(c)	(refcount_read(&(c)->ctx.refcount) > 1)
+#endif
+
+/*
  * perf_pmu_unregister() frees the PMU's per-CPU contexts without
  * cancelling their multiplexing hrtimers (6.1 and 6.12 alike). With no
  * event left they stop at their next expiry, but a write of
@@ -471,17 +487,8 @@ static void nvpc_pmu_cancel_mux_timers(struct pmu *pmu)
 {
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
-#ifdef NVPC_HAVE_CPU_PMU_CONTEXT
-		struct perf_cpu_pmu_context *ctx =
-			per_cpu_ptr(pmu->cpu_pmu_context, cpu);
-#else
-		struct perf_cpu_context *ctx =
-			per_cpu_ptr(pmu->pmu_cpu_context, cpu);
-#endif
-
-		hrtimer_cancel(&ctx->hrtimer);
-	}
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&nvpc_pmu_cpu_ctx(pmu, cpu)->hrtimer);
 }
 
 /*
@@ -490,30 +497,15 @@ static void nvpc_pmu_cancel_mux_timers(struct pmu *pmu)
  * context (6.1: its perf_cpu_context; 6.2+: the embedded
  * perf_event_pmu_context) after ->destroy(), which dropped our last core
  * reference: perf_pmu_unregister() would free that memory under it.
- * Wait until every CPU's context is back at rest (6.1: the context's own
- * reference only; 6.2+: detached from the CPU's context, which the last
- * event's put_pmu_ctx() does; its refcount is not 0 on a fresh PMU).
+ * Wait until no CPU's context is busy.
  */
 static bool nvpc_pmu_contexts_idle(struct pmu *pmu)
 {
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
-#ifdef NVPC_HAVE_CPU_PMU_CONTEXT
-		struct perf_cpu_pmu_context *cpc =
-			per_cpu_ptr(pmu->cpu_pmu_context, cpu);
-
-		/* set by the first event, cleared by the last put */
-		if (READ_ONCE(cpc->epc.ctx))
+	for_each_possible_cpu(cpu)
+		if (nvpc_pmu_cpu_ctx_busy(nvpc_pmu_cpu_ctx(pmu, cpu)))
 			return false;
-#else
-		struct perf_cpu_context *cpuctx =
-			per_cpu_ptr(pmu->pmu_cpu_context, cpu);
-
-		if (refcount_read(&cpuctx->ctx.refcount) > 1)
-			return false;
-#endif
-	}
 	return true;
 }
 
