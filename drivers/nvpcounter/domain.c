@@ -1009,25 +1009,23 @@ static void nvpc_commit(struct nvpc_core *core)
 	for (i = 0; i < core->nr_domains; i++)
 		core->domains[i].leaving = 0;
 	/*
-	 * A domain started by this commit, or given a new counter mode,
-	 * begins a clean period for its new events with a swap of its own
+	 * A domain started by this commit, or given a new counter mode
+	 * (CTRL written after the swap), begins a clean period for its new
+	 * events with a swap of its own
 	 */
+	for (i = 0; i < core->nr_domains && early; i++)
+		core->domains[i].commit_seq = 0;
 	list_for_each_entry(event, &core->fresh, active_entry) {
 		struct nvpc_domain *dom = event->pmu_private;
 
-		/* @swapped: here, sampled by this loop already */
-		if (gen->single || dom->swapped ||
-		    (dom->commit_seq == core->txn_seq + 1 && !early))
+		if (gen->single || dom->commit_seq == core->txn_seq + 1)
 			continue;
 		nvpc_sample(core, gen->global_swap ? NULL : dom);
 		for (i = 0; i < core->nr_domains; i++)
-			if (!gen->global_swap || core->domains[i].running)
-				core->domains[i].swapped |=
-					&core->domains[i] == dom ||
-					gen->global_swap;
+			if (gen->global_swap ? core->domains[i].running :
+					       &core->domains[i] == dom)
+				core->domains[i].commit_seq = core->txn_seq + 1;
 	}
-	for (i = 0; i < core->nr_domains; i++)
-		core->domains[i].swapped = false;
 	list_for_each_entry_safe(event, tmp, &core->fresh, active_entry) {
 		struct nvpc_domain *dom = event->pmu_private;
 
