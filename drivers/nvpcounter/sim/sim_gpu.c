@@ -97,7 +97,7 @@ static void nvpc_simdev_rt_access(struct nvpc_simdev *sd, u32 addr,
 	if (now <= sd->rt_last)
 		return;
 	w0 = nvpc_sim_work(sd->sim);
-	t0 = ktime_get_ns();
+	t0 = now;
 	budget = nvpc_simdev_budget(sd, NVPC_SIMDEV_RT_ACCESS_NS);
 	ret = nvpc_sim_advance_access(sd->sim, now - sd->rt_last, budget, addr,
 				      write);
