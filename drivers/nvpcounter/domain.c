@@ -302,6 +302,19 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		nvpc_dbg(core, "config 0x%llx: reserved bits set\n", config);
 		return -EINVAL;
 	}
+	if (config & NVPC_CFG_RECORD) {
+		nvpc_dbg(core, "record events are not supported yet\n");
+		return -EOPNOTSUPP;
+	}
+	if (config & NVPC_CFG_SHORT) {
+		nvpc_dbg(core, "short is a record event field\n");
+		return -EINVAL;
+	}
+	if (event->attr.config1 & NVPC_CFG1_RECORD_FIELDS) {
+		nvpc_dbg(core, "config1 0x%llx: record fields on a counting event\n",
+			 event->attr.config1);
+		return -EINVAL;
+	}
 	if (config2 & NVPC_CFG2_RESERVED) {
 		nvpc_dbg(core, "config2 0x%llx: reserved bits set\n", config2);
 		return -EINVAL;

@@ -26,6 +26,22 @@ struct nvpc_core;
  * @active_put: optional: undoes @active_get when the last event closes, or
  *	at nvpc_device_unregister() if events are still open. Process
  *	context.
+ * @record_bind: optional, record mode (G84+): the channel and DMA object
+ *	whose VM record packets are written through; the core binds them
+ *	with RECORD_DMA then RECORD_CHAN (pcounter.rst "Record mode setup").
+ *	Process context. Without it (or on an error) record events fail
+ *	with -EOPNOTSUPP.
+ * @record_map: optional, record mode: make the @nr_pages pages at the
+ *	kernel addresses @pages (PAGE_SIZE each, a perf AUX area) visible to
+ *	the GPU at the virtual addresses [@va, @va + @size), repeated: GPU
+ *	address @va + x is in page @pages[(x / PAGE_SIZE) % @nr_pages].
+ *	@size is a multiple of @nr_pages * PAGE_SIZE, @va is aligned to it
+ *	and the window does not cross a 4 GiB boundary. The GPU only writes.
+ *	Process context, may sleep. Return: 0, -EBUSY if the range overlaps
+ *	a mapping, -EOPNOTSUPP, -ENOMEM.
+ * @record_unmap: optional, record mode: undo the @record_map at @va.
+ *	When it returns the GPU writes nothing more into those pages. Any
+ *	context; must not sleep.
  *
  * @rd32 and @wr32 may be called from any context the core uses for
  * register access: process context and perf callbacks (hard irq, or
@@ -38,6 +54,10 @@ struct nvpc_backend_ops {
 	void (*wr32)(void *priv, u32 addr, u32 val);
 	int (*active_get)(void *priv);
 	void (*active_put)(void *priv);
+	int (*record_bind)(void *priv, u32 *chan, u32 *dma);
+	int (*record_map)(void *priv, u64 va, u64 size, void **pages,
+			  unsigned int nr_pages);
+	void (*record_unmap)(void *priv, u64 va);
 };
 
 /**

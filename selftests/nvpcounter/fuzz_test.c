@@ -345,12 +345,17 @@ static fuzz_set expect_config(const struct fuzz_gpu *g, const __u64 cfg[3])
 	int deep = 0;
 
 	/* reserved bits */
-	if ((c & NVPC_CFG_RESERVED) || (c1 & NVPC_CFG1_RESERVED) ||
-	    (c2 & NVPC_CFG2_RESERVED))
+	if ((c & NVPC_CFG_RESERVED) || (c1 & NVPC_CFG1_RESERVED))
 		return E(EINVAL);
 	/* absent domain, set or unit */
 	d = find_dom(g, c1);
 	if (!d)
+		return E(EINVAL);
+	/* record events (not built yet); record fields on a counting one */
+	if (c & NVPC_CFG_RECORD)
+		return E(EOPNOTSUPP);
+	if ((c & NVPC_CFG_SHORT) || (c1 & NVPC_CFG1_RECORD_FIELDS) ||
+	    (c2 & NVPC_CFG2_RESERVED))
 		return E(EINVAL);
 	/* slot > 4; counter modes 0-4, event_b4 NV30+, the others NV40+ */
 	if (slot > NVPC_NR_SLOTS || mode > NVPC_MODE_EXTRA_B6)

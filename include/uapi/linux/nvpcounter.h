@@ -30,14 +30,38 @@
  * event counts an integer made of the signals in config2 bsig0..bsig5
  */
 #define NVPC_CFG_MODE		_NVPC_GENMASK_ULL(59, 57)
-#define NVPC_CFG_RESERVED	_NVPC_GENMASK_ULL(63, 60)
+/*
+ * a record event (Documentation/record.rst): the domain in record mode,
+ * its packets streamed into the event's perf AUX area. sig0..sig3, op and
+ * opbits are then the STOP input (a packet per STOP pulse); slot, cycles
+ * and mode must be 0. The counted signals are rsig0..rsig11 below.
+ */
+#define NVPC_CFG_RECORD		_NVPC_GENMASK_ULL(60, 60)
+/* record events: short 16-byte packets (rsig0..rsig3 only), else long */
+#define NVPC_CFG_SHORT		_NVPC_GENMASK_ULL(61, 61)
+#define NVPC_CFG_RESERVED	_NVPC_GENMASK_ULL(63, 62)
 
 /* config1: which domain */
 #define NVPC_CFG1_DOM		_NVPC_GENMASK_ULL(2, 0)	/* index in its set */
 #define NVPC_CFG1_DSET		_NVPC_GENMASK_ULL(5, 4)	/* NVPC_DSET_* */
 #define NVPC_CFG1_UNIT		_NVPC_GENMASK_ULL(12, 8)	/* GPC/partition */
+/*
+ * record events: the domain's PERIODIC generator, CTRL PERIODIC_PERIOD
+ * (pcounter.rst, "CTRL"): 0 off, p = 1..7 a pulse every 0x400 << (p - 1)
+ * cycles (1024 .. 65536). With sig0..sig3, op and opbits all 0 the STOP
+ * input is then the PERIODIC signal.
+ */
+#define NVPC_CFG1_PERIOD	_NVPC_GENMASK_ULL(18, 16)
+/* record events: the signals of record counters 0-3 (PRE_SRC args 0-3) */
+#define NVPC_CFG1_RSIG0		_NVPC_GENMASK_ULL(39, 32)
+#define NVPC_CFG1_RSIG1		_NVPC_GENMASK_ULL(47, 40)
+#define NVPC_CFG1_RSIG2		_NVPC_GENMASK_ULL(55, 48)
+#define NVPC_CFG1_RSIG3		_NVPC_GENMASK_ULL(63, 56)
+#define NVPC_CFG1_RECORD_FIELDS	(NVPC_CFG1_PERIOD | NVPC_CFG1_RSIG0 | \
+				 NVPC_CFG1_RSIG1 | NVPC_CFG1_RSIG2 | \
+				 NVPC_CFG1_RSIG3)
 #define NVPC_CFG1_RESERVED	(~(NVPC_CFG1_DOM | NVPC_CFG1_DSET | \
-				   NVPC_CFG1_UNIT))
+				   NVPC_CFG1_UNIT | NVPC_CFG1_RECORD_FIELDS))
 
 /*
  * config2: the signals of a counter mode's integer, low bit first. B4 is
@@ -51,6 +75,12 @@
 #define NVPC_CFG2_BSIG4		_NVPC_GENMASK_ULL(39, 32)
 #define NVPC_CFG2_BSIG5		_NVPC_GENMASK_ULL(47, 40)
 #define NVPC_CFG2_RESERVED	_NVPC_GENMASK_ULL(63, 48)
+/*
+ * record events: config2 holds instead the signals of record counters
+ * 4-11 (START_SRC args 0-3, EVENT_SRC args 0-3), 8 bits each from bit 0:
+ * rsig4 = bits 0-7 ... rsig11 = bits 56-63 (long packets only).
+ */
+#define NVPC_CFG2_RSIG(n)	_NVPC_GENMASK_ULL(8 * (n) - 25, 8 * (n) - 32)
 
 /*
  * NVPC_CFG_MODE values. SIMPLE counts the input's truth table (1 per
@@ -75,5 +105,26 @@
 #define NVPC_SLOT_EVENT		2
 #define NVPC_SLOT_STOP		3
 #define NVPC_NR_SLOTS		4
+
+/*
+ * Record packets (pcounter.rst, "Record mode"), as a record event's AUX
+ * area holds them: 16-bit little-endian words. Words 0-2 the 48-bit cycle
+ * counter (cycles since the buffer was started; see record.rst for
+ * restarts), word 3 bits 0-11 the STOP count (pulses since the last
+ * packet; 0 for a packet forced by a counter reaching 0xf000), words 4-15
+ * record counters 0-11 (signal cycles since the last packet, saturating
+ * at 0xffff). A short packet is the first 16 bytes of a long one.
+ */
+#define NVPC_PKT_LONG		32
+#define NVPC_PKT_SHORT		16
+#define NVPC_PKT_W_CYCLES	0	/* words 0-2 */
+#define NVPC_PKT_W_STOP		3
+#define NVPC_PKT_W_CTR0		4	/* words 4-15: counters 0-11 */
+#define NVPC_PKT_STOP_MASK	0x0fff
+#define NVPC_PKT_CYCLES_BITS	48
+#define NVPC_PKT_NR_CTRS	12
+#define NVPC_PKT_NR_CTRS_SHORT	4
+#define NVPC_PKT_CTR_FLUSH	0xf000	/* a counter here forces a packet */
+#define NVPC_PKT_CTR_MAX	0xffff
 
 #endif /* _UAPI_LINUX_NVPCOUNTER_H */
