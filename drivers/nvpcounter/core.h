@@ -7,6 +7,7 @@
 #define _NVPC_CORE_H
 
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -97,6 +98,14 @@ struct nvpc_slots {
  * @leaving: counters (BIT(hw.idx)) of events deleted since the last
  *	commit, read at the commit
  * @swapped: the commit swapped the domain and has not read it yet
+ * @nr_events: counting events initialised on the domain (a record event
+ *	excludes them, and they it)
+ * @rec: the domain's record event's session, NULL if none
+ * @rec_state: NVPC_REC_* (sysfs record_state)
+ * @rec_packets: record packets published into AUX areas
+ * @rec_gaps: record restarts that lost counts (window top, consumer too
+ *	slow)
+ * @rec_faults: VM faults of record packet writes
  */
 struct nvpc_domain {
 	const struct nvpc_domain_desc *desc;
@@ -131,6 +140,119 @@ struct nvpc_domain {
 	bool running;
 	u8 leaving;
 	bool swapped;
+	unsigned int nr_events;
+	struct nvpc_record *rec;
+	u8 rec_state;
+	u64 rec_packets;
+	u64 rec_gaps;
+	u64 rec_faults;
+};
+
+/* &nvpc_domain.rec_state */
+enum nvpc_rec_state {
+	NVPC_REC_IDLE,
+	NVPC_REC_RECORDING,
+	NVPC_REC_STALLED,
+	NVPC_REC_FAULTED,
+};
+
+/**
+ * struct nvpc_record_prog - the registers of a record session
+ *	(pcounter.rst "Record mode setup")
+ * @src: PRE_SRC, START_SRC, EVENT_SRC (arguments 0-3 of each: the
+ *	signals of record counters 0-11) and STOP_SRC
+ * @stop_op: STOP_OP
+ * @periodic: CTRL PERIODIC_PERIOD (0 off)
+ * @short_fmt: 16-byte packets (CTRL RECORD_FORMAT)
+ * @pkt: the packet size, 16 or 32
+ * @chan: RECORD_CHAN channel of the bind
+ * @dma: RECORD_DMA object of the bind
+ * @addr_high: RECORD_ADDRESS_HIGH (G92+)
+ * @start: RECORD_START
+ * @limit: RECORD_LIMIT
+ */
+struct nvpc_record_prog {
+	u32 src[NVPC_NR_SLOTS];
+	u32 stop_op;
+	u8 periodic;
+	bool short_fmt;
+	u32 pkt;
+	u32 chan;
+	u32 dma;
+	u32 addr_high;
+	u32 start;
+	u32 limit;
+};
+
+/**
+ * struct nvpc_rec_buf - an AUX area as the GPU sees it
+ * @core: the GPU
+ * @dom: the domain whose window maps it
+ * @va: GPU virtual address of the window
+ * @window: the window's size: the AUX pages repeat across it
+ * @size: the AUX area's size (a power of 2)
+ * @mapped: the GPU mapping is in place (under &nvpc_core.lock)
+ * @node: in &nvpc_core.rec_bufs
+ */
+struct nvpc_rec_buf {
+	struct nvpc_core *core;
+	struct nvpc_domain *dom;
+	u64 va;
+	u64 window;
+	u64 size;
+	bool mapped;
+	struct list_head node;
+};
+
+/**
+ * struct nvpc_record - a record event's session state (record.c)
+ * @core: the GPU
+ * @dom: the domain it owns
+ * @event: the record event
+ * @prog: its registers
+ * @handle: the open AUX handle while @active
+ * @timer: the drain
+ * @buf: the AUX area of the session
+ * @active: a session runs (a handle is open); under &nvpc_core.lock
+ * @gap: the next published data follows a restart (PERF_AUX_FLAG_PARTIAL)
+ * @src_periodic: STOP is the PERIODIC signal: its rate is known
+ * @sessions: sessions started
+ * @win_off: window offset of RECORD_START
+ * @x_pub: bytes since RECORD_START published to perf
+ * @x_max: offset from RECORD_START of the last packet RECORD_LIMIT allows
+ * @x_suspect: a position where the hardware may have stopped at the
+ *	previous LIMIT while it was raised (0: none)
+ * @bytes: bytes drained in the session
+ * @last_bytes: @bytes at the last drain
+ * @last_ns: time of the last drain
+ */
+struct nvpc_record {
+	struct nvpc_core *core;
+	struct nvpc_domain *dom;
+	struct perf_event *event;
+	struct nvpc_record_prog prog;
+	struct perf_output_handle handle;
+	struct hrtimer timer;
+	struct nvpc_rec_buf *buf;
+	bool active;
+	bool gap;
+	bool src_periodic;
+	u64 sessions;
+	u32 win_off;
+	u32 x_pub;
+	u32 x_max;
+	u32 x_suspect;
+	u64 bytes;
+	u64 last_bytes;
+	u64 last_ns;
+};
+
+/* &nvpc_gen_ops.record: how a generation records */
+enum nvpc_rec_kind {
+	NVPC_REC_NONE,
+	NVPC_REC_LOW4G,		/* G84:G92: per domain, 32-bit addresses */
+	NVPC_REC_DOMAIN,	/* G92:GF100: per domain, ADDRESS_HIGH */
+	NVPC_REC_MAIN,		/* GF100+: one MAIN buffer for all domains */
 };
 
 /* a domain's counting mode as sysfs shows it */
@@ -182,6 +304,12 @@ struct nvpc_domain_state {
  * @state: decode the domain's CTRL
  * @status: read the domain's STATUS words (signals 0-255)
  * @dump: print the generation's PCOUNTER registers (debugfs regs)
+ * @record: NVPC_REC_*: record mode and where its buffer is
+ * @record_setup: program a domain for record mode, in the documented
+ *	order (bind, addresses, sources, LIMIT, CTRL, then START)
+ * @record_restart: write LIMIT then START (resets the record counters)
+ * @record_limit: write LIMIT
+ * @record_status: RECORD_STATUS (MAIN POS): position, FAULT bit 0
  */
 struct nvpc_gen_ops {
 	const char *name;
@@ -206,6 +334,14 @@ struct nvpc_gen_ops {
 	void (*status)(struct nvpc_core *core, struct nvpc_domain *dom,
 		       u32 st[NVPC_NR_STATUS]);
 	int (*dump)(struct seq_file *m, struct nvpc_core *core);
+	u8 record;
+	void (*record_setup)(struct nvpc_core *core, struct nvpc_domain *dom,
+			     const struct nvpc_record_prog *p);
+	void (*record_restart)(struct nvpc_core *core, struct nvpc_domain *dom,
+			       const struct nvpc_record_prog *p);
+	void (*record_limit)(struct nvpc_core *core, struct nvpc_domain *dom,
+			     u32 limit);
+	u32 (*record_status)(struct nvpc_core *core, struct nvpc_domain *dom);
 };
 
 extern const struct nvpc_gen_ops nvpc_gen_nv10;
@@ -268,6 +404,7 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  * @events_attr_mem: storage of the events/ attributes
  * @domains_kobj: the PMU's domains/ directory
  * @domain_kobjs: the directories in it, one per domain
+ * @rec_bufs: AUX areas mapped for the GPU (under @lock)
  */
 struct nvpc_core {
 	struct nvpc_device *ndev;
@@ -307,7 +444,16 @@ struct nvpc_core {
 	struct perf_pmu_events_attr *events_attr_mem;
 	struct kobject *domains_kobj;
 	struct kobject **domain_kobjs;
+	struct list_head rec_bufs;
 };
+
+#define to_nvpc_core(p)	container_of(p, struct nvpc_core, pmu)
+
+/* a record event: its domain in record mode, packets into its AUX area */
+static inline bool nvpc_is_record(struct perf_event *event)
+{
+	return event->attr.config & NVPC_CFG_RECORD;
+}
 
 int nvpc_registry_init(void);
 void nvpc_registry_exit(void);
@@ -327,6 +473,18 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 			bool fold);
 void nvpc_engine_txn(struct nvpc_core *core, bool open);
+
+int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
+		     struct perf_event *event);
+void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event);
+void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
+			    int nr_pages, bool overwrite);
+void nvpc_record_free_aux(void *priv);
+void nvpc_record_start(struct perf_event *event);
+void nvpc_record_stop(struct perf_event *event);
+void nvpc_record_detach(struct nvpc_core *core);
+enum hrtimer_restart nvpc_record_tick(struct hrtimer *t);
+const char *nvpc_record_state_name(struct nvpc_domain *dom);
 
 int nvpc_core_open(struct nvpc_core *core);
 void nvpc_core_close(struct nvpc_core *core);

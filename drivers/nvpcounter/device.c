@@ -93,6 +93,7 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	raw_spin_lock_init(&core->lock);
 	INIT_LIST_HEAD(&core->fresh);
 	INIT_LIST_HEAD(&core->leaving);
+	INIT_LIST_HEAD(&core->rec_bufs);
 	mutex_init(&core->active_lock);
 	kref_init(&core->refs);
 	INIT_WORK(&core->release_work, nvpc_core_release_work);
@@ -195,6 +196,9 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 	 */
 	mutex_lock(&core->active_lock);
 	raw_spin_lock_irqsave(&core->lock, flags);
+	/* the GPU writes no more into AUX pages perf will free */
+	if (core->gen)
+		nvpc_record_detach(core);
 	was_gone = xchg(&core->gone, true);
 	active = core->nr_active;
 	raw_spin_unlock_irqrestore(&core->lock, flags);

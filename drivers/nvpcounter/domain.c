@@ -302,10 +302,6 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		nvpc_dbg(core, "config 0x%llx: reserved bits set\n", config);
 		return -EINVAL;
 	}
-	if (config & NVPC_CFG_RECORD) {
-		nvpc_dbg(core, "record events are not supported yet\n");
-		return -EOPNOTSUPP;
-	}
 	if (config & NVPC_CFG_SHORT) {
 		nvpc_dbg(core, "short is a record event field\n");
 		return -EINVAL;

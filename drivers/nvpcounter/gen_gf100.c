@@ -136,6 +136,58 @@ static int nvpc_gf100_dump(struct seq_file *m, struct nvpc_core *core)
 	return ret;
 }
 
+/*
+ * Record mode on GF100+: one buffer in the MAIN block for every domain
+ * (FACTS.md "GF100+ domain placement"; pcounter.rst: "[XXX: figure out
+ * record mode setup for NVC0]"). Assumed, as the sim's "GF100+ record
+ * mode": START/LIMIT/ADDRESS_HIGH/POS behave as G84's RECORD_START/LIMIT/
+ * ADDRESS_HIGH/STATUS, CTRL MODE 3 writes long packets and 5 short ones.
+ * MAIN CHAN is written like RECORD_CHAN; how GF100 binds is not known.
+ */
+static void nvpc_gf100_record_setup(struct nvpc_core *core,
+				    struct nvpc_domain *dom,
+				    const struct nvpc_record_prog *p)
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int s;
+
+	nvpc_wr32(ndev, NVPC_GF100_MAIN_RECORD_CHAN,
+		  FIELD_PREP(NVPC_RECORD_CHAN_CHAN, p->chan) |
+		  NVPC_RECORD_CHAN_VALID);
+	nvpc_wr32(ndev, NVPC_GF100_MAIN_RECORD_ADDRESS_HIGH,
+		  FIELD_PREP(NVPC_RECORD_ADDRESS_HIGH_MASK, p->addr_high));
+	for (s = 0; s < NVPC_NR_SLOTS; s++)
+		nvpc_wr32(ndev, dom->base + NVPC_GF100_SRC(s), p->src[s]);
+	nvpc_wr32(ndev, dom->base + NVPC_GF100_OP(NVPC_SLOT_STOP), p->stop_op);
+	nvpc_wr32(ndev, NVPC_GF100_MAIN_RECORD_LIMIT, p->limit);
+	nvpc_wr32(ndev, dom->base + NVPC_GF100_CTRL,
+		  FIELD_PREP(NVPC_GF100_CTRL_MODE,
+			     p->short_fmt ? NVPC_GF100_CTRL_MODE_RECORD_B :
+					    NVPC_GF100_CTRL_MODE_RECORD_A) |
+		  FIELD_PREP(NVPC_GF100_CTRL_PERIODIC_PERIOD, p->periodic));
+	nvpc_wr32(ndev, NVPC_GF100_MAIN_RECORD_START, p->start);
+}
+
+static void nvpc_gf100_record_restart(struct nvpc_core *core,
+				      struct nvpc_domain *dom,
+				      const struct nvpc_record_prog *p)
+{
+	nvpc_wr32(core->ndev, NVPC_GF100_MAIN_RECORD_LIMIT, p->limit);
+	nvpc_wr32(core->ndev, NVPC_GF100_MAIN_RECORD_START, p->start);
+}
+
+static void nvpc_gf100_record_limit(struct nvpc_core *core,
+				    struct nvpc_domain *dom, u32 limit)
+{
+	nvpc_wr32(core->ndev, NVPC_GF100_MAIN_RECORD_LIMIT, limit);
+}
+
+static u32 nvpc_gf100_record_status(struct nvpc_core *core,
+				    struct nvpc_domain *dom)
+{
+	return nvpc_rd32(core->ndev, NVPC_GF100_MAIN_RECORD_POS);
+}
+
 /* pcounter.rst leaves bits 16-20 on GF100 open; G92's layout is assumed */
 #define NVPC_OPBITS_GF100_PS	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1 | \
 				 NVPC_OP_ARG2_DELAYED_SRC0 | \
@@ -162,4 +214,9 @@ const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.state = nvpc_gf100_state,
 	.status = nvpc_gf100_status,
 	.dump = nvpc_gf100_dump,
+	.record = NVPC_REC_MAIN,
+	.record_setup = nvpc_gf100_record_setup,
+	.record_restart = nvpc_gf100_record_restart,
+	.record_limit = nvpc_gf100_record_limit,
+	.record_status = nvpc_gf100_record_status,
 };

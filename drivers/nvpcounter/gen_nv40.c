@@ -139,6 +139,67 @@ static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 		  dom->op[NVPC_SLOT_PRE]);
 }
 
+/*
+ * Record mode, G84:GF100 ("Record mode setup"): the DMA object, then the
+ * channel write that binds both; the buffer's registers; the sources;
+ * LIMIT; record mode; and START last, in record mode, so that it resets
+ * the record counters (START written in another mode leaves them, and a
+ * bogus packet follows the switch to record mode).
+ */
+static void nvpc_g84_record_setup(struct nvpc_core *core,
+				  struct nvpc_domain *dom,
+				  const struct nvpc_record_prog *p)
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int i = dom->index, s;
+
+	nvpc_wr32(ndev, NVPC_G84_RECORD_DMA,
+		  FIELD_PREP(NVPC_RECORD_DMA_OBJ, p->dma));
+	nvpc_wr32(ndev, NVPC_G84_RECORD_CHAN,
+		  FIELD_PREP(NVPC_RECORD_CHAN_CHAN, p->chan) |
+		  NVPC_RECORD_CHAN_VALID);
+	/* G84:G92 force the high 8 bits to 0 and have no such register */
+	if (core->gen->record == NVPC_REC_DOMAIN)
+		nvpc_wr32(ndev, NVPC_G92_RECORD_ADDRESS_HIGH(i),
+			  FIELD_PREP(NVPC_RECORD_ADDRESS_HIGH_MASK,
+				     p->addr_high));
+	for (s = 0; s < NVPC_NR_SLOTS; s++)
+		nvpc_wr32(ndev, NVPC_NV40_SRC(i, s), p->src[s]);
+	nvpc_wr32(ndev, NVPC_NV40_OP(i, NVPC_SLOT_STOP), p->stop_op);
+	nvpc_wr32(ndev, NVPC_G84_RECORD_LIMIT(i), p->limit);
+	nvpc_wr32(ndev, NVPC_NV40_CTRL(i),
+		  FIELD_PREP(NVPC_NV40_CTRL_MODE, NVPC_NV40_CTRL_MODE_RECORD) |
+		  (p->short_fmt ? NVPC_G84_CTRL_RECORD_SHORT : 0) |
+		  FIELD_PREP(NVPC_G84_CTRL_PERIODIC_PERIOD, p->periodic));
+	nvpc_wr32(ndev, NVPC_G84_RECORD_START(i), p->start);
+}
+
+static void nvpc_g84_record_restart(struct nvpc_core *core,
+				    struct nvpc_domain *dom,
+				    const struct nvpc_record_prog *p)
+{
+	nvpc_wr32(core->ndev, NVPC_G84_RECORD_LIMIT(dom->index), p->limit);
+	nvpc_wr32(core->ndev, NVPC_G84_RECORD_START(dom->index), p->start);
+}
+
+static void nvpc_g84_record_limit(struct nvpc_core *core,
+				  struct nvpc_domain *dom, u32 limit)
+{
+	nvpc_wr32(core->ndev, NVPC_G84_RECORD_LIMIT(dom->index), limit);
+}
+
+static u32 nvpc_g84_record_status(struct nvpc_core *core,
+				  struct nvpc_domain *dom)
+{
+	return nvpc_rd32(core->ndev, NVPC_G84_RECORD_STATUS(dom->index));
+}
+
+#define NVPC_G84_RECORD_OPS						\
+	.record_setup = nvpc_g84_record_setup,				\
+	.record_restart = nvpc_g84_record_restart,			\
+	.record_limit = nvpc_g84_record_limit,				\
+	.record_status = nvpc_g84_record_status
+
 #define NVPC_OPBITS_NV30_PS	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)
 #define NVPC_OPBITS_NV30_ES	(NVPC_OPBITS_NV30_PS | NVPC_OP_ES_ARG3_SETFLAG)
 #define NVPC_OPBITS_G92_PS	(NVPC_OPBITS_NV30_PS | \
@@ -182,6 +243,8 @@ const struct nvpc_gen_ops nvpc_gen_g84 = {
 	.start = nvpc_g84_start,
 	.program = nvpc_g84_program,
 	.trigger_swap = nvpc_g84_swap,
+	.record = NVPC_REC_LOW4G,
+	NVPC_G84_RECORD_OPS,
 };
 
 const struct nvpc_gen_ops nvpc_gen_g92 = {
@@ -192,4 +255,6 @@ const struct nvpc_gen_ops nvpc_gen_g92 = {
 	.start = nvpc_g84_start,
 	.program = nvpc_g84_program,
 	.trigger_swap = nvpc_g84_swap,
+	.record = NVPC_REC_DOMAIN,
+	NVPC_G84_RECORD_OPS,
 };

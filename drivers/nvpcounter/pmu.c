@@ -24,7 +24,6 @@
 
 static enum cpuhp_state nvpc_cpuhp_state;
 
-#define to_nvpc_core(p) container_of(p, struct nvpc_core, pmu)
 
 struct nvpc_format_attr {
 	struct device_attribute attr;
@@ -61,15 +60,30 @@ static struct attribute *nvpc_format_attrs[] = {
 	NVPC_FORMAT(slot, "config", NVPC_CFG_SLOT),
 	NVPC_FORMAT(cycles, "config", NVPC_CFG_CYCLES),
 	NVPC_FORMAT(mode, "config", NVPC_CFG_MODE),
+	NVPC_FORMAT(record, "config", NVPC_CFG_RECORD),
+	NVPC_FORMAT(short, "config", NVPC_CFG_SHORT),
 	NVPC_FORMAT(dom, "config1", NVPC_CFG1_DOM),
 	NVPC_FORMAT(dset, "config1", NVPC_CFG1_DSET),
 	NVPC_FORMAT(unit, "config1", NVPC_CFG1_UNIT),
+	NVPC_FORMAT(period, "config1", NVPC_CFG1_PERIOD),
+	NVPC_FORMAT(rsig0, "config1", NVPC_CFG1_RSIG0),
+	NVPC_FORMAT(rsig1, "config1", NVPC_CFG1_RSIG1),
+	NVPC_FORMAT(rsig2, "config1", NVPC_CFG1_RSIG2),
+	NVPC_FORMAT(rsig3, "config1", NVPC_CFG1_RSIG3),
 	NVPC_FORMAT(bsig0, "config2", NVPC_CFG2_BSIG0),
 	NVPC_FORMAT(bsig1, "config2", NVPC_CFG2_BSIG1),
 	NVPC_FORMAT(bsig2, "config2", NVPC_CFG2_BSIG2),
 	NVPC_FORMAT(bsig3, "config2", NVPC_CFG2_BSIG3),
 	NVPC_FORMAT(bsig4, "config2", NVPC_CFG2_BSIG4),
 	NVPC_FORMAT(bsig5, "config2", NVPC_CFG2_BSIG5),
+	NVPC_FORMAT(rsig4, "config2", NVPC_CFG2_RSIG(4)),
+	NVPC_FORMAT(rsig5, "config2", NVPC_CFG2_RSIG(5)),
+	NVPC_FORMAT(rsig6, "config2", NVPC_CFG2_RSIG(6)),
+	NVPC_FORMAT(rsig7, "config2", NVPC_CFG2_RSIG(7)),
+	NVPC_FORMAT(rsig8, "config2", NVPC_CFG2_RSIG(8)),
+	NVPC_FORMAT(rsig9, "config2", NVPC_CFG2_RSIG(9)),
+	NVPC_FORMAT(rsig10, "config2", NVPC_CFG2_RSIG(10)),
+	NVPC_FORMAT(rsig11, "config2", NVPC_CFG2_RSIG(11)),
 	NULL,
 };
 
@@ -133,6 +147,12 @@ static int nvpc_validate_group(struct nvpc_core *core,
 	struct nvpc_slots *fake;
 	int ret = 0;
 
+	if (leader->pmu == event->pmu && nvpc_is_record(leader) &&
+	    leader != event) {
+		nvpc_dbg(core, "a record event has its domain alone: no group\n");
+		return -EINVAL;
+	}
+
 	/*
 	 * An event on its own fits if its config does (checked). perf
 	 * holds the leader's context mutex, which the sibling list needs,
@@ -157,9 +177,43 @@ static int nvpc_validate_group(struct nvpc_core *core,
 	return ret;
 }
 
+/* a counting event's domain: no record event while it is there */
+static int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	if (dom->rec)
+		ret = -EBUSY;
+	else
+		dom->nr_events++;
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	if (ret)
+		nvpc_dbg(core, "domain %s records: no counting events on it\n",
+			 dom->name);
+	return ret;
+}
+
+static void nvpc_domain_unclaim(struct nvpc_core *core,
+				struct nvpc_domain *dom)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	dom->nr_events--;
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+}
+
 static void nvpc_event_destroy(struct perf_event *event)
 {
-	nvpc_core_close(to_nvpc_core(event->pmu));
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
+
+	if (nvpc_is_record(event))
+		nvpc_record_destroy(core, event);
+	else
+		nvpc_domain_unclaim(core, event->pmu_private);
+	nvpc_core_close(core);
 }
 
 static int nvpc_event_init(struct perf_event *event)
@@ -198,20 +252,32 @@ static int nvpc_event_init(struct perf_event *event)
 			 event->attr.config1);
 		return -EINVAL;
 	}
-	ret = nvpc_engine_check(core, dom, event);
-	if (ret)
-		return ret;
 	event->pmu_private = dom;
-	ret = nvpc_validate_group(core, event);
-	if (ret)
-		return ret;
+	if (nvpc_is_record(event)) {
+		ret = nvpc_record_init(core, dom, event);
+		if (ret)
+			return ret;
+	} else {
+		ret = nvpc_engine_check(core, dom, event);
+		if (!ret)
+			ret = nvpc_validate_group(core, event);
+		if (!ret)
+			ret = nvpc_domain_claim(core, dom);
+		if (ret)
+			return ret;
+	}
 	/*
 	 * the event's reference on the GPU, unless it is going away; the
 	 * first open event keeps it awake (backend's choice)
 	 */
 	ret = nvpc_core_open(core);
-	if (ret)
+	if (ret) {
+		if (nvpc_is_record(event))
+			nvpc_record_destroy(core, event);
+		else
+			nvpc_domain_unclaim(core, dom);
 		return ret;
+	}
 	/* the designated CPU counts every event of the GPU */
 	event->cpu = core->cpu;
 	event->destroy = nvpc_event_destroy;
@@ -222,6 +288,11 @@ static void nvpc_event_start(struct perf_event *event, int flags)
 {
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
 
+	if (nvpc_is_record(event)) {
+		nvpc_record_start(event);
+		return;
+	}
+
 	/* counts while stopped are not the event's: restart from now */
 	nvpc_engine_update(core, event, false);
 	event->hw.state = 0;
@@ -231,6 +302,10 @@ static void nvpc_event_stop(struct perf_event *event, int flags)
 {
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
 
+	if (nvpc_is_record(event)) {
+		nvpc_record_stop(event);
+		return;
+	}
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	if (flags & PERF_EF_UPDATE)
@@ -243,6 +318,13 @@ static int nvpc_event_add(struct perf_event *event, int flags)
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
 	int ret;
 
+	if (nvpc_is_record(event)) {
+		/* the domain is the event's since event_init */
+		event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+		if (flags & PERF_EF_START)
+			nvpc_record_start(event);
+		return 0;
+	}
 	ret = nvpc_engine_add(core, event);
 	if (ret)
 		return ret;
@@ -256,6 +338,10 @@ static void nvpc_event_del(struct perf_event *event, int flags)
 {
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
 
+	if (nvpc_is_record(event)) {
+		nvpc_record_stop(event);
+		return;
+	}
 	nvpc_engine_del(core, event, !(event->hw.state & PERF_HES_STOPPED));
 	event->hw.state |= PERF_HES_STOPPED;
 }
@@ -273,7 +359,8 @@ static void nvpc_pmu_enable(struct pmu *pmu)
 
 static void nvpc_event_read(struct perf_event *event)
 {
-	if (event->hw.state & PERF_HES_STOPPED)
+	/* a record event counts its packets as its drain publishes them */
+	if ((event->hw.state & PERF_HES_STOPPED) || nvpc_is_record(event))
 		return;
 	nvpc_engine_update(to_nvpc_core(event->pmu), event, true);
 }
@@ -419,6 +506,8 @@ int nvpc_pmu_register(struct nvpc_core *core)
 		.start = nvpc_event_start,
 		.stop = nvpc_event_stop,
 		.read = nvpc_event_read,
+		.setup_aux = nvpc_record_setup_aux,
+		.free_aux = nvpc_record_free_aux,
 	};
 
 	ret = cpuhp_state_add_instance_nocalls(nvpc_cpuhp_state,

@@ -223,7 +223,21 @@ static struct nvpc_dom_counter_attr nvpc_dom_counters[] = {
 	  offsetof(struct nvpc_domain, not_responding) },
 	{ __ATTR(samples, 0444, nvpc_dom_counter_show, NULL),
 	  offsetof(struct nvpc_domain, samples) },
+	{ __ATTR(record_packets, 0444, nvpc_dom_counter_show, NULL),
+	  offsetof(struct nvpc_domain, rec_packets) },
+	{ __ATTR(record_gaps, 0444, nvpc_dom_counter_show, NULL),
+	  offsetof(struct nvpc_domain, rec_gaps) },
+	{ __ATTR(record_faults, 0444, nvpc_dom_counter_show, NULL),
+	  offsetof(struct nvpc_domain, rec_faults) },
 };
+
+/* idle, recording, stalled (the consumer fell behind) or faulted */
+static ssize_t record_state_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  nvpc_record_state_name(to_nvpc_dk(kobj)->dom));
+}
 
 /*
  * The live state of all 256 signals from the STATUS registers: eight
@@ -251,6 +265,8 @@ static struct kobj_attribute nvpc_dom_attr_trailer_base =
 	__ATTR_RO(trailer_base);
 static struct kobj_attribute nvpc_dom_attr_slots = __ATTR_RO(slots);
 static struct kobj_attribute nvpc_dom_attr_status = __ATTR_RO(status);
+static struct kobj_attribute nvpc_dom_attr_record_state =
+	__ATTR_RO(record_state);
 
 static struct attribute *nvpc_domain_attrs[] = {
 	&nvpc_dom_attr_clock.attr,
@@ -267,6 +283,10 @@ static struct attribute *nvpc_domain_attrs[] = {
 	&nvpc_dom_counters[1].attr.attr,
 	&nvpc_dom_counters[2].attr.attr,
 	&nvpc_dom_counters[3].attr.attr,
+	&nvpc_dom_counters[4].attr.attr,
+	&nvpc_dom_counters[5].attr.attr,
+	&nvpc_dom_counters[6].attr.attr,
+	&nvpc_dom_attr_record_state.attr,
 	&nvpc_dom_attr_status.attr,
 	NULL,
 };

@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Record mode (pcounter.rst "Record mode", "Record mode setup"): a record
+ * event owns its domain and streams the domain's packets into the event's
+ * perf AUX area.
+ *
+ * DOC: record mode through the perf AUX area
+ *
+ * The GPU writes packets straight into the AUX pages: setup_aux maps them
+ * for the GPU (a backend op) repeatedly across the domain's window of GPU
+ * virtual addresses, so that window offset x is AUX offset x mod the AUX
+ * size. RECORD_START is written once per session, at the window offset of
+ * perf's aux_head; from then on the position only grows, and RECORD_LIMIT
+ * (the last packet the hardware may write before it stops) is moved up as
+ * perf's aux_tail frees space, never past unread data. The hardware has no
+ * interrupt: an hrtimer drains it (reads RECORD_STATUS, publishes the new
+ * packets with perf_aux_output_end(), takes the next handle and moves
+ * LIMIT). Nothing in steady state rewrites RECORD_START, which would reset
+ * the record counters. It is rewritten (a restart) only when the hardware
+ * stopped: at the top of the window (every 256 MiB on G84, whose addresses
+ * are 32-bit, every 2 GiB after it) or because the consumer fell behind.
+ * Every restart is a gap: counts since the last packet are lost and the
+ * cycle counter restarts; the next PERF_RECORD_AUX carries
+ * PERF_AUX_FLAG_PARTIAL and the domain's record_gaps counts it. A full
+ * buffer ends the output with PERF_AUX_FLAG_TRUNCATED, which makes perf
+ * disable the event (its AUX rule, as for intel_pt and arm_spe); the
+ * consumer enables it again after draining (record_state says "stalled").
+ * A VM fault wedges the domain until the GPU is reset (pcounter.rst): the
+ * output ends TRUNCATED, record_state says "faulted", the log says why.
+ */
+
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+
+#include <nvpcounter/regs.h>
+
+#include "core.h"
+
+/* the drain's period bounds: often enough, never a storm */
+#define NVPC_REC_PERIOD_MIN_NS	(100 * NSEC_PER_USEC)
+#define NVPC_REC_PERIOD_MAX_NS	(10 * NSEC_PER_MSEC)
+/* the first period of a session, before a rate is known */
+#define NVPC_REC_PERIOD_START_NS (1 * NSEC_PER_MSEC)
+
+/* G84:G92: 32-bit addresses: a window per domain in the top 2 GiB */
+#define NVPC_REC_G84_BASE	0x80000000ULL
+#define NVPC_REC_G84_WINDOW	SZ_256M
+/* G92+: a 4 GiB block per domain (RECORD_ADDRESS_HIGH), its low half */
+#define NVPC_REC_HIGH_WINDOW	SZ_2G
+
+static const char * const nvpc_rec_state_names[] = {
+	[NVPC_REC_IDLE] = "idle",
+	[NVPC_REC_RECORDING] = "recording",
+	[NVPC_REC_STALLED] = "stalled",
+	[NVPC_REC_FAULTED] = "faulted",
+};
+
+/**
+ * nvpc_record_state_name() - a domain's record_state as sysfs shows it
+ * @dom: the domain
+ *
+ * Return: "idle", "recording", "stalled" or "faulted".
+ */
+const char *nvpc_record_state_name(struct nvpc_domain *dom)
+{
+	return nvpc_rec_state_names[READ_ONCE(dom->rec_state)];
+}
+
+/* The domain's window of GPU virtual addresses (see the DOC above). */
+static void nvpc_record_window(struct nvpc_core *core, struct nvpc_domain *dom,
+			       u64 *va, u64 *size)
+{
+	unsigned int flat = dom - core->domains;
+
+	switch (core->gen->record) {
+	case NVPC_REC_LOW4G:
+		*va = NVPC_REC_G84_BASE + (u64)flat * NVPC_REC_G84_WINDOW;
+		*size = NVPC_REC_G84_WINDOW;
+		break;
+	case NVPC_REC_MAIN:
+		/* one buffer for every domain: one recording domain */
+		*va = 1ULL << 32;
+		*size = NVPC_REC_HIGH_WINDOW;
+		break;
+	default:
+		*va = (u64)(flat + 1) << 32;
+		*size = NVPC_REC_HIGH_WINDOW;
+		break;
+	}
+}
+
+/* the signal ids of the record counters and STOP, checked per domain */
+static int nvpc_record_sig(struct nvpc_core *core, struct nvpc_domain *dom,
+			   const char *what, unsigned int n, u32 sig)
+{
+	if (sig < dom->desc->nr_signals)
+		return 0;
+	nvpc_dbg(core, "%s%u 0x%x: domain %s has 0x%x signals\n", what, n, sig,
+		 dom->name, dom->desc->nr_signals);
+	return -EINVAL;
+}
+
+/* Validate a record event's fields and fill its program. */
+static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
+			    struct perf_event *event,
+			    struct nvpc_record_prog *p)
+{
+	u64 config = event->attr.config, config1 = event->attr.config1;
+	u64 config2 = event->attr.config2;
+	u64 input = NVPC_CFG_SIG0 | NVPC_CFG_SIG1 | NVPC_CFG_SIG2 |
+		    NVPC_CFG_SIG3 | NVPC_CFG_OP | NVPC_CFG_OPBITS;
+	u32 opbits = FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
+	unsigned int j, nr;
+	int ret;
+
+	if (config & NVPC_CFG_RESERVED) {
+		nvpc_dbg(core, "config 0x%llx: reserved bits set\n", config);
+		return -EINVAL;
+	}
+	if (config & (NVPC_CFG_SLOT | NVPC_CFG_CYCLES | NVPC_CFG_MODE)) {
+		nvpc_dbg(core, "record events take no slot, cycles or mode\n");
+		return -EINVAL;
+	}
+	if (opbits & ~core->gen->opbits[NVPC_SLOT_STOP]) {
+		nvpc_dbg(core, "opbits 0x%x: STOP of %s takes 0x%x\n",
+			 opbits >> 16, core->gen->name,
+			 core->gen->opbits[NVPC_SLOT_STOP] >> 16);
+		return -EINVAL;
+	}
+	memset(p, 0, sizeof(*p));
+	p->short_fmt = FIELD_GET(NVPC_CFG_SHORT, config);
+	p->periodic = FIELD_GET(NVPC_CFG1_PERIOD, config1);
+	nr = p->short_fmt ? NVPC_PKT_NR_CTRS_SHORT : NVPC_PKT_NR_CTRS;
+	for (j = 0; j < NVPC_PKT_NR_CTRS; j++) {
+		u32 sig = j < 4 ? (config1 >> (32 + 8 * j)) & 0xff :
+				  (config2 >> (8 * (j - 4))) & 0xff;
+
+		if (j >= nr && sig) {
+			nvpc_dbg(core, "rsig%u: short packets carry counters 0-3 only\n",
+				 j);
+			return -EINVAL;
+		}
+		ret = nvpc_record_sig(core, dom, "rsig", j, sig);
+		if (ret)
+			return ret;
+		/* counters 4j..4j+3 are the arguments of PRE/START/EVENT_SRC */
+		p->src[j / 4] |= sig << (8 * (j % 4));
+	}
+	for (j = 0; j < 4; j++) {
+		ret = nvpc_record_sig(core, dom, "sig", j,
+				      (config >> (8 * j)) & 0xff);
+		if (ret)
+			return ret;
+	}
+	if (p->periodic && !(config & input)) {
+		/* STOP from the domain's PERIODIC signal */
+		int id = nvpc_catalog_trailer_id(core->chip, dom->desc,
+						 NVPC_TRAILER_PERIODIC, 0);
+
+		if (id < 0) {
+			nvpc_dbg(core, "domain %s has no PERIODIC signal\n",
+				 dom->name);
+			return -EINVAL;
+		}
+		p->src[NVPC_SLOT_STOP] = id;
+		p->stop_op = NVPC_OP_ARG0;
+	} else {
+		if (!(config & input)) {
+			nvpc_dbg(core, "a record event needs a STOP input: sig0-3/op or period\n");
+			return -EINVAL;
+		}
+		p->src[NVPC_SLOT_STOP] = config & 0xffffffff;
+		p->stop_op = (FIELD_GET(NVPC_CFG_OP, config) ?: NVPC_OP_ARG0) |
+			     opbits;
+	}
+	p->pkt = p->short_fmt ? NVPC_PKT_SHORT : NVPC_PKT_LONG;
+	return 0;
+}
+
+/**
+ * nvpc_record_init() - event_init of a record event
+ * @core: the GPU
+ * @dom: its domain
+ * @event: the event (config has NVPC_CFG_RECORD)
+ *
+ * Claims the domain for the event; nvpc_record_destroy() gives it back.
+ *
+ * Context: process context.
+ * Return: 0; -EOPNOTSUPP without record mode (before G84, or a backend
+ * that cannot map memory for the GPU), -EBUSY if the domain counts or
+ * records (GF100+: if any domain records), -EINVAL for a bad field,
+ * -ENOMEM.
+ */
+int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
+		     struct perf_event *event)
+{
+	const struct nvpc_backend_ops *ops;
+	struct nvpc_record *rec;
+	unsigned long flags;
+	unsigned int i;
+	int ret;
+
+	if (!core->gen->record) {
+		nvpc_dbg(core, "%s has no record mode (G84+)\n",
+			 core->chip->name);
+		return -EOPNOTSUPP;
+	}
+	if (event->group_leader != event) {
+		nvpc_dbg(core, "a record event has its domain alone: no group\n");
+		return -EINVAL;
+	}
+	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return -ENOMEM;
+	ret = nvpc_record_prog(core, dom, event, &rec->prog);
+	if (ret)
+		goto err;
+	/* the backend is there while @gone is clear under @active_lock */
+	mutex_lock(&core->active_lock);
+	ops = core->gone ? NULL : core->ndev->ops;
+	if (core->gone) {
+		nvpc_dbg(core, "device is gone\n");
+		ret = -ENODEV;
+	} else if (!ops || !ops->record_bind || !ops->record_map ||
+		   !ops->record_unmap) {
+		nvpc_dbg(core, "the backend cannot map memory for the GPU: no record mode\n");
+		ret = -EOPNOTSUPP;
+	} else {
+		ret = ops->record_bind(core->ndev->priv, &rec->prog.chan,
+				       &rec->prog.dma);
+		if (ret) {
+			nvpc_dbg(core, "the backend binds no channel: %d\n",
+				 ret);
+			ret = -EOPNOTSUPP;
+		}
+	}
+	mutex_unlock(&core->active_lock);
+	if (ret)
+		goto err;
+	rec->core = core;
+	rec->dom = dom;
+	rec->event = event;
+	hrtimer_init(&rec->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	rec->timer.function = nvpc_record_tick;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	ret = -EBUSY;
+	if (dom->nr_events || dom->rec) {
+		nvpc_dbg(core, "domain %s is busy: %s\n", dom->name,
+			 dom->rec ? "it records" : "events count on it");
+		goto err_unlock;
+	}
+	for (i = 0; core->gen->record == NVPC_REC_MAIN &&
+		    i < core->nr_domains; i++) {
+		if (core->domains[i].rec) {
+			nvpc_dbg(core, "%s records: GF100+ packets carry no domain, one domain records at a time\n",
+				 core->domains[i].name);
+			goto err_unlock;
+		}
+	}
+	dom->rec = rec;
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	return 0;
+
+err_unlock:
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+err:
+	kfree(rec);
+	return ret;
+}
+
+/**
+ * nvpc_record_destroy() - give the domain of a record event back
+ * @core: the GPU
+ * @event: the record event, stopped and deleted
+ */
+void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event)
+{
+	struct nvpc_domain *dom = event->pmu_private;
+	struct nvpc_record *rec;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	rec = dom->rec;
+	dom->rec = NULL;
+	if (dom->rec_state != NVPC_REC_FAULTED)
+		dom->rec_state = NVPC_REC_IDLE;
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	if (rec)
+		hrtimer_cancel(&rec->timer);
+	kfree(rec);
+}
+
+/**
+ * nvpc_record_setup_aux() - pmu::setup_aux: map an AUX area for the GPU
+ * @event: the event the area is for
+ * @pages: the area's pages (kernel addresses)
+ * @nr_pages: their number, a power of 2
+ * @overwrite: snapshot mode (refused: the hardware cannot overwrite)
+ *
+ * Context: process context (perf_mmap()), may sleep.
+ * Return: the buffer, NULL on any refusal (perf then fails the mmap).
+ */
+void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
+			    int nr_pages, bool overwrite)
+{
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
+	struct nvpc_domain *dom = event->pmu_private;
+	struct nvpc_rec_buf *buf;
+	unsigned long flags;
+	int ret;
+
+	if (!nvpc_is_record(event)) {
+		nvpc_dbg(core, "only record events have an AUX area\n");
+		return NULL;
+	}
+	if (overwrite) {
+		nvpc_dbg(core, "AUX snapshot (overwrite) mode is not supported: map the AUX area writable\n");
+		return NULL;
+	}
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	buf->core = core;
+	buf->dom = dom;
+	buf->size = (u64)nr_pages << PAGE_SHIFT;
+	nvpc_record_window(core, dom, &buf->va, &buf->window);
+	if (buf->size > buf->window) {
+		nvpc_dbg(core, "AUX area of %llu bytes: the GPU window of %s holds %llu\n",
+			 buf->size, dom->name, buf->window);
+		goto err;
+	}
+	mutex_lock(&core->active_lock);
+	if (READ_ONCE(core->gone)) {
+		nvpc_dbg(core, "device is gone\n");
+		goto err_unlock;
+	}
+	ret = core->ndev->ops->record_map(core->ndev->priv, buf->va,
+					  buf->window, pages, nr_pages);
+	if (ret) {
+		nvpc_dbg(core, "the backend cannot map the AUX area at 0x%llx: %d\n",
+			 buf->va, ret);
+		goto err_unlock;
+	}
+	raw_spin_lock_irqsave(&core->lock, flags);
+	buf->mapped = true;
+	list_add(&buf->node, &core->rec_bufs);
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	mutex_unlock(&core->active_lock);
+	return buf;
+
+err_unlock:
+	mutex_unlock(&core->active_lock);
+err:
+	kfree(buf);
+	return NULL;
+}
+
+/* Unmap @buf from the GPU, @core->lock held. */
+static void nvpc_record_unmap(struct nvpc_core *core, struct nvpc_rec_buf *buf)
+{
+	if (!buf->mapped)
+		return;
+	core->ndev->ops->record_unmap(core->ndev->priv, buf->va);
+	buf->mapped = false;
+}
+
+/**
+ * nvpc_record_free_aux() - pmu::free_aux: the GPU lets go of the pages
+ * @priv: the buffer of nvpc_record_setup_aux()
+ *
+ * perf has stopped the event's output before; the domain is halted. The
+ * GPU mapping goes before perf frees the pages.
+ *
+ * Context: any (the last AUX reference may go in atomic context).
+ */
+void nvpc_record_free_aux(void *priv)
+{
+	struct nvpc_rec_buf *buf = priv;
+	struct nvpc_core *core = buf->core;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_record_unmap(core, buf);
+	list_del(&buf->node);
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	kfree(buf);
+}
+
+/* the last packet slot (offset from START) the free space allows */
+static u32 nvpc_record_room(struct nvpc_record *rec)
+{
+	u64 room = rec->handle.size - rec->handle.size % rec->prog.pkt;
+	u64 top = rec->buf->window - rec->win_off - rec->prog.pkt;
+	u64 last;
+
+	if (room < rec->prog.pkt)
+		return rec->x_max;
+	last = min(rec->x_pub + room - rec->prog.pkt, top);
+	return max_t(u64, last, rec->x_max);
+}
+
+/*
+ * (Re)start the hardware at perf's aux_head: RECORD_START resets the
+ * record counters and the cycle counter. @core->lock held, handle open.
+ */
+static bool nvpc_record_arm(struct nvpc_core *core, struct nvpc_record *rec,
+			    bool full)
+{
+	struct nvpc_rec_buf *buf = rec->buf;
+	u32 base = lower_32_bits(buf->va);
+
+	/* the hardware always writes one packet: there must be room */
+	if (rec->handle.size < rec->prog.pkt)
+		return false;
+	rec->win_off = rec->handle.head & (buf->size - 1);
+	rec->x_pub = 0;
+	rec->x_max = 0;
+	rec->x_suspect = 0;
+	rec->x_max = nvpc_record_room(rec);
+	rec->prog.start = base + rec->win_off;
+	rec->prog.limit = rec->prog.start + rec->x_max;
+	rec->prog.addr_high = upper_32_bits(buf->va);
+	if (full)
+		core->gen->record_setup(core, rec->dom, &rec->prog);
+	else
+		core->gen->record_restart(core, rec->dom, &rec->prog);
+	return true;
+}
+
+/* Publish @n new bytes; @flags PERF_AUX_FLAG_*. Ends the handle. */
+static void nvpc_record_publish(struct nvpc_record *rec, u32 n, u64 flags)
+{
+	struct nvpc_domain *dom = rec->dom;
+
+	if (rec->gap && (n || flags)) {
+		flags |= PERF_AUX_FLAG_PARTIAL;
+		rec->gap = false;
+	}
+	if (flags)
+		perf_aux_output_flag(&rec->handle, flags);
+	perf_aux_output_end(&rec->handle, n);
+	rec->x_pub += n;
+	WRITE_ONCE(dom->rec_packets, dom->rec_packets + n / rec->prog.pkt);
+	local64_add(n / rec->prog.pkt, &rec->event->count);
+}
+
+/*
+ * The domain wedged on a VM fault (pcounter.rst: until the GPU is reset).
+ * @core->lock held.
+ */
+static void nvpc_record_fault(struct nvpc_core *core, struct nvpc_record *rec,
+			      u32 n)
+{
+	struct nvpc_domain *dom = rec->dom;
+
+	core->gen->stop(core, dom);
+	nvpc_record_publish(rec, n, PERF_AUX_FLAG_TRUNCATED);
+	WRITE_ONCE(dom->rec_faults, dom->rec_faults + 1);
+	WRITE_ONCE(dom->rec_state, NVPC_REC_FAULTED);
+	dev_err_ratelimited(core->dev, "%s: %s: VM fault writing record packets: the domain is wedged until the GPU is reset\n",
+			    core->name, dom->name);
+}
+
+/*
+ * Drain the hardware: publish what it wrote, take the next handle, move
+ * LIMIT or restart. @core->lock held, handle open, device present.
+ *
+ * Return: true if the session goes on (a handle is open).
+ */
+static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
+{
+	const struct nvpc_gen_ops *gen = core->gen;
+	struct nvpc_domain *dom = rec->dom;
+	u32 st, x_now, n, x2, old_max;
+	bool stopped;
+
+	st = gen->record_status(core, dom);
+	x_now = (st & NVPC_RECORD_STATUS_POS) - rec->prog.start;
+	/* the packets are in memory before the position says so */
+	dma_rmb();
+	if (x_now > rec->x_max + rec->prog.pkt || x_now < rec->x_pub) {
+		/* not where the hardware can be: treat it as a fault */
+		dev_err_ratelimited(core->dev, "%s: %s: record position 0x%x outside 0x%x..0x%x\n",
+				    core->name, dom->name, x_now, rec->x_pub,
+				    rec->x_max + rec->prog.pkt);
+		nvpc_record_fault(core, rec, 0);
+		return false;
+	}
+	n = x_now - rec->x_pub;
+	if (st & NVPC_RECORD_STATUS_FAULT) {
+		nvpc_record_fault(core, rec, n);
+		return false;
+	}
+	rec->bytes += n;
+	/*
+	 * Stopped: it wrote the packet at the LIMIT in force, or at one it
+	 * may have passed before the last raise (@x_suspect) and no more.
+	 */
+	stopped = x_now == rec->x_max + rec->prog.pkt ||
+		  (rec->x_suspect && x_now == rec->x_suspect);
+	if (stopped && x_now + rec->prog.pkt > rec->buf->window - rec->win_off) {
+		/* the top of the window: restart at once, a gap */
+		nvpc_record_publish(rec, n, 0);
+		if (!perf_aux_output_begin(&rec->handle, rec->event))
+			goto stalled;
+		goto restart;
+	}
+	if (stopped && rec->x_max + rec->prog.pkt >= rec->x_pub +
+	    rec->handle.size - rec->handle.size % rec->prog.pkt) {
+		/* the consumer fell behind: perf disables the event */
+		gen->stop(core, dom);
+		nvpc_record_publish(rec, n, PERF_AUX_FLAG_TRUNCATED);
+		goto stalled;
+	}
+	nvpc_record_publish(rec, n, 0);
+	if (!perf_aux_output_begin(&rec->handle, rec->event))
+		goto stalled;
+	if (stopped)
+		goto restart;
+	old_max = rec->x_max;
+	rec->x_max = nvpc_record_room(rec);
+	rec->x_suspect = 0;
+	if (rec->x_max != old_max) {
+		gen->record_limit(core, dom, rec->prog.start + rec->x_max);
+		/* passed the old last slot: maybe before the raise */
+		x2 = (gen->record_status(core, dom) & NVPC_RECORD_STATUS_POS) -
+		     rec->prog.start;
+		if (x2 > old_max)
+			rec->x_suspect = old_max + rec->prog.pkt;
+	}
+	return true;
+
+restart:
+	rec->gap = true;
+	WRITE_ONCE(dom->rec_gaps, dom->rec_gaps + 1);
+	if (nvpc_record_arm(core, rec, false))
+		return true;
+	/* less than a packet of room: like a full buffer */
+	gen->stop(core, dom);
+	nvpc_record_publish(rec, 0, PERF_AUX_FLAG_TRUNCATED);
+	WRITE_ONCE(dom->rec_state, NVPC_REC_STALLED);
+	return false;
+
+stalled:
+	gen->stop(core, dom);
+	rec->gap = true;
+	WRITE_ONCE(dom->rec_gaps, dom->rec_gaps + 1);
+	WRITE_ONCE(dom->rec_state, NVPC_REC_STALLED);
+	return false;
+}
+
+/* The next drain: when about a quarter of the AUX area may have filled. */
+static u64 nvpc_record_period(struct nvpc_record *rec, u64 now)
+{
+	u64 dt = now - rec->last_ns, rate = 0, hz, period;
+
+	/* bytes per second: measured, and the PERIODIC bound if known */
+	if (dt && rec->last_bytes <= rec->bytes)
+		rate = div64_u64((rec->bytes - rec->last_bytes) * NSEC_PER_SEC,
+				 dt);
+	if (rec->prog.periodic && rec->src_periodic) {
+		hz = max_t(u64, rec->dom->clock_hz, rec->dom->desc->clock_hz);
+		rate = max(rate, div_u64(hz * rec->prog.pkt,
+					 NVPC_PERIODIC_CLOCKS(rec->prog.periodic)));
+	}
+	rec->last_ns = now;
+	rec->last_bytes = rec->bytes;
+	if (!rate)
+		return NVPC_REC_PERIOD_MAX_NS;
+	/* buf->size / 4 < 2^30 and NSEC_PER_SEC < 2^30: no overflow */
+	period = div64_u64((rec->buf->size / 4) * NSEC_PER_SEC, rate);
+	return clamp_t(u64, period, NVPC_REC_PERIOD_MIN_NS,
+		       NVPC_REC_PERIOD_MAX_NS);
+}
+
+/**
+ * nvpc_record_tick() - the drain's hrtimer (hard irq, the event's CPU)
+ * @t: the timer of a &struct nvpc_record
+ *
+ * Return: HRTIMER_RESTART while the session goes on.
+ */
+enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
+{
+	struct nvpc_record *rec = container_of(t, struct nvpc_record, timer);
+	struct nvpc_core *core = rec->core;
+	unsigned long flags;
+	bool more = false;
+	u64 now;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	if (rec->active && core->gone)
+		/* what the GPU wrote since the last drain cannot be known */
+		nvpc_record_publish(rec, 0, PERF_AUX_FLAG_TRUNCATED);
+	else if (rec->active)
+		more = nvpc_record_drain(core, rec);
+	rec->active = more;
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	if (!more)
+		return HRTIMER_NORESTART;
+	now = ktime_get_ns();
+	hrtimer_forward_now(t, ns_to_ktime(nvpc_record_period(rec, now)));
+	return HRTIMER_RESTART;
+}
+
+/**
+ * nvpc_record_start() - pmu::start of a record event: a session begins
+ * @event: the record event
+ *
+ * Takes an AUX handle and programs the domain (pcounter.rst "Record mode
+ * setup"). Without an AUX area, with a full one, on a wedged domain or a
+ * gone device the event stays stopped.
+ */
+void nvpc_record_start(struct perf_event *event)
+{
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
+	struct nvpc_domain *dom = event->pmu_private;
+	struct nvpc_record *rec = dom->rec;
+	struct nvpc_rec_buf *buf;
+	unsigned long flags;
+
+	event->hw.state = PERF_HES_STOPPED;
+	if (READ_ONCE(dom->rec_state) == NVPC_REC_FAULTED) {
+		nvpc_dbg(core, "%s is wedged by a VM fault: no record until the GPU is reset\n",
+			 dom->name);
+		return;
+	}
+	buf = perf_aux_output_begin(&rec->handle, event);
+	if (!buf)
+		return;
+	raw_spin_lock_irqsave(&core->lock, flags);
+	if (core->gone || !buf->mapped || buf->dom != dom) {
+		raw_spin_unlock_irqrestore(&core->lock, flags);
+		nvpc_dbg(core, "%s: no GPU mapping of this AUX area\n",
+			 dom->name);
+		perf_aux_output_flag(&rec->handle, PERF_AUX_FLAG_TRUNCATED);
+		perf_aux_output_end(&rec->handle, 0);
+		return;
+	}
+	rec->buf = buf;
+	/* a restart after a pause or a stall: the cycle counter restarts */
+	rec->gap |= rec->sessions > 0;
+	rec->sessions++;
+	if (!nvpc_record_arm(core, rec, true)) {
+		raw_spin_unlock_irqrestore(&core->lock, flags);
+		nvpc_dbg(core, "%s: less than a packet of room in the AUX area\n",
+			 dom->name);
+		perf_aux_output_flag(&rec->handle, PERF_AUX_FLAG_TRUNCATED);
+		perf_aux_output_end(&rec->handle, 0);
+		return;
+	}
+	rec->active = true;
+	rec->bytes = 0;
+	rec->last_bytes = 0;
+	rec->last_ns = ktime_get_ns();
+	rec->src_periodic = rec->prog.periodic &&
+		!(event->attr.config & (NVPC_CFG_SIG0 | NVPC_CFG_SIG1 |
+					NVPC_CFG_SIG2 | NVPC_CFG_SIG3 |
+					NVPC_CFG_OP | NVPC_CFG_OPBITS));
+	WRITE_ONCE(dom->rec_state, NVPC_REC_RECORDING);
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	event->hw.state = 0;
+	hrtimer_start(&rec->timer, ns_to_ktime(NVPC_REC_PERIOD_START_NS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/**
+ * nvpc_record_stop() - pmu::stop of a record event: drain and halt
+ * @event: the record event
+ */
+void nvpc_record_stop(struct perf_event *event)
+{
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
+	struct nvpc_domain *dom = event->pmu_private;
+	struct nvpc_record *rec = dom->rec;
+	unsigned long flags;
+	bool open;
+
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	hrtimer_cancel(&rec->timer);
+	raw_spin_lock_irqsave(&core->lock, flags);
+	open = rec->active;
+	rec->active = false;
+	if (open && core->gone) {
+		/* what the GPU wrote since the last drain cannot be known */
+		nvpc_record_publish(rec, 0, PERF_AUX_FLAG_TRUNCATED);
+	} else if (open) {
+		open = nvpc_record_drain(core, rec);
+		if (open) {
+			core->gen->stop(core, dom);
+			nvpc_record_publish(rec, 0, 0);
+			WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
+		}
+	}
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+}
+
+/**
+ * nvpc_record_detach() - the GPU goes: halt every recording domain and
+ *	unmap every AUX area from the GPU
+ * @core: the GPU, @core->lock held, before @core->gone is set
+ *
+ * The open handles stay with their events; their stop ends them.
+ */
+void nvpc_record_detach(struct nvpc_core *core)
+{
+	struct nvpc_rec_buf *buf;
+	unsigned int i;
+
+	for (i = 0; i < core->nr_domains; i++) {
+		struct nvpc_record *rec = core->domains[i].rec;
+
+		if (rec && rec->active && !core->gone)
+			core->gen->stop(core, &core->domains[i]);
+	}
+	list_for_each_entry(buf, &core->rec_bufs, node)
+		nvpc_record_unmap(core, buf);
+}
