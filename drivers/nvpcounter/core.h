@@ -192,11 +192,14 @@ struct nvpc_record_prog {
  * @window: the window's size: the AUX pages repeat across it
  * @size: the AUX area's size (a power of 2)
  * @mapped: the GPU mapping is in place (under &nvpc_core.lock)
+ * @owner: the session of the record event that mapped it, while that
+ *	event lives (under &nvpc_core.lock)
  * @node: in &nvpc_core.rec_bufs
  */
 struct nvpc_rec_buf {
 	struct nvpc_core *core;
 	struct nvpc_domain *dom;
+	struct nvpc_record *owner;
 	u64 va;
 	u64 window;
 	u64 size;
@@ -217,6 +220,9 @@ struct nvpc_rec_buf {
  * @gap: the next published data follows a restart (PERF_AUX_FLAG_PARTIAL)
  * @src_periodic: STOP is the PERIODIC signal: its rate is known
  * @sessions: sessions started
+ * @owned: AUX areas the event mapped itself (under &nvpc_core.lock): only
+ *	then does it take AUX handles (an event whose output perf redirected
+ *	into another event's area never does, so no two events nest on one)
  * @win_off: window offset of RECORD_START
  * @x_pub: bytes since RECORD_START published to perf
  * @x_max: offset from RECORD_START of the last packet RECORD_LIMIT allows
@@ -238,6 +244,7 @@ struct nvpc_record {
 	bool gap;
 	bool src_periodic;
 	u64 sessions;
+	unsigned int owned;
 	u32 win_off;
 	u32 x_pub;
 	u32 x_max;

@@ -24,7 +24,6 @@
 
 static enum cpuhp_state nvpc_cpuhp_state;
 
-
 struct nvpc_format_attr {
 	struct device_attribute attr;
 	const char *field;

@@ -252,9 +252,9 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 			 dom->rec ? "it records" : "events count on it");
 		goto err_unlock;
 	}
-	for (i = 0; core->gen->record == NVPC_REC_MAIN &&
-		    i < core->nr_domains; i++) {
-		if (core->domains[i].rec) {
+	for (i = 0; i < core->nr_domains; i++) {
+		if (core->gen->record == NVPC_REC_MAIN &&
+		    core->domains[i].rec) {
 			nvpc_dbg(core, "%s records: GF100+ packets carry no domain, one domain records at a time\n",
 				 core->domains[i].name);
 			goto err_unlock;
@@ -279,6 +279,7 @@ err:
 void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event)
 {
 	struct nvpc_domain *dom = event->pmu_private;
+	struct nvpc_rec_buf *buf;
 	struct nvpc_record *rec;
 	unsigned long flags;
 
@@ -287,6 +288,9 @@ void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event)
 	dom->rec = NULL;
 	if (dom->rec_state != NVPC_REC_FAULTED)
 		dom->rec_state = NVPC_REC_IDLE;
+	list_for_each_entry(buf, &core->rec_bufs, node)
+		if (rec && buf->owner == rec)
+			buf->owner = NULL;
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 	if (rec)
 		hrtimer_cancel(&rec->timer);
@@ -346,6 +350,10 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 	}
 	raw_spin_lock_irqsave(&core->lock, flags);
 	buf->mapped = true;
+	if (dom->rec && dom->rec->event == event) {
+		buf->owner = dom->rec;
+		buf->owner->owned++;
+	}
 	list_add(&buf->node, &core->rec_bufs);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 	mutex_unlock(&core->active_lock);
@@ -384,6 +392,8 @@ void nvpc_record_free_aux(void *priv)
 
 	raw_spin_lock_irqsave(&core->lock, flags);
 	nvpc_record_unmap(core, buf);
+	if (buf->owner)
+		buf->owner->owned--;
 	list_del(&buf->node);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 	kfree(buf);
@@ -624,6 +634,11 @@ void nvpc_record_start(struct perf_event *event)
 	event->hw.state = PERF_HES_STOPPED;
 	if (READ_ONCE(dom->rec_state) == NVPC_REC_FAULTED) {
 		nvpc_dbg(core, "%s is wedged by a VM fault: no record until the GPU is reset\n",
+			 dom->name);
+		return;
+	}
+	if (!READ_ONCE(rec->owned)) {
+		nvpc_dbg(core, "%s: the event mapped no AUX area of its own\n",
 			 dom->name);
 		return;
 	}

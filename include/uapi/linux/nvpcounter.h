@@ -80,7 +80,7 @@
  * 4-11 (START_SRC args 0-3, EVENT_SRC args 0-3), 8 bits each from bit 0:
  * rsig4 = bits 0-7 ... rsig11 = bits 56-63 (long packets only).
  */
-#define NVPC_CFG2_RSIG(n)	_NVPC_GENMASK_ULL(8 * (n) - 25, 8 * (n) - 32)
+#define NVPC_CFG2_RSIG(n)	(0xffULL << (8 * ((n) - 4)))
 
 /*
  * NVPC_CFG_MODE values. SIMPLE counts the input's truth table (1 per

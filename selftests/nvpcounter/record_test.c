@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Record events: a domain's record-mode packets through the perf AUX area
+ * (Documentation/record.rst), on simulated GPUs in manual clock mode.
+ *
+ * Expected packets come from pcounter.rst "Record mode": a packet per
+ * STOP pulse with the cycles since RECORD_START (the cycle counter counts
+ * every cycle from the one START is written in, that cycle included, and is
+ * not cleared by a packet), the STOP count, and per record counter the
+ * cycles its signal was 1 since the previous packet. The driver writes
+ * START when the event is enabled; in manual mode no cycle passes while it
+ * does (Documentation/sim.rst "Time and clocks"), so a session enabled at
+ * model cycle C0 sees a STOP pulse in cycle c as a packet with cycles
+ * c + 1 - C0. Waveforms (sim.rst "wave"): periodic P W PH is 1 in cycle c
+ * iff (c + PH) % P < W.
+ */
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "nvpc_perf.h"
+
+#define PAGE		4096
+#define DATA_PAGES	8
+#define CFG1_RSIG(n, s)	NVPC_FIELD(0xffULL << (32 + 8 * (n)), s)
+#define CFG2_RSIG(n, s)	NVPC_FIELD(NVPC_CFG2_RSIG(n), s)
+#define CFG1_PERIOD(p)	NVPC_FIELD(NVPC_CFG1_PERIOD, p)
+
+/* one decoded packet */
+struct pkt {
+	__u64 cycles;
+	unsigned int stop;
+	unsigned int ctr[NVPC_PKT_NR_CTRS];
+};
+
+/* a PERF_RECORD_AUX as read from the data area */
+struct auxrec {
+	__u64 off, size, flags;
+};
+
+FIXTURE(rec)
+{
+	int gpu, type, fd;
+	char pmu[PATH_MAX];
+	void *base, *aux;
+	size_t aux_size;
+	__u64 data_tail;
+	struct auxrec recs[4096];
+	int nrecs;
+	unsigned char *bytes;	/* the AUX data drained so far */
+	size_t nbytes;
+};
+
+FIXTURE_SETUP(rec)
+{
+	self->gpu = -1;
+	self->fd = -1;
+	self->base = MAP_FAILED;
+	self->aux = MAP_FAILED;
+	self->nrecs = 0;
+	self->bytes = malloc(1 << 24);
+	self->nbytes = 0;
+}
+
+FIXTURE_TEARDOWN(rec)
+{
+	if (self->aux != MAP_FAILED)
+		munmap(self->aux, self->aux_size);
+	if (self->base != MAP_FAILED)
+		munmap(self->base, (1 + DATA_PAGES) * PAGE);
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->gpu >= 0)
+		sim_gpu_remove(self->gpu);
+	free(self->bytes);
+}
+
+static int gpu_setup(struct _test_data_rec *self, const char *args)
+{
+	int ret = sim_gpu_create(1, args);
+
+	if (ret)
+		return ret;
+	self->gpu = 1;
+	self->type = nvpc_pmu_find(self->gpu, self->pmu, sizeof(self->pmu));
+	return self->type < 0 ? -ENOENT : 0;
+}
+
+static int rec_open(struct _test_data_rec *self, __u64 config, __u64 config1,
+		    __u64 config2)
+{
+	struct perf_event_attr attr = {
+		.type = self->type,
+		.size = sizeof(attr),
+		.config = NVPC_CFG_RECORD | config,
+		.config1 = config1,
+		.config2 = config2,
+		.disabled = 1,
+	};
+
+	return nvpc_attr_open(&attr, -1, 0);
+}
+
+/* open, map the data and an AUX area of @aux_pages, enable */
+static int rec_start(struct _test_data_rec *self, __u64 config,
+		     __u64 config1, __u64 config2, int aux_pages)
+{
+	struct perf_event_mmap_page *up;
+
+	self->fd = rec_open(self, config, config1, config2);
+	if (self->fd < 0)
+		return -errno;
+	self->base = mmap(NULL, (1 + DATA_PAGES) * PAGE,
+			  PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	if (self->base == MAP_FAILED)
+		return -errno;
+	up = self->base;
+	up->aux_offset = (1 + DATA_PAGES) * PAGE;
+	up->aux_size = (__u64)aux_pages * PAGE;
+	self->aux_size = up->aux_size;
+	self->aux = mmap(NULL, self->aux_size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, self->fd, up->aux_offset);
+	if (self->aux == MAP_FAILED)
+		return -errno;
+	return ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0) ? -errno : 0;
+}
+
+/*
+ * Read the new PERF_RECORD_AUX records and copy their data; free the
+ * space (aux_tail, data_tail). Return: records read.
+ */
+static int rec_drain(struct _test_data_rec *self)
+{
+	struct perf_event_mmap_page *up = self->base;
+	unsigned char *data = (unsigned char *)self->base + PAGE;
+	__u64 head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
+	__u64 size = DATA_PAGES * PAGE;
+	int n = 0;
+
+	while (self->data_tail < head) {
+		struct perf_event_header h;
+		unsigned char rec[64];
+		__u64 i;
+
+		for (i = 0; i < sizeof(h); i++)
+			((unsigned char *)&h)[i] =
+				data[(self->data_tail + i) % size];
+		for (i = 0; i < h.size && i < sizeof(rec); i++)
+			rec[i] = data[(self->data_tail + i) % size];
+		if (h.type == PERF_RECORD_AUX && self->nrecs < 4096) {
+			struct auxrec *r = &self->recs[self->nrecs++];
+			__u64 j;
+
+			memcpy(&r->off, rec + 8, 8);
+			memcpy(&r->size, rec + 16, 8);
+			memcpy(&r->flags, rec + 24, 8);
+			for (j = 0; j < r->size && self->nbytes < (1 << 24); j++)
+				self->bytes[self->nbytes++] = ((unsigned char *)
+					self->aux)[(r->off + j) % self->aux_size];
+			__atomic_store_n(&up->aux_tail, r->off + r->size,
+					 __ATOMIC_RELEASE);
+			n++;
+		}
+		self->data_tail += h.size;
+	}
+	__atomic_store_n(&up->data_tail, self->data_tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+/* drain until @bytes of AUX data arrived (the driver's drain timer) */
+static int rec_wait(struct _test_data_rec *self, size_t bytes)
+{
+	int i;
+
+	for (i = 0; i < 2000 && self->nbytes < bytes; i++) {
+		rec_drain(self);
+		if (self->nbytes < bytes)
+			usleep(1000);
+	}
+	return self->nbytes >= bytes ? 0 : -ETIMEDOUT;
+}
+
+static int le16(const unsigned char *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+static struct pkt decode(const unsigned char *p, int len)
+{
+	struct pkt k = { 0 };
+	int j;
+
+	k.cycles = le16(p) | (__u64)le16(p + 2) << 16 |
+		   (__u64)le16(p + 4) << 32;
+	k.stop = le16(p + 6) & NVPC_PKT_STOP_MASK;
+	for (j = 0; j < (len - 8) / 2; j++)
+		k.ctr[j] = le16(p + 8 + 2 * j);
+	return k;
+}
+
+static long long dom_num(struct _test_data_rec *self, const char *dom,
+			 const char *file)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "domains/%s/%s", dom, file);
+	return nvpc_pmu_num(self->pmu, rel);
+}
+
+static int dom_str(struct _test_data_rec *self, const char *dom,
+		   const char *file, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	int n;
+
+	snprintf(path, sizeof(path), "%s/domains/%s/%s", self->pmu, dom, file);
+	n = nvpc_read_file(path, buf, len);
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	return n;
+}
+
+/*
+ * G84 main.0. STOP = signal 2, periodic 1000 1 1: cycles 999, 1999, ...
+ * Record counter 0 = signal 1, periodic 10 3 0 (3 of every 10 cycles):
+ * 300 per packet; counter 1 = signal 3, const 1: 1000; counter 2 =
+ * signal 4, const 0: 0. Enabled at cycle 0: packet k has cycles 1000k.
+ */
+static void g84_waves(struct __test_metadata *_metadata,
+		      struct _test_data_rec *self)
+{
+	ASSERT_EQ(0, gpu_setup(self, "g84"));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 2,
+			      WAVE_PERIODIC(1000, 1, 1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1, WAVE_PERIODIC(10, 3, 0)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 3, WAVE_CONST(1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 4, WAVE_CONST(0)));
+}
+
+#define G84_MAIN0	CFG1_DOM(0, 0, 0)
+#define STOP_SIG2	CFG_SIG(0, 2)
+#define RSIGS_134	(CFG1_RSIG(0, 1) | CFG1_RSIG(1, 3) | CFG1_RSIG(2, 4))
+
+static void check_packets(struct __test_metadata *_metadata,
+			  struct _test_data_rec *self, int len, int first,
+			  int count)
+{
+	int k;
+
+	ASSERT_EQ((size_t)count * len, self->nbytes);
+	for (k = 0; k < count; k++) {
+		struct pkt p = decode(self->bytes + k * len, len);
+
+		EXPECT_EQ(1000ULL * (first + k), p.cycles);
+		EXPECT_EQ(1, p.stop);
+		EXPECT_EQ(300, p.ctr[0]);
+		EXPECT_EQ(1000, p.ctr[1]);
+		EXPECT_EQ(0, p.ctr[2]);
+		if (len == NVPC_PKT_LONG)
+			EXPECT_EQ(0, p.ctr[11]);
+	}
+}
+
+TEST_F(rec, g84_long_packets_exact)
+{
+	char st[32];
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	EXPECT_LT(0, dom_str(self, "main.0", "record_state", st, sizeof(st)));
+	EXPECT_STREQ("recording", st);
+	ASSERT_EQ(0, sim_advance(self->gpu, 10000, "main.0"));
+	ASSERT_EQ(0, rec_wait(self, 10 * NVPC_PKT_LONG));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 10);
+	EXPECT_EQ(0, self->recs[0].flags);
+	EXPECT_EQ(10, nvpc_ev_count(self->fd));
+	EXPECT_EQ(10, dom_num(self, "main.0", "record_packets"));
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_gaps"));
+	EXPECT_LT(0, dom_str(self, "main.0", "record_state", st, sizeof(st)));
+	EXPECT_STREQ("idle", st);
+}
+
+TEST_F(rec, g84_short_packets_exact)
+{
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2 | NVPC_CFG_SHORT,
+			       G84_MAIN0 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 5000, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_SHORT, 1, 5);
+}
+
+/*
+ * The 12 counters of a long packet are PRE_SRC, START_SRC and EVENT_SRC
+ * arguments 0-3: counter 11 (rsig11, config2 bits 56-63) = signal 3,
+ * const 1: 1000 per packet; counter 4 (rsig4) = signal 1: 300.
+ */
+TEST_F(rec, g84_twelve_counters)
+{
+	struct pkt p;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | CFG1_RSIG(0, 4),
+			       CFG2_RSIG(4, 1) | CFG2_RSIG(11, 3), 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_EQ(2 * NVPC_PKT_LONG, self->nbytes);
+	p = decode(self->bytes + NVPC_PKT_LONG, NVPC_PKT_LONG);
+	EXPECT_EQ(2000, p.cycles);
+	EXPECT_EQ(0, p.ctr[0]);
+	EXPECT_EQ(300, p.ctr[4]);
+	EXPECT_EQ(1000, p.ctr[11]);
+}
+
+/*
+ * A one-page AUX area holds 127 long packets (perf keeps one byte free,
+ * CIRC_SPACE): 4000 packets drained 50 at a time pass through it 31 times
+ * with no gap: cycles 1000k for k = 1..4000, nothing flagged.
+ */
+TEST_F(rec, many_wraps_lossless)
+{
+	int i, k, flagged = 0;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 1));
+	for (i = 0; i < 80; i++) {
+		ASSERT_EQ(0, sim_advance(self->gpu, 50000, "main.0"));
+		ASSERT_EQ(0, rec_wait(self, (i + 1) * 50 * NVPC_PKT_LONG));
+	}
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_EQ(4000 * NVPC_PKT_LONG, self->nbytes);
+	for (k = 0; k < 4000; k++) {
+		struct pkt p = decode(self->bytes + k * NVPC_PKT_LONG,
+				      NVPC_PKT_LONG);
+
+		if (p.cycles != 1000ULL * (k + 1) || p.ctr[0] != 300) {
+			TH_LOG("packet %d: cycles %llu ctr0 %u", k,
+			       (unsigned long long)p.cycles, p.ctr[0]);
+			ASSERT_TRUE(0);
+		}
+	}
+	for (i = 0; i < self->nrecs; i++)
+		flagged += self->recs[i].flags != 0;
+	EXPECT_EQ(0, flagged);
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_gaps"));
+	TH_LOG("%d AUX records for 4000 packets", self->nrecs);
+}
+
+/*
+ * A stalled consumer: 200 STOP pulses into a one-page area nobody reads.
+ * The hardware writes 127 packets (cycles 1000..127000) and stops at
+ * LIMIT; the last record is TRUNCATED, perf disables the event,
+ * record_state says "stalled", record_gaps 1. Enabled again at cycle
+ * 200000 the session restarts: its first record is PARTIAL and its
+ * packets count from the restart (STOP at 200999: cycles 1000).
+ */
+TEST_F(rec, stalled_consumer_gap_flagged)
+{
+	char st[32];
+	int i, last;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 1));
+	ASSERT_EQ(0, sim_advance(self->gpu, 200000, "main.0"));
+	for (i = 0; i < 200; i++) {
+		EXPECT_LT(0, dom_str(self, "main.0", "record_state", st,
+				     sizeof(st)));
+		if (!strcmp(st, "stalled"))
+			break;
+		usleep(10000);
+	}
+	EXPECT_STREQ("stalled", st);
+	/* read only now: nothing was freed while the hardware ran */
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 127);
+	ASSERT_LT(0, self->nrecs);
+	last = self->nrecs;
+	EXPECT_TRUE(self->recs[last - 1].flags & PERF_AUX_FLAG_TRUNCATED);
+	EXPECT_EQ(1, dom_num(self, "main.0", "record_gaps"));
+
+	self->nbytes = 0;
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	EXPECT_LT(0, dom_str(self, "main.0", "record_state", st, sizeof(st)));
+	EXPECT_STREQ("recording", st);
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 3);
+	ASSERT_LT(last, self->nrecs);
+	EXPECT_TRUE(self->recs[last].flags & PERF_AUX_FLAG_PARTIAL);
+	EXPECT_EQ(130, dom_num(self, "main.0", "record_packets"));
+}
+
+/*
+ * The 0xf000 early write: no STOP pulse (STOP = signal 4, const 0),
+ * counter 1 = signal 3, const 1. It reaches 0xf000 in cycle 0xefff: a
+ * packet with STOP 0, cycles 0xf000, counter 1 0xf000; again in cycle
+ * 0x1dfff (cycles 0x1e000). Counter 0 (signal 1, 3 of 10) has 0xf000 *
+ * 3 / 10 = 18432 each time.
+ */
+TEST_F(rec, counter_flush_packets)
+{
+	struct pkt p;
+	int k;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, CFG_SIG(0, 4), G84_MAIN0 | RSIGS_134, 0,
+			       4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 0x1e000 + 100, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_EQ(2 * NVPC_PKT_LONG, self->nbytes);
+	for (k = 0; k < 2; k++) {
+		p = decode(self->bytes + k * NVPC_PKT_LONG, NVPC_PKT_LONG);
+		EXPECT_EQ(0xf000ULL * (k + 1), p.cycles);
+		EXPECT_EQ(0, p.stop);
+		EXPECT_EQ(0xf000, p.ctr[1]);
+		EXPECT_EQ(18432, p.ctr[0]);
+	}
+}
+
+/*
+ * The domain's PERIODIC generator as STOP (period code 1: every 0x400
+ * cycles, pcounter.rst CTRL PERIODIC_PERIOD): consecutive packets 1024
+ * cycles apart, STOP 1, counter 1 (const 1) 1024.
+ */
+TEST_F(rec, periodic_stop)
+{
+	struct pkt a, b;
+	int k;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, 0, G84_MAIN0 | RSIGS_134 | CFG1_PERIOD(1),
+			       0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 10 * 1024, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_LE(9 * NVPC_PKT_LONG, self->nbytes);
+	ASSERT_GE(10 * NVPC_PKT_LONG, self->nbytes);
+	for (k = 1; k < (int)(self->nbytes / NVPC_PKT_LONG); k++) {
+		a = decode(self->bytes + (k - 1) * NVPC_PKT_LONG, NVPC_PKT_LONG);
+		b = decode(self->bytes + k * NVPC_PKT_LONG, NVPC_PKT_LONG);
+		EXPECT_EQ(1024, b.cycles - a.cycles);
+		EXPECT_EQ(1, b.stop);
+		EXPECT_EQ(1024, b.ctr[1]);
+	}
+}
+
+/*
+ * A VM fault (the sim's "fault record 0") wedges the domain
+ * (pcounter.rst "Record mode setup"): the packets before it arrive, the
+ * output ends TRUNCATED, record_state says "faulted", record_faults 1,
+ * and enabling again records nothing.
+ */
+TEST_F(rec, vm_fault_wedges)
+{
+	char st[32];
+	int i;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "main.0"));
+	ASSERT_EQ(0, rec_wait(self, 2 * NVPC_PKT_LONG));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "record 0"));
+	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "main.0"));
+	for (i = 0; i < 200; i++) {
+		EXPECT_LT(0, dom_str(self, "main.0", "record_state", st,
+				     sizeof(st)));
+		if (!strcmp(st, "faulted"))
+			break;
+		usleep(10000);
+	}
+	EXPECT_STREQ("faulted", st);
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 2);
+	ASSERT_LT(0, self->nrecs);
+	EXPECT_TRUE(self->recs[self->nrecs - 1].flags &
+		    PERF_AUX_FLAG_TRUNCATED);
+	EXPECT_EQ(1, dom_num(self, "main.0", "record_faults"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	EXPECT_EQ(2 * NVPC_PKT_LONG, self->nbytes);
+}
+
+/*
+ * GF100+: one MAIN buffer, packets without a domain id: gpc0.0 records
+ * (STOP signal 2 every 1000 cycles, counter 0 signal 1 3 of 10), and a
+ * second record event on another domain is refused (EBUSY).
+ */
+TEST_F(rec, gf100_main_buffer)
+{
+	int fd2;
+
+	ASSERT_EQ(0, gpu_setup(self, "gf100 gpcs=2 parts=1"));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 2,
+			      WAVE_PERIODIC(1000, 1, 1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 1, WAVE_PERIODIC(10, 3, 0)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 3, WAVE_CONST(1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 4, WAVE_CONST(0)));
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, CFG1_DOM(1, 0, 0) | RSIGS_134,
+			       0, 4));
+	fd2 = rec_open(self, STOP_SIG2, CFG1_DOM(1, 1, 0), 0);
+	EXPECT_EQ(-1, fd2);
+	EXPECT_EQ(EBUSY, errno);
+	if (fd2 >= 0)
+		close(fd2);
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "gpc0.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 3);
+}
+
+/* What record events refuse, with the errno perf.rst documents. */
+TEST_F(rec, refusals)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	int fd, cfd;
+
+	ASSERT_EQ(0, gpu_setup(self, "nv40"));
+	errno = 0;
+	EXPECT_EQ(-1, rec_open(self, STOP_SIG2, CFG1_DOM(0, 0, 0), 0));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	self->gpu = -1;
+
+	ASSERT_EQ(0, gpu_setup(self, "g84"));
+	/* no STOP input */
+	EXPECT_EQ(-1, rec_open(self, 0, G84_MAIN0, 0));
+	EXPECT_EQ(EINVAL, errno);
+	/* a signal id beyond the domain's */
+	EXPECT_EQ(-1, rec_open(self, STOP_SIG2, G84_MAIN0 | CFG1_RSIG(0, 0xff),
+			       0));
+	EXPECT_EQ(EINVAL, errno);
+	/* short packets have counters 0-3 only */
+	EXPECT_EQ(-1, rec_open(self, STOP_SIG2 | NVPC_CFG_SHORT, G84_MAIN0,
+			       CFG2_RSIG(4, 1)));
+	EXPECT_EQ(EINVAL, errno);
+	/* slot, cycles, mode are counting fields */
+	EXPECT_EQ(-1, rec_open(self, STOP_SIG2 | CFG_SLOT(0), G84_MAIN0, 0));
+	EXPECT_EQ(EINVAL, errno);
+	/* record fields on a counting event */
+	EXPECT_EQ(-1, nvpc_ev_open(self->type, CFG_SIG(0, 2),
+				   G84_MAIN0 | CFG1_RSIG(0, 1), 0, -1));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* a counting event and a record event exclude each other */
+	cfd = nvpc_ev_open(self->type, CFG_SIG(0, 2), G84_MAIN0, 0, -1);
+	ASSERT_LE(0, cfd);
+	EXPECT_EQ(-1, rec_open(self, STOP_SIG2, G84_MAIN0, 0));
+	EXPECT_EQ(EBUSY, errno);
+	/* another domain records */
+	fd = rec_open(self, STOP_SIG2, CFG1_DOM(0, 0, 1), 0);
+	EXPECT_LE(0, fd);
+	/* a second record event on it */
+	EXPECT_EQ(-1, rec_open(self, STOP_SIG2, CFG1_DOM(0, 0, 1), 0));
+	EXPECT_EQ(EBUSY, errno);
+	/* counting on the recording domain */
+	EXPECT_EQ(-1, nvpc_ev_open(self->type, CFG_SIG(0, 2),
+				   CFG1_DOM(0, 0, 1), 0, -1));
+	EXPECT_EQ(EBUSY, errno);
+	/* a record event in a group */
+	EXPECT_EQ(-1, nvpc_ev_open(self->type, CFG_SIG(0, 2),
+				   CFG1_DOM(0, 0, 2), 0, fd));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	/* a counting event has no AUX area */
+	self->base = mmap(NULL, (1 + DATA_PAGES) * PAGE,
+			  PROT_READ | PROT_WRITE, MAP_SHARED, cfd, 0);
+	ASSERT_NE(MAP_FAILED, self->base);
+	((struct perf_event_mmap_page *)self->base)->aux_offset =
+		(1 + DATA_PAGES) * PAGE;
+	((struct perf_event_mmap_page *)self->base)->aux_size = PAGE;
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, cfd, (1 + DATA_PAGES) * PAGE));
+	munmap(self->base, (1 + DATA_PAGES) * PAGE);
+	self->base = MAP_FAILED;
+	close(cfd);
+	(void)attr;
+}
+
+/*
+ * Teardown while recording: unmapping the AUX area, closing the event
+ * and removing the GPU mid-record end cleanly (the VM runner fails the
+ * run on any WARN, BUG or KASAN report in the log).
+ */
+TEST_F(rec, teardown_mid_record)
+{
+	g84_waves(_metadata, self);
+	/* munmap of the AUX area while enabled */
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.0"));
+	munmap(self->aux, self->aux_size);
+	self->aux = MAP_FAILED;
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.0"));
+	munmap(self->base, (1 + DATA_PAGES) * PAGE);
+	self->base = MAP_FAILED;
+	close(self->fd);
+	self->fd = -1;
+
+	/* close with the mappings still there */
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.0"));
+	close(self->fd);
+	self->fd = -1;
+	munmap(self->aux, self->aux_size);
+	self->aux = MAP_FAILED;
+	munmap(self->base, (1 + DATA_PAGES) * PAGE);
+	self->base = MAP_FAILED;
+
+	/* GPU removal mid-record: the output ends TRUNCATED */
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.0"));
+	ASSERT_EQ(0, rec_wait(self, 3 * NVPC_PKT_LONG));
+	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	self->gpu = -1;
+	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0);
+	usleep(50000);
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 3);
+	ASSERT_LT(0, self->nrecs);
+	EXPECT_TRUE(self->recs[self->nrecs - 1].flags &
+		    PERF_AUX_FLAG_TRUNCATED);
+}
+
+TEST_HARNESS_MAIN
