@@ -200,7 +200,7 @@ int nvpc_plot(int argc, char **argv)
 		goto out;
 	}
 
-	fprintf(gp, "set terminal %s\nset output ", term);
+	fprintf(gp, "set terminal %s noenhanced\nset output ", term);
 	gp_str(gp, out);
 	fprintf(gp, "\nset title ");
 	{
@@ -212,7 +212,7 @@ int nvpc_plot(int argc, char **argv)
 		gp_str(gp, title);
 	}
 	fprintf(gp, "\nset xlabel 'time (s)'\nset ylabel 'busy (%% of cycles)'\n"
-		"set yrange [0:*]\nset grid\nset key outside right top\n"
+		"set yrange [0:105]\nset grid\nset key outside right top\n"
 		"set datafile missing '?'\n$d << EOD\n");
 	b.out = gp;
 	b.nr = h.nr_signals;

@@ -55,16 +55,15 @@ int nvpc_capture_decode(const char *path, FILE *f,
 			nvpc_packet_fn fn, void *arg, struct nvpc_stats *st)
 {
 	char err[256];
+	int ret = nvpc_decode(f, h, hz, fn, arg, st, err, sizeof(err));
 
-	if (nvpc_decode(f, h, hz, fn, arg, st, err, sizeof(err))) {
-		nvpc_err("%s: %s%s", path, err,
-			 st->have_end ? "" : " (the recording was killed?); the packets before it are reported");
-		return -EINVAL;
-	}
+	if (ret)
+		nvpc_err("%s: %s; the packets before it are reported", path,
+			 err);
 	if (!st->have_end)
 		nvpc_err("%s has no end record: the recording did not finish (killed?); the packets in it are reported",
 			 path);
-	return 0;
+	return ret;
 }
 
 static void csv_packet(const struct nvpc_packet *p, void *arg)
@@ -197,7 +196,7 @@ static void text_summary(const char *path, const struct nvpc_header *h,
 		printf("  driver     %lld packets, %lld gaps (record_packets, record_gaps)\n",
 		       (long long)st->end.hw_packets,
 		       (long long)st->end.hw_gaps);
-	printf("  STOP       %llu pulses; %llu packets merged %llu more (STOP > 1); %llu early packets (a counter reached 0xf000, STOP 0)\n",
+	printf("  STOP       %llu pulses; %llu packets with STOP > 1 (%llu pulses merged into them); %llu early packets (a counter reached 0xf000, STOP 0)\n",
 	       (unsigned long long)st->stop_pulses,
 	       (unsigned long long)st->merged,
 	       (unsigned long long)st->merged_pulses,
@@ -211,8 +210,11 @@ static void text_summary(const char *path, const struct nvpc_header *h,
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
 		const struct nvpc_signal_stats *s = &st->sig[i];
 
-		printf("  %-24s  0x%02x %14llu %s%15.6g %8.3f%% %9llu\n",
-		       h->signals[i].name, h->signals[i].id,
+		char id[8];
+
+		snprintf(id, sizeof(id), "0x%02x", h->signals[i].id & 0xff);
+		printf("  %-24s %6s %14llu %s%15.6g %8.3f%% %9llu\n",
+		       h->signals[i].name, id,
 		       (unsigned long long)s->count, s->saturated ? ">" : " ",
 		       rate(s->count, st->cycles, hz),
 		       busy(s->count, st->cycles),
