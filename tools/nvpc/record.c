@@ -80,6 +80,7 @@ struct rec {
 	struct nvpc_end end;
 	uint64_t packets;
 	bool faulted, gone, hup, write_error;
+	bool exec_failed;	/* the command could not run */
 	uint64_t hw_packets0, hw_gaps0;
 	bool have_hw_packets, have_hw_gaps;
 };
@@ -775,6 +776,7 @@ static int run(struct rec *r)
 	if (r->o.cmd) {
 		child = start_command(r, &oldmask);
 		if (child < 0) {
+			r->exec_failed = true;
 			r->end.reason = NVPC_END_ERROR;
 			ret = -ECHILD;
 			goto stop;
@@ -914,6 +916,8 @@ int nvpc_record(int argc, char **argv)
 	if (r.fd >= 0)
 		close(r.fd);
 	free(r.copy);
+	if (r.exec_failed)
+		return 127;
 	if (ret)
 		return 1;
 	if (r.end.reason == NVPC_END_COMMAND && WIFEXITED(r.end.status))
