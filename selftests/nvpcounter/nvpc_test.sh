@@ -89,12 +89,32 @@ nvpc record -g "$PMU" -d main.1 -s ptimer_time_b12 -o "$W/x" \
 check "a signal of main.0 refused on main.1" \
 	grep -q "another domain" "$W/dom.txt"
 
+# --- not permitted: nobody at perf_event_paranoid 2 -------------------------
+old=$(cat /proc/sys/kernel/perf_event_paranoid)
+echo 2 > /proc/sys/kernel/perf_event_paranoid
+setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$NVPC" record -g "$PMU" -d main.1 -s 0x11 -o /dev/null --duration 1 \
+	> "$W/perm.txt" 2>&1
+echo "$old" > /proc/sys/kernel/perf_event_paranoid
+sed 's/^/# /' "$W/perm.txt"
+check "not permitted: names perf_event_paranoid 2 and CAP_PERFMON" \
+	grep -q "kernel.perf_event_paranoid is 2.*CAP_PERFMON" "$W/perm.txt"
+
 # --- the recording ----------------------------------------------------------
 # 3 s at 100 kHz, a packet per 1024 cycles: about 290 packets.
 nvpc record -g "$PMU" -d main.1 -s $G84_SIGS --every 1024 --clock $HZ \
 	-o "$W/run.nvpc" -- sleep 3 > "$W/record.txt" 2>&1
 rc=$?
 sed 's/^/# /' "$W/record.txt"
+if grep -q "cannot record on" "$W/record.txt"; then
+	# the rest needs the driver's record mode (issue 13)
+	tap fail "nvpc record on main.1" "the driver refuses record events (EOPNOTSUPP)"
+	echo 0 > "$SIM/remove"
+	rmmod nvpcounter_sim
+	rmmod nvpcounter
+	echo "1..$n" >> "$TAP"
+	exit 0
+fi
 check "nvpc record exits 0 (the command's status)" test $rc -eq 0
 nvpc report "$W/run.nvpc" > "$W/report.txt" 2>&1
 sed 's/^/# /' "$W/report.txt"
@@ -193,17 +213,6 @@ rc=$?
 wait $pid
 check "a domain with counting events is busy (EBUSY explained)" \
 	grep -q "is busy" "$W/busy.txt"
-
-# --- not permitted: nobody at perf_event_paranoid 2 -------------------------
-old=$(cat /proc/sys/kernel/perf_event_paranoid)
-echo 2 > /proc/sys/kernel/perf_event_paranoid
-setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$NVPC" record -g "$PMU" -d main.1 -s 0x11 -o /dev/null --duration 1 \
-	> "$W/perm.txt" 2>&1
-echo "$old" > /proc/sys/kernel/perf_event_paranoid
-sed 's/^/# /' "$W/perm.txt"
-check "not permitted: names perf_event_paranoid 2 and CAP_PERFMON" \
-	grep -q "kernel.perf_event_paranoid is 2.*CAP_PERFMON" "$W/perm.txt"
 
 # --- a VM fault wedges the domain: the tool stops with an error -------------
 nvpc record -g "$PMU" -d main.1 -s 0x11 --every 1024 -o "$W/fault.nvpc" \

@@ -125,7 +125,9 @@ int nvpc_plot(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
+		case 'o':
+			out = optarg;
+			break;
 		case 'C':
 			if (nvpc_parse_u64(optarg, &clock) || !clock) {
 				nvpc_err("--clock %s: the domain's clock in Hz, above 0",
@@ -133,8 +135,12 @@ int nvpc_plot(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
 		}
 	}
 	if (optind + 1 < argc) {

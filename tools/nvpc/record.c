@@ -169,15 +169,33 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	while ((c = getopt_long(argc, argv, "+g:d:s:o:qvh", longopts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'g': o->pmu = optarg; break;
-		case 'd': o->domain = optarg; break;
-		case 's': o->signals = optarg; break;
-		case 'o': o->output = optarg; break;
-		case 'q': o->quiet = true; break;
-		case 'v': nvpc_verbose++; break;
-		case 'h': usage(stdout); exit(0);
-		case O_STOP: o->stop = optarg; break;
-		case O_SHORT: o->short_pkt = true; break;
+		case 'g':
+			o->pmu = optarg;
+			break;
+		case 'd':
+			o->domain = optarg;
+			break;
+		case 's':
+			o->signals = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'v':
+			nvpc_verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case O_STOP:
+			o->stop = optarg;
+			break;
+		case O_SHORT:
+			o->short_pkt = true;
+			break;
 		case O_EVERY:
 			if (nvpc_parse_u64(optarg, &o->every) ||
 			    !pow2(o->every) || o->every < 1024 ||
@@ -769,6 +787,8 @@ static int run(struct rec *r)
 	if (ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0)) {
 		ret = -errno;
 		explain_open(r, errno);
+		r->end.reason = NVPC_END_ERROR;
+		sigprocmask(SIG_SETMASK, &oldmask, NULL);
 		return ret;
 	}
 	if (r->o.duration)

@@ -346,9 +346,15 @@ int nvpc_report(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "cJth", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'c': fmt = FMT_CSV; break;
-		case 'J': fmt = FMT_JSON; break;
-		case 't': fmt = FMT_TRACE; break;
+		case 'c':
+			fmt = FMT_CSV;
+			break;
+		case 'J':
+			fmt = FMT_JSON;
+			break;
+		case 't':
+			fmt = FMT_TRACE;
+			break;
 		case 'C':
 			if (nvpc_parse_u64(optarg, &clock) || !clock) {
 				nvpc_err("--clock %s: the domain's clock in Hz, above 0",
@@ -356,8 +362,12 @@ int nvpc_report(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
 		}
 	}
 	if (optind + 1 < argc) {
