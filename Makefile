@@ -4,6 +4,7 @@
 #
 #   make                 build the modules for every installed target kernel
 #   make KVER=<kver>     ... for one kernel (a /lib/modules/<kver>/build)
+#   make nvpc            the record-mode tool, build/nvpc/nvpc
 #   make check           the test command: deps, lint, host unit tests,
 #                        kselftests in QEMU on every target kernel
 #   make lint            checkpatch --strict, sparse, W=1 warnings
@@ -33,13 +34,13 @@ CHECKPATCH := $(KSRC)/scripts/checkpatch.pl
 MODULE_SRCS := Kbuild $(shell cd $(TOP) && find drivers include -type f \
 	\( -name '*.c' -o -name '*.h' -o -name Kbuild \) 2>/dev/null)
 
-.PHONY: all modules deps ksrc selftests lint unit vmtest debugtest check bench demo \
+.PHONY: all modules nvpc deps ksrc selftests lint unit vmtest debugtest check bench demo \
 	clean help
 
 all: modules
 
 help:
-	@sed -n '3,17p' $(TOP)/Makefile
+	@sed -n '3,18p' $(TOP)/Makefile
 
 deps:
 	@$(TOP)/tools/deps/install.sh
@@ -67,6 +68,10 @@ modules:
 		$(MAKE) -s -C /lib/modules/$$k/build M=$$d W=$(or $(W),1) \
 			$(if $(C),C=$(C)) modules; \
 	done
+
+# userspace: the record-mode capture and report tool (libc only)
+nvpc:
+	@$(MAKE) -s -C $(TOP)/tools/nvpc OUT=$(BUILD)/nvpc
 
 selftests: ksrc
 	@$(MAKE) -s -C $(TOP)/selftests/nvpcounter KSFT_INC=$(KSFT_INC) \
@@ -99,7 +104,7 @@ demo: deps
 
 clean:
 	rm -rf $(BUILD)
-	@for d in $(TOP)/tools/testing/*/ $(TOP)/selftests/nvpcounter/; do \
+	@for d in $(TOP)/tools/testing/*/ $(TOP)/tools/nvpc/ $(TOP)/selftests/nvpcounter/; do \
 		if grep -qs '^clean:' $$d/Makefile; then $(MAKE) -s -C $$d clean; fi; \
 	done
 

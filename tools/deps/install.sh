@@ -14,6 +14,8 @@ PKGS=(
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	linux-image-rt-amd64 linux-headers-rt-amd64
 	linux-source-6.1
+	# nvpc plot (tools/nvpc)
+	gnuplot-nox
 	# the debug kernel (tools/testing/debugkernel/build.sh)
 	bc bison flex libelf-dev libssl-dev
 )

@@ -50,14 +50,14 @@ fi
 "$TOP/tools/testing/lint.sh"
 "$TOP/tools/testing/unit.sh"
 
-if make -s -C "$TOP" modules selftests > "$TOP/build/selftests.log" 2>&1; then
-	result ok "build: modules and kselftests"
+if make -s -C "$TOP" modules selftests nvpc > "$TOP/build/selftests.log" 2>&1; then
+	result ok "build: modules, kselftests and tools/nvpc"
 	# shellcheck disable=SC2086
 	"$TOP/tools/testing/vm/run.sh" $KVERS
 	# shellcheck disable=SC2086
 	"$TOP/tools/testing/vm/pci-ivshmem.sh" $KVERS
 else
-	result fail "build: modules and kselftests" "see build/selftests.log"
+	result fail "build: modules, kselftests and tools/nvpc" "see build/selftests.log"
 fi
 
 if [ -n "$dk_pid" ]; then

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvpc: record-mode capture and report for the nvpcounter PMUs.
+ *
+ *   nvpc record -d main.1 -s graph_idle,0x10 --every 1024 -o run.nvpc -- sleep 5
+ *   nvpc report run.nvpc
+ *   nvpc report --csv run.nvpc > run.csv
+ *   nvpc report --trace run.nvpc > run.json
+ *   nvpc plot run.nvpc -o run.svg
+ *
+ * Documentation/nvpc.rst is the manual.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "nvpc.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: nvpc COMMAND [options]\n"
+"\n"
+"Record-mode capture of NVIDIA PCOUNTER domains through the nvpcounter\n"
+"perf PMUs, and its reports.\n"
+"\n"
+"  record   capture a domain's record packets to a file\n"
+"  report   summary, --csv, --json or --trace of a capture\n"
+"  plot     the signals' busy share over time (gnuplot: .svg, .png, .pdf)\n"
+"\n"
+"nvpc COMMAND --help for its options; Documentation/nvpc.rst is the manual.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(cmd, "record"))
+		return nvpc_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return nvpc_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "plot"))
+		return nvpc_plot(argc - 1, argv + 1);
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
+	    !strcmp(cmd, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	nvpc_err("unknown command '%s': record, report or plot", cmd);
+	return 2;
+}

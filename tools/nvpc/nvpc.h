@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvpc: record-mode capture and report for the nvpcounter PMUs
+ * (Documentation/nvpc.rst). Shared declarations of the tool's parts.
+ */
+#ifndef NVPC_H
+#define NVPC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvpc_file.h"
+
+#define NVPC_DEFAULT_PMU	"nvpcounter"
+#define NVPC_DEFAULT_OUTPUT	"nvpc.data"
+
+extern int nvpc_verbose;
+
+/* "nvpc: <message>" on stderr */
+void nvpc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* the same, only with -v */
+void nvpc_dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* copy src into dst of len bytes, cut to fit, always NUL-terminated */
+void nvpc_strlcpy(char *dst, const char *src, size_t len);
+
+/* a decimal or 0x number that fills the whole string; 0 or -EINVAL */
+int nvpc_parse_u64(const char *s, uint64_t *v);
+
+/* the subcommands: exit status */
+int nvpc_record(int argc, char **argv);
+int nvpc_report(int argc, char **argv);
+int nvpc_plot(int argc, char **argv);
+
+/* what a PMU is (sysfs, Documentation/ABI/.../sysfs-bus-event_source-devices-nvpcounter) */
+struct nvpc_gpu {
+	char pmu[64];
+	char dir[512];		/* its sysfs directory */
+	uint32_t type;
+	int cpu;		/* the first CPU of its cpumask */
+	char chip[NVPC_FILE_NAME_LEN];
+	char bus[NVPC_FILE_NAME_LEN];
+};
+
+struct nvpc_domain {
+	char name[NVPC_FILE_NAME_LEN];	/* main.1, gpc0.2 ... */
+	char dir[640];
+	unsigned int dset, dom, unit;
+	unsigned int signals;		/* ids below this are valid, 0 unknown */
+	uint64_t clock_hz;		/* measured, 0 before a measurement */
+	uint64_t nominal_hz;
+};
+
+/* the root of the PMUs in sysfs ($NVPC_SYSFS for tests) */
+const char *nvpc_sysfs_root(void);
+/* read a small sysfs file, trailing newline cut: length or -errno */
+int nvpc_sysfs_read(const char *path, char *buf, size_t len);
+int nvpc_sysfs_u64(const char *path, uint64_t *v);
+
+/* Each prints what is wrong and what is valid, and returns -errno. */
+int nvpc_gpu_open(const char *pmu, struct nvpc_gpu *g);
+int nvpc_domain_open(const struct nvpc_gpu *g, const char *name,
+		     struct nvpc_domain *d);
+int nvpc_signal_lookup(const struct nvpc_gpu *g, const struct nvpc_domain *d,
+		       const char *spec, struct nvpc_signal *s);
+
+#endif /* NVPC_H */

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Record packet decoding (nvpc_decode.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/nvpcounter.h>
+
+#include "nvpc_decode.h"
+
+#define CYCLES_MASK	((1ULL << NVPC_PKT_CYCLES_BITS) - 1)
+
+struct decoder {
+	const struct nvpc_header *h;
+	uint64_t hz;
+	nvpc_packet_fn fn;
+	void *arg;
+	struct nvpc_stats *st;
+
+	unsigned int segment;
+	uint64_t seg_packets;	/* packets in the current segment */
+	uint64_t origin_ns;	/* the current segment's cycle 0 */
+	uint64_t prev_raw;	/* last packet's 48-bit cycles */
+	uint64_t cycles;	/* extended cycles of the last packet */
+	uint64_t end_ns;	/* end of the last packet */
+
+	bool gap_pending;	/* the next data starts a new segment */
+	bool after_gap;		/* the next packet is the first after one */
+	bool hint_valid;
+	uint64_t hint_ns;	/* estimated time of the restart */
+
+	bool expect_valid;
+	uint64_t expect_offset;	/* AUX offset the next record should have */
+
+	uint8_t carry[NVPC_PKT_LONG];
+	unsigned int carry_len;
+};
+
+uint64_t nvpc_cycles_to_ns(uint64_t cycles, uint64_t hz)
+{
+	return (uint64_t)((unsigned __int128)cycles * 1000000000u / hz);
+}
+
+static uint16_t word(const uint8_t *p, unsigned int w)
+{
+	return p[2 * w] | p[2 * w + 1] << 8;
+}
+
+static uint64_t raw_cycles(const uint8_t *p)
+{
+	return (uint64_t)word(p, NVPC_PKT_W_CYCLES) |
+	       (uint64_t)word(p, NVPC_PKT_W_CYCLES + 1) << 16 |
+	       (uint64_t)word(p, NVPC_PKT_W_CYCLES + 2) << 32;
+}
+
+/*
+ * A gap: the hardware was restarted (its cycle counter starts from 0
+ * again) or data is missing. Several reasons for the same gap (the tool's
+ * restart and the PARTIAL flag of the record after it) count once.
+ */
+static void raise_gap(struct decoder *d, bool have_hint, uint64_t hint_ns)
+{
+	if (!d->gap_pending)
+		d->st->gaps++;
+	d->gap_pending = true;
+	if (have_hint && !d->hint_valid) {
+		d->hint_valid = true;
+		d->hint_ns = hint_ns;
+	}
+}
+
+static void start_segment(struct decoder *d)
+{
+	uint64_t origin = d->end_ns;
+
+	d->st->torn_bytes += d->carry_len;
+	d->carry_len = 0;
+	if (d->hint_valid && d->hint_ns > origin)
+		origin = d->hint_ns;
+	if (d->seg_packets)
+		d->segment++;
+	d->st->gap_ns += origin - d->end_ns;
+	d->origin_ns = origin;
+	d->prev_raw = 0;
+	d->cycles = 0;
+	d->seg_packets = 0;
+	d->gap_pending = false;
+	d->hint_valid = false;
+	d->after_gap = true;
+}
+
+static void packet(struct decoder *d, const uint8_t *b)
+{
+	struct nvpc_stats *st = d->st;
+	struct nvpc_packet p = { 0 };
+
+	p.index = st->packets;
+	p.segment = d->segment;
+	p.raw_cycles = raw_cycles(b);
+	p.delta = (p.raw_cycles - d->prev_raw) & CYCLES_MASK;
+	if (p.raw_cycles < d->prev_raw)
+		st->wraps++;
+	p.cycles = d->cycles + p.delta;
+	p.start_ns = d->origin_ns + nvpc_cycles_to_ns(d->cycles, d->hz);
+	p.time_ns = d->origin_ns + nvpc_cycles_to_ns(p.cycles, d->hz);
+	p.stop = word(b, NVPC_PKT_W_STOP) & NVPC_PKT_STOP_MASK;
+	p.nr = d->h->nr_signals;
+	p.after_gap = d->after_gap;
+	d->after_gap = false;
+	p.gap_from_ns = d->end_ns;
+	for (unsigned int i = 0; i < p.nr; i++) {
+		p.ctr[i] = word(b, NVPC_PKT_W_CTR0 + i);
+		st->sig[i].count += p.ctr[i];
+		if (p.ctr[i] == NVPC_PKT_CTR_MAX) {
+			p.saturated |= 1u << i;
+			st->sig[i].saturated++;
+			st->saturated++;
+		}
+	}
+
+	st->packets++;
+	st->stop_pulses += p.stop;
+	if (p.stop == 0)
+		st->early++;
+	if (p.stop > 1) {
+		st->merged++;
+		st->merged_pulses += p.stop - 1;
+	}
+	st->cycles += p.delta;
+	st->covered_ns += p.time_ns - p.start_ns;
+	st->last_ns = p.time_ns;
+
+	d->prev_raw = p.raw_cycles;
+	d->cycles = p.cycles;
+	d->end_ns = p.time_ns;
+	d->seg_packets++;
+	if (d->seg_packets == 1)
+		st->segments++;
+	if (d->fn)
+		d->fn(&p, d->arg);
+}
+
+/* the time the hardware started, estimated from a record read at t_ns */
+static uint64_t restart_estimate(struct decoder *d, const uint8_t *data,
+				 uint32_t size, uint64_t t_ns)
+{
+	unsigned int len = d->h->packet_size;
+	uint64_t last;
+
+	if (size < len)
+		return t_ns;
+	last = nvpc_cycles_to_ns(raw_cycles(data + (size / len - 1) * len),
+				 d->hz);
+	return last < t_ns ? t_ns - last : 0;
+}
+
+static void aux(struct decoder *d, const struct nvpc_chunk *c,
+		const uint8_t *data)
+{
+	unsigned int len = d->h->packet_size;
+	uint32_t i = 0;
+
+	d->st->aux_bytes += c->size;
+	if (c->flags & NVPC_AUX_TRUNCATED)
+		d->st->truncated++;
+	if (c->flags & NVPC_AUX_COLLISION)
+		d->st->collisions++;
+	if (d->expect_valid && c->offset != d->expect_offset) {
+		d->st->discontinuities++;
+		raise_gap(d, false, 0);
+	}
+	d->expect_valid = true;
+	d->expect_offset = c->offset + c->size;
+	if (c->flags & NVPC_AUX_PARTIAL) {
+		d->st->partial++;
+		raise_gap(d, c->size > 0, restart_estimate(d, data, c->size,
+							    c->time_ns));
+	}
+	if (!c->size)
+		return;
+	if (d->gap_pending)
+		start_segment(d);
+
+	if (d->carry_len) {
+		uint32_t n = len - d->carry_len;
+
+		if (n > c->size)
+			n = c->size;
+		memcpy(d->carry + d->carry_len, data, n);
+		d->carry_len += n;
+		i = n;
+		if (d->carry_len < len)
+			return;
+		packet(d, d->carry);
+		d->carry_len = 0;
+	}
+	for (; i + len <= c->size; i += len)
+		packet(d, data + i);
+	memcpy(d->carry, data + i, c->size - i);
+	d->carry_len = c->size - i;
+}
+
+int nvpc_decode(FILE *f, const struct nvpc_header *h, uint64_t clock_hz,
+		nvpc_packet_fn fn, void *arg, struct nvpc_stats *st,
+		char *err, size_t errlen)
+{
+	struct decoder d = {
+		.h = h, .hz = clock_hz, .fn = fn, .arg = arg, .st = st,
+	};
+	struct nvpc_chunk c;
+	void *payload;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	if (!clock_hz) {
+		snprintf(err, errlen, "no clock: the capture has none, give --clock HZ");
+		return -EINVAL;
+	}
+	while ((ret = nvpc_file_read_chunk(f, &c, &payload, err, errlen)) > 0) {
+		switch (c.type) {
+		case NVPC_CHUNK_AUX:
+			aux(&d, &c, payload);
+			break;
+		case NVPC_CHUNK_RESTART:
+			st->restarts++;
+			raise_gap(&d, true, c.time_ns);
+			break;
+		case NVPC_CHUNK_LOST:
+			st->lost_records += c.offset;
+			break;
+		case NVPC_CHUNK_END:
+			st->have_end = true;
+			nvpc_file_decode_end(payload, c.size, &st->end);
+			break;
+		default:	/* a later version's chunk: skipped */
+			break;
+		}
+		free(payload);
+	}
+	st->torn_bytes += d.carry_len;
+	return ret;
+}

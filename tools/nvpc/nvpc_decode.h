@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decoding record packets (pcounter.rst, "Record mode"; the uapi
+ * NVPC_PKT_* layout) from an nvpc capture: 48-bit cycles extended across
+ * wraps, segments split at the gaps the capture flags, time from the
+ * recorded clock. Documentation/nvpc.rst, "Loss and gaps", says what each
+ * count means.
+ */
+#ifndef NVPC_DECODE_H
+#define NVPC_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nvpc_file.h"
+
+/* one decoded packet */
+struct nvpc_packet {
+	uint64_t index;		/* packet number in the capture, from 0 */
+	unsigned int segment;	/* gaps passed before it */
+	uint64_t raw_cycles;	/* the packet's 48-bit cycle counter */
+	uint64_t cycles;	/* cycles since its segment began (no wrap) */
+	uint64_t delta;		/* cycles since the previous packet */
+	uint64_t start_ns;	/* the interval it counts: start .. */
+	uint64_t time_ns;	/* .. and end, since the recording began */
+	unsigned int stop;	/* STOP count: 0 early, > 1 merged */
+	unsigned int nr;	/* counters in use (the header's signals) */
+	uint16_t ctr[NVPC_FILE_MAX_SIGNALS];
+	uint32_t saturated;	/* bit i: counter i read 0xffff */
+	bool after_gap;		/* first packet after a gap */
+	uint64_t gap_from_ns;	/* after_gap: end of the data before it */
+};
+
+struct nvpc_signal_stats {
+	uint64_t count;		/* sum of the counter (signal cycles) */
+	uint64_t saturated;	/* packets where it read 0xffff */
+};
+
+struct nvpc_stats {
+	uint64_t packets;
+	unsigned int segments;	/* runs of packets without a gap */
+	uint64_t gaps;		/* PARTIAL, restarts, AUX discontinuities */
+	uint64_t partial;	/* records flagged PARTIAL */
+	uint64_t restarts;	/* the tool re-enabled a stalled event */
+	uint64_t discontinuities; /* AUX offsets that skipped bytes */
+	uint64_t truncated;	/* records flagged TRUNCATED */
+	uint64_t collisions;	/* records flagged COLLISION */
+	uint64_t lost_records;	/* PERF_RECORD_LOST sums */
+	uint64_t aux_bytes;
+	uint64_t torn_bytes;	/* bytes of a packet cut by a gap */
+	uint64_t wraps;		/* 48-bit cycle counter wraps */
+	uint64_t early;		/* STOP 0: a counter reached 0xf000 */
+	uint64_t merged;	/* packets with STOP > 1 */
+	uint64_t merged_pulses;	/* the pulses those merged (STOP - 1) */
+	uint64_t stop_pulses;	/* sum of STOP counts */
+	uint64_t saturated;	/* counter readings of 0xffff */
+	uint64_t cycles;	/* cycles the packets cover */
+	uint64_t covered_ns;	/* time the packets cover */
+	uint64_t gap_ns;	/* estimated time between segments */
+	uint64_t last_ns;	/* end of the last packet */
+	bool have_end;		/* the capture has its END chunk */
+	struct nvpc_end end;
+	struct nvpc_signal_stats sig[NVPC_FILE_MAX_SIGNALS];
+};
+
+typedef void (*nvpc_packet_fn)(const struct nvpc_packet *p, void *arg);
+
+/*
+ * Decode the chunks of f (after its header h) at clock_hz, calling fn for
+ * each packet; fills st. Returns 0, or -errno with a message in err (the
+ * packets before the error were delivered and counted).
+ */
+int nvpc_decode(FILE *f, const struct nvpc_header *h, uint64_t clock_hz,
+		nvpc_packet_fn fn, void *arg, struct nvpc_stats *st,
+		char *err, size_t errlen);
+
+/* cycles -> nanoseconds at hz (exact to the nanosecond, no overflow) */
+uint64_t nvpc_cycles_to_ns(uint64_t cycles, uint64_t hz);
+
+#endif /* NVPC_DECODE_H */

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The nvpc capture file: encoding and decoding (layout in nvpc_file.h and
+ * Documentation/nvpc.rst, "File format").
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nvpc_file.h"
+
+/* header field offsets (Documentation/nvpc.rst, "Header") */
+enum {
+	HDR_MAGIC = 0,
+	HDR_VERSION = 8,
+	HDR_HEADER_SIZE = 12,
+	HDR_PACKET_SIZE = 16,
+	HDR_NR_SIGNALS = 20,
+	HDR_CLOCK_HZ = 24,
+	HDR_NOMINAL_HZ = 32,
+	HDR_MEASURED_HZ = 40,
+	HDR_START_REALTIME = 48,
+	HDR_START_MONOTONIC = 56,
+	HDR_CONFIG = 64,
+	HDR_CONFIG1 = 72,
+	HDR_CONFIG2 = 80,
+	HDR_PMU_TYPE = 88,
+	HDR_PERIOD = 92,
+	HDR_STOP_SIGNAL = 96,
+	HDR_DSET = 100,
+	HDR_DOM = 104,
+	HDR_UNIT = 108,
+	HDR_AUX_PAGES = 112,
+	HDR_DATA_PAGES = 116,
+	HDR_CHIP = 120,
+	HDR_BUS = 152,
+	HDR_PMU = 184,
+	HDR_DOMAIN = 216,
+	HDR_STOP = 248,
+	HDR_SIGNALS = 320,	/* 12 x (u32 id, char name[60]) */
+	HDR_SIGNAL_SIZE = 64,
+};
+
+/* chunk header and END payload offsets */
+enum {
+	CHK_TYPE = 0,
+	CHK_FLAGS = 4,
+	CHK_OFFSET = 8,
+	CHK_TIME = 16,
+	CHK_SIZE = 24,
+	END_NS = 0,
+	END_REASON = 8,
+	END_STATUS = 12,
+	END_STALLS = 16,
+	END_LOST = 24,
+	END_HW_PACKETS = 32,
+	END_HW_GAPS = 40,
+	END_AUX_BYTES = 48,
+	END_TRUNCATED = 56,
+};
+
+/* the largest chunk payload a reader accepts (a corrupt size is refused) */
+#define NVPC_FILE_MAX_PAYLOAD	(256u << 20)
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = v >> (8 * i);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = v >> (8 * i);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v = 0;
+
+	for (int i = 3; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* a NUL-terminated string in a fixed field (truncated to fit) */
+static void putstr(uint8_t *p, const char *s, size_t len)
+{
+	size_t n = strnlen(s, len - 1);
+
+	memcpy(p, s, n);
+	memset(p + n, 0, len - n);
+}
+
+static void getstr(char *s, const uint8_t *p, size_t len)
+{
+	memcpy(s, p, len);
+	s[len - 1] = '\0';
+}
+
+static int write_all(FILE *f, const void *buf, size_t len)
+{
+	if (len && fwrite(buf, 1, len, f) != len)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int nvpc_file_write_header(FILE *f, const struct nvpc_header *h)
+{
+	uint8_t b[NVPC_FILE_HEADER_SIZE] = { 0 };
+
+	memcpy(b + HDR_MAGIC, NVPC_FILE_MAGIC, sizeof(NVPC_FILE_MAGIC));
+	put32(b + HDR_VERSION, NVPC_FILE_VERSION);
+	put32(b + HDR_HEADER_SIZE, NVPC_FILE_HEADER_SIZE);
+	put32(b + HDR_PACKET_SIZE, h->packet_size);
+	put32(b + HDR_NR_SIGNALS, h->nr_signals);
+	put64(b + HDR_CLOCK_HZ, h->clock_hz);
+	put64(b + HDR_NOMINAL_HZ, h->nominal_hz);
+	put64(b + HDR_MEASURED_HZ, h->measured_hz);
+	put64(b + HDR_START_REALTIME, h->start_realtime_ns);
+	put64(b + HDR_START_MONOTONIC, h->start_monotonic_ns);
+	put64(b + HDR_CONFIG, h->config);
+	put64(b + HDR_CONFIG1, h->config1);
+	put64(b + HDR_CONFIG2, h->config2);
+	put32(b + HDR_PMU_TYPE, h->pmu_type);
+	put32(b + HDR_PERIOD, h->period_cycles);
+	put32(b + HDR_STOP_SIGNAL, h->stop_signal);
+	put32(b + HDR_DSET, h->dset);
+	put32(b + HDR_DOM, h->dom);
+	put32(b + HDR_UNIT, h->unit);
+	put32(b + HDR_AUX_PAGES, h->aux_pages);
+	put32(b + HDR_DATA_PAGES, h->data_pages);
+	putstr(b + HDR_CHIP, h->chip, NVPC_FILE_NAME_LEN);
+	putstr(b + HDR_BUS, h->bus, NVPC_FILE_NAME_LEN);
+	putstr(b + HDR_PMU, h->pmu, NVPC_FILE_NAME_LEN);
+	putstr(b + HDR_DOMAIN, h->domain, NVPC_FILE_NAME_LEN);
+	putstr(b + HDR_STOP, h->stop, NVPC_FILE_STOP_LEN);
+	for (unsigned int i = 0; i < NVPC_FILE_MAX_SIGNALS; i++) {
+		uint8_t *s = b + HDR_SIGNALS + i * HDR_SIGNAL_SIZE;
+
+		if (i >= h->nr_signals)
+			break;
+		put32(s, h->signals[i].id);
+		putstr(s + 4, h->signals[i].name, NVPC_FILE_SIGNAME_LEN);
+	}
+	return write_all(f, b, sizeof(b));
+}
+
+int nvpc_file_write_chunk(FILE *f, const struct nvpc_chunk *c,
+			  const void *payload)
+{
+	uint8_t b[NVPC_FILE_CHUNK_SIZE] = { 0 };
+	int ret;
+
+	put32(b + CHK_TYPE, c->type);
+	put32(b + CHK_FLAGS, c->flags);
+	put64(b + CHK_OFFSET, c->offset);
+	put64(b + CHK_TIME, c->time_ns);
+	put32(b + CHK_SIZE, c->size);
+	ret = write_all(f, b, sizeof(b));
+	if (!ret)
+		ret = write_all(f, payload, c->size);
+	return ret;
+}
+
+int nvpc_file_write_end(FILE *f, uint64_t time_ns, const struct nvpc_end *e)
+{
+	uint8_t b[NVPC_FILE_END_SIZE] = { 0 };
+	struct nvpc_chunk c = {
+		.type = NVPC_CHUNK_END,
+		.time_ns = time_ns,
+		.size = sizeof(b),
+	};
+
+	put64(b + END_NS, e->end_ns);
+	put32(b + END_REASON, e->reason);
+	put32(b + END_STATUS, (uint32_t)e->status);
+	put64(b + END_STALLS, e->stalls);
+	put64(b + END_LOST, e->lost);
+	put64(b + END_HW_PACKETS, (uint64_t)e->hw_packets);
+	put64(b + END_HW_GAPS, (uint64_t)e->hw_gaps);
+	put64(b + END_AUX_BYTES, e->aux_bytes);
+	put64(b + END_TRUNCATED, e->truncated);
+	return nvpc_file_write_chunk(f, &c, b);
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+int nvpc_file_read_header(FILE *f, struct nvpc_header *h,
+			  char *err, size_t errlen)
+{
+	uint8_t b[NVPC_FILE_HEADER_SIZE];
+	size_t n = fread(b, 1, sizeof(b), f);
+
+	memset(h, 0, sizeof(*h));
+	if (n < HDR_HEADER_SIZE + 4 ||
+	    memcmp(b, NVPC_FILE_MAGIC, sizeof(NVPC_FILE_MAGIC)))
+		return fail(err, errlen,
+			    "not an nvpc capture (no \"%s\" magic)",
+			    NVPC_FILE_MAGIC);
+	h->version = get32(b + HDR_VERSION);
+	h->header_size = get32(b + HDR_HEADER_SIZE);
+	if (h->version != NVPC_FILE_VERSION)
+		return fail(err, errlen,
+			    "capture format version %u, this nvpc reads version %u",
+			    h->version, NVPC_FILE_VERSION);
+	if (n < sizeof(b) || h->header_size < NVPC_FILE_HEADER_SIZE)
+		return fail(err, errlen, "truncated header (%zu bytes)", n);
+	/* a later minor revision may append fields: skip them */
+	if (h->header_size > sizeof(b) &&
+	    fseek(f, h->header_size, SEEK_SET))
+		return fail(err, errlen, "header of %u bytes is truncated",
+			    h->header_size);
+	h->packet_size = get32(b + HDR_PACKET_SIZE);
+	h->nr_signals = get32(b + HDR_NR_SIGNALS);
+	h->clock_hz = get64(b + HDR_CLOCK_HZ);
+	h->nominal_hz = get64(b + HDR_NOMINAL_HZ);
+	h->measured_hz = get64(b + HDR_MEASURED_HZ);
+	h->start_realtime_ns = get64(b + HDR_START_REALTIME);
+	h->start_monotonic_ns = get64(b + HDR_START_MONOTONIC);
+	h->config = get64(b + HDR_CONFIG);
+	h->config1 = get64(b + HDR_CONFIG1);
+	h->config2 = get64(b + HDR_CONFIG2);
+	h->pmu_type = get32(b + HDR_PMU_TYPE);
+	h->period_cycles = get32(b + HDR_PERIOD);
+	h->stop_signal = get32(b + HDR_STOP_SIGNAL);
+	h->dset = get32(b + HDR_DSET);
+	h->dom = get32(b + HDR_DOM);
+	h->unit = get32(b + HDR_UNIT);
+	h->aux_pages = get32(b + HDR_AUX_PAGES);
+	h->data_pages = get32(b + HDR_DATA_PAGES);
+	getstr(h->chip, b + HDR_CHIP, NVPC_FILE_NAME_LEN);
+	getstr(h->bus, b + HDR_BUS, NVPC_FILE_NAME_LEN);
+	getstr(h->pmu, b + HDR_PMU, NVPC_FILE_NAME_LEN);
+	getstr(h->domain, b + HDR_DOMAIN, NVPC_FILE_NAME_LEN);
+	getstr(h->stop, b + HDR_STOP, NVPC_FILE_STOP_LEN);
+	if (h->packet_size != 16 && h->packet_size != 32)
+		return fail(err, errlen, "packet size %u (16 or 32 expected)",
+			    h->packet_size);
+	if (h->nr_signals < 1 ||
+	    h->nr_signals > (h->packet_size == 16 ? 4u : 12u))
+		return fail(err, errlen, "%u signals in %u-byte packets",
+			    h->nr_signals, h->packet_size);
+	for (unsigned int i = 0; i < h->nr_signals; i++) {
+		const uint8_t *s = b + HDR_SIGNALS + i * HDR_SIGNAL_SIZE;
+
+		h->signals[i].id = get32(s);
+		getstr(h->signals[i].name, s + 4, NVPC_FILE_SIGNAME_LEN);
+	}
+	return 0;
+}
+
+int nvpc_file_read_chunk(FILE *f, struct nvpc_chunk *c, void **payload,
+			 char *err, size_t errlen)
+{
+	uint8_t b[NVPC_FILE_CHUNK_SIZE];
+	size_t n = fread(b, 1, sizeof(b), f);
+	void *p;
+
+	*payload = NULL;
+	if (n == 0 && feof(f))
+		return 0;
+	if (n < sizeof(b))
+		return fail(err, errlen, "torn chunk header at the end (%zu of %d bytes)",
+			    n, NVPC_FILE_CHUNK_SIZE);
+	c->type = get32(b + CHK_TYPE);
+	c->flags = get32(b + CHK_FLAGS);
+	c->offset = get64(b + CHK_OFFSET);
+	c->time_ns = get64(b + CHK_TIME);
+	c->size = get32(b + CHK_SIZE);
+	if (c->size > NVPC_FILE_MAX_PAYLOAD)
+		return fail(err, errlen, "chunk of %u bytes (corrupt file?)",
+			    c->size);
+	p = malloc(c->size ? c->size : 1);
+	if (!p)
+		return -ENOMEM;
+	n = fread(p, 1, c->size, f);
+	if (n < c->size) {
+		free(p);
+		return fail(err, errlen, "torn chunk at the end (%zu of %u bytes)",
+			    n, c->size);
+	}
+	*payload = p;
+	return 1;
+}
+
+void nvpc_file_decode_end(const void *payload, uint32_t size,
+			  struct nvpc_end *e)
+{
+	uint8_t b[NVPC_FILE_END_SIZE] = { 0 };
+
+	memcpy(b, payload, size < sizeof(b) ? size : sizeof(b));
+	e->end_ns = get64(b + END_NS);
+	e->reason = get32(b + END_REASON);
+	e->status = (int32_t)get32(b + END_STATUS);
+	e->stalls = get64(b + END_STALLS);
+	e->lost = get64(b + END_LOST);
+	e->hw_packets = (int64_t)get64(b + END_HW_PACKETS);
+	e->hw_gaps = (int64_t)get64(b + END_HW_GAPS);
+	e->aux_bytes = get64(b + END_AUX_BYTES);
+	e->truncated = get64(b + END_TRUNCATED);
+}
+
+const char *nvpc_end_reason_name(uint32_t reason)
+{
+	static const char * const names[] = {
+		[NVPC_END_UNKNOWN] = "unknown",
+		[NVPC_END_COMMAND] = "command exited",
+		[NVPC_END_SIGNAL] = "interrupted",
+		[NVPC_END_DURATION] = "duration elapsed",
+		[NVPC_END_FAULT] = "domain faulted",
+		[NVPC_END_ERROR] = "error",
+		[NVPC_END_GONE] = "GPU gone",
+		[NVPC_END_HUP] = "event hung up",
+	};
+
+	if (reason < sizeof(names) / sizeof(names[0]))
+		return names[reason];
+	return "unknown";
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The nvpc capture file (Documentation/nvpc.rst, "File format"): a fixed
+ * header that describes the recording, then chunks, each a 32-byte chunk
+ * header and its payload. Every integer is little-endian on disk; the
+ * code below encodes and decodes each field by its offset, never by
+ * writing a C struct, so the format is the same on every host.
+ */
+#ifndef NVPC_FILE_H
+#define NVPC_FILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define NVPC_FILE_MAGIC		"NVPCREC"	/* 8 bytes with the NUL */
+#define NVPC_FILE_VERSION	1
+#define NVPC_FILE_HEADER_SIZE	1088
+#define NVPC_FILE_CHUNK_SIZE	32
+#define NVPC_FILE_END_SIZE	64
+#define NVPC_FILE_MAX_SIGNALS	12
+#define NVPC_FILE_NAME_LEN	32	/* chip, bus, pmu, domain */
+#define NVPC_FILE_STOP_LEN	64
+#define NVPC_FILE_SIGNAME_LEN	60
+
+/* chunk types */
+#define NVPC_CHUNK_AUX		1	/* AUX bytes of one PERF_RECORD_AUX */
+#define NVPC_CHUNK_RESTART	2	/* the tool re-enabled a stalled event */
+#define NVPC_CHUNK_LOST		3	/* PERF_RECORD_LOST: records lost */
+#define NVPC_CHUNK_END		4	/* the recording ended (payload: end) */
+
+/* PERF_RECORD_AUX flags, as perf_event.h gives them */
+#define NVPC_AUX_TRUNCATED	0x01
+#define NVPC_AUX_OVERWRITE	0x02
+#define NVPC_AUX_PARTIAL	0x04
+#define NVPC_AUX_COLLISION	0x08
+
+/* why a recording ended */
+enum nvpc_end_reason {
+	NVPC_END_UNKNOWN = 0,
+	NVPC_END_COMMAND = 1,	/* the command exited */
+	NVPC_END_SIGNAL = 2,	/* SIGINT or SIGTERM */
+	NVPC_END_DURATION = 3,	/* --duration elapsed */
+	NVPC_END_FAULT = 4,	/* the domain hit a VM fault */
+	NVPC_END_ERROR = 5,	/* an error of the tool (write, mmap ...) */
+	NVPC_END_GONE = 6,	/* the GPU went away */
+	NVPC_END_HUP = 7,	/* the event hung up (POLLHUP) */
+};
+
+struct nvpc_signal {
+	uint32_t id;
+	char name[NVPC_FILE_SIGNAME_LEN];
+};
+
+/* what a recording is: the file's header */
+struct nvpc_header {
+	uint32_t version;
+	uint32_t header_size;
+	uint32_t packet_size;		/* 16 or 32 */
+	uint32_t nr_signals;		/* counters in use, 1..12 */
+	uint64_t clock_hz;		/* cycles -> time (report) */
+	uint64_t nominal_hz;		/* domains/<dom>/nominal_hz */
+	uint64_t measured_hz;		/* domains/<dom>/clock_hz at start */
+	uint64_t start_realtime_ns;	/* CLOCK_REALTIME at the enable */
+	uint64_t start_monotonic_ns;	/* CLOCK_MONOTONIC at the enable */
+	uint64_t config, config1, config2;
+	uint32_t pmu_type;
+	uint32_t period_cycles;		/* STOP every N cycles, 0: a signal */
+	uint32_t stop_signal;		/* STOP signal id (period 0) */
+	uint32_t dset, dom, unit;
+	uint32_t aux_pages, data_pages;
+	char chip[NVPC_FILE_NAME_LEN];
+	char bus[NVPC_FILE_NAME_LEN];
+	char pmu[NVPC_FILE_NAME_LEN];
+	char domain[NVPC_FILE_NAME_LEN];
+	char stop[NVPC_FILE_STOP_LEN];	/* "every 1024 cycles", "graph_idle" */
+	struct nvpc_signal signals[NVPC_FILE_MAX_SIGNALS];
+};
+
+struct nvpc_chunk {
+	uint32_t type;
+	uint32_t flags;
+	uint64_t offset;	/* AUX: aux_offset; LOST: records lost */
+	uint64_t time_ns;	/* monotonic, since start_monotonic_ns */
+	uint32_t size;		/* payload bytes */
+};
+
+/* the END chunk's payload */
+struct nvpc_end {
+	uint64_t end_ns;	/* since start_monotonic_ns */
+	uint32_t reason;	/* enum nvpc_end_reason */
+	int32_t status;		/* the command's wait status, -1 none */
+	uint64_t stalls;	/* re-enables after a full AUX buffer */
+	uint64_t lost;		/* PERF_RECORD_LOST records lost */
+	int64_t hw_packets;	/* record_packets growth, -1 unknown */
+	int64_t hw_gaps;	/* record_gaps growth, -1 unknown */
+	uint64_t aux_bytes;	/* AUX bytes copied */
+	uint64_t truncated;	/* records flagged TRUNCATED */
+};
+
+/* Writing: each returns 0 or -errno. */
+int nvpc_file_write_header(FILE *f, const struct nvpc_header *h);
+int nvpc_file_write_chunk(FILE *f, const struct nvpc_chunk *c,
+			  const void *payload);
+int nvpc_file_write_end(FILE *f, uint64_t time_ns, const struct nvpc_end *e);
+
+/*
+ * Reading: the header (0, or -EINVAL with a message in err for a file
+ * that is not an nvpc capture of a version this tool reads), then each
+ * chunk: 1 with *payload a malloc()ed buffer of c->size bytes (the
+ * caller frees it), 0 at the end of the file, -EINVAL for a torn or
+ * corrupt chunk (err says which).
+ */
+int nvpc_file_read_header(FILE *f, struct nvpc_header *h,
+			  char *err, size_t errlen);
+int nvpc_file_read_chunk(FILE *f, struct nvpc_chunk *c, void **payload,
+			 char *err, size_t errlen);
+void nvpc_file_decode_end(const void *payload, uint32_t size,
+			  struct nvpc_end *e);
+
+const char *nvpc_end_reason_name(uint32_t reason);
+
+#endif /* NVPC_FILE_H */

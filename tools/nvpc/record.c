@@ -1,0 +1,946 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvpc record: open a record event on one domain of an nvpcounter PMU,
+ * take its packets from the perf AUX area and write them to an nvpc
+ * capture (Documentation/nvpc.rst).
+ *
+ * The perf AUX protocol: the data ring (1 + 2^n pages) carries
+ * PERF_RECORD_AUX records that say where new AUX bytes are (aux_offset,
+ * aux_size) and what happened before and after them (flags); the tool
+ * copies those bytes, then moves aux_tail and data_tail on so the driver
+ * may reuse the space. A record flagged TRUNCATED means the event
+ * stopped: on a full buffer (domain record_state "stalled") the tool
+ * enables it again and the capture marks the restart; on a VM fault
+ * ("faulted") it stops with an error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <linux/nvpcounter.h>
+
+#include "nvpc.h"
+
+#define DEFAULT_EVERY		65536
+#define DEFAULT_AUX_PAGES	64
+#define DEFAULT_DATA_PAGES	8
+#define POLL_MS			100
+#define CHILD_TERM_MS		2000
+
+/* a value placed in a GENMASK field of the uapi header */
+#define FIELD(mask, v)	(((uint64_t)(v) << __builtin_ctzll(mask)) & (mask))
+
+struct rec_opts {
+	const char *pmu;
+	const char *domain;
+	const char *signals;
+	const char *stop;
+	const char *output;
+	uint64_t every;		/* 0: not given */
+	uint64_t clock_hz;	/* --clock, 0: from sysfs */
+	uint64_t aux_pages;
+	uint64_t data_pages;
+	double duration;	/* seconds, 0: none */
+	bool short_pkt;
+	bool quiet;
+	char **cmd;
+};
+
+struct rec {
+	struct rec_opts o;
+	struct nvpc_gpu gpu;
+	struct nvpc_domain dom;
+	struct nvpc_header hdr;
+	struct perf_event_attr attr;
+	int fd;
+	FILE *out;
+	struct perf_event_mmap_page *up;
+	uint8_t *data;		/* the data ring */
+	uint64_t data_size;
+	uint8_t *aux;		/* the AUX area */
+	uint64_t aux_size;
+	uint8_t *copy;		/* one record's AUX bytes */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC at the enable */
+	bool progress;		/* stdout is a terminal */
+
+	/* what happened */
+	struct nvpc_end end;
+	uint64_t packets;
+	bool faulted, gone, hup, write_error;
+	bool exec_failed;	/* the command could not run */
+	uint64_t hw_packets0, hw_gaps0;
+	bool have_hw_packets, have_hw_gaps;
+};
+
+static volatile sig_atomic_t stop_signal, child_exited;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		child_exited = 1;
+	else
+		stop_signal = sig;
+}
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: nvpc record -d DOMAIN -s SIGNALS [options] [-- COMMAND [ARGS...]]\n"
+"\n"
+"Record the record-mode packets of one counter domain of an nvpcounter\n"
+"PMU until COMMAND exits, --duration elapses, or SIGINT/SIGTERM.\n"
+"\n"
+"  -g, --gpu PMU         the PMU (default " NVPC_DEFAULT_PMU ")\n"
+"  -d, --domain DOM      main.N, hub.N, gpcG.N or partP.N (domains/ in sysfs)\n"
+"  -s, --signals LIST    comma-separated signals to count: names from the\n"
+"                        PMU's events/ of that domain, or raw ids (0x10);\n"
+"                        up to 12 (4 with --short)\n"
+"      --every N         a packet every N cycles of the domain (PERIODIC):\n"
+"                        1024, 2048, 4096, 8192, 16384, 32768 or 65536\n"
+"                        (default 65536)\n"
+"      --stop SIG        a packet on each cycle signal SIG is 1 instead\n"
+"      --short           16-byte packets (4 counters) instead of 32-byte\n"
+"  -o, --output FILE     the capture (default " NVPC_DEFAULT_OUTPUT ")\n"
+"      --duration SECS   stop after SECS seconds\n"
+"      --aux-pages N     AUX area pages, a power of two (default %d)\n"
+"      --data-pages N    data ring pages, a power of two (default %d)\n"
+"      --clock HZ        the domain's clock for the report (default: its\n"
+"                        measured clock_hz, else nominal_hz)\n"
+"  -q, --quiet           no summary\n"
+"  -v, --verbose         say what is opened and every gap\n",
+		DEFAULT_AUX_PAGES, DEFAULT_DATA_PAGES);
+}
+
+static bool pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int parse_opts(int argc, char **argv, struct rec_opts *o)
+{
+	enum { O_EVERY = 256, O_STOP, O_SHORT, O_AUX, O_DATA, O_DURATION,
+	       O_CLOCK };
+	static const struct option longopts[] = {
+		{ "gpu", required_argument, NULL, 'g' },
+		{ "domain", required_argument, NULL, 'd' },
+		{ "signals", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "every", required_argument, NULL, O_EVERY },
+		{ "stop", required_argument, NULL, O_STOP },
+		{ "short", no_argument, NULL, O_SHORT },
+		{ "aux-pages", required_argument, NULL, O_AUX },
+		{ "data-pages", required_argument, NULL, O_DATA },
+		{ "duration", required_argument, NULL, O_DURATION },
+		{ "clock", required_argument, NULL, O_CLOCK },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	o->pmu = NVPC_DEFAULT_PMU;
+	o->output = NVPC_DEFAULT_OUTPUT;
+	o->aux_pages = DEFAULT_AUX_PAGES;
+	o->data_pages = DEFAULT_DATA_PAGES;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+g:d:s:o:qvh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			o->pmu = optarg;
+			break;
+		case 'd':
+			o->domain = optarg;
+			break;
+		case 's':
+			o->signals = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'v':
+			nvpc_verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case O_STOP:
+			o->stop = optarg;
+			break;
+		case O_SHORT:
+			o->short_pkt = true;
+			break;
+		case O_EVERY:
+			if (nvpc_parse_u64(optarg, &o->every) ||
+			    !pow2(o->every) || o->every < 1024 ||
+			    o->every > 65536) {
+				nvpc_err("--every %s: the PERIODIC generator (pcounter.rst, CTRL PERIODIC_PERIOD) pulses every 1024, 2048, 4096, 8192, 16384, 32768 or 65536 cycles; give one of those",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_AUX:
+		case O_DATA:
+			if (nvpc_parse_u64(optarg, c == O_AUX ? &o->aux_pages :
+					   &o->data_pages) ||
+			    !pow2(c == O_AUX ? o->aux_pages : o->data_pages) ||
+			    (c == O_AUX ? o->aux_pages : o->data_pages) > 65536) {
+				nvpc_err("--%s %s: a power of two from 1 to 65536 pages",
+					 c == O_AUX ? "aux-pages" : "data-pages",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_DURATION:
+			o->duration = strtod(optarg, &end);
+			if (end == optarg || *end || !(o->duration > 0) ||
+			    o->duration > 1e7) {
+				nvpc_err("--duration %s: seconds, a number above 0",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_CLOCK:
+			if (nvpc_parse_u64(optarg, &o->clock_hz) ||
+			    !o->clock_hz) {
+				nvpc_err("--clock %s: the domain's clock in Hz, above 0",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc)
+		o->cmd = argv + optind;
+	if (!o->domain || !o->signals) {
+		nvpc_err("record needs a domain (-d main.1) and signals (-s graph_idle,0x10); see nvpc record --help");
+		return -EINVAL;
+	}
+	if (o->stop && o->every) {
+		nvpc_err("--stop and --every both choose what ends a packet: give one");
+		return -EINVAL;
+	}
+	if (!o->stop && !o->every)
+		o->every = DEFAULT_EVERY;
+	return 0;
+}
+
+/* the -s list into the header's signals */
+static int lookup_signals(struct rec *r)
+{
+	unsigned int max = r->o.short_pkt ? NVPC_PKT_NR_CTRS_SHORT :
+			   NVPC_PKT_NR_CTRS;
+	char *list = strdup(r->o.signals), *tok, *save;
+	unsigned int n = 0;
+	int ret = 0;
+
+	if (!list)
+		return -ENOMEM;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (n == max) {
+			nvpc_err("more than %u signals: %s packets have %u counters%s",
+				 max, r->o.short_pkt ? "short" : "long", max,
+				 r->o.short_pkt ? " (drop --short for 12)" : "");
+			ret = -EINVAL;
+			break;
+		}
+		ret = nvpc_signal_lookup(&r->gpu, &r->dom, tok,
+					 &r->hdr.signals[n]);
+		if (ret)
+			break;
+		n++;
+	}
+	free(list);
+	if (!ret && !n) {
+		nvpc_err("-s names no signal");
+		ret = -EINVAL;
+	}
+	r->hdr.nr_signals = n;
+	return ret;
+}
+
+static void build_attr(struct rec *r)
+{
+	struct perf_event_attr *a = &r->attr;
+	const struct nvpc_signal *s = r->hdr.signals;
+	uint64_t cfg = NVPC_CFG_RECORD, cfg1, cfg2 = 0;
+	unsigned int i;
+
+	if (r->o.short_pkt)
+		cfg |= NVPC_CFG_SHORT;
+	if (r->o.stop)
+		cfg |= FIELD(NVPC_CFG_SIG0, r->hdr.stop_signal);
+	cfg1 = FIELD(NVPC_CFG1_DOM, r->dom.dom) |
+	       FIELD(NVPC_CFG1_DSET, r->dom.dset) |
+	       FIELD(NVPC_CFG1_UNIT, r->dom.unit);
+	if (r->o.every)	/* 1024 << (code - 1) cycles */
+		cfg1 |= FIELD(NVPC_CFG1_PERIOD,
+			      __builtin_ctzll(r->o.every) - 9);
+	for (i = 0; i < r->hdr.nr_signals; i++) {
+		static const uint64_t rsig[4] = {
+			NVPC_CFG1_RSIG0, NVPC_CFG1_RSIG1,
+			NVPC_CFG1_RSIG2, NVPC_CFG1_RSIG3,
+		};
+
+		if (i < 4)
+			cfg1 |= FIELD(rsig[i], s[i].id);
+		else
+			cfg2 |= FIELD(NVPC_CFG2_RSIG(i), s[i].id);
+	}
+	memset(a, 0, sizeof(*a));
+	a->type = r->gpu.type;
+	a->size = sizeof(*a);
+	a->config = cfg;
+	a->config1 = cfg1;
+	a->config2 = cfg2;
+	a->disabled = 1;
+	/* a wakeup for every record: the packets' latency is the driver's */
+	a->watermark = 1;
+	a->wakeup_watermark = 1;
+}
+
+static int perf_paranoid(void)
+{
+	char buf[32];
+
+	if (nvpc_sysfs_read("/proc/sys/kernel/perf_event_paranoid", buf,
+			    sizeof(buf)) <= 0)
+		return INT_MIN;
+	return atoi(buf);
+}
+
+/* why perf_event_open() failed, and what to do about it */
+static void explain_open(struct rec *r, int err)
+{
+	char self[PATH_MAX];
+	int level = perf_paranoid();
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	const char *what = strerror(err);
+
+	self[n > 0 ? n : 0] = '\0';
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		if (level == INT_MIN)
+			nvpc_err("perf_event_open: %s: a record event is system-wide (one CPU, every task), which needs CAP_PERFMON or root; /proc/sys/kernel/perf_event_paranoid is unreadable",
+				 what);
+		else if (level <= 0)
+			nvpc_err("perf_event_open: %s although kernel.perf_event_paranoid is %d (system-wide events allowed): a security module (lockdown, SELinux, AppArmor) refuses perf events; run as root",
+				 what, level);
+		else if (level <= 2)
+			nvpc_err("perf_event_open: %s: kernel.perf_event_paranoid is %d, and a record event is system-wide (one CPU, every task), which needs a level of 0 or less, CAP_PERFMON or root. Fix one of: run as root; sudo sysctl kernel.perf_event_paranoid=0; sudo setcap cap_perfmon+ep %s",
+				 what, level, self);
+		else
+			nvpc_err("perf_event_open: %s: kernel.perf_event_paranoid is %d: at 3 and above (Debian) only CAP_SYS_ADMIN (root) opens perf events, and a record event is system-wide. Fix one of: run as root; sudo sysctl kernel.perf_event_paranoid=0; or sudo sysctl kernel.perf_event_paranoid=2 and sudo setcap cap_perfmon+ep %s",
+				 what, level, self);
+		break;
+	case EOPNOTSUPP:
+		nvpc_err("%s (%s %s) cannot record on %s: %s. Record mode needs a G84 or later chip and a backend that maps memory for the GPU (the sim does; the PCI backend does not)",
+			 r->gpu.pmu, r->gpu.chip, r->gpu.bus, r->dom.name, what);
+		break;
+	case EBUSY:
+		nvpc_err("%s of %s is busy: %s. Counting events (perf stat) or another record event use that domain; end them or record another domain",
+			 r->dom.name, r->gpu.pmu, what);
+		break;
+	case EINVAL:
+		nvpc_err("%s refused the event (config=0x%llx config1=0x%llx config2=0x%llx): %s. The driver logs why: echo 'module nvpcounter +p' > /sys/kernel/debug/dynamic_debug/control; then dmesg | tail",
+			 r->gpu.pmu, (unsigned long long)r->attr.config,
+			 (unsigned long long)r->attr.config1,
+			 (unsigned long long)r->attr.config2, what);
+		break;
+	case ENODEV:
+		nvpc_err("the GPU of %s (%s %s) is gone: %s", r->gpu.pmu,
+			 r->gpu.chip, r->gpu.bus, what);
+		break;
+	case ENOENT:
+		nvpc_err("perf_event_open: %s: no PMU of type %u any more (module unloaded?)",
+			 what, r->gpu.type);
+		break;
+	default:
+		nvpc_err("perf_event_open on %s (cpu %d): %s", r->gpu.pmu,
+			 r->gpu.cpu, what);
+	}
+}
+
+static void explain_mmap(const char *what, uint64_t bytes, int err)
+{
+	char buf[32] = "?";
+
+	if (err == EPERM || err == ENOMEM) {
+		nvpc_sysfs_read("/proc/sys/kernel/perf_event_mlock_kb", buf,
+				sizeof(buf));
+		nvpc_err("mmap of the %s (%llu KiB): %s. Without CAP_IPC_LOCK a user locks at most kernel.perf_event_mlock_kb = %s KiB of perf buffers (plus RLIMIT_MEMLOCK): use smaller --aux-pages/--data-pages, raise the sysctl, or run as root",
+			 what, (unsigned long long)bytes >> 10, strerror(err),
+			 buf);
+	} else {
+		nvpc_err("mmap of the %s (%llu KiB): %s", what,
+			 (unsigned long long)bytes >> 10, strerror(err));
+	}
+}
+
+static int open_event(struct rec *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	build_attr(r);
+	nvpc_dbg("perf_event_open type=%u config=0x%llx config1=0x%llx config2=0x%llx cpu=%d",
+		 r->attr.type, (unsigned long long)r->attr.config,
+		 (unsigned long long)r->attr.config1,
+		 (unsigned long long)r->attr.config2, r->gpu.cpu);
+	r->fd = syscall(__NR_perf_event_open, &r->attr, -1, r->gpu.cpu, -1,
+			PERF_FLAG_FD_CLOEXEC);
+	if (r->fd < 0) {
+		explain_open(r, errno);
+		return -errno;
+	}
+
+	r->data_size = r->o.data_pages * page;
+	r->up = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE,
+		     MAP_SHARED, r->fd, 0);
+	if (r->up == MAP_FAILED) {
+		r->up = NULL;
+		explain_mmap("data ring", page + r->data_size, errno);
+		return -errno;
+	}
+	r->data = (uint8_t *)r->up + page;
+	r->aux_size = r->o.aux_pages * page;
+	r->up->aux_offset = page + r->data_size;
+	r->up->aux_size = r->aux_size;
+	/* writable: perf keeps the driver behind aux_tail (no overwrite) */
+	r->aux = mmap(NULL, r->aux_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      r->fd, r->up->aux_offset);
+	if (r->aux == MAP_FAILED) {
+		r->aux = NULL;
+		explain_mmap("AUX area", r->aux_size, errno);
+		return -errno;
+	}
+	r->copy = malloc(r->aux_size);
+	return r->copy ? 0 : -ENOMEM;
+}
+
+static void domain_path(struct rec *r, const char *attr, char *path,
+			size_t len)
+{
+	snprintf(path, len, "%s/%s", r->dom.dir, attr);
+}
+
+static bool read_domain_u64(struct rec *r, const char *attr, uint64_t *v)
+{
+	char path[1024];
+
+	domain_path(r, attr, path, sizeof(path));
+	return !nvpc_sysfs_u64(path, v);
+}
+
+static void fill_header(struct rec *r)
+{
+	struct nvpc_header *h = &r->hdr;
+
+	h->packet_size = r->o.short_pkt ? NVPC_PKT_SHORT : NVPC_PKT_LONG;
+	h->nominal_hz = r->dom.nominal_hz;
+	h->measured_hz = r->dom.clock_hz;
+	h->clock_hz = r->o.clock_hz ? r->o.clock_hz :
+		      r->dom.clock_hz ? r->dom.clock_hz : r->dom.nominal_hz;
+	h->config = r->attr.config;
+	h->config1 = r->attr.config1;
+	h->config2 = r->attr.config2;
+	h->pmu_type = r->gpu.type;
+	h->period_cycles = r->o.every;
+	h->dset = r->dom.dset;
+	h->dom = r->dom.dom;
+	h->unit = r->dom.unit;
+	h->aux_pages = r->o.aux_pages;
+	h->data_pages = r->o.data_pages;
+	nvpc_strlcpy(h->chip, r->gpu.chip, sizeof(h->chip));
+	nvpc_strlcpy(h->bus, r->gpu.bus, sizeof(h->bus));
+	nvpc_strlcpy(h->pmu, r->gpu.pmu, sizeof(h->pmu));
+	nvpc_strlcpy(h->domain, r->dom.name, sizeof(h->domain));
+}
+
+static void write_chunk(struct rec *r, const struct nvpc_chunk *c,
+			const void *payload)
+{
+	if (r->write_error)
+		return;
+	if (nvpc_file_write_chunk(r->out, c, payload)) {
+		nvpc_err("writing %s: %s", r->o.output, strerror(errno));
+		r->write_error = true;
+	}
+}
+
+/* copy len bytes at offset off of a ring of size (a power of two) */
+static void ring_copy(void *dst, const uint8_t *ring, uint64_t size,
+		      uint64_t off, uint64_t len)
+{
+	uint64_t pos = off & (size - 1);
+	uint64_t first = len < size - pos ? len : size - pos;
+
+	memcpy(dst, ring + pos, first);
+	memcpy((uint8_t *)dst + first, ring, len - first);
+}
+
+static const char *record_state(struct rec *r, char *buf, size_t len)
+{
+	char path[1024];
+	int ret;
+
+	domain_path(r, "record_state", path, sizeof(path));
+	ret = nvpc_sysfs_read(path, buf, len);
+	if (ret == -ENODEV || (ret == -ENOENT && access(r->gpu.dir, F_OK)))
+		return "gone";
+	return ret > 0 ? buf : "unknown";
+}
+
+/*
+ * One PERF_RECORD_AUX: copy its bytes, free them, and after TRUNCATED
+ * find out why the event stopped. *reenable is set for a stall.
+ */
+static void aux_record(struct rec *r, uint64_t off, uint64_t size,
+		       uint64_t flags, bool *reenable)
+{
+	struct nvpc_chunk c = {
+		.type = NVPC_CHUNK_AUX,
+		.flags = flags,
+		.offset = off,
+		.time_ns = now_ns(CLOCK_MONOTONIC) - r->start_ns,
+		.size = size,
+	};
+	char buf[32];
+	const char *state;
+
+	if (size > r->aux_size) {	/* cannot be: the driver's bug */
+		nvpc_err("AUX record of %llu bytes in a %llu-byte area",
+			 (unsigned long long)size,
+			 (unsigned long long)r->aux_size);
+		c.size = size = 0;
+	}
+	ring_copy(r->copy, r->aux, r->aux_size, off, size);
+	__atomic_store_n(&r->up->aux_tail, off + size, __ATOMIC_RELEASE);
+	write_chunk(r, &c, r->copy);
+	r->end.aux_bytes += size;
+	r->packets += size / r->hdr.packet_size;
+
+	if (flags & PERF_AUX_FLAG_PARTIAL)
+		nvpc_dbg("gap before AUX offset %llu (PARTIAL)",
+			 (unsigned long long)off);
+	if (!(flags & PERF_AUX_FLAG_TRUNCATED))
+		return;
+	r->end.truncated++;
+	state = record_state(r, buf, sizeof(buf));
+	nvpc_dbg("the event stopped after AUX offset %llu (TRUNCATED), record_state %s",
+		 (unsigned long long)(off + size), state);
+	if (!strcmp(state, "faulted"))
+		r->faulted = true;
+	else if (!strcmp(state, "gone"))
+		r->gone = true;
+	else
+		*reenable = true;	/* "stalled": the AUX area was full */
+}
+
+/* read every record of the data ring; returns true if a stall needs an enable */
+static bool drain(struct rec *r)
+{
+	uint64_t head = __atomic_load_n(&r->up->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->up->data_tail;
+	bool reenable = false;
+	union {
+		uint64_t align;
+		uint8_t b[1 << 16];
+	} rec;
+
+	while (tail < head) {
+		struct perf_event_header h;
+		const uint64_t *v = (const uint64_t *)(rec.b + sizeof(h));
+
+		ring_copy(&h, r->data, r->data_size, tail, sizeof(h));
+		if (h.size < sizeof(h) || h.size > head - tail)
+			break;	/* cannot be: the ring is the kernel's */
+		ring_copy(rec.b, r->data, r->data_size, tail, h.size);
+		tail += h.size;
+		switch (h.type) {
+		case PERF_RECORD_AUX:
+			if (h.size >= sizeof(h) + 3 * sizeof(uint64_t))
+				aux_record(r, v[0], v[1], v[2], &reenable);
+			break;
+		case PERF_RECORD_LOST:
+			if (h.size >= sizeof(h) + 2 * sizeof(uint64_t)) {
+				struct nvpc_chunk c = {
+					.type = NVPC_CHUNK_LOST,
+					.offset = v[1],
+					.time_ns = now_ns(CLOCK_MONOTONIC) -
+						   r->start_ns,
+				};
+
+				r->end.lost += v[1];
+				write_chunk(r, &c, NULL);
+			}
+			break;
+		default:	/* ITRACE_START and the like */
+			break;
+		}
+	}
+	__atomic_store_n(&r->up->data_tail, tail, __ATOMIC_RELEASE);
+	return reenable;
+}
+
+static void reenable(struct rec *r)
+{
+	struct nvpc_chunk c = { .type = NVPC_CHUNK_RESTART };
+
+	if (ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		nvpc_err("enabling the event again after a full AUX area: %s",
+			 strerror(errno));
+		r->gone = errno == ENODEV;
+		r->hup = true;
+		return;
+	}
+	c.time_ns = now_ns(CLOCK_MONOTONIC) - r->start_ns;
+	write_chunk(r, &c, NULL);
+	r->end.stalls++;
+	nvpc_dbg("AUX area was full: enabled again (restart %llu)",
+		 (unsigned long long)r->end.stalls);
+}
+
+static void show_progress(struct rec *r, uint64_t t_ns, uint64_t *last_ns,
+			  uint64_t *last_packets, uint64_t *last_bytes)
+{
+	double dt = (t_ns - *last_ns) / 1e9;
+
+	if (!r->progress || dt < 1.0)
+		return;
+	printf("\r\033[K%s %s: %.0f s  %llu packets  %.0f packets/s  %.3f MB/s  lost: %llu restarts, %llu records",
+	       r->gpu.pmu, r->dom.name, t_ns / 1e9,
+	       (unsigned long long)r->packets,
+	       (r->packets - *last_packets) / dt,
+	       (r->end.aux_bytes - *last_bytes) / dt / 1e6,
+	       (unsigned long long)r->end.stalls,
+	       (unsigned long long)r->end.lost);
+	fflush(stdout);
+	*last_ns = t_ns;
+	*last_packets = r->packets;
+	*last_bytes = r->end.aux_bytes;
+}
+
+/* fork and exec the command; its exec errors come back through a pipe */
+static pid_t start_command(struct rec *r, const sigset_t *oldmask)
+{
+	int p[2], err = 0;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC)) {
+		nvpc_err("pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		nvpc_err("fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_SETMASK, oldmask, NULL);
+		close(p[0]);
+		execvp(r->o.cmd[0], r->o.cmd);
+		err = errno;
+		if (write(p[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(p[1]);
+	if (read(p[0], &err, sizeof(err)) == sizeof(err)) {
+		nvpc_err("cannot run %s: %s", r->o.cmd[0], strerror(err));
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+/* end a command still running when the recording stops */
+static int reap_command(pid_t pid, bool running)
+{
+	int status = -1;
+
+	if (running) {
+		kill(pid, SIGTERM);
+		for (int i = 0; i < CHILD_TERM_MS / 10; i++) {
+			if (waitpid(pid, &status, WNOHANG) == pid)
+				return status;
+			usleep(10000);
+		}
+		kill(pid, SIGKILL);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+static void hw_counters(struct rec *r, bool start)
+{
+	uint64_t v;
+
+	if (read_domain_u64(r, "record_packets", &v)) {
+		if (start) {
+			r->hw_packets0 = v;
+			r->have_hw_packets = true;
+		} else if (r->have_hw_packets) {
+			r->end.hw_packets = v - r->hw_packets0;
+		}
+	}
+	if (read_domain_u64(r, "record_gaps", &v)) {
+		if (start) {
+			r->hw_gaps0 = v;
+			r->have_hw_gaps = true;
+		} else if (r->have_hw_gaps) {
+			r->end.hw_gaps = v - r->hw_gaps0;
+		}
+	}
+}
+
+static void summary(struct rec *r)
+{
+	FILE *f = stderr;
+
+	if (r->o.quiet)
+		return;
+	fprintf(f, "nvpc: %s (%s %s) %s: %llu packets (%llu bytes) in %.3f s to %s; %s",
+		r->gpu.pmu, r->gpu.chip, r->gpu.bus, r->dom.name,
+		(unsigned long long)r->packets,
+		(unsigned long long)r->end.aux_bytes, r->end.end_ns / 1e9,
+		r->o.output, nvpc_end_reason_name(r->end.reason));
+	if (r->end.reason == NVPC_END_COMMAND && r->end.status != -1) {
+		if (WIFEXITED(r->end.status))
+			fprintf(f, " (status %d)", WEXITSTATUS(r->end.status));
+		else if (WIFSIGNALED(r->end.status))
+			fprintf(f, " (signal %d)", WTERMSIG(r->end.status));
+	}
+	fprintf(f, "\nnvpc: lost: %llu restarts after a full AUX area, %llu lost records",
+		(unsigned long long)r->end.stalls,
+		(unsigned long long)r->end.lost);
+	if (r->end.hw_gaps >= 0)
+		fprintf(f, ", %lld gaps by the driver",
+			(long long)r->end.hw_gaps);
+	fprintf(f, "; nvpc report %s for the rest\n", r->o.output);
+}
+
+static int run(struct rec *r)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block, oldmask;
+	struct pollfd pfd = { .events = POLLIN };
+	uint64_t deadline = 0, last_ns = 0, last_packets = 0, last_bytes = 0;
+	pid_t child = -1;
+	bool running = false;
+	int ret = 0;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &oldmask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+
+	r->hdr.start_realtime_ns = now_ns(CLOCK_REALTIME);
+	r->start_ns = now_ns(CLOCK_MONOTONIC);
+	r->hdr.start_monotonic_ns = r->start_ns;
+	if (nvpc_file_write_header(r->out, &r->hdr)) {
+		nvpc_err("writing %s: %s", r->o.output, strerror(errno));
+		return -EIO;
+	}
+	hw_counters(r, true);
+	if (ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		ret = -errno;
+		explain_open(r, errno);
+		r->end.reason = NVPC_END_ERROR;
+		sigprocmask(SIG_SETMASK, &oldmask, NULL);
+		return ret;
+	}
+	if (r->o.duration)
+		deadline = r->start_ns + (uint64_t)(r->o.duration * 1e9);
+	if (r->o.cmd) {
+		child = start_command(r, &oldmask);
+		if (child < 0) {
+			r->exec_failed = true;
+			r->end.reason = NVPC_END_ERROR;
+			ret = -ECHILD;
+			goto stop;
+		}
+		running = true;
+	} else if (r->progress) {
+		fprintf(stderr, "nvpc: recording %s of %s to %s; Ctrl-C to stop\n",
+			r->dom.name, r->gpu.pmu, r->o.output);
+	}
+
+	pfd.fd = r->fd;
+	for (;;) {
+		struct timespec ts = { 0, POLL_MS * 1000000L };
+		uint64_t t;
+
+		if (ppoll(&pfd, 1, &ts, &oldmask) < 0 && errno != EINTR) {
+			nvpc_err("poll: %s", strerror(errno));
+			r->end.reason = NVPC_END_ERROR;
+			ret = -EIO;
+			break;
+		}
+		if (drain(r))
+			reenable(r);
+		t = now_ns(CLOCK_MONOTONIC);
+		show_progress(r, t - r->start_ns, &last_ns, &last_packets,
+			      &last_bytes);
+		if (child_exited && running &&
+		    waitpid(child, &r->end.status, WNOHANG) == child) {
+			running = false;
+			r->end.reason = NVPC_END_COMMAND;
+			break;
+		}
+		if (stop_signal) {
+			r->end.reason = NVPC_END_SIGNAL;
+			break;
+		}
+		if (deadline && t >= deadline) {
+			r->end.reason = NVPC_END_DURATION;
+			break;
+		}
+		if (r->faulted || r->gone || r->write_error) {
+			r->end.reason = r->faulted ? NVPC_END_FAULT :
+					r->gone ? NVPC_END_GONE :
+					NVPC_END_ERROR;
+			ret = -EIO;
+			break;
+		}
+		if ((pfd.revents & (POLLHUP | POLLERR)) || r->hup) {
+			r->end.reason = access(r->gpu.dir, F_OK) ?
+					NVPC_END_GONE : NVPC_END_HUP;
+			ret = -EIO;
+			break;
+		}
+	}
+
+stop:
+	/* the driver's last drain happens in its stop: read it after */
+	ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0);
+	drain(r);
+	r->end.end_ns = now_ns(CLOCK_MONOTONIC) - r->start_ns;
+	if (child > 0) {
+		int st = reap_command(child, running);
+
+		if (running)
+			r->end.status = st;
+	} else if (!r->o.cmd) {
+		r->end.status = -1;
+	}
+	hw_counters(r, false);
+	if (r->progress && last_ns)
+		printf("\n");
+	if (r->faulted)
+		nvpc_err("%s of %s hit a GPU VM fault (record_state faulted): the domain records nothing more until the GPU is reset; the capture holds the packets before it",
+			 r->dom.name, r->gpu.pmu);
+	else if (r->end.reason == NVPC_END_GONE)
+		nvpc_err("the GPU of %s went away; the capture holds the packets before it",
+			 r->gpu.pmu);
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	return ret;
+}
+
+int nvpc_record(int argc, char **argv)
+{
+	struct rec r = { .fd = -1, .end = { .status = -1, .hw_packets = -1,
+					    .hw_gaps = -1 } };
+	int ret;
+
+	if (parse_opts(argc, argv, &r.o))
+		return 2;
+	if (nvpc_gpu_open(r.o.pmu, &r.gpu) ||
+	    nvpc_domain_open(&r.gpu, r.o.domain, &r.dom) ||
+	    lookup_signals(&r))
+		return 2;
+	if (r.o.stop) {
+		struct nvpc_signal s;
+
+		if (nvpc_signal_lookup(&r.gpu, &r.dom, r.o.stop, &s))
+			return 2;
+		r.hdr.stop_signal = s.id;
+		snprintf(r.hdr.stop, sizeof(r.hdr.stop), "signal %.50s",
+			 s.name);
+	} else {
+		snprintf(r.hdr.stop, sizeof(r.hdr.stop),
+			 "every %llu cycles (PERIODIC)",
+			 (unsigned long long)r.o.every);
+	}
+	fill_header(&r);
+	if (!r.hdr.clock_hz)
+		nvpc_err("warning: %s has no clock_hz or nominal_hz: the report needs --clock HZ",
+			 r.dom.name);
+
+	ret = open_event(&r);
+	if (!ret) {
+		fill_header(&r);	/* the attr is known now */
+		r.out = fopen(r.o.output, "we");
+		if (!r.out) {
+			nvpc_err("cannot create %s: %s", r.o.output,
+				 strerror(errno));
+			ret = -errno;
+		}
+	}
+	if (!ret) {
+		r.progress = isatty(STDOUT_FILENO);
+		ret = run(&r);
+		nvpc_file_write_end(r.out, r.end.end_ns, &r.end);
+		if (fclose(r.out)) {
+			nvpc_err("writing %s: %s", r.o.output,
+				 strerror(errno));
+			ret = -EIO;
+		}
+		summary(&r);
+	}
+	if (r.aux)
+		munmap(r.aux, r.aux_size);
+	if (r.up)
+		munmap(r.up, sysconf(_SC_PAGESIZE) + r.data_size);
+	if (r.fd >= 0)
+		close(r.fd);
+	free(r.copy);
+	if (r.exec_failed)
+		return 127;
+	if (ret)
+		return 1;
+	if (r.end.reason == NVPC_END_COMMAND && WIFEXITED(r.end.status))
+		return WEXITSTATUS(r.end.status);
+	return 0;
+}

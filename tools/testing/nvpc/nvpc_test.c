@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of tools/nvpc: captures written through the tool's own
+ * writer (nvpc_file.c) with packets derived by hand, read back by the
+ * built tool (nvpc report/plot, $NVPC_BIN), and the record command's
+ * argument checks against a fake sysfs tree ($NVPC_SYSFS).
+ *
+ * Clock 1 MHz everywhere: one cycle is 1000 ns.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/nvpcounter.h>
+
+#include "nvpc_file.h"
+
+/* TEST() wrappers of kselftest_harness.h leave parameters unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+
+#define HZ		1000000ULL
+#define NS		1000ULL		/* per cycle at HZ */
+#define MAX_ROWS	64
+#define C48		(1ULL << 48)
+
+struct cap {
+	FILE *f;
+	char path[128];
+	struct nvpc_header h;
+	uint64_t aux_off;
+};
+
+struct row {
+	unsigned int seg, stop, sat;
+	unsigned long long time_ns, cycles, delta;
+	unsigned int ctr[12];
+};
+
+static const char *bin(void)
+{
+	const char *b = getenv("NVPC_BIN");
+
+	return b ? b : "nvpc";
+}
+
+static void tmp_path(char *buf, size_t len, const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+
+	snprintf(buf, len, "%s/nvpc-test-%d-%s", dir ? dir : "/tmp",
+		 (int)getpid(), what);
+}
+
+static void cap_begin(struct cap *c, const char *name, unsigned int pkt,
+		      unsigned int nr)
+{
+	memset(c, 0, sizeof(*c));
+	tmp_path(c->path, sizeof(c->path), name);
+	c->f = fopen(c->path, "w");
+	c->h.packet_size = pkt;
+	c->h.nr_signals = nr;
+	c->h.clock_hz = HZ;
+	c->h.nominal_hz = 575000000;
+	c->h.period_cycles = 1000;
+	c->h.start_realtime_ns = 1700000000ULL * 1000000000ULL;
+	strcpy(c->h.chip, "G84");
+	strcpy(c->h.bus, "sim.0");
+	strcpy(c->h.pmu, "nvpcounter");
+	strcpy(c->h.domain, "main.1");
+	strcpy(c->h.stop, "test");
+	for (unsigned int i = 0; i < nr; i++) {
+		c->h.signals[i].id = 0x10 + i;
+		snprintf(c->h.signals[i].name, sizeof(c->h.signals[i].name),
+			 "s%u", i);
+	}
+	nvpc_file_write_header(c->f, &c->h);
+}
+
+/* one packet: the uapi layout, 16-bit little-endian words */
+static void pkt(uint8_t *b, unsigned int len, uint64_t cycles,
+		unsigned int stop, const uint16_t *ctr, unsigned int n)
+{
+	uint16_t w[16] = {
+		cycles & 0xffff, (cycles >> 16) & 0xffff,
+		(cycles >> 32) & 0xffff, stop & NVPC_PKT_STOP_MASK,
+	};
+
+	for (unsigned int i = 0; i < n; i++)
+		w[NVPC_PKT_W_CTR0 + i] = ctr[i];
+	for (unsigned int i = 0; i < len / 2; i++) {
+		b[2 * i] = w[i] & 0xff;
+		b[2 * i + 1] = w[i] >> 8;
+	}
+}
+
+static void cap_aux(struct cap *c, uint32_t flags, uint64_t t_ns,
+		    const uint8_t *data, uint32_t len)
+{
+	struct nvpc_chunk k = {
+		.type = NVPC_CHUNK_AUX, .flags = flags, .offset = c->aux_off,
+		.time_ns = t_ns, .size = len,
+	};
+
+	nvpc_file_write_chunk(c->f, &k, data);
+	c->aux_off += len;
+}
+
+static void cap_restart(struct cap *c, uint64_t t_ns)
+{
+	struct nvpc_chunk k = { .type = NVPC_CHUNK_RESTART, .time_ns = t_ns };
+
+	nvpc_file_write_chunk(c->f, &k, NULL);
+}
+
+static void cap_end(struct cap *c, uint64_t end_ns)
+{
+	struct nvpc_end e = {
+		.end_ns = end_ns, .reason = NVPC_END_COMMAND, .status = 0,
+		.hw_packets = -1, .hw_gaps = -1,
+	};
+
+	nvpc_file_write_end(c->f, end_ns, &e);
+	fclose(c->f);
+}
+
+/* run a shell command, its stdout into out; returns its exit status */
+static int run(const char *cmd, char *out, size_t len)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0;
+	int st;
+
+	if (!p)
+		return -1;
+	if (out) {
+		n = fread(out, 1, len - 1, p);
+		out[n] = '\0';
+	} else {
+		char sink[4096];
+
+		while (fread(sink, 1, sizeof(sink), p) > 0)
+			;
+	}
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* nvpc report --csv: the rows after the header line */
+static int csv(const char *path, struct row *rows, char *header, size_t hlen)
+{
+	static char out[1 << 16];
+	char cmd[512], *line, *save;
+	int n = 0;
+
+	snprintf(cmd, sizeof(cmd), "%s report --csv %s", bin(), path);
+	if (run(cmd, out, sizeof(out)))
+		return -1;
+	line = strtok_r(out, "\n", &save);
+	if (!line)
+		return -1;
+	if (header)
+		snprintf(header, hlen, "%s", line);
+	while ((line = strtok_r(NULL, "\n", &save)) && n < MAX_ROWS) {
+		struct row *r = &rows[n++];
+		char *f = line;
+
+		memset(r, 0, sizeof(*r));
+		r->seg = strtoul(f, &f, 10);
+		r->time_ns = strtoull(f + 1, &f, 10);
+		r->cycles = strtoull(f + 1, &f, 10);
+		r->delta = strtoull(f + 1, &f, 10);
+		r->stop = strtoul(f + 1, &f, 10);
+		r->sat = strtoul(f + 1, &f, 10);
+		for (int i = 0; *f == ',' && i < 12; i++)
+			r->ctr[i] = strtoul(f + 1, &f, 10);
+	}
+	return n;
+}
+
+/* a "key": value of nvpc report --json, as an unsigned number */
+static long long json_num(const char *json, const char *key)
+{
+	char k[64];
+	const char *p;
+
+	snprintf(k, sizeof(k), "\"%s\": ", key);
+	p = strstr(json, k);
+	return p ? strtoll(p + strlen(k), NULL, 10) : -1;
+}
+
+static int json(const char *path, char *out, size_t len)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "%s report --json %s", bin(), path);
+	return run(cmd, out, len);
+}
+
+static bool have(const char *prog)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", prog);
+	return system(cmd) == 0;
+}
+
+/*
+ * STOP every 1000 cycles, signal 0 high 3 of every 10 cycles (300 per
+ * packet), signal 1 always (1000), signal 2 never; the ten packets come
+ * in two records, the second starting in the middle of packet 4.
+ */
+TEST(periodic_counts)
+{
+	uint8_t buf[10 * 32];
+	struct row rows[MAX_ROWS];
+	char hdr[256], js[8192];
+	struct cap c;
+	int n;
+
+	cap_begin(&c, "periodic", 32, 3);
+	for (int k = 1; k <= 10; k++)
+		pkt(buf + (k - 1) * 32, 32, 1000 * k, 1,
+		    (uint16_t[]){ 300, 1000, 0 }, 3);
+	cap_aux(&c, 0, 4000 * NS, buf, 3 * 32 + 10);
+	cap_aux(&c, 0, 10000 * NS, buf + 3 * 32 + 10, 7 * 32 - 10);
+	cap_end(&c, 10000 * NS);
+
+	n = csv(c.path, rows, hdr, sizeof(hdr));
+	ASSERT_EQ(10, n);
+	EXPECT_STREQ("segment,time_ns,cycles,delta,stop,saturated,s0,s1,s2", hdr);
+	for (int k = 1; k <= 10; k++) {
+		struct row *r = &rows[k - 1];
+
+		EXPECT_EQ(0, r->seg);
+		EXPECT_EQ(1000ULL * k * NS, r->time_ns);
+		EXPECT_EQ(1000ULL * k, r->cycles);
+		EXPECT_EQ(1000, r->delta);
+		EXPECT_EQ(1, r->stop);
+		EXPECT_EQ(0, r->sat);
+		EXPECT_EQ(300, r->ctr[0]);
+		EXPECT_EQ(1000, r->ctr[1]);
+		EXPECT_EQ(0, r->ctr[2]);
+	}
+
+	ASSERT_EQ(0, json(c.path, js, sizeof(js)));
+	EXPECT_EQ(10, json_num(js, "packets"));
+	EXPECT_EQ(0, json_num(js, "gaps"));
+	EXPECT_EQ(10000, json_num(js, "cycles"));
+	EXPECT_EQ(10000000, json_num(js, "covered_ns"));
+	EXPECT_EQ(10, json_num(js, "stop_pulses"));
+	EXPECT_EQ(0, json_num(js, "torn_bytes"));
+	/* 300 of 1000 cycles at 1 MHz: 300000 events/s, 30% busy */
+	EXPECT_NE(NULL, strstr(js, "\"name\": \"s0\", \"id\": 16, \"count\": 3000, \"events_per_s\": 300000.000000, \"busy_pct\": 30.000000"));
+	EXPECT_NE(NULL, strstr(js, "\"name\": \"s1\", \"id\": 17, \"count\": 10000, \"events_per_s\": 1000000.000000, \"busy_pct\": 100.000000"));
+	unlink(c.path);
+}
+
+/* the 48-bit cycle counter wraps between the second and third packet */
+TEST(cycles_wrap_48)
+{
+	const uint64_t raw[4] = { C48 - 1500, C48 - 500, 500, 1500 };
+	struct row rows[MAX_ROWS];
+	uint8_t buf[4 * 32];
+	char js[8192];
+	struct cap c;
+
+	cap_begin(&c, "wrap", 32, 1);
+	for (int k = 0; k < 4; k++)
+		pkt(buf + k * 32, 32, raw[k], 1, (uint16_t[]){ 100 }, 1);
+	cap_aux(&c, 0, 0, buf, sizeof(buf));
+	cap_end(&c, 0);
+
+	ASSERT_EQ(4, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(C48 - 1500, rows[0].cycles);
+	EXPECT_EQ(C48 - 1500, rows[0].delta);
+	EXPECT_EQ(C48 - 500, rows[1].cycles);
+	EXPECT_EQ(1000, rows[1].delta);
+	EXPECT_EQ(C48 + 500, rows[2].cycles);
+	EXPECT_EQ(1000, rows[2].delta);
+	EXPECT_EQ(C48 + 1500, rows[3].cycles);
+	EXPECT_EQ(1000, rows[3].delta);
+	EXPECT_EQ((C48 + 1500) * NS, rows[3].time_ns);
+	for (int k = 0; k < 4; k++)
+		EXPECT_EQ(0, rows[k].seg);
+	ASSERT_EQ(0, json(c.path, js, sizeof(js)));
+	EXPECT_EQ(1, json_num(js, "wraps"));
+	EXPECT_EQ(0, json_num(js, "gaps"));
+	unlink(c.path);
+}
+
+/*
+ * A PARTIAL record: the hardware restarted before it, so its packets
+ * count cycles from 0 again in a new segment. The restart is estimated
+ * from the time the record was read (20 ms) less its last packet's
+ * cycles (2000 = 2 ms): 18 ms.
+ */
+TEST(partial_gap)
+{
+	struct row rows[MAX_ROWS];
+	uint8_t buf[5 * 32];
+	char js[8192];
+	struct cap c;
+
+	cap_begin(&c, "partial", 32, 1);
+	for (int k = 0; k < 3; k++)
+		pkt(buf + k * 32, 32, 1000 * (k + 1), 1, (uint16_t[]){ 300 }, 1);
+	pkt(buf + 3 * 32, 32, 1000, 1, (uint16_t[]){ 500 }, 1);
+	pkt(buf + 4 * 32, 32, 2000, 1, (uint16_t[]){ 500 }, 1);
+	cap_aux(&c, 0, 5000000, buf, 3 * 32);
+	cap_aux(&c, NVPC_AUX_PARTIAL, 20000000, buf + 3 * 32, 2 * 32);
+	cap_end(&c, 21000000);
+
+	ASSERT_EQ(5, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(0, rows[2].seg);
+	EXPECT_EQ(3000000, rows[2].time_ns);
+	EXPECT_EQ(1, rows[3].seg);
+	EXPECT_EQ(1000, rows[3].cycles);
+	EXPECT_EQ(1000, rows[3].delta);
+	EXPECT_EQ(19000000, rows[3].time_ns);
+	EXPECT_EQ(1, rows[4].seg);
+	EXPECT_EQ(2000, rows[4].cycles);
+	EXPECT_EQ(20000000, rows[4].time_ns);
+	EXPECT_EQ(500, rows[4].ctr[0]);
+
+	ASSERT_EQ(0, json(c.path, js, sizeof(js)));
+	EXPECT_EQ(1, json_num(js, "gaps"));
+	EXPECT_EQ(1, json_num(js, "partial"));
+	EXPECT_EQ(0, json_num(js, "discontinuities"));
+	EXPECT_EQ(2, json_num(js, "segments"));
+	EXPECT_EQ(15000000, json_num(js, "gap_ns"));
+	EXPECT_EQ(5000000, json_num(js, "covered_ns"));
+	unlink(c.path);
+}
+
+/*
+ * The tool re-enabled a stalled event (a RESTART at 10 ms) and the next
+ * record says PARTIAL too: one gap, timed by the restart.
+ */
+TEST(restart_after_stall)
+{
+	struct row rows[MAX_ROWS];
+	uint8_t buf[2 * 32];
+	char js[8192];
+	struct cap c;
+
+	cap_begin(&c, "restart", 32, 1);
+	pkt(buf, 32, 1000, 1, (uint16_t[]){ 1 }, 1);
+	pkt(buf + 32, 32, 1000, 1, (uint16_t[]){ 2 }, 1);
+	cap_aux(&c, NVPC_AUX_TRUNCATED, 2000000, buf, 32);
+	cap_restart(&c, 10000000);
+	cap_aux(&c, NVPC_AUX_PARTIAL, 30000000, buf + 32, 32);
+	cap_end(&c, 30000000);
+
+	ASSERT_EQ(2, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(1000000, rows[0].time_ns);
+	EXPECT_EQ(1, rows[1].seg);
+	EXPECT_EQ(11000000, rows[1].time_ns);
+	ASSERT_EQ(0, json(c.path, js, sizeof(js)));
+	EXPECT_EQ(1, json_num(js, "gaps"));
+	EXPECT_EQ(1, json_num(js, "restarts"));
+	EXPECT_EQ(1, json_num(js, "partial"));
+	EXPECT_EQ(1, json_num(js, "truncated"));
+	EXPECT_EQ(9000000, json_num(js, "gap_ns"));
+	unlink(c.path);
+}
+
+/*
+ * STOP every 65536 cycles, a signal always 1: its counter reaches 0xf000
+ * at cycle 61440 and forces a packet with STOP 0; the STOP packet at
+ * 65536 then holds the 4096 cycles since.
+ */
+TEST(early_packet_0xf000)
+{
+	struct row rows[MAX_ROWS];
+	uint8_t buf[2 * 16];
+	char js[8192];
+	struct cap c;
+
+	cap_begin(&c, "early", 16, 1);
+	pkt(buf, 16, 0xf000, 0, (uint16_t[]){ 0xf000 }, 1);
+	pkt(buf + 16, 16, 0x10000, 1, (uint16_t[]){ 0x1000 }, 1);
+	cap_aux(&c, 0, 0, buf, sizeof(buf));
+	cap_end(&c, 0);
+
+	ASSERT_EQ(2, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(0, rows[0].stop);
+	EXPECT_EQ(0xf000, rows[0].ctr[0]);
+	EXPECT_EQ(0xf000, rows[0].delta);
+	EXPECT_EQ(1, rows[1].stop);
+	EXPECT_EQ(0x1000, rows[1].delta);
+	EXPECT_EQ(0x1000, rows[1].ctr[0]);
+	ASSERT_EQ(0, json(c.path, js, sizeof(js)));
+	EXPECT_EQ(1, json_num(js, "early_packets"));
+	EXPECT_EQ(1, json_num(js, "stop_pulses"));
+	EXPECT_NE(NULL, strstr(js, "\"busy_pct\": 100.000000"));
+	unlink(c.path);
+}
+
+/* three STOP pulses merged into one packet (STOP 3), one saturated counter */
+TEST(stop_merge_and_saturation)
+{
+	struct row rows[MAX_ROWS];
+	uint8_t buf[3 * 32];
+	char js[8192];
+	struct cap c;
+
+	cap_begin(&c, "merge", 32, 2);
+	pkt(buf, 32, 1000, 1, (uint16_t[]){ 300, 7 }, 2);
+	pkt(buf + 32, 32, 4000, 3, (uint16_t[]){ 900, 0xffff }, 2);
+	pkt(buf + 64, 32, 5000, 1, (uint16_t[]){ 300, 7 }, 2);
+	cap_aux(&c, 0, 0, buf, sizeof(buf));
+	cap_end(&c, 0);
+
+	ASSERT_EQ(3, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(3, rows[1].stop);
+	EXPECT_EQ(3000, rows[1].delta);
+	EXPECT_EQ(900, rows[1].ctr[0]);
+	EXPECT_EQ(1, rows[1].sat);
+	EXPECT_EQ(0xffff, rows[1].ctr[1]);
+	ASSERT_EQ(0, json(c.path, js, sizeof(js)));
+	EXPECT_EQ(1, json_num(js, "merged_packets"));
+	EXPECT_EQ(2, json_num(js, "merged_pulses"));
+	EXPECT_EQ(5, json_num(js, "stop_pulses"));
+	EXPECT_EQ(1, json_num(js, "saturated"));
+	EXPECT_NE(NULL, strstr(js, "\"name\": \"s0\", \"id\": 16, \"count\": 1500, \"events_per_s\": 300000.000000, \"busy_pct\": 30.000000, \"saturated\": 0"));
+	EXPECT_NE(NULL, strstr(js, "\"saturated\": 1}"));
+	unlink(c.path);
+}
+
+/* short packets: four counters, 16 bytes */
+TEST(short_packets)
+{
+	struct row rows[MAX_ROWS];
+	uint8_t buf[2 * 16];
+	char hdr[256];
+	struct cap c;
+
+	cap_begin(&c, "short", 16, 4);
+	pkt(buf, 16, 1024, 1, (uint16_t[]){ 1, 2, 3, 4 }, 4);
+	pkt(buf + 16, 16, 2048, 1, (uint16_t[]){ 5, 6, 7, 8 }, 4);
+	cap_aux(&c, 0, 0, buf, sizeof(buf));
+	cap_end(&c, 0);
+
+	ASSERT_EQ(2, csv(c.path, rows, hdr, sizeof(hdr)));
+	EXPECT_STREQ("segment,time_ns,cycles,delta,stop,saturated,s0,s1,s2,s3", hdr);
+	EXPECT_EQ(4, rows[0].ctr[3]);
+	EXPECT_EQ(8, rows[1].ctr[3]);
+	EXPECT_EQ(1024, rows[1].delta);
+	EXPECT_EQ(2048000, rows[1].time_ns);
+	unlink(c.path);
+}
+
+/* --clock converts with another clock */
+TEST(clock_override)
+{
+	struct row rows[MAX_ROWS];
+	uint8_t buf[32];
+	char cmd[512], out[4096];
+	struct cap c;
+
+	cap_begin(&c, "clock", 32, 1);
+	pkt(buf, 32, 1000, 1, (uint16_t[]){ 1 }, 1);
+	cap_aux(&c, 0, 0, buf, sizeof(buf));
+	cap_end(&c, 0);
+	ASSERT_EQ(1, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(1000000, rows[0].time_ns);
+	snprintf(cmd, sizeof(cmd), "%s report --csv --clock 2000000 %s",
+		 bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "\n0,500000,1000,1000,1,0,1\n"));
+	unlink(c.path);
+}
+
+/* a capture cut short (no END chunk, a torn chunk) still reports its packets */
+TEST(unfinished_capture)
+{
+	struct row rows[MAX_ROWS];
+	uint8_t buf[2 * 32];
+	char cmd[512], out[4096];
+	struct cap c;
+
+	cap_begin(&c, "torn", 32, 1);
+	pkt(buf, 32, 1000, 1, (uint16_t[]){ 1 }, 1);
+	pkt(buf + 32, 32, 2000, 1, (uint16_t[]){ 1 }, 1);
+	cap_aux(&c, 0, 0, buf, 32);
+	cap_aux(&c, 0, 0, buf + 32, 32);
+	fclose(c.f);
+	ASSERT_EQ(0, truncate(c.path, NVPC_FILE_HEADER_SIZE + 32 + 32 + 32 + 10));
+	ASSERT_EQ(1, csv(c.path, rows, NULL, 0));
+	snprintf(cmd, sizeof(cmd), "%s report %s 2>&1", bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "torn chunk"));
+	EXPECT_NE(NULL, strstr(out, "no end record"));
+	unlink(c.path);
+}
+
+TEST(not_a_capture)
+{
+	char path[128], cmd[512], out[4096];
+	FILE *f;
+
+	tmp_path(path, sizeof(path), "junk");
+	f = fopen(path, "w");
+	fputs("this is not a capture, it is text\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s report %s 2>&1", bin(), path);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "not an nvpc capture"));
+	unlink(path);
+}
+
+/* the JSON summary and the trace are valid JSON; the trace has C events */
+TEST(json_and_trace_parse)
+{
+	uint8_t buf[3 * 32];
+	char cmd[512], out[1 << 14];
+	struct cap c;
+
+	if (!have("python3"))
+		SKIP(return, "no python3 to parse JSON");
+	cap_begin(&c, "trace", 32, 2);
+	pkt(buf, 32, 1000, 1, (uint16_t[]){ 300, 1 }, 2);
+	pkt(buf + 32, 32, 1000, 1, (uint16_t[]){ 300, 1 }, 2);
+	pkt(buf + 64, 32, 2000, 1, (uint16_t[]){ 300, 1 }, 2);
+	cap_aux(&c, 0, 1000000, buf, 32);
+	cap_aux(&c, NVPC_AUX_PARTIAL, 9000000, buf + 32, 64);
+	cap_end(&c, 9000000);
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s report --json %s | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[\"packets\"], d[\"signals\"][1][\"busy_pct\"])'",
+		 bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("3 0.1\n", out);
+	snprintf(cmd, sizeof(cmd),
+		 "%s report --trace %s | python3 -c 'import json,sys; e=json.load(sys.stdin)[\"traceEvents\"]; c=[x for x in e if x[\"ph\"]==\"C\" and x[\"name\"]==\"s0\"]; print(len(c), c[0][\"ts\"], c[0][\"args\"][\"busy %%\"], len([x for x in e if x[\"ph\"]==\"i\"]))'",
+		 bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	/* 3 packets, a 0 at the gap and at the end; the first at 0 us, 30% */
+	EXPECT_STREQ("5 0.0 30.0 1\n", out);
+	unlink(c.path);
+}
+
+TEST(plot_svg)
+{
+	char svg[160], cmd[512];
+	uint8_t buf[50 * 32];
+	struct stat st;
+	struct cap c;
+
+	if (!have("gnuplot"))
+		SKIP(return, "no gnuplot (Debian gnuplot-nox, make deps)");
+	cap_begin(&c, "plot", 32, 2);
+	for (int k = 0; k < 50; k++)
+		pkt(buf + k * 32, 32, 1000 * (k + 1), 1,
+		    (uint16_t[]){ 10 * k, 1000 - 10 * k }, 2);
+	cap_aux(&c, 0, 0, buf, sizeof(buf));
+	cap_end(&c, 50000000);
+	tmp_path(svg, sizeof(svg), "plot.svg");
+	snprintf(cmd, sizeof(cmd), "%s plot -o %s %s 2>&1", bin(), svg, c.path);
+	ASSERT_EQ(0, run(cmd, NULL, 0));
+	ASSERT_EQ(0, stat(svg, &st));
+	EXPECT_GT(st.st_size, 1000);
+	snprintf(cmd, sizeof(cmd), "grep -q '<svg' %s", svg);
+	EXPECT_EQ(0, run(cmd, NULL, 0));
+	snprintf(cmd, sizeof(cmd), "%s plot -o %s.gif %s 2>&1", bin(), svg, c.path);
+	EXPECT_EQ(2, run(cmd, NULL, 0));
+	unlink(svg);
+	unlink(c.path);
+}
+
+/* --- nvpc record's checks, on a fake sysfs tree ------------------------ */
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s)\"", path);
+	if (system(cmd))
+		return;
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%s\n", text);
+		fclose(f);
+	}
+}
+
+/* a G84 with main.0 and main.1, its PMU type one no kernel has */
+static void fake_sysfs(char *root, size_t len)
+{
+	tmp_path(root, len, "sysfs");
+	put(root, "nvpcounter/type", "2000000000");
+	put(root, "nvpcounter/cpumask", "0");
+	put(root, "nvpcounter/identifier", "G84 sim.0");
+	put(root, "nvpcounter/domains/main.0/signals", "96");
+	put(root, "nvpcounter/domains/main.0/nominal_hz", "100000000");
+	put(root, "nvpcounter/domains/main.1/signals", "256");
+	put(root, "nvpcounter/domains/main.1/clock_hz", "0");
+	put(root, "nvpcounter/domains/main.1/nominal_hz", "575000000");
+	put(root, "nvpcounter/events/graph_idle", "dset=0,dom=1,sig0=0xbd");
+	put(root, "nvpcounter/events/zcull_00", "dset=0,dom=1,sig0=0x07");
+	put(root, "nvpcounter/events/ptimer_time_b12", "dset=0,dom=0,sig0=0x2c");
+	put(root, "nvpcounter/events/d1_cycles", "dom=1,cycles");
+}
+
+static int record(const char *root, const char *args, char *out, size_t len)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s %s record -o %s/out.nvpc %s 2>&1",
+		 root, bin(), root, args);
+	return run(cmd, out, len);
+}
+
+TEST(record_argument_errors)
+{
+	char root[128], out[8192], cmd[256];
+
+	fake_sysfs(root, sizeof(root));
+
+	EXPECT_EQ(2, record(root, "-d main.1 -s graph_idle --every 1000", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "1024, 2048, 4096, 8192, 16384, 32768 or 65536"));
+	EXPECT_EQ(2, record(root, "-d main.1 -s graph_idle --every 0x3000", out, sizeof(out)));
+	EXPECT_EQ(2, record(root, "-d main.1 -s graph_idle --every 131072", out, sizeof(out)));
+	EXPECT_EQ(2, record(root, "-d main.1 -s graph_idle --every 1024 --stop graph_idle", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "give one"));
+	EXPECT_EQ(2, record(root, "-s graph_idle", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "needs a domain"));
+	EXPECT_EQ(2, record(root, "-d main.1 -s graph_idle --aux-pages 3", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "power of two"));
+
+	EXPECT_EQ(2, record(root, "-d main.1 -s bogus", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "unknown signal 'bogus'"));
+	EXPECT_NE(NULL, strstr(out, "graph_idle, zcull_00"));
+	EXPECT_EQ(NULL, strstr(out, "d1_cycles"));
+	EXPECT_EQ(NULL, strstr(out, "ptimer_time_b12"));
+	EXPECT_NE(NULL, strstr(out, "0x00..0xff (main.1 has 256 signals)"));
+
+	EXPECT_EQ(2, record(root, "-d main.1 -s ptimer_time_b12", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "another domain"));
+	EXPECT_EQ(2, record(root, "-d main.0 -s 0x60", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "0x00..0x5f (main.0 has 96 signals)"));
+	EXPECT_EQ(2, record(root, "-d main.5 -s 1", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "no domain main.5; its domains: main.0, main.1"));
+	EXPECT_EQ(2, record(root, "-d core -s 1", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "not a domain name"));
+	EXPECT_EQ(2, record(root, "-g nvpcounter_3 -d main.1 -s 1", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "nvpcounter PMUs: nvpcounter"));
+	EXPECT_EQ(2, record(root, "--short -d main.1 -s 1,2,3,4,5", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "more than 4 signals"));
+	EXPECT_EQ(2, record(root, "-d main.1 -s 1,2,3,4,5,6,7,8,9,10,11,12,13", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "more than 12 signals"));
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/*
+ * The event's fields (-v prints them before perf_event_open(), which then
+ * fails on the fake PMU type): include/uapi/linux/nvpcounter.h.
+ */
+TEST(record_event_fields)
+{
+	char root[128], out[8192], cmd[256];
+
+	fake_sysfs(root, sizeof(root));
+	/* RECORD; main.1; PERIOD 1 (1024); rsig0 0xbd, rsig1 0x10, rsig2 0x07 */
+	EXPECT_EQ(1, record(root, "-v -d main.1 -s graph_idle,0x10,zcull_00 --every 1024", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "config=0x1000000000000000 config1=0x710bd00010001 config2=0x0 cpu=0"));
+	/* SHORT, STOP = signal 0xbd; PERIOD 0 */
+	EXPECT_EQ(1, record(root, "-v --short -d main.1 -s 1 --stop graph_idle", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "config=0x30000000000000bd config1=0x100000001 config2=0x0"));
+	/* 65536 is PERIOD 7, the default; rsig4..rsig11 in config2 */
+	EXPECT_EQ(1, record(root, "-v -d main.1 -s 0,1,2,3,4,5,6,7,8,9,10,11", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "config=0x1000000000000000 config1=0x302010000070001 config2=0xb0a090807060504"));
+	/* the capture was not created for an event that did not open */
+	snprintf(cmd, sizeof(cmd), "test ! -e %s/out.nvpc", root);
+	EXPECT_EQ(0, system(cmd));
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	EXPECT_EQ(0, system(cmd));
+}
+
+TEST_HARNESS_MAIN
