@@ -80,6 +80,8 @@ struct fuzz_fd {
 	int cpu;		/* a software event's CPU */
 	int pinned;
 	int inherit;
+	int dom;		/* index in its GPU's dom[], -1: none */
+	int record;		/* a record event (owns its domain) */
 	__u64 read_format;
 	__u64 last;
 };
@@ -328,6 +330,61 @@ static const struct fuzz_dom *find_dom(const struct fuzz_gpu *g, __u64 c1)
 }
 
 /*
+ * A record event's fields (record.rst "A record event"): G84+; no slot,
+ * cycles or mode; every signal id in range; short packets have rsig0-3
+ * only; a STOP input or a PERIODIC period. Whether the domain is free is
+ * the caller's (domain_busy()).
+ */
+static fuzz_set expect_record(const struct fuzz_gpu *g,
+			      const struct fuzz_dom *d, const __u64 cfg[3])
+{
+	__u64 c = cfg[0], c1 = cfg[1], c2 = cfg[2];
+	__u64 input = NVPC_CFG_SIG0 | NVPC_CFG_SIG1 | NVPC_CFG_SIG2 |
+		      NVPC_CFG_SIG3 | NVPC_CFG_OP | NVPC_CFG_OPBITS;
+	int nr = (c & NVPC_CFG_SHORT) ? 4 : 12, j;
+
+	if (g->gen < GEN_G84)
+		return E(EOPNOTSUPP);
+	if (c & (NVPC_CFG_SLOT | NVPC_CFG_CYCLES | NVPC_CFG_MODE))
+		return E(EINVAL);
+	for (j = 0; j < 12; j++) {
+		unsigned int sig = j < 4 ? (c1 >> (32 + 8 * j)) & 0xff :
+					   (c2 >> (8 * (j - 4))) & 0xff;
+
+		if ((j >= nr && sig) || sig >= d->nr_signals)
+			return E(EINVAL);
+	}
+	for (j = 0; j < 4; j++)
+		if (field_get(c, 0xffULL << (8 * j)) >= d->nr_signals)
+			return E(EINVAL);
+	if (!(c & input) && !field_get(c1, NVPC_CFG1_PERIOD))
+		return E(EINVAL);
+	/* opbits: per generation */
+	return field_get(c, NVPC_CFG_OPBITS) ? OK | E(EINVAL) : OK;
+}
+
+/*
+ * A record event and counting events exclude each other on a domain, a
+ * record event excludes another on it, and on GF100+ on any domain.
+ */
+static int domain_busy(int gpu, int dom, int record)
+{
+	int i;
+
+	for (i = 0; i < MAX_OPEN; i++) {
+		const struct fuzz_fd *e = &open_ev[i];
+
+		if (e->fd < 0 || e->gpu != gpu)
+			continue;
+		if (e->dom == dom && (record || e->record))
+			return 1;
+		if (record && e->record && gpus[gpu].gen >= GEN_GF100)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * What event_init must answer for a config (perf.rst "Event fields" and
  * "Errors"): OK, E(EINVAL), or OK | E(EINVAL) where the answer depends on
  * per-slot or per-generation details the documents leave to the driver.
@@ -351,9 +408,9 @@ static fuzz_set expect_config(const struct fuzz_gpu *g, const __u64 cfg[3])
 	d = find_dom(g, c1);
 	if (!d)
 		return E(EINVAL);
-	/* record events (not built yet); record fields on a counting one */
+	/* record events (record.rst); record fields on a counting one */
 	if (c & NVPC_CFG_RECORD)
-		return E(EOPNOTSUPP);
+		return expect_record(g, d, cfg);
 	if ((c & NVPC_CFG_SHORT) || (c1 & NVPC_CFG1_RECORD_FIELDS) ||
 	    (c2 & NVPC_CFG2_RESERVED))
 		return E(EINVAL);
@@ -414,6 +471,8 @@ struct fuzz_call {
 	int gpu;		/* the GPU the type names, -1: none */
 	int pid, cpu, group_fd, flags;
 	int group;		/* index in open_ev[] of group_fd, or -1 */
+	int dom;		/* index of the domain in its GPU's dom[] */
+	int record;		/* a record event */
 	fuzz_set allowed;
 	const char *why;	/* the class of the prediction */
 };
@@ -474,6 +533,31 @@ static void random_config(const struct fuzz_gpu *g, __u64 cfg[3])
 		/* the domain's cycles */
 		cfg[0] = NVPC_CFG_CYCLES;
 		cfg[1] = CFG1_DOM(d->dset, d->unit, d->idx);
+	} else if (k < 56) {
+		/* a record event, mostly in range (record.rst) */
+		cfg[0] = NVPC_CFG_RECORD;
+		cfg[1] = CFG1_DOM(d->dset, d->unit, d->idx);
+		if (chance(50))
+			cfg[0] |= CFG_SIG(0, rnd_below(d->nr_signals));
+		if (chance(40))
+			cfg[1] |= NVPC_FIELD(NVPC_CFG1_PERIOD, rnd_below(8));
+		if (chance(30))
+			cfg[0] |= NVPC_CFG_SHORT;
+		for (j = 0; j < 12; j++) {
+			__u64 sig = chance(97) ? rnd_below(d->nr_signals) :
+						 rnd_below(256);
+
+			if (!chance(40))
+				continue;
+			if (j < 4)
+				cfg[1] |= sig << (32 + 8 * j);
+			else
+				cfg[2] |= sig << (8 * (j - 4));
+		}
+		if (chance(5))
+			cfg[0] |= NVPC_FIELD(NVPC_CFG_SLOT, rnd_below(8));
+		if (chance(5))
+			cfg[0] |= CFG_OPBITS(rnd());
 	} else {
 		/* anything */
 		cfg[0] = rnd();
@@ -523,6 +607,7 @@ static void make_call(struct fuzz_call *fc, int null_fd)
 	struct perf_event_attr *a = &fc->attr;
 	struct fuzz_gpu *g = &gpus[rnd_below(NR_GPUS)];
 	fuzz_set pmu_ok;
+	int busy;
 	__u64 cfg[3];
 	int sampling = 0, per_task = 0, exclude = 0, leader_gpu = -2;
 	int k;
@@ -695,8 +780,23 @@ static void make_call(struct fuzz_call *fc, int null_fd)
 		fc->allowed = pmu_ok;
 		return;
 	}
-	if (exclude) {
+	/* event_init refuses a busy domain before perf sees exclude_* */
+	fc->record = !!(cfg[0] & NVPC_CFG_RECORD);
+	fc->dom = find_dom(g, cfg[1]) - g->dom;
+	busy = domain_busy(fc->gpu, fc->dom, fc->record);
+	if (busy && fc->group < 0) {
+		fc->allowed = (pmu_ok & ~OK) | E(EBUSY);
+		fc->why = fc->record ? "record event on a busy domain" :
+			  "counting on a recording domain";
+		return;
+	}
+	if (fc->record && fc->group >= 0) {
 		fc->allowed = E(EINVAL);
+		fc->why = "record event in a group";
+		return;
+	}
+	if (exclude) {
+		fc->allowed = E(EINVAL) | (busy ? E(EBUSY) : 0);
 		fc->why = "exclude_* bit";
 		return;
 	}
@@ -719,8 +819,8 @@ static void make_call(struct fuzz_call *fc, int null_fd)
 		fc->allowed = E(EINVAL);
 		fc->why = "software group leader on another CPU";
 	} else {
-		/* fits the domain's inputs, or not */
-		fc->allowed = OK | E(EINVAL);
+		/* fits the domain's inputs, or not; its domain records */
+		fc->allowed = OK | E(EINVAL) | (busy ? E(EBUSY) : 0);
 		fc->why = "group member";
 	}
 }
@@ -828,6 +928,7 @@ static void open_sw(void)
 	if (fd < 0)
 		return;
 	open_ev[i] = (struct fuzz_fd){ .fd = fd, .gpu = -1, .leader = -1,
+				       .dom = -1,
 				       .read_format = a.read_format,
 				       .cpu = cpu };
 }
@@ -924,6 +1025,7 @@ static void one_call(int null_fd)
 	*e = (struct fuzz_fd){ .fd = fd, .gpu = fc.gpu, .leader = fc.group,
 			       .pinned = fc.attr.pinned,
 			       .inherit = fc.attr.inherit,
+			       .dom = fc.dom, .record = fc.record,
 			       .read_format = fc.attr.read_format };
 	/* a member of a software leader's group reads in that group */
 	if (e->leader >= 0)
