@@ -9,6 +9,7 @@
 
 #include <linux/limits.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
@@ -30,6 +31,20 @@ struct platform_device;
 #define NVPC_SIMDEV_ALL_DOMAINS		UINT_MAX
 /* largest record-mode memory window */
 #define NVPC_SIMDEV_MEM_MAX		SZ_1M
+
+/*
+ * The GPU VM of record mode (sim_vm.c): mappings per GPU (one per
+ * recording domain, at least), pages of one mapping's ring, pages of the
+ * debugfs test mapping, and the channel and DMA object record_bind gives
+ * (Documentation/sim.rst "Record-mode memory")
+ */
+#define NVPC_SIMDEV_VM_MAX		32
+#define NVPC_SIMDEV_VM_MAX_PAGES	(SZ_1G >> PAGE_SHIFT)
+#define NVPC_SIMDEV_VM_TEST_PAGES	256
+#define NVPC_SIMDEV_RECORD_CHAN		0x1
+#define NVPC_SIMDEV_RECORD_DMA		0xbeef
+/* largest record_latency (cycles): the model's latency field is 32 bits */
+#define NVPC_SIMDEV_LATENCY_MAX		U32_MAX
 
 /*
  * Every lock hold that runs the model is bounded by a budget of engine
@@ -94,6 +109,38 @@ struct nvpc_simdev_trace_ent {
 };
 
 /**
+ * struct nvpc_simdev_vm_map - one record_map of the GPU VM
+ * @va: GPU virtual address of the window
+ * @size: its size, a whole number of rings
+ * @nr_pages: pages of the ring
+ * @pages: their kernel addresses
+ * @dma: their DMA addresses for the platform device
+ * @packets: record packets written into the window (first byte in it)
+ * @free_node: in &nvpc_simdev.vm_free once unmapped
+ */
+struct nvpc_simdev_vm_map {
+	u64 va;
+	u64 size;
+	unsigned int nr_pages;
+	void **pages;
+	dma_addr_t *dma;
+	u64 packets;
+	struct llist_node free_node;
+};
+
+/**
+ * struct nvpc_simdev_vm_test - the debugfs test mapping and its pages
+ * @va: its GPU virtual address
+ * @nr_pages: pages of its ring
+ * @pages: their kernel addresses (owned by the sim)
+ */
+struct nvpc_simdev_vm_test {
+	u64 va;
+	unsigned int nr_pages;
+	void **pages;
+};
+
+/**
  * struct nvpc_simdev - one simulated GPU
  * @node: in the module's list of GPUs
  * @id: GPU id (platform device id, "sim.<id>")
@@ -145,7 +192,17 @@ struct nvpc_simdev_trace_ent {
  * @mem_va: its GPU virtual address
  * @mem_size: its size in bytes
  * @mem_writes: packets written into the window
- * @mem_faults: packet writes outside the window (VM faults)
+ * @mem_faults: packet writes outside the window and every mapping (VM
+ *	faults), since the window was last set
+ * @vm: the GPU VM's mappings (sim_vm.c), NULL for a free slot; changed
+ *	and read under @lock
+ * @vm_writes: record packets written through @vm
+ * @vm_faults: VM faults (no window or mapping) since creation
+ * @vm_test: the debugfs test mapping, NULL if none (under @ctl)
+ * @vm_free: unmapped mappings whose arrays @vm_free_work frees
+ * @vm_free_work: frees them in process context
+ * @record_latency: the model's record latency (cycles), kept across a
+ *	rebuild of the model
  * @reg_addr: the address selected in the "reg" file
  * @truth_dom: the domain selected in the "truth" file
  * @truth_sig: the signal selected in the "truth" file
@@ -199,6 +256,13 @@ struct nvpc_simdev {
 	u32 mem_size;
 	u64 mem_writes;
 	u64 mem_faults;
+	struct nvpc_simdev_vm_map *vm[NVPC_SIMDEV_VM_MAX];
+	u64 vm_writes;
+	u64 vm_faults;
+	struct nvpc_simdev_vm_test *vm_test;
+	struct llist_head vm_free;
+	struct work_struct vm_free_work;
+	u32 record_latency;
 
 	u32 reg_addr;
 	unsigned int truth_dom;
@@ -235,6 +299,18 @@ int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 			bool ns);
 int nvpc_simdev_set_mem(struct nvpc_simdev *sd, u64 va, u32 size);
 void nvpc_simdev_remove_hw(struct nvpc_simdev *sd);
+void nvpc_simdev_set_record_latency(struct nvpc_simdev *sd, u32 cycles);
+
+int nvpc_simdev_vm_init(struct nvpc_simdev *sd);
+void nvpc_simdev_vm_fini(struct nvpc_simdev *sd);
+int nvpc_simdev_record_bind(void *priv, u32 *chan, u32 *dma);
+int nvpc_simdev_record_map(void *priv, u64 va, u64 size, void **pages,
+			   unsigned int nr_pages);
+void nvpc_simdev_record_unmap(void *priv, u64 va);
+int nvpc_simdev_vm_write(struct nvpc_simdev *sd, u64 va, const void *buf,
+			 u32 len);
+int nvpc_simdev_vm_test(struct nvpc_simdev *sd, u64 va, u64 size,
+			unsigned int nr_pages);
 const char *nvpc_simdev_dom_name(const struct nvpc_simdev *sd,
 				 unsigned int dom, char *buf, size_t len);
 int nvpc_simdev_dom_parse(const struct nvpc_simdev *sd, const char *s);

@@ -10,6 +10,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/platform_device.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
@@ -227,6 +228,7 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	struct nvpc_sim_stats st;
 	unsigned long flags;
 	u64 skipped, lost, mw, mf, work, npw, behind, behind_max, amax;
+	u64 vw, vf;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	nvpc_sim_get_stats(sd->sim, &st);
@@ -239,6 +241,8 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	lost = sd->trace_lost;
 	mw = sd->mem_writes;
 	mf = sd->mem_faults;
+	vw = sd->vm_writes;
+	vf = sd->vm_faults;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 
 	seq_printf(m, "reads %llu\n", st.reads);
@@ -255,6 +259,9 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "trace_lost %llu\n", lost);
 	seq_printf(m, "mem_writes %llu\n", mw);
 	seq_printf(m, "mem_faults %llu\n", mf);
+	seq_printf(m, "vm_writes %llu\n", vw);
+	seq_printf(m, "vm_faults %llu\n", vf);
+	seq_printf(m, "unbound_faults %llu\n", st.unbound_faults);
 	seq_printf(m, "work %llu\n", work);
 	seq_printf(m, "ns_per_work %llu\n", npw);
 	return 0;
@@ -763,6 +770,146 @@ static const struct file_operations nvpc_simdev_mem_fops = {
 	.llseek = default_llseek,
 };
 
+/* ---- the GPU VM of record mode (sim_vm.c) ---- */
+
+static int nvpc_simdev_vm_list_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+	const struct nvpc_simdev_vm_map *v;
+	u64 va, size, packets;
+	unsigned long flags;
+	unsigned int i, pages;
+
+	/* slot by slot: the mapping may go meanwhile (record_unmap) */
+	for (i = 0; i < NVPC_SIMDEV_VM_MAX; i++) {
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		v = sd->vm[i];
+		if (v) {
+			va = v->va;
+			size = v->size;
+			pages = v->nr_pages;
+			packets = v->packets;
+		}
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		if (v)
+			seq_printf(m, "va 0x%010llx size 0x%llx pages %u packets %llu\n",
+				   va, size, pages, packets);
+	}
+	return 0;
+}
+
+DEFINE_NVPC_SIMDEV_FILE(vm_list, NULL);
+
+static int nvpc_simdev_vm_test_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+
+	mutex_lock(&sd->ctl);
+	if (sd->vm_test)
+		seq_printf(m, "va 0x%010llx pages %u\n", sd->vm_test->va,
+			   sd->vm_test->nr_pages);
+	mutex_unlock(&sd->ctl);
+	return 0;
+}
+
+static int nvpc_simdev_vm_test_cmd(struct nvpc_simdev *sd, int argc,
+				   char **argv)
+{
+	u64 va, size;
+	u32 pages;
+
+	if (argc == 1 && !strcmp(argv[0], "unmap"))
+		return nvpc_simdev_vm_test(sd, 0, 0, 0);
+	if (argc != 4 || strcmp(argv[0], "map")) {
+		nvpc_simdev_dbg(sd, "vm_test: map VA SIZE PAGES, or unmap\n");
+		return -EINVAL;
+	}
+	if (nvpc_simdev_u64(sd, argv[1], &va) ||
+	    nvpc_simdev_u64(sd, argv[2], &size) ||
+	    nvpc_simdev_u32(sd, argv[3], &pages))
+		return -EINVAL;
+	if (!size) {
+		nvpc_simdev_dbg(sd, "vm_test: SIZE 0\n");
+		return -EINVAL;
+	}
+	return nvpc_simdev_vm_test(sd, va, size, pages);
+}
+
+DEFINE_NVPC_SIMDEV_FILE(vm_test, nvpc_simdev_vm_test_cmd);
+
+/* The test mapping's pages in ring order, a page at a time. */
+static ssize_t nvpc_simdev_vm_test_mem_read(struct file *file,
+					    char __user *ubuf, size_t len,
+					    loff_t *ppos)
+{
+	struct nvpc_simdev *sd = file->private_data;
+	struct nvpc_simdev_vm_test *t;
+	unsigned long flags;
+	loff_t pos = *ppos;
+	size_t n = 0;
+	void *bounce;
+
+	if (pos < 0)
+		return -EINVAL;
+	bounce = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!bounce)
+		return -ENOMEM;
+	mutex_lock(&sd->ctl);
+	t = sd->vm_test;
+	if (t && pos < (loff_t)t->nr_pages * PAGE_SIZE) {
+		n = min_t(size_t, len, PAGE_SIZE - offset_in_page(pos));
+		/* the lock: no packet is half written meanwhile */
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		memcpy(bounce, (u8 *)t->pages[pos >> PAGE_SHIFT] +
+		       offset_in_page(pos), n);
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+	}
+	mutex_unlock(&sd->ctl);
+	if (n && copy_to_user(ubuf, bounce, n)) {
+		kfree(bounce);
+		return -EFAULT;
+	}
+	kfree(bounce);
+	*ppos = pos + n;
+	return n;
+}
+
+static const struct file_operations nvpc_simdev_vm_test_mem_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = nvpc_simdev_vm_test_mem_read,
+	.llseek = default_llseek,
+};
+
+/* ---- record-mode memory write latency ---- */
+
+static int nvpc_simdev_record_latency_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_simdev *sd = m->private;
+
+	mutex_lock(&sd->ctl);
+	seq_printf(m, "%u\n", sd->record_latency);
+	mutex_unlock(&sd->ctl);
+	return 0;
+}
+
+static int nvpc_simdev_record_latency_cmd(struct nvpc_simdev *sd, int argc,
+					  char **argv)
+{
+	u32 v;
+
+	if (argc != 1) {
+		nvpc_simdev_dbg(sd, "record_latency: CYCLES\n");
+		return -EINVAL;
+	}
+	if (nvpc_simdev_u32(sd, argv[0], &v))
+		return -EINVAL;
+	nvpc_simdev_set_record_latency(sd, v);
+	return 0;
+}
+
+DEFINE_NVPC_SIMDEV_FILE(record_latency, nvpc_simdev_record_latency_cmd);
+
 /* write-only command files */
 #define DEFINE_NVPC_SIMDEV_WFILE(x, cmd)				\
 static int nvpc_simdev_##x##_open(struct inode *inode, struct file *file) \
@@ -824,4 +971,11 @@ void nvpc_simdev_debugfs_add(struct nvpc_simdev *sd, struct dentry *root)
 	debugfs_create_file("mem_ctl", 0600, sd->dir, sd,
 			    &nvpc_simdev_mem_ctl_fops);
 	debugfs_create_file("mem", 0400, sd->dir, sd, &nvpc_simdev_mem_fops);
+	debugfs_create_file("vm", 0400, sd->dir, sd, &nvpc_simdev_vm_list_fops);
+	debugfs_create_file("vm_test", 0600, sd->dir, sd,
+			    &nvpc_simdev_vm_test_fops);
+	debugfs_create_file("vm_test_mem", 0400, sd->dir, sd,
+			    &nvpc_simdev_vm_test_mem_fops);
+	debugfs_create_file("record_latency", 0600, sd->dir, sd,
+			    &nvpc_simdev_record_latency_fops);
 }

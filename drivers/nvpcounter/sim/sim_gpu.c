@@ -163,6 +163,9 @@ static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
 static const struct nvpc_backend_ops nvpc_simdev_ops = {
 	.rd32 = nvpc_simdev_rd32,
 	.wr32 = nvpc_simdev_wr32,
+	.record_bind = nvpc_simdev_record_bind,
+	.record_map = nvpc_simdev_record_map,
+	.record_unmap = nvpc_simdev_record_unmap,
 };
 
 static int nvpc_simdev_mem_write(void *ctx, u64 gpu_va, const void *buf,
@@ -358,21 +361,31 @@ static void nvpc_simdev_trace(void *ctx, u32 addr, u32 val, bool write,
 		sd->trace_lost++;
 }
 
-/* Model callback, lock held: a record-mode packet into the window. */
+/*
+ * Model callback, lock held: a record-mode packet into GPU memory
+ * (Documentation/sim.rst "Record-mode memory"): the mem_ctl window if the
+ * packet is wholly inside it, else the record_map mappings (sim_vm.c),
+ * else a VM fault.
+ */
 static int nvpc_simdev_mem_write(void *ctx, u64 gpu_va, const void *buf,
 				 u32 len)
 {
 	struct nvpc_simdev *sd = ctx;
 
-	if (!sd->mem || gpu_va < sd->mem_va ||
-	    gpu_va - sd->mem_va > sd->mem_size ||
-	    len > sd->mem_size - (gpu_va - sd->mem_va)) {
-		sd->mem_faults++;
-		return -EFAULT;
+	if (sd->mem && gpu_va >= sd->mem_va &&
+	    gpu_va - sd->mem_va <= sd->mem_size &&
+	    len <= sd->mem_size - (gpu_va - sd->mem_va)) {
+		memcpy(sd->mem + (gpu_va - sd->mem_va), buf, len);
+		sd->mem_writes++;
+		return 0;
 	}
-	memcpy(sd->mem + (gpu_va - sd->mem_va), buf, len);
-	sd->mem_writes++;
-	return 0;
+	if (!nvpc_simdev_vm_write(sd, gpu_va, buf, len)) {
+		sd->vm_writes++;
+		return 0;
+	}
+	sd->mem_faults++;
+	sd->vm_faults++;
+	return -EFAULT;
 }
 
 /**
@@ -420,6 +433,7 @@ static struct nvpc_sim *nvpc_simdev_build(struct nvpc_simdev *sd)
 		.chip = &sd->mchip,
 		.nr_gpc = sd->nr_gpc,
 		.nr_part = sd->nr_part,
+		.record_latency = sd->record_latency,
 	};
 	struct nvpc_sim *sim;
 	size_t size;
@@ -673,6 +687,24 @@ int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 }
 
 /**
+ * nvpc_simdev_set_record_latency() - set the record-mode write latency
+ * @sd: the GPU
+ * @cycles: cycles of a domain from forming a packet to its memory write
+ *	completing (&nvpc_sim_params.record_latency)
+ *
+ * Kept when a clock change rebuilds the model. Called with @sd->ctl held.
+ */
+void nvpc_simdev_set_record_latency(struct nvpc_simdev *sd, u32 cycles)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	sd->record_latency = cycles;
+	nvpc_sim_set_record_latency(sd->sim, cycles);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+}
+
+/**
  * nvpc_simdev_remove_hw() - inject device removal
  * @sd: the GPU
  *
@@ -768,6 +800,9 @@ struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o)
 		ret = PTR_ERR(sd->pdev);
 		goto err;
 	}
+	ret = nvpc_simdev_vm_init(sd);
+	if (ret)
+		goto err;
 	snprintf(sd->bus_id, sizeof(sd->bus_id), "sim.%d", sd->id);
 	sd->ndev.dev = &sd->pdev->dev;
 	sd->ndev.chip = chip;
@@ -808,5 +843,6 @@ void nvpc_simdev_destroy(struct nvpc_simdev *sd)
 		nvpc_device_unregister(&sd->ndev);
 	sd->registered = false;
 	nvpc_simdev_set_realtime(sd, false);
+	nvpc_simdev_vm_fini(sd);
 	nvpc_simdev_free(sd);
 }

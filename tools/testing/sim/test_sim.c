@@ -252,7 +252,9 @@ TEST_F(sim, reserved_and_trace)
 	/* an unaligned access and an address outside every unit */
 	EXPECT_EQ(NVPC_SIM_RD_ABSENT, RD(0xa402));
 	EXPECT_EQ(NVPC_SIM_RD_ABSENT, RD(0x123454));
-	/* RECORD_CHAN is stored but its binding is not modelled */
+	/* RECORD_CHAN reads back as written; its bind is modelled
+	 * (sim_regs.c "DOC: record bind"), so it is not "only stored"
+	 */
 	WR(NVPC_G84_RECORD_CHAN, 0x80000001);
 	EXPECT_EQ(0x80000001, RD(NVPC_G84_RECORD_CHAN));
 	/* a modelled register */
@@ -260,9 +262,9 @@ TEST_F(sim, reserved_and_trace)
 	nvpc_sim_get_stats(s, &st);
 	EXPECT_EQ(4, st.absent_reads);
 	EXPECT_EQ(1, st.absent_writes);
-	EXPECT_EQ(2, st.stored_accesses);
+	EXPECT_EQ(0, st.stored_accesses);
 	EXPECT_EQ(8, t.n);
-	EXPECT_EQ(7, t.unmodelled);
+	EXPECT_EQ(5, t.unmodelled);
 	EXPECT_EQ(NVPC_NV40_CTRL(0), t.last_addr);
 }
 
@@ -1481,11 +1483,22 @@ static int mem_cb(void *ctx, u64 va, const void *buf, u32 len)
 	return 0;
 }
 
+/*
+ * pcounter.rst "Record mode setup": bind the channel and DMA object,
+ * RECORD_DMA first, then RECORD_CHAN with VALID (bit 31)
+ */
+static void rec_bind(struct nvpc_sim *s)
+{
+	nvpc_sim_wr32(s, NVPC_G84_RECORD_DMA, 0xd0);
+	nvpc_sim_wr32(s, NVPC_G84_RECORD_CHAN, NVPC_RECORD_CHAN_VALID | 1);
+}
+
 static void rec_setup(struct nvpc_sim *s, struct pkt_log *l, u32 ctrl,
 		      u32 start, u32 limit)
 {
 	memset(l, 0, sizeof(*l));
 	nvpc_sim_set_mem_write(s, mem_cb, l);
+	rec_bind(s);
 	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_RECORD | ctrl);
 	nvpc_sim_wr32(s, NVPC_G84_RECORD_LIMIT(0), limit);
 	nvpc_sim_wr32(s, NVPC_G84_RECORD_START(0), start);
@@ -1737,6 +1750,223 @@ TEST_F(sim, record_gctrl_reset)
 	ASSERT_EQ(1, l.n);
 	EXPECT_EQ(5, l.w[0][0]);
 	EXPECT_EQ(5, l.w[0][4]);
+}
+
+/*
+ * The bind (pcounter.rst "Record mode setup"; sim_regs.c "DOC: record
+ * bind"): STOP at c = 9 as in record_short_packets, buffer at 0x1000.
+ * Without a successful bind the packet formed at c = 9 faults when its
+ * write completes (latency 0: at c = 9): RECORD_STATUS = 0x1000 | FAULT,
+ * nothing reaches memory, and the domain stays wedged (no packet at
+ * c = 19 even after a good bind and a RECORD_START). Cases: no bind at
+ * all; RECORD_CHAN with VALID before RECORD_DMA (wrong order); RECORD_DMA
+ * then RECORD_CHAN without VALID (stored, no bind).
+ */
+TEST_F(sim, record_bind_missing_or_wrong_order)
+{
+	struct nvpc_sim_stats st;
+	struct nvpc_sim *s;
+	struct pkt_log l;
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		s = NEW(&chip_g84);
+		memset(&l, 0, sizeof(l));
+		nvpc_sim_set_mem_write(s, mem_cb, &l);
+		if (k == 1) {
+			WR(NVPC_G84_RECORD_CHAN, NVPC_RECORD_CHAN_VALID | 1);
+			WR(NVPC_G84_RECORD_DMA, 0xd0);
+		} else if (k == 2) {
+			WR(NVPC_G84_RECORD_DMA, 0xd0);
+			WR(NVPC_G84_RECORD_CHAN, 1);
+		}
+		/* both read back as written */
+		EXPECT_EQ(k ? 0xd0 : 0, RD(NVPC_G84_RECORD_DMA));
+		wper(s, 0, 3, 10, 1, 1);
+		WR(NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_RECORD);
+		WR(NVPC_G84_RECORD_LIMIT(0), 0x10000);
+		WR(NVPC_G84_RECORD_START(0), 0x1000);
+		WR(NVPC_NV40_STOP_SRC(0), 3);
+		WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+		ADV(0, 10);
+		EXPECT_EQ(0, l.n) TH_LOG("case %d", k);
+		EXPECT_EQ(0x1001, RD(NVPC_G84_RECORD_STATUS(0)));
+		nvpc_sim_get_stats(s, &st);
+		EXPECT_EQ(1, st.unbound_faults);
+		/* wedged for good: a bind now does not bring it back */
+		rec_bind(s);
+		WR(NVPC_G84_RECORD_START(0), 0x1000);
+		ADV(0, 20);
+		EXPECT_EQ(0, l.n);
+	}
+	/* the right order on a fresh GPU, then domain 1 (same bind) */
+	s = NEW(&chip_g84);
+	rec_setup(s, &l, 0, 0x1000, 0x10000);
+	wper(s, 0, 3, 10, 1, 1);
+	WR(NVPC_NV40_STOP_SRC(0), 3);
+	WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	ADV(0, 10);
+	EXPECT_EQ(1, l.n);
+	EXPECT_EQ(0x1020, RD(NVPC_G84_RECORD_STATUS(0)));
+	/* a later RECORD_CHAN write with VALID rebinds: RECORD_DMA was
+	 * written before it, so it succeeds (c = 10..19: packet at c = 19)
+	 */
+	WR(NVPC_G84_RECORD_CHAN, NVPC_RECORD_CHAN_VALID | 2);
+	ADV(0, 10);
+	EXPECT_EQ(2, l.n);
+	nvpc_sim_get_stats(s, &st);
+	EXPECT_EQ(0, st.unbound_faults);
+}
+
+/*
+ * The bogus packet (pcounter.rst "Record mode setup", RECORD_START; made
+ * certain, sim_regs.c "DOC: bogus record packet"). PRE_SRC[0] const 1,
+ * STOP = sig 3 at c = 9, 19, 29 ((c + 1) % 10 == 0).
+ *  - Record mode, START 0x1000, c = 0..14: the packet at c = 9 (cycles
+ *    10, STOP 1, PRE0 10) at 0x1000; after c = 14 the counters hold
+ *    cycles 15, PRE0 5 (c = 10..14), STOP 0.
+ *  - CTRL to quad mode; c = 15..19 leave the record counters alone.
+ *  - RECORD_START 0x2000 outside record mode: position 0x2000, buffer
+ *    valid, counters kept. CTRL back to record mode: the first cycle
+ *    (c = 20) counts (cycles 16, PRE0 6, no STOP pulse) and writes the
+ *    bogus packet at 0x2000: words 16, 0, 0, 0 (STOP), 6, 0 ... ; bytes
+ *    10 00 00 00 00 00 00 00 06 00 then zeros. RECORD_STATUS 0x2020.
+ *  - c = 21..29: STOP at c = 29: cycles 25, STOP 1, PRE0 9 at 0x2020.
+ */
+TEST_F(sim, record_bogus_packet)
+{
+	static const u8 bogus[32] = { 0x10, 0, 0, 0, 0, 0, 0, 0, 0x06, 0 };
+	struct nvpc_sim *s = NEW(&chip_g84);
+	struct pkt_log l;
+	u8 b[32];
+	int i;
+
+	wconst(s, 0, S1, 1);
+	wper(s, 0, 3, 10, 1, 1);
+	rec_setup(s, &l, 0, 0x1000, 0x10000);
+	WR(NVPC_NV40_PRE_SRC(0), S1);
+	WR(NVPC_NV40_STOP_SRC(0), 3);
+	WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	ADV(0, 15);
+	ASSERT_EQ(1, l.n);
+	EXPECT_EQ(10, l.w[0][0]);
+	EXPECT_EQ(10, l.w[0][4]);
+	WR(NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_QUAD);
+	ADV(0, 5);
+	WR(NVPC_G84_RECORD_START(0), 0x2000);
+	EXPECT_EQ(0x2000, RD(NVPC_G84_RECORD_STATUS(0)));
+	WR(NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_RECORD);
+	ADV(0, 1);
+	ASSERT_EQ(2, l.n);
+	EXPECT_EQ(0x2000, l.va[1]);
+	EXPECT_EQ(32, l.len[1]);
+	for (i = 0; i < 16; i++) {
+		b[2 * i] = l.w[1][i] & 0xff;
+		b[2 * i + 1] = l.w[1][i] >> 8;
+	}
+	EXPECT_EQ(0, memcmp(bogus, b, sizeof(b)));
+	EXPECT_EQ(0x2020, RD(NVPC_G84_RECORD_STATUS(0)));
+	ADV(0, 9);
+	ASSERT_EQ(3, l.n);
+	EXPECT_EQ(0x2020, l.va[2]);
+	EXPECT_EQ(25, l.w[2][0]);
+	EXPECT_EQ(1, l.w[2][3]);
+	EXPECT_EQ(9, l.w[2][4]);
+}
+
+/*
+ * The documented ways around the bogus packet: RECORD_START written after
+ * entering record mode, or a GCTRL.RECORD_RESET pulse. As above up to
+ * c = 19 (counters cycles 15, PRE0 5 kept through quad mode), START
+ * 0x2000 outside record mode, then
+ *  (a) GCTRL = RECORD_RESET, GCTRL = 0, CTRL record: counters cleared,
+ *      no bogus packet; c = 20..29: STOP at 29: cycles 10, STOP 1, PRE0
+ *      10 at 0x2000;
+ *  (b) CTRL record, then START 0x2000 again (in record mode: counters
+ *      reset): the same packet.
+ */
+TEST_F(sim, record_bogus_avoided)
+{
+	struct nvpc_sim *s;
+	struct pkt_log l;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		s = NEW(&chip_g84);
+		wconst(s, 0, S1, 1);
+		wper(s, 0, 3, 10, 1, 1);
+		rec_setup(s, &l, 0, 0x1000, 0x10000);
+		WR(NVPC_NV40_PRE_SRC(0), S1);
+		WR(NVPC_NV40_STOP_SRC(0), 3);
+		WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+		ADV(0, 15);
+		WR(NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_QUAD);
+		ADV(0, 5);
+		WR(NVPC_G84_RECORD_START(0), 0x2000);
+		if (k == 0) {
+			WR(NVPC_G84_GCTRL, NVPC_GCTRL_RECORD_RESET);
+			WR(NVPC_G84_GCTRL, 0);
+			WR(NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_RECORD);
+		} else {
+			WR(NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_RECORD);
+			WR(NVPC_G84_RECORD_START(0), 0x2000);
+		}
+		ADV(0, 10);
+		ASSERT_EQ(2, l.n) TH_LOG("case %d", k);
+		EXPECT_EQ(0x2000, l.va[1]);
+		EXPECT_EQ(10, l.w[1][0]);
+		EXPECT_EQ(1, l.w[1][3]);
+		EXPECT_EQ(10, l.w[1][4]);
+	}
+}
+
+/*
+ * STOP counts above 1 (pcounter.rst "Record mode": "each domain has place
+ * for one outgoing packet"; a trigger while one is outgoing does nothing,
+ * the counters keep counting). Latency 5 (a packet formed in cycle c is
+ * written in cycle c + 5, and the next one can form from c + 6), PRE0
+ * const 1, STOP = sig 3 at odd c ((c + 1) % 2 == 0):
+ *   c = 1: STOP 1 -> packet A (cycles 2, STOP 1, PRE0 2), written c = 6
+ *   c = 3, 5: STOP 2 while A is outgoing; c = 6: PRE0 5, A written
+ *   c = 7: STOP 3, PRE0 6 -> packet B (cycles 8, STOP 3, PRE0 6),
+ *          written c = 12
+ *   c = 13: likewise packet C (cycles 14, STOP 3, PRE0 6), written c = 18
+ * After c = 0..18: A, B, C at 0x1000, 0x1020, 0x1040; RECORD_STATUS
+ * 0x1060. The latency set at creation or later (nvpc_sim_set_record_
+ * latency) gives the same.
+ */
+TEST_F(sim, record_latency_stop_counts)
+{
+	static const u16 want[3][3] = { { 2, 1, 2 }, { 8, 3, 6 }, { 14, 3, 6 } };
+	struct nvpc_sim *s;
+	struct pkt_log l;
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		if (k == 0) {
+			s = NEW_LAT(&chip_g84, 5);
+		} else {
+			s = NEW(&chip_g84);
+			nvpc_sim_set_record_latency(s, 5);
+		}
+		wconst(s, 0, S1, 1);
+		wper(s, 0, 3, 2, 1, 1);
+		rec_setup(s, &l, 0, 0x1000, 0x10000);
+		WR(NVPC_NV40_PRE_SRC(0), S1);
+		WR(NVPC_NV40_STOP_SRC(0), 3);
+		WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+		ADV(0, 18);	/* c = 0..17: C still outgoing */
+		EXPECT_EQ(2, l.n);
+		ADV(0, 1);
+		ASSERT_EQ(3, l.n);
+		for (i = 0; i < 3; i++) {
+			EXPECT_EQ(0x1000 + 0x20 * i, l.va[i]);
+			EXPECT_EQ(want[i][0], l.w[i][0]);
+			EXPECT_EQ(want[i][1], l.w[i][3]);
+			EXPECT_EQ(want[i][2], l.w[i][4]);
+		}
+		EXPECT_EQ(0x1060, RD(NVPC_G84_RECORD_STATUS(0)));
+	}
 }
 
 /* ---- GF100+ record mode (sim_regs.c "GF100+ record mode") ---- */

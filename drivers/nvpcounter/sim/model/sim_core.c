@@ -930,6 +930,26 @@ struct nvpc_sim_rbuf *nvpc_sim_rbuf(struct nvpc_sim *sim,
 }
 
 /**
+ * nvpc_sim_record_unbound() - a record packet write faults for want of a bind
+ * @sim: the sim
+ *
+ * G84:GF100 write record packets through the VM of the channel and DMA
+ * object bound by RECORD_DMA then RECORD_CHAN (sim_regs.c "DOC: record
+ * bind"); without a successful bind the write is a VM fault, counted in
+ * &nvpc_sim_stats.unbound_faults. GF100+ need no bind (MAIN CHAN is only
+ * stored). Called by the engines when a packet write completes.
+ *
+ * Return: true if the write faults.
+ */
+bool nvpc_sim_record_unbound(struct nvpc_sim *sim)
+{
+	if (sim->gen >= NVPC_GEN_GF100 || sim->record_bound)
+		return false;
+	sim->stats.unbound_faults++;
+	return true;
+}
+
+/**
  * nvpc_sim_pm_trigger() - raise the PGRAPH PM_TRIGGER pulse
  * @sim: the sim
  *
@@ -977,6 +997,21 @@ void nvpc_sim_set_mem_write(struct nvpc_sim *sim, nvpc_sim_mem_write_t fn,
 {
 	sim->mem_write = fn;
 	sim->mem_ctx = ctx;
+}
+
+/**
+ * nvpc_sim_set_record_latency() - set the record-mode memory write latency
+ * @sim: the sim
+ * @cycles: cycles of a domain from forming a packet to its write
+ *	completing (0: the same cycle), as &nvpc_sim_params.record_latency
+ *
+ * Packets formed from now on complete @cycles later; a packet already
+ * outgoing keeps the completion cycle it was given.
+ */
+void nvpc_sim_set_record_latency(struct nvpc_sim *sim, u32 cycles)
+{
+	sim->record_latency = cycles;
+	sim->cfg_gen++;
 }
 
 /**

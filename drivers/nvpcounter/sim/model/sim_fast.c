@@ -566,6 +566,9 @@ static void fa_record_done(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	if (sim->gen >= NVPC_GEN_G92)
 		va |= (u64)b->addr_high << 32;
 	hw->rec_fault_inject = 0;
+	/* sim_regs.c "DOC: record bind": no VM without a bind */
+	if (!bad)
+		bad = nvpc_sim_record_unbound(sim);
 	if (!bad && sim->mem_write)
 		bad = sim->mem_write(sim->mem_ctx, va, hw->rec_pkt, hw->rec_len);
 	if (bad) {
@@ -589,8 +592,11 @@ static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	bool trig;
 
 	for (i = 0; i < c->n && !hw->rec_wedged; i++) {
-		trig = false;
+		/* sim_regs.c "DOC: bogus record packet": the first cycle */
+		trig = hw->rec_bogus;
+		hw->rec_bogus = 0;
 		if (reset) {
+			trig = false;
 			hw->rec_cycles = 0;
 			memset(hw->rec_ev, 0, sizeof(hw->rec_ev));
 			hw->rec_stop = 0;

@@ -137,6 +137,7 @@ struct nvpc_sim_hw {
 	u8 rec_out;
 	u8 rec_len;
 	u8 rec_fault_inject;
+	u8 rec_bogus;		/* sim_regs.c "DOC: bogus record packet" */
 	u64 rec_due;
 	u8 rec_pkt[NVPC_RECORD_PACKET_LONG];
 
@@ -306,8 +307,12 @@ struct nvpc_sim_dom {
  * @ctrl_shared: NV10:NV40 shared CTRL (stored bits)
  * @gctrl: G84:GF100 GCTRL; GF100+ per set: @dset_ctrl
  * @dset_ctrl: GF100+ HUB/GPC/PART domain set control
- * @record_chan: RECORD_CHAN (stored)
- * @record_dma: RECORD_DMA (stored)
+ * @record_chan: RECORD_CHAN as written
+ * @record_dma: RECORD_DMA as written
+ * @record_dma_written: G84:GF100: RECORD_DMA was written since creation
+ *	(sim_regs.c "DOC: record bind")
+ * @record_bound: G84:GF100: a RECORD_CHAN write with VALID bound the
+ *	channel and DMA object successfully (sim_regs.c "DOC: record bind")
  * @gf_main: GF100+ MAIN registers (stored; not the record registers)
  * @gf_rec: GF100+ the MAIN record buffer shared by every domain
  * @mem_write: record memory write callback
@@ -343,6 +348,8 @@ struct nvpc_sim {
 	u32 dset_ctrl[3];
 	u32 record_chan;
 	u32 record_dma;
+	bool record_dma_written;
+	bool record_bound;
 	u32 gf_main[0x100 / 4];
 	struct nvpc_sim_rbuf gf_rec;
 	nvpc_sim_mem_write_t mem_write;
@@ -365,6 +372,7 @@ u32 nvpc_sim_set_ctrl(const struct nvpc_sim *sim,
 u64 nvpc_sim_target(const struct nvpc_sim_dom *d, u64 until);
 struct nvpc_sim_rbuf *nvpc_sim_rbuf(struct nvpc_sim *sim,
 				    struct nvpc_sim_dom *d);
+bool nvpc_sim_record_unbound(struct nvpc_sim *sim);
 void nvpc_sim_hw_reset(struct nvpc_sim *sim);
 void nvpc_sim_access_scope(const struct nvpc_sim *sim, u32 addr, bool write,
 			   unsigned int *first, unsigned int *count);

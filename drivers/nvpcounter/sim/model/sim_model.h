@@ -206,6 +206,9 @@ struct nvpc_sim_params {
  *	nonzero)
  * @reads: all reads
  * @writes: all writes
+ * @unbound_faults: G84:GF100 record packets that faulted because no
+ *	channel and DMA object were bound (sim_regs.c "DOC: record bind");
+ *	the memory write callback is not called for them
  */
 struct nvpc_sim_stats {
 	u64 absent_reads;
@@ -215,6 +218,7 @@ struct nvpc_sim_stats {
 	u64 history_misses;
 	u64 reads;
 	u64 writes;
+	u64 unbound_faults;
 };
 
 size_t nvpc_sim_size(const struct nvpc_sim_params *p);
@@ -277,6 +281,7 @@ u32 nvpc_sim_user_signals(const struct nvpc_sim *sim, unsigned int dom);
 void nvpc_sim_set_mem_write(struct nvpc_sim *sim, nvpc_sim_mem_write_t fn,
 			    void *ctx);
 void nvpc_sim_set_trace(struct nvpc_sim *sim, nvpc_sim_trace_t fn, void *ctx);
+void nvpc_sim_set_record_latency(struct nvpc_sim *sim, u32 cycles);
 void nvpc_sim_get_stats(const struct nvpc_sim *sim,
 			struct nvpc_sim_stats *st);
 

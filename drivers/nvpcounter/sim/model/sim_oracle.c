@@ -336,6 +336,9 @@ static void or_record_write(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 		va |= (u64)b->addr_high << 32;
 	fault = hw->rec_fault_inject;
 	hw->rec_fault_inject = 0;
+	/* "Record mode setup": the VM of the bound channel, if any */
+	if (!fault && nvpc_sim_record_unbound(sim))
+		fault = 1;
 	if (!fault && sim->mem_write)
 		fault = sim->mem_write(sim->mem_ctx, va, hw->rec_pkt,
 				       hw->rec_len);
@@ -356,11 +359,18 @@ static void or_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		      struct or_cycle *c)
 {
 	struct nvpc_sim_hw *hw = &d->hw;
-	int i, trigger = 0;
+	int i, trigger = 0, bogus;
 	u16 w[16];
 
 	if (hw->rec_wedged)
 		return;
+	/*
+	 * RECORD_START written outside record mode: the first record-mode
+	 * cycle writes a packet of the counters as they are (sim_regs.c
+	 * "DOC: bogus record packet"), unless RECORD_RESET holds them
+	 */
+	bogus = hw->rec_bogus;
+	hw->rec_bogus = 0;
 	if (nvpc_sim_set_ctrl(sim, d) & NVPC_GCTRL_RECORD_RESET) {
 		hw->rec_cycles = 0;
 		memset(hw->rec_ev, 0, sizeof(hw->rec_ev));
@@ -377,7 +387,7 @@ static void or_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		if (c->in[NVPC_INPUT_STOP] &&
 		    hw->rec_stop < NVPC_RECORD_STOP_MAX)
 			hw->rec_stop++;
-		if (hw->rec_stop)
+		if (hw->rec_stop || bogus)
 			trigger = 1;
 	}
 	if (trigger && !hw->rec_out && nvpc_sim_rbuf(sim, d)->valid) {

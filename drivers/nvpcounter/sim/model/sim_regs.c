@@ -323,8 +323,7 @@ static void nvpc_sim_decode(const struct nvpc_sim *sim, u32 addr,
 
 static bool nvpc_sim_stored_only(u8 reg)
 {
-	return reg == R_REC_CHAN || reg == R_REC_DMA || reg == R_GF_STORE ||
-	       reg == R_GF_MAIN;
+	return reg == R_GF_STORE || reg == R_GF_MAIN;
 }
 
 /* ---- control registers ("Control registers") ---- */
@@ -448,6 +447,8 @@ void nvpc_sim_hw_reset(struct nvpc_sim *sim)
 	memset(sim->gf_main, 0, sizeof(sim->gf_main));
 	/* PCOUNTER reset: the only way out of a record fault's wedge */
 	memset(&sim->gf_rec, 0, sizeof(sim->gf_rec));
+	sim->record_dma_written = false;
+	sim->record_bound = false;
 	sim->cfg_gen++;
 }
 
@@ -459,6 +460,62 @@ static void nvpc_sim_record_clear(struct nvpc_sim_hw *hw)
 	memset(hw->rec_ev, 0, sizeof(hw->rec_ev));
 	hw->rec_stop = 0;
 }
+
+/*
+ * DOC: record bind
+ *
+ * pcounter.rst "Record mode setup" [NV84:NVC0]: PCOUNTER writes record
+ * packets through the VM of a bound channel and DMA object. RECORD_DMA
+ * (0xa7a4, bits 0-15) only stores the DMA object; a RECORD_CHAN (0xa7a0)
+ * write with VALID (bit 31) binds the channel (bits 0-29) and the stored
+ * DMA object, one without VALID only stores; "the channel register has
+ * to be written *after* the DMA object register for a successful bind".
+ *
+ * Assumed (the documents do not say what an unbound PCOUNTER does): the
+ * bind of a RECORD_CHAN write with VALID succeeds iff RECORD_DMA was
+ * written before it since creation (or a PCOUNTER reset); a write with
+ * VALID that does not succeed leaves PCOUNTER unbound. Without a
+ * successful bind a record packet write is a VM fault, with the
+ * documented fault behaviour (RECORD_STATUS FAULT set, the domain
+ * wedged). The sim has one VM: every channel and DMA object number binds
+ * it. GF100+ (MAIN CHAN only stored, "[XXX: figure out record mode setup
+ * for NVC0]") record without a bind, as before.
+ */
+static void nvpc_sim_wr_record_bind(struct nvpc_sim *sim, bool chan, u32 val)
+{
+	if (!chan) {
+		sim->record_dma = val;
+		sim->record_dma_written = true;
+		return;
+	}
+	sim->record_chan = val;
+	if (val & NVPC_RECORD_CHAN_VALID)
+		sim->record_bound = sim->record_dma_written;
+}
+
+/*
+ * DOC: bogus record packet
+ *
+ * pcounter.rst "Record mode setup", RECORD_START: "setting this register
+ * will not properly clear the counter state if the domain is not in
+ * record mode - in fact, a bogus packet will likely be written
+ * immediately after transitioning to the record mode if RECORD_START is
+ * written in another mode. To avoid that, write RECORD_START after
+ * entering record mode [...], or use the GCTRL.RECORD_RESET bit."
+ *
+ * The sim makes it certain [G84:GF100]: a RECORD_START write while the
+ * domain is not in record mode sets the position and "buffer valid" but
+ * leaves the record counters as they are, and marks a bogus packet
+ * pending (&nvpc_sim_hw.rec_bogus). The first cycle the domain then runs
+ * in record mode counts as usual and forces a packet write, as a STOP
+ * pulse would (subject to the same rules: buffer valid, no packet
+ * outgoing): the packet holds the counters as they are after that cycle,
+ * stale values included, and its STOP count may be 0. Assumed: a
+ * RECORD_START write in record mode (which resets the counters) and a
+ * GCTRL write with RECORD_RESET set cancel the pending packet, and a
+ * first record-mode cycle with RECORD_RESET held consumes it without a
+ * packet.
+ */
 
 /*
  * DOC: GF100+ record mode
@@ -857,8 +914,10 @@ static void nvpc_sim_wr_gctrl(struct nvpc_sim *sim, u32 val, int set)
 					    set == 1 ? NVPC_DSET_GPC :
 					    NVPC_DSET_PART))
 			continue;
-		if (val & NVPC_GCTRL_RECORD_RESET)
+		if (val & NVPC_GCTRL_RECORD_RESET) {
 			nvpc_sim_record_clear(&d->hw);
+			d->hw.rec_bogus = 0;	/* "DOC: bogus record packet" */
+		}
 		if (val & NVPC_GCTRL_PERIODIC_RESET)
 			d->hw.periodic_g = 0;
 	}
@@ -965,14 +1024,14 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 		hw->rbuf.start = val & NVPC_RECORD_ADDR_MASK;
 		hw->rbuf.pos = hw->rbuf.start;
 		hw->rbuf.valid = 1;
+		/* "DOC: bogus record packet" */
+		hw->rec_bogus = hw->mode != NVPC_SIM_MODE_RECORD;
 		if (hw->mode == NVPC_SIM_MODE_RECORD)
 			nvpc_sim_record_clear(hw);
 		break;
 	case R_REC_CHAN:
-		sim->record_chan = val;
-		break;
 	case R_REC_DMA:
-		sim->record_dma = val;
+		nvpc_sim_wr_record_bind(sim, r->reg == R_REC_CHAN, val);
 		break;
 	case R_GCTRL:
 		sim->gctrl = val;
