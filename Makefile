@@ -83,7 +83,7 @@ lint: ksrc
 unit: ksrc
 	@$(TOP)/tools/testing/unit.sh
 
-vmtest: modules selftests
+vmtest: modules selftests nvpc
 	@$(TOP)/tools/testing/vm/run.sh $(KVERS)
 
 # every kselftest under the debug kernel (built once per machine)

@@ -5,8 +5,8 @@
 # tools/testing/vm/run.sh): a simulated G84 at 100 kHz, waveforms on
 # main.1, nvpc record with a packet every 1024 cycles, and the report
 # checked against values derived by hand (Documentation/nvpc.rst,
-# "Testing"). Needs record mode in the driver; not in the default list
-# of guest tests. Run it with:
+# "Testing"). tools/testing/vm/guest-selftests.sh runs it after the
+# kselftests; on its own:
 #
 #   make modules selftests nvpc
 #   NVPC_VM_NAME=nvpc NVPC_VM_SCRIPT=$PWD/selftests/nvpcounter/nvpc_test.sh \
@@ -183,7 +183,9 @@ fi
 # --- a full AUX area: the tool stops reading for 3 s ------------------------
 # One page holds 128 packets (1.3 s): the driver stops the event, the
 # tool enables it again, the report shows the gap and a second segment.
-nvpc record -g "$PMU" -d main.1 -s $G84_SIGS --every 1024 --clock $HZ \
+# (not through nvpc(): SIGSTOP must reach the tool, not a wrapper;
+# --duration bounds it)
+"$NVPC" record -g "$PMU" -d main.1 -s $G84_SIGS --every 1024 --clock $HZ \
 	--aux-pages 1 -o "$W/stall.nvpc" --duration 6 > "$W/stall.txt" 2>&1 &
 pid=$!
 sleep 1
@@ -206,7 +208,12 @@ check "the stalled recording still exits 0" test $rc -eq 0
 timeout 20 perf stat -a -e "$PMU/dom=1,sig0=0x11/" sleep 4 \
 	> /dev/null 2>&1 &
 pid=$!
-sleep 1.5
+# perf stat takes a while to start under TCG: wait until it counts
+for i in $(seq 100); do
+	grep -q "simple" "/sys/bus/event_source/devices/$PMU/domains/main.1/slots" \
+		2> /dev/null && break
+	sleep 0.1
+done
 nvpc record -g "$PMU" -d main.1 -s 0x11 -o "$W/busy.nvpc" --duration 1 \
 	> "$W/busy.txt" 2>&1
 rc=$?

@@ -27,6 +27,12 @@ for t in "$NVPC_TOP"/build/selftests/*_test; do
 	echo "$name exit $?"
 done
 
+# tools/nvpc end to end (Documentation/nvpc.rst "Testing")
+echo "== nvpc_test.sh"
+timeout --kill-after=5 "${NVPC_TEST_TIMEOUT:-600}" \
+	"$NVPC_TOP"/selftests/nvpcounter/nvpc_test.sh
+echo "nvpc_test.sh exit $?"
+
 [ -e "$KMEMLEAK" ] || exit 0
 
 # An object is reported once it is unreferenced and older than 5 s, and
