@@ -342,7 +342,7 @@ TEST_F_TIMEOUT(rec, many_wraps_lossless, 300)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	TH_LOG("%d packets in %.2f s", NR_WRAP_STEPS * 50,
-	       t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+	       t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
 	rec_drain(self);
 	ASSERT_EQ(NR_WRAP_STEPS * 50 * NVPC_PKT_LONG, self->nbytes);
@@ -543,16 +543,16 @@ TEST_F(rec, refusals)
 	/* no STOP input */
 	EXPECT_EQ(-EINVAL, rec_open(self, 0, G84_MAIN0, 0));
 	/* a signal id beyond the domain's */
-	EXPECT_EQ(-EINVAL, rec_open(self, STOP_SIG2, G84_MAIN0 | CFG1_RSIG(0, 0xff),
-			       0));
+	EXPECT_EQ(-EINVAL, rec_open(self, STOP_SIG2,
+				    G84_MAIN0 | CFG1_RSIG(0, 0xff), 0));
 	/* short packets have counters 0-3 only */
-	EXPECT_EQ(-EINVAL, rec_open(self, STOP_SIG2 | NVPC_CFG_SHORT, G84_MAIN0,
-			       CFG2_RSIG(4, 1)));
+	EXPECT_EQ(-EINVAL, rec_open(self, STOP_SIG2 | NVPC_CFG_SHORT,
+				    G84_MAIN0, CFG2_RSIG(4, 1)));
 	/* slot, cycles, mode are counting fields */
 	EXPECT_EQ(-EINVAL, rec_open(self, STOP_SIG2 | CFG_SLOT(0), G84_MAIN0, 0));
 	/* record fields on a counting event */
 	EXPECT_EQ(-EINVAL, nvpc_ev_open(self->type, CFG_SIG(0, 2),
-				   G84_MAIN0 | CFG1_RSIG(0, 1), 0, -1));
+					G84_MAIN0 | CFG1_RSIG(0, 1), 0, -1));
 
 	/* a counting event and a record event exclude each other */
 	cfd = nvpc_ev_open(self->type, CFG_SIG(0, 2), G84_MAIN0, 0, -1);
@@ -565,10 +565,10 @@ TEST_F(rec, refusals)
 	EXPECT_EQ(-EBUSY, rec_open(self, STOP_SIG2, CFG1_DOM(0, 0, 1), 0));
 	/* counting on the recording domain */
 	EXPECT_EQ(-EBUSY, nvpc_ev_open(self->type, CFG_SIG(0, 2),
-				   CFG1_DOM(0, 0, 1), 0, -1));
+				       CFG1_DOM(0, 0, 1), 0, -1));
 	/* a record event in a group */
 	EXPECT_EQ(-EINVAL, nvpc_ev_open(self->type, CFG_SIG(0, 2),
-				   CFG1_DOM(0, 0, 2), 0, fd));
+					CFG1_DOM(0, 0, 2), 0, fd));
 	close(fd);
 	/* a counting event has no AUX area */
 	self->base = mmap(NULL, (1 + DATA_PAGES) * PAGE,
