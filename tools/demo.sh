@@ -11,7 +11,7 @@ KVER=${KVER:-$(make -s -C "$TOP" print-kvers | awk '{print $1}')}
 OUT=$TOP/build/vm/$KVER
 LOG=$TOP/build/demo-$KVER.log
 
-make -s -C "$TOP" modules KVER="$KVER"
+make -s -C "$TOP" modules nvpc KVER="$KVER"
 echo "== booting $KVER under QEMU with a simulated G84 (about 10-30 s)"
 start=$(date +%s)
 NVPC_VM_SCRIPT=$TOP/tools/testing/vm/guest-demo.sh NVPC_VM_TIMEOUT=300 \

@@ -75,6 +75,16 @@ awk -v c="$((c1 - c0))" -v t="$((t1 - t0))" -v s="$((s1 - s0))" \
 }'
 grep -E '^(work|ns_per_work) ' $G/stats
 
+say "record mode: nvpc record, 3 s of main.1 packets through the perf AUX area"
+NVPC=$NVPC_TOP/build/nvpc/nvpc
+"$NVPC" record -g nvpcounter -d main.1 -s graph_idle,0x10,0x11 --every 65536 \
+	--duration 3 -o "$NVPC_OUT/demo.nvpc" 2>&1
+"$NVPC" report "$NVPC_OUT/demo.nvpc" 2>&1
+if command -v gnuplot > /dev/null &&
+   "$NVPC" plot "$NVPC_OUT/demo.nvpc" -o "$NVPC_OUT/demo.svg" > /dev/null 2>&1; then
+	echo "plot: build/vm/$(uname -r)/results/demo.svg"
+fi
+
 say "after the run: slots free again, nothing lost"
 (cd $PMU/domains/main.1 && grep -H . mode quad_state slots lost_periods saturations not_responding clock_hz)
 echo 0 > $SIM/remove
