@@ -115,10 +115,6 @@ static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
 	unsigned int j, nr;
 	int ret;
 
-	if (config & NVPC_CFG_RESERVED) {
-		nvpc_dbg(core, "config 0x%llx: reserved bits set\n", config);
-		return -EINVAL;
-	}
 	if (config & (NVPC_CFG_SLOT | NVPC_CFG_CYCLES | NVPC_CFG_MODE)) {
 		nvpc_dbg(core, "record events take no slot, cycles or mode\n");
 		return -EINVAL;
@@ -202,6 +198,12 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 	unsigned int i;
 	int ret;
 
+	/* reserved bits first, as for counting events */
+	if (event->attr.config & NVPC_CFG_RESERVED) {
+		nvpc_dbg(core, "config 0x%llx: reserved bits set\n",
+			 event->attr.config);
+		return -EINVAL;
+	}
 	if (!core->gen->record) {
 		nvpc_dbg(core, "%s has no record mode (G84+)\n",
 			 core->chip->name);

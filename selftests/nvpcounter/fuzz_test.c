@@ -602,6 +602,9 @@ static int pick_open(void)
  * Build a call and predict its result. The perf core's checks come first,
  * in its order; the PMU's event_init (perf.rst "Errors") after them.
  */
+static void make_group_call(struct fuzz_call *fc, struct perf_event_attr *a,
+			    int busy);
+
 static void make_call(struct fuzz_call *fc, int null_fd)
 {
 	struct perf_event_attr *a = &fc->attr;
@@ -609,7 +612,7 @@ static void make_call(struct fuzz_call *fc, int null_fd)
 	fuzz_set pmu_ok;
 	int busy;
 	__u64 cfg[3];
-	int sampling = 0, per_task = 0, exclude = 0, leader_gpu = -2;
+	int sampling = 0, per_task = 0, exclude = 0;
 	int k;
 
 	memset(fc, 0, sizeof(*fc));
@@ -804,6 +807,18 @@ static void make_call(struct fuzz_call *fc, int null_fd)
 	fc->allowed = pmu_ok;
 	if (fc->group < 0)
 		return;
+	make_group_call(fc, a, busy);
+}
+
+/*
+ * A valid counting event joining a group: perf's group rules, or, if its
+ * domain records, EBUSY from event_init, which runs before them.
+ */
+static void make_group_call(struct fuzz_call *fc, struct perf_event_attr *a,
+			    int busy)
+{
+	int leader_gpu;
+
 	leader_gpu = open_ev[fc->group].gpu;
 	if (open_ev[fc->group].leader >= 0) {
 		fc->allowed = E(EINVAL);
@@ -819,10 +834,12 @@ static void make_call(struct fuzz_call *fc, int null_fd)
 		fc->allowed = E(EINVAL);
 		fc->why = "software group leader on another CPU";
 	} else {
-		/* fits the domain's inputs, or not; its domain records */
-		fc->allowed = OK | E(EINVAL) | (busy ? E(EBUSY) : 0);
+		/* fits the domain's inputs, or not */
+		fc->allowed = OK | E(EINVAL);
 		fc->why = "group member";
 	}
+	if (busy)
+		fc->allowed |= E(EBUSY);
 }
 
 /* --- what opened ------------------------------------------------------- */
