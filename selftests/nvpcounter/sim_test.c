@@ -23,6 +23,17 @@
 #define G84_QUAD_ACK0	0x00a7e0
 #define CTRL_MODE_QUAD	1
 #define QUAD_STATE(ctrl)	(((ctrl) >> 24) & 3)
+/* record mode [G84:GF100] (pcounter.rst "Record mode setup") */
+#define G84_PRE_SRC0	0x00a400
+#define G84_STOP_SRC0	0x00a4c0	/* 0xa400 + STOP(3) * 0x40 */
+#define G84_STOP_OP0	0x00a4e0
+#define G84_REC_STATUS0	0x00a6e0
+#define G84_REC_LIMIT0	0x00a720
+#define G84_REC_START0	0x00a760
+#define G84_REC_CHAN	0x00a7a0
+#define G84_REC_DMA	0x00a7a4
+#define REC_CHAN_VALID	0x80000000
+#define CTRL_MODE_RECORD	2
 
 static int gpu_read(int gpu, const char *file, char *buf, size_t len)
 {
@@ -430,6 +441,18 @@ static int le16(const unsigned char *p)
 	return p[0] | p[1] << 8;
 }
 
+/*
+ * The bind of pcounter.rst "Record mode setup": RECORD_DMA first, then
+ * RECORD_CHAN with VALID (bit 31). Any numbers bind the sim's one VM
+ * (Documentation/sim.rst "Record-mode memory").
+ */
+static int rec_bind(int gpu)
+{
+	if (reg_wr(gpu, G84_REC_DMA, 0xbeef))
+		return -1;
+	return reg_wr(gpu, G84_REC_CHAN, REC_CHAN_VALID | 1);
+}
+
 TEST_F(sim, record_packets)
 {
 	unsigned char pkt[64];
@@ -437,6 +460,7 @@ TEST_F(sim, record_packets)
 
 	ASSERT_EQ(0, sim_create("g84"));
 	ASSERT_EQ(0, sim_cmd(0, "mem_ctl", "0x100000 4096"));
+	ASSERT_EQ(0, rec_bind(0));
 	ASSERT_EQ(0, sim_cmd(0, "wave", "0 2 periodic 100 1 1"));
 	ASSERT_EQ(0, sim_cmd(0, "wave", "0 3 const 1"));
 	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, 2));		/* MODE = RECORD */
@@ -793,6 +817,198 @@ TEST_F(sim, gk104_catalogue_clocks_exact)
 	ASSERT_EQ(0, sim_cmd(0, "advance", "ns 1000000"));
 	EXPECT_EQ(1000 + 1006000, nvpc_ev_count(fd));
 	close(fd);
+}
+
+/*
+ * Record mode on G84 domain 0 as in record_packets (STOP at cycles 99,
+ * 199, ...), the channel and DMA object not bound (sim.rst "Record-mode
+ * memory", the bind): the packet formed at cycle 99 is a VM fault
+ * (RECORD_STATUS = 0x100000 | FAULT), nothing reaches the window, and the
+ * domain stays wedged after a bind and a new RECORD_START. The same with
+ * RECORD_CHAN written before RECORD_DMA (the wrong order).
+ */
+TEST_F(sim, record_needs_bind)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		ASSERT_EQ(0, sim_create("g84"));
+		ASSERT_EQ(0, sim_cmd(0, "mem_ctl", "0x100000 4096"));
+		if (k) {
+			ASSERT_EQ(0, reg_wr(0, G84_REC_CHAN, REC_CHAN_VALID | 1));
+			ASSERT_EQ(0, reg_wr(0, G84_REC_DMA, 0xbeef));
+		}
+		ASSERT_EQ(0, sim_cmd(0, "wave", "0 2 periodic 100 1 1"));
+		ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_RECORD));
+		ASSERT_EQ(0, reg_wr(0, G84_STOP_SRC0, 2));
+		ASSERT_EQ(0, reg_wr(0, G84_STOP_OP0, 0xaaaa));
+		ASSERT_EQ(0, reg_wr(0, G84_REC_LIMIT0, 0x100fe0));
+		ASSERT_EQ(0, reg_wr(0, G84_REC_START0, 0x100000));
+		ASSERT_EQ(0, sim_cmd(0, "advance", "100"));
+		EXPECT_EQ(0x100001, reg_rd(0, G84_REC_STATUS0));
+		EXPECT_EQ(1, gpu_key(0, "stats", "unbound_faults"));
+		EXPECT_EQ(0, gpu_key(0, "stats", "mem_writes"));
+		ASSERT_EQ(0, rec_bind(0));
+		ASSERT_EQ(0, reg_wr(0, G84_REC_START0, 0x100000));
+		ASSERT_EQ(0, sim_cmd(0, "advance", "200"));
+		EXPECT_EQ(0, gpu_key(0, "stats", "mem_writes"));
+		ASSERT_EQ(0, nvpc_write(SIM_DIR "/remove", "0"));
+	}
+}
+
+/* The test mapping's pages, in ring order; bytes read or -1. */
+static int vm_test_mem(int gpu, unsigned char *buf, size_t len)
+{
+	char path[128];
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), SIM_DIR "/gpu%d/vm_test_mem", gpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while (got < len && (n = read(fd, buf + got, len - got)) > 0)
+		got += n;
+	close(fd);
+	return got;
+}
+
+/*
+ * The GPU VM (sim.rst "Record-mode memory"): a test mapping of a ring of
+ * 2 pages (P0, P1) over the window [0x200000, 0x204000): GPU address
+ * 0x200000 + x is in page (x / 4096) % 2. G84 domain 0, long packets,
+ * STOP at cycles 99, 199 (signal 2), EVENT_SRC[0] = signal 3 (const 1),
+ * RECORD_START 0x200ff0 (16-byte aligned, 16 bytes before a page end):
+ *  - packet 1 (cycle 99: cycles 100, STOP 1, EVENT_SRC[0] 100) at
+ *    0x200ff0 straddles P0 and P1: its words 0-7 (cycles 100, 0, 0,
+ *    STOP 1, PRE_SRC[0..3] 0) are P0 bytes 0xff0..0xfff, words 8-15
+ *    (START_SRC[0..3] 0, EVENT_SRC[0..3] 100, 0, 0, 0) P1 bytes
+ *    0x000..0x00f;
+ *  - packet 2 (cycle 199: cycles 200) at 0x201010: P1 bytes 0x10..0x2f;
+ *  - RECORD_START 0x202000 in record mode (counters reset): packet 3 at
+ *    cycle 299 (cycles 100) at 0x202000, the ring's second turn: P0
+ *    bytes 0x000..0x01f.
+ * Then the mapping is removed: the next packet (cycle 399) is a VM fault.
+ */
+TEST_F(sim, vm_ring_mapping)
+{
+	static unsigned char mem[8192];
+	char buf[256];
+
+	ASSERT_EQ(0, sim_create("g84"));
+	/* bad mappings: va not aligned to the ring, size not a whole
+	 * number of rings, a window across 4 GiB, no pages
+	 */
+	EXPECT_EQ(-EINVAL, sim_cmd(0, "vm_test", "map 0x201000 0x4000 2"));
+	EXPECT_EQ(-EINVAL, sim_cmd(0, "vm_test", "map 0x200000 0x3000 2"));
+	EXPECT_EQ(-EINVAL, sim_cmd(0, "vm_test", "map 0xfffff000 0x2000 1"));
+	EXPECT_EQ(-EINVAL, sim_cmd(0, "vm_test", "map 0x200000 0x4000 0"));
+	ASSERT_EQ(0, sim_cmd(0, "vm_test", "map 0x200000 0x4000 2"));
+	EXPECT_EQ(-EBUSY, sim_cmd(0, "vm_test", "map 0x300000 0x1000 1"));
+	ASSERT_LT(0, gpu_read(0, "vm", buf, sizeof(buf)));
+	EXPECT_STREQ("va 0x0000200000 size 0x4000 pages 2 packets 0\n", buf);
+
+	ASSERT_EQ(0, rec_bind(0));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "0 2 periodic 100 1 1"));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "0 3 const 1"));
+	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_RECORD));
+	ASSERT_EQ(0, reg_wr(0, G84_STOP_SRC0, 2));
+	ASSERT_EQ(0, reg_wr(0, G84_STOP_OP0, 0xaaaa));
+	ASSERT_EQ(0, reg_wr(0, G84_EVENT_SRC0, 3));
+	ASSERT_EQ(0, reg_wr(0, G84_REC_LIMIT0, 0x203fe0));
+	ASSERT_EQ(0, reg_wr(0, G84_REC_START0, 0x200ff0));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "200"));
+	EXPECT_EQ(0x201030, reg_rd(0, G84_REC_STATUS0));
+	ASSERT_EQ(0, reg_wr(0, G84_REC_START0, 0x202000));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "100"));
+	EXPECT_EQ(0x202020, reg_rd(0, G84_REC_STATUS0));
+	EXPECT_EQ(3, gpu_key(0, "stats", "vm_writes"));
+	EXPECT_EQ(0, gpu_key(0, "stats", "vm_faults"));
+	ASSERT_LT(0, gpu_read(0, "vm", buf, sizeof(buf)));
+	EXPECT_STREQ("va 0x0000200000 size 0x4000 pages 2 packets 3\n", buf);
+
+	ASSERT_EQ(8192, vm_test_mem(0, mem, sizeof(mem)));
+	/* packet 1, first half in P0 */
+	EXPECT_EQ(100, le16(mem + 0xff0));
+	EXPECT_EQ(0, le16(mem + 0xff2));
+	EXPECT_EQ(1, le16(mem + 0xff6) & 0xfff);
+	/* packet 1, second half at the start of P1: START_SRC[0] (packet
+	 * byte 0x10) 0, EVENT_SRC[0] (packet byte 0x18) 100
+	 */
+	EXPECT_EQ(0, le16(mem + 4096 + 0x00));
+	EXPECT_EQ(100, le16(mem + 4096 + 0x08));
+	EXPECT_EQ(0, le16(mem + 4096 + 0x0a));
+	/* packet 2 in P1 */
+	EXPECT_EQ(200, le16(mem + 4096 + 0x10));
+	EXPECT_EQ(1, le16(mem + 4096 + 0x16) & 0xfff);
+	EXPECT_EQ(100, le16(mem + 4096 + 0x10 + 0x18));
+	/* packet 3, the second turn of the ring, at the start of P0 */
+	EXPECT_EQ(100, le16(mem + 0x00));
+	EXPECT_EQ(1, le16(mem + 0x06) & 0xfff);
+	EXPECT_EQ(100, le16(mem + 0x18));
+
+	/* unmapped: the next packet faults and wedges the domain */
+	ASSERT_EQ(0, sim_cmd(0, "vm_test", "unmap"));
+	EXPECT_EQ(0, gpu_read(0, "vm", buf, sizeof(buf)));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "100"));
+	EXPECT_EQ(0x202021, reg_rd(0, G84_REC_STATUS0));
+	EXPECT_EQ(1, gpu_key(0, "stats", "vm_faults"));
+	EXPECT_EQ(3, gpu_key(0, "stats", "vm_writes"));
+}
+
+/*
+ * STOP counts above 1 (pcounter.rst "Record mode": "each domain has place
+ * for one outgoing packet"). record_latency 5: a packet formed in cycle c
+ * is written in cycle c + 5, the next can form from c + 6. G84 domain 0,
+ * STOP = signal 2 in the odd cycles ((c + 1) % 2 == 0), PRE_SRC[0] =
+ * signal 3 (const 1):
+ *   c = 1: packet A (cycles 2, STOP 1, PRE0 2), written in c = 6;
+ *   c = 3, 5: STOP counts 2 meanwhile; c = 6 PRE0 5;
+ *   c = 7: packet B (cycles 8, STOP 3, PRE0 6), written in c = 12;
+ *   c = 13: packet C (cycles 14, STOP 3, PRE0 6), written in c = 18.
+ * After 18 cycles (c = 0..17) two packets are in memory, after 19 three,
+ * at 0x100000, 0x100020, 0x100040.
+ */
+TEST_F(sim, record_latency_stop_counts)
+{
+	static const int want[3][3] = { { 2, 1, 2 }, { 8, 3, 6 }, { 14, 3, 6 } };
+	unsigned char pkt[96];
+	char buf[32];
+	int fd, i;
+
+	ASSERT_EQ(0, sim_create("g84"));
+	ASSERT_LT(0, gpu_read(0, "record_latency", buf, sizeof(buf)));
+	EXPECT_STREQ("0\n", buf);
+	ASSERT_EQ(0, sim_cmd(0, "record_latency", "5"));
+	ASSERT_LT(0, gpu_read(0, "record_latency", buf, sizeof(buf)));
+	EXPECT_STREQ("5\n", buf);
+	EXPECT_EQ(-EINVAL, sim_cmd(0, "record_latency", "4294967296"));
+	EXPECT_EQ(-EINVAL, sim_cmd(0, "record_latency", "5 6"));
+	ASSERT_EQ(0, sim_cmd(0, "mem_ctl", "0x100000 4096"));
+	ASSERT_EQ(0, rec_bind(0));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "0 2 periodic 2 1 1"));
+	ASSERT_EQ(0, sim_cmd(0, "wave", "0 3 const 1"));
+	ASSERT_EQ(0, reg_wr(0, G84_CTRL0, CTRL_MODE_RECORD));
+	ASSERT_EQ(0, reg_wr(0, G84_STOP_SRC0, 2));
+	ASSERT_EQ(0, reg_wr(0, G84_STOP_OP0, 0xaaaa));
+	ASSERT_EQ(0, reg_wr(0, G84_PRE_SRC0, 3));
+	ASSERT_EQ(0, reg_wr(0, G84_REC_LIMIT0, 0x100fe0));
+	ASSERT_EQ(0, reg_wr(0, G84_REC_START0, 0x100000));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "18"));
+	EXPECT_EQ(2, gpu_key(0, "stats", "mem_writes"));
+	ASSERT_EQ(0, sim_cmd(0, "advance", "1"));
+	EXPECT_EQ(3, gpu_key(0, "stats", "mem_writes"));
+	EXPECT_EQ(0x100060, reg_rd(0, G84_REC_STATUS0));
+	fd = open(SIM_DIR "/gpu0/mem", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(96, read(fd, pkt, sizeof(pkt)));
+	close(fd);
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(want[i][0], le16(pkt + 32 * i + 0x00));
+		EXPECT_EQ(want[i][1], le16(pkt + 32 * i + 0x06) & 0xfff);
+		EXPECT_EQ(want[i][2], le16(pkt + 32 * i + 0x08));
+	}
 }
 
 /*

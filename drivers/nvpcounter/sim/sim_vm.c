@@ -135,10 +135,13 @@ int nvpc_simdev_record_bind(void *priv, u32 *chan, u32 *dma)
 	return 0;
 }
 
-/* Lock held: a free slot, or -EBUSY if [va, va + size) overlaps a map. */
+/*
+ * Lock held: a free slot, -EBUSY if [va, va + size) overlaps a mapping,
+ * -ENOMEM if the table is full (the op's contract has no other errno)
+ */
 static int nvpc_simdev_vm_slot(struct nvpc_simdev *sd, u64 va, u64 size)
 {
-	int i, slot = -ENOSPC;
+	int i, slot = -ENOMEM;
 
 	for (i = 0; i < NVPC_SIMDEV_VM_MAX; i++) {
 		const struct nvpc_simdev_vm_map *m = sd->vm[i];
@@ -209,8 +212,8 @@ static bool nvpc_simdev_vm_args_ok(struct nvpc_simdev *sd, u64 va, u64 size,
  * context.
  *
  * Return: 0; -EINVAL for bad arguments (see the checks), -EBUSY if the
- * window overlaps a mapping, -ENOSPC if NVPC_SIMDEV_VM_MAX mappings
- * exist, -EOPNOTSUPP before G84, -ENOMEM.
+ * window overlaps a mapping, -EOPNOTSUPP before G84, -ENOMEM (also when
+ * NVPC_SIMDEV_VM_MAX mappings exist).
  */
 int nvpc_simdev_record_map(void *priv, u64 va, u64 size, void **pages,
 			   unsigned int nr_pages)
