@@ -207,6 +207,9 @@ struct nvpc_sim_fa_op {
  * @hyper: cost estimate: the hyperperiod of the next run, 0 if none
  * @tail: cycles run after a hyperperiod skip (fa_hyper_tail())
  * @skips: cost estimate: the next run may skip hyperperiods
+ * @dry: cost estimate: the next run evaluates a period of a memoryless
+ *	domain instead of measuring it (sim_fast.c "DOC: memoryless quad-mode
+ *	domains")
  * @lazy: the domain is lazy (sim_fast.c "DOC: lazy domains"): runs skip
  *	it; decided at the start of each run and by the cost estimate
  * @lazy_config: its registers and waveforms allow it to be lazy, as of
@@ -234,6 +237,7 @@ struct nvpc_sim_fa_plan {
 	u64 hyper;
 	u32 tail;
 	bool skips;
+	bool dry;
 	bool lazy;
 	bool lazy_config;
 	bool steady;
@@ -367,7 +371,7 @@ struct nvpc_sim_rbuf *nvpc_sim_rbuf(struct nvpc_sim *sim,
 				    struct nvpc_sim_dom *d);
 void nvpc_sim_hw_reset(struct nvpc_sim *sim);
 void nvpc_sim_access_scope(const struct nvpc_sim *sim, u32 addr, bool write,
-			   unsigned int *first, unsigned int *count);
+			   u32 val, unsigned int *first, unsigned int *count);
 void nvpc_sim_catch_up_range(struct nvpc_sim *sim, unsigned int first,
 			     unsigned int count);
 int nvpc_sim_hist_bit(const u64 *hist, u64 cycle);
