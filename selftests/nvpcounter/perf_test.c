@@ -589,7 +589,7 @@ static void log_rt_stats(struct __test_metadata *_metadata, int gpu)
 		return;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
-		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		for (k = 0; k < ARRAY_SIZE(keys); k++)
 			if (!strncmp(line, keys[k], strlen(keys[k])) &&
 			    line[strlen(keys[k])] == ' ')
 				TH_LOG("sim stats: %s", line);
@@ -613,7 +613,7 @@ static void log_rt_stats(struct __test_metadata *_metadata, int gpu)
  * scaled counts of a constant signal were 2.5-4.5% low).
  */
 static void multiplex_six(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(perf) *self, const char *hz)
+			  struct _test_data_perf *self, const char *hz)
 {
 	static const struct { int period, width; } wv[6] = {
 		{ 2, 1 }, { 4, 1 }, { 5, 2 }, { 8, 3 }, { 10, 7 }, { 1, 1 },
