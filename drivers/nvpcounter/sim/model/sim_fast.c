@@ -173,7 +173,8 @@ enum {
 	FA_REF_FLAG_SC = 8,	/* own FLAG feeds SETFLAG/CLRFLAG */
 };
 
-static unsigned int fa_refs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
+static unsigned int fa_refs_decode(struct nvpc_sim *sim,
+				   struct nvpc_sim_dom *d)
 {
 	struct nvpc_sim_hw *hw = &d->hw;
 	unsigned int n, j, r = 0, nsrc, kind;
@@ -203,6 +204,16 @@ static unsigned int fa_refs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 		}
 	}
 	return r;
+}
+
+/* fa_refs_decode(), kept while &nvpc_sim.cfg_gen stays (every access asks) */
+static unsigned int fa_refs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
+{
+	if (d->fa.refs_gen != sim->cfg_gen) {
+		d->fa.refs = fa_refs_decode(sim, d);
+		d->fa.refs_gen = sim->cfg_gen;
+	}
+	return d->fa.refs;
 }
 
 static unsigned int fa_limit(struct nvpc_sim_dom *d, unsigned int refs)
@@ -768,11 +779,21 @@ static void fa_op_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	}
 }
 
-/* decode the domain's registers for a run */
+/*
+ * Decode the domain's registers for a run; the decoding is kept while
+ * &nvpc_sim.cfg_gen stays (registers and waveforms), only the periodic
+ * positions move with time.
+ */
 static void fa_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 {
 	unsigned int i, nslot;
 
+	sim->work++;
+	if (d->fa.plan_gen == sim->cfg_gen) {
+		fa_plan_sync(d);
+		return;
+	}
+	d->fa.plan_gen = sim->cfg_gen;
 	nslot = sim->gen < NVPC_GEN_NV30 ? NVPC_SIM_NR_SLOTS : 16;
 	for (i = 0; i < NVPC_SIM_NR_SLOTS; i++) {
 		if (i < nslot)
@@ -797,7 +818,6 @@ static void fa_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	for (i = 0; i < NVPC_NR_INPUTS; i++)
 		fa_op_plan(sim, d, i);
 	fa_plan_sync(d);
-	sim->work++;
 }
 
 /*
@@ -1168,17 +1188,20 @@ static bool fa_hyper_mode(const struct nvpc_sim_dom *d, unsigned int lim)
  * 3 in PULSE mode, and the interleaved order keeps the importer within a
  * chunk of this domain), never more than the history.
  */
-static u32 fa_hyper_tail(const struct nvpc_sim *sim,
-			 const struct nvpc_sim_dom *d)
+static u32 fa_hyper_tail(const struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 {
 	u64 pmax = d->period, r;
 	unsigned int i;
 
+	/* the clocks do not change for the model's life (0: not known yet) */
+	if (d->fa.tail_clk)
+		return d->fa.tail_clk;
 	for (i = d->set_first; i < d->set_first + d->set_count; i++)
 		if (sim->dom[i].period > pmax)
 			pmax = sim->dom[i].period;
 	r = 3 * ((pmax + d->period - 1) / d->period) + 8;
-	return r < NVPC_SIM_HIST ? r : NVPC_SIM_HIST;
+	d->fa.tail_clk = r < NVPC_SIM_HIST ? r : NVPC_SIM_HIST;
+	return d->fa.tail_clk;
 }
 
 /* at least two periods skipped: worth the measurement */
@@ -1678,6 +1701,7 @@ static bool fa_lazy_config(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		return false;
 	/* as it will be once a pending pulse is over */
 	l = fa_hyperperiod_after(sim, d);
+	d->fa.lazy_hyper = l;
 	return l && l <= FA_LAZY_HYPER_MAX;
 }
 
@@ -1931,10 +1955,13 @@ static void fa_cost_prepare(struct nvpc_sim *sim)
 			d->fa.dry = false;
 			if (d->fa.skips && d->fa.steady) {
 				d->fa.hyper = d->fa.st_period;
+			} else if (d->fa.lazy) {
+				/* decoded with the lazy config, not again */
+				d->fa.hyper = d->fa.lazy_hyper;
 			} else {
 				d->fa.hyper = d->fa.skips ?
 					      fa_hyperperiod_after(sim, d) : 0;
-				d->fa.dry = d->fa.skips && !d->fa.lazy &&
+				d->fa.dry = d->fa.skips &&
 					    fa_dry_ok(sim, d, d->fa.hyper);
 			}
 		}

@@ -214,6 +214,14 @@ struct nvpc_sim_fa_op {
  *	it; decided at the start of each run and by the cost estimate
  * @lazy_config: its registers and waveforms allow it to be lazy, as of
  *	&nvpc_sim.lazy_gen
+ * @lazy_hyper: fa_hyperperiod_after() as of &nvpc_sim.lazy_gen (the cost
+ *	estimate of a lazy domain's catch-up, without decoding it again)
+ * @plan_gen: &nvpc_sim.cfg_gen when @slot, @op and the slot lists were
+ *	decoded (fa_plan() keeps them while it stays)
+ * @refs_gen: &nvpc_sim.cfg_gen when @refs was decoded
+ * @refs: the FLAG, EVENT and import references of its SRC bytes
+ *	(fa_refs() of sim_fast.c)
+ * @tail_clk: fa_hyper_tail(), from the clocks (0: not computed yet)
  * @steady: quad mode: the domain's state is on the orbit measured by the
  *	last hyperperiod skip (period @st_period, counter increments
  *	@st_inc per period), valid while &nvpc_sim.cfg_gen is @st_gen
@@ -240,6 +248,11 @@ struct nvpc_sim_fa_plan {
 	bool dry;
 	bool lazy;
 	bool lazy_config;
+	u64 lazy_hyper;
+	u64 plan_gen;
+	u64 refs_gen;
+	u32 refs;
+	u32 tail_clk;
 	bool steady;
 	u64 st_gen;
 	u64 st_period;
