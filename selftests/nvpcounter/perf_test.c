@@ -634,8 +634,7 @@ static void multiplex_six(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, sim_cmd(self->gpu, "clocks", "all %s", hz));
 	self->type = nvpc_pmu_find(self->gpu, self->pmu, sizeof(self->pmu));
 	ASSERT_LE(0, self->type);
-	TH_LOG("main.0 clock_hz %lld, nominal_hz %lld (%s)",
-	       nvpc_pmu_num(self->pmu, "domains/main.0/clock_hz"),
+	TH_LOG("main.0 nominal_hz %lld (%s)",
 	       nvpc_pmu_num(self->pmu, "domains/main.0/nominal_hz"),
 	       hz ? "every clock set" : "the catalogue's clocks");
 	snprintf(mux, sizeof(mux), "%s/perf_event_mux_interval_ms", self->pmu);
@@ -662,6 +661,8 @@ static void multiplex_six(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, nvpc_ev_read(fc, &vc));
 	ASSERT_EQ(vc.enabled, vc.running);
 	ASSERT_LT(100000, vc.count);
+	TH_LOG("main.0 measured clock_hz %lld",
+	       nvpc_pmu_num(self->pmu, "domains/main.0/clock_hz"));
 	for (i = 0; i < 6; i++) {
 		ASSERT_EQ(0, nvpc_ev_read(fd[i], &v));
 		ASSERT_LT(0, v.running);
