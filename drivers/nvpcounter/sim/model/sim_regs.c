@@ -1049,18 +1049,25 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 
 /*
  * Writes that leave how every domain counts as it was: a quad-mode ack, and
- * a PRE_OP write of the value it holds, which swaps [G84:GF100] ("Quad
- * event mode"). A swap only moves the shadow counters, so the fast
- * engine's steady state (&nvpc_sim_fa_plan.steady) stays valid. Anything
- * else counts as a change (&nvpc_sim.cfg_gen).
+ * a SRC or OP write of the value it holds: among them the PRE_OP write
+ * that swaps [G84:GF100] ("Quad event mode") and the OP the driver
+ * rewrites with an input's new SRC. A swap only moves the shadow counters,
+ * and what such a write starts or aborts in single event mode is an
+ * effect for the next cycle (pending), not a new program, so the fast
+ * engine's steady state (&nvpc_sim_fa_plan.steady) and what it decoded
+ * from the registers stay valid. Anything else counts as a change
+ * (&nvpc_sim.cfg_gen).
  */
 static bool nvpc_sim_keeps_counting(const struct nvpc_sim *sim,
 				    const struct nvpc_sim_ref *r, u32 val)
 {
 	if (r->reg == R_QUAD_ACK || r->reg == R_QUAD_ACK_SHARED)
 		return true;
-	return r->reg == R_OP && r->dom >= 0 && r->arg == NVPC_INPUT_PRE &&
-	       sim->dom[r->dom].hw.op[NVPC_INPUT_PRE] == val;
+	if (r->dom < 0)
+		return false;
+	if (r->reg == R_OP)
+		return sim->dom[r->dom].hw.op[r->arg] == val;
+	return r->reg == R_SRC && sim->dom[r->dom].hw.src[r->arg] == val;
 }
 
 /**
