@@ -86,7 +86,7 @@ static bool nvpc_simdev_rt_run(struct nvpc_simdev *sd, u64 to, u64 hold_ns,
  * hyperperiods in constant work. Lock held.
  */
 static void nvpc_simdev_rt_access(struct nvpc_simdev *sd, u32 addr,
-				  bool write)
+				  bool write, u32 val)
 {
 	u64 now, w0, t0, budget;
 	int ret;
@@ -100,7 +100,7 @@ static void nvpc_simdev_rt_access(struct nvpc_simdev *sd, u32 addr,
 	t0 = now;
 	budget = nvpc_simdev_budget(sd, NVPC_SIMDEV_RT_ACCESS_NS);
 	ret = nvpc_sim_advance_access(sd->sim, now - sd->rt_last, budget, addr,
-				      write);
+				      write, val);
 	if (ret < 0) {
 		/* the model's time would overflow: it stops, and says so */
 		sd->rt_skipped_ns += now - sd->rt_last;
@@ -132,7 +132,7 @@ static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sd->seq++;
-	nvpc_simdev_rt_access(sd, addr, false);
+	nvpc_simdev_rt_access(sd, addr, false, 0);
 	/*
 	 * Manual clock: no cycle runs between a swap trigger and the
 	 * driver's poll of QUAD_STATE; do the swap of the next cycle now
@@ -155,7 +155,7 @@ static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sd->seq++;
-	nvpc_simdev_rt_access(sd, addr, true);
+	nvpc_simdev_rt_access(sd, addr, true, val);
 	nvpc_sim_wr32(sd->sim, addr, val);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 }

@@ -12,7 +12,9 @@
  *  4. the catalogue's G84 (all clocks 100 kHz) with main.0 in quad mode and
  *     the other 7 domains idle: work, estimated work and time of catching
  *     up 1, 10 and 500 cycles (a real-time register access), with the idle
- *     domains lazy and without.
+ *     domains lazy and without;
+ *  5. the catalogue's G84 at its own clocks: a span after perf's rotation
+ *     rewrote an input of main.0 against a span in the steady state.
  */
 #include <time.h>
 #include "sim_test.h"
@@ -261,11 +263,80 @@ static void g84_catchups(void)
 	}
 }
 
+/*
+ * The catalogue's G84 at its own clocks (main.0 at 100 MHz), main.0 in
+ * quad mode counting the multiplexing test's six periodic signals on its
+ * four inputs: advances of 5000 cycles (50 us, a real-time access's span)
+ * after perf's rotation rewrote an input (SRC and OP, then the swap), and
+ * after a swap alone (the steady state): work, estimate and time of each.
+ */
+static void g84_rotation_span(struct nvpc_sim *s, bool rotate, int i,
+			      double *ns, u64 *work, u64 *est)
+{
+	double t0;
+	u64 w;
+
+	if (rotate) {
+		nvpc_sim_wr32(s, NVPC_NV40_SRC(0, i % 4), 1 + (i + 4) % 6);
+		nvpc_sim_wr32(s, NVPC_NV40_OP(0, i % 4), 0xaaaa);
+	}
+	nvpc_sim_wr32(s, NVPC_NV40_PRE_OP(0), 0);	/* swap */
+	s->engine->cost_prepare(s);
+	*est += s->engine->cost(s, s->now + 5000 * s->dom[0].period);
+	w = nvpc_sim_work(s);
+	t0 = now();
+	nvpc_sim_advance(s, 0, 5000);
+	*ns += now() - t0;
+	*work += nvpc_sim_work(s) - w;
+}
+
+static void g84_rotation(void)
+{
+	static const u32 wp[6] = { 2, 4, 5, 8, 10, 1 }, ww[6] = { 1, 1, 2, 3, 7, 1 };
+	const struct nvpc_chip_desc *g84 = nvpc_catalog_find(0x84);
+	struct nvpc_sim_params p = { .chip = g84 };
+	u64 wr = 0, er = 0, ws = 0, es = 0;
+	double tr = 0, ts = 0;
+	struct nvpc_sim *s;
+	size_t sz;
+	int i, d;
+
+	sz = nvpc_sim_size(&p);
+	s = calloc(1, sz);
+	if (!g84 || !s || nvpc_sim_init(s, sz, &p))
+		exit(1);
+	for (i = 0; i < 6; i++)
+		wper(s, 0, 1 + i, wp[i], ww[i], 0);
+	nvpc_sim_wr32(s, NVPC_G84_SPEC_SRC(0),
+		      nvpc_catalog_trailer_id(g84, &g84->domains[0],
+					      NVPC_TRAILER_ZERO, 0));
+	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_QUAD);
+	for (d = 1; d < G84_DOMS; d++)
+		nvpc_sim_wr32(s, NVPC_NV40_CTRL(d), NVPC_NV40_CTRL_MODE_SINGLE);
+	for (i = 0; i < 4; i++) {
+		nvpc_sim_wr32(s, NVPC_NV40_SRC(0, i), 1 + i);
+		nvpc_sim_wr32(s, NVPC_NV40_OP(0, i), 0xaaaa);
+	}
+	nvpc_sim_advance(s, 0, 5000);
+	for (i = 0; i < CATCHUP_N; i++) {
+		g84_rotation_span(s, true, i, &tr, &wr, &er);
+		g84_rotation_span(s, false, i, &ts, &ws, &es);
+	}
+	printf("G84 at the catalogue's clocks, main.0 quad, 6 periodic signals, 5000-cycle spans (%d each):\n",
+	       CATCHUP_N);
+	printf("  after an input rewritten: %.1f units (est. %.1f) %.0f ns; after a swap alone: %.1f units (est. %.1f) %.0f ns (ratio %.2f)\n",
+	       (double)wr / CATCHUP_N, (double)er / CATCHUP_N,
+	       tr / CATCHUP_N * 1e9, (double)ws / CATCHUP_N,
+	       (double)es / CATCHUP_N, ts / CATCHUP_N * 1e9, tr / ts);
+	free(s);
+}
+
 int main(void)
 {
 	double t6, t12;
 
 	g84_catchups();
+	g84_rotation();
 	g84_swapped();
 
 	workload("periodic (hyperperiod too long to extrapolate)", 2,

@@ -8,7 +8,10 @@
  * observation catches them up, and many configs have idle domains with
  * periodic sources (lazy ones) beside the busy ones. Seeded and
  * reproducible: SIM_DIFF_SEED (default 1), SIM_DIFF_CONFIGS (default
- * 10000). A failure names the config and step to replay.
+ * 10000). A failure names the config and step to replay. Targeted runs
+ * beside it: quad mode with periodic sources over long spans, memoryless
+ * quad-mode domains reprogrammed as perf's rotation does, single event
+ * mode.
  */
 #include "sim_test.h"
 #include "sim_internal.h"
@@ -860,6 +863,162 @@ TEST(fast_equals_oracle_hyperperiod)
 		free(s[0]);
 		free(s[1]);
 	}
+}
+
+/* a source of a memoryless domain: a waveform or a trailer that is no FLAG */
+static u32 rnd_memoryless_sig(void)
+{
+	static const u8 tr[] = {
+		NVPC_NV40_TRAILER_ZERO_C, NVPC_NV40_TRAILER_PERIODIC,
+		NVPC_NV40_TRAILER_WRCACHE_FLUSH, NVPC_NV40_TRAILER_PM_TRIGGER,
+	};
+
+	return rnd(6) ? rnd(16) : TR(tr[rnd(ARRAY_SIZE(tr))]);
+}
+
+static u32 rnd_memoryless_src(void)
+{
+	return rnd_memoryless_sig() | rnd_memoryless_sig() << 8 |
+	       rnd_memoryless_sig() << 16 | rnd_memoryless_sig() << 24;
+}
+
+/*
+ * A waveform of a short period: mostly powers of 2 (hyperperiods of at
+ * most 64, evaluated without running), now and then one that makes the
+ * hyperperiod longer (measured).
+ */
+static void rnd_short_wave(struct nvpc_sim_wave *w)
+{
+	static const u32 periods[] = { 1, 2, 4, 8, 16, 32, 3, 5, 6, 10, 20 };
+
+	memset(w, 0, sizeof(*w));
+	w->kind = rnd(4) ? NVPC_SIM_WAVE_PERIODIC : NVPC_SIM_WAVE_CONST;
+	w->value = rnd(2);
+	w->period = periods[rnd(8) ? rnd(6) : rnd(ARRAY_SIZE(periods))];
+	w->width = rnd(w->period + 1);
+	w->phase = rng();
+}
+
+/*
+ * Quad-mode domains that read no FLAG, EVENT or import (sim_fast.c "DOC:
+ * memoryless quad-mode domains"): G84, main.0 programmed as perf's
+ * rotation does (an input's SRC and OP rewritten, then a swap), with
+ * random ops and delay bits, SETFLAG/CLRFLAG (the latch they follow and do
+ * not read), counter modes, PERIODIC and PM_TRIGGER trailers, waveform
+ * changes; spans mostly long enough to skip, in bounded parts or in one
+ * go. Every register, the latch, the last sources and the histories equal
+ * the oracle's after every step.
+ */
+TEST(fast_equals_oracle_memoryless)
+{
+	unsigned int i, step, k, m, n, ncase;
+	struct cfg *c = calloc(1, sizeof(*c));
+	struct nvpc_sim_wave wv;
+	u32 bad = 0, v0 = 0, v1 = 0, a, v, ctrl;
+	u64 cyc;
+
+	ASSERT_NE(NULL, c);
+	ncase = getenv("SIM_QUICK") ? 40 : 150;
+	for (i = 0; i < ncase; i++) {
+		rng_state = 0x3141592ULL + i * 0x9e3779b97f4a7c15ULL;
+		c->chip = chip_g84;
+		for (k = 0; k < 2; k++) {
+			c->s[k] = sim_new(&c->chip, k ? &nvpc_sim_engine_oracle :
+					  &nvpc_sim_engine_fast);
+			ASSERT_NE(NULL, c->s[k]);
+			memset(&c->log[k], 0, sizeof(c->log[k]));
+		}
+		cfg_regs(c);
+		for (m = 0; m < 16; m++) {
+			rnd_short_wave(&wv);
+			for (k = 0; k < 2; k++)
+				nvpc_sim_set_wave(c->s[k], 0, m, &wv);
+		}
+		/* counter mode; PERIODIC (1024 or 2048 cycles) now and then */
+		ctrl = NVPC_NV40_CTRL_MODE_QUAD | rnd(5) << 4 |
+		       (rnd(4) ? 0 : rnd(3) << 21);
+		v = rnd(4) ? TR(NVPC_NV40_TRAILER_ZERO_C) : 0;
+		for (k = 0; k < 2; k++) {
+			nvpc_sim_wr32(c->s[k], NVPC_G84_SPEC_SRC(0), v);
+			nvpc_sim_wr32(c->s[k], NVPC_NV40_CTRL(0), ctrl);
+			nvpc_sim_wr32(c->s[k], NVPC_NV40_CTRL(1),
+				      NVPC_NV40_CTRL_MODE_SINGLE);
+		}
+		for (m = 0; m < 6; m++) {
+			a = m < 4 ? NVPC_NV40_OP(0, m) :
+			    m == 4 ? NVPC_NV40_SETFLAG_OP(0) :
+			    NVPC_NV40_CLRFLAG_OP(0);
+			v = rnd_op();
+			n = rnd_memoryless_src();
+			for (k = 0; k < 2; k++) {
+				if (m < 4)
+					nvpc_sim_wr32(c->s[k],
+						      NVPC_NV40_SRC(0, m), n);
+				nvpc_sim_wr32(c->s[k], a, v);
+			}
+		}
+		for (step = 0; step < 12; step++) {
+			/* the rotation: an input rewritten, then a swap */
+			for (n = 1 + rnd(2); n; n--) {
+				m = rnd(6);
+				if (m < 4 && rnd(3)) {
+					a = NVPC_NV40_SRC(0, m);
+					v = rnd_memoryless_src();
+				} else {
+					a = m < 4 ? NVPC_NV40_OP(0, m) :
+					    m == 4 ? NVPC_NV40_SETFLAG_OP(0) :
+					    NVPC_NV40_CLRFLAG_OP(0);
+					v = rnd_op();
+				}
+				for (k = 0; k < 2; k++)
+					nvpc_sim_wr32(c->s[k], a, v);
+			}
+			if (!rnd(4)) {
+				rnd_short_wave(&wv);
+				m = rnd(16);
+				for (k = 0; k < 2; k++)
+					nvpc_sim_set_wave(c->s[k], 0, m, &wv);
+			}
+			/* one draw for both sims */
+			n = rnd(4) ? 1 : 0;
+			n |= rnd(8) ? 0 : 2;
+			n |= rnd(3) ? 0 : 4;
+			n |= rnd(3) ? 0 : 8;
+			for (k = 0; k < 2; k++) {
+				if (n & 1)	/* PRE_OP, its value: a swap */
+					nvpc_sim_wr32(c->s[k],
+						      NVPC_NV40_PRE_OP(0),
+						      nvpc_sim_rd32(c->s[k],
+							NVPC_NV40_PRE_OP(0)));
+				if (n & 2)
+					nvpc_sim_pm_trigger(c->s[k]);
+				if (n & 4)
+					nvpc_sim_wr32(c->s[k],
+						NVPC_NV40_QUAD_ACK_TRIGGER(0),
+						NVPC_QUAD_ACK);
+				if (n & 8)	/* a read's settle */
+					nvpc_sim_settle(c->s[k]);
+			}
+			cyc = rnd(5) ? 150 + rnd(rnd(2) ? 2000 : 20000) :
+			      1 + rnd(150);
+			ASSERT_EQ(0, nvpc_sim_advance(c->s[1], 0, cyc));
+			if (rnd(2)) {
+				ASSERT_EQ(0, advance_in_parts(c->s[0], 0, cyc,
+							      6 + rnd(40)))
+					TH_LOG("case %u step %u", i, step);
+			} else {
+				ASSERT_EQ(0, nvpc_sim_advance(c->s[0], 0, cyc));
+			}
+			if (cfg_compare(c, &bad, &v0, &v1)) {
+				TH_LOG("case %u step %u: addr 0x%06x fast 0x%08x oracle 0x%08x",
+				       i, step, bad, v0, v1);
+				ASSERT_TRUE(0);
+			}
+		}
+		free(c->s[0]);
+		free(c->s[1]);
+	}
+	free(c);
 }
 
 /* one single event mode program: PRE, START, EVENT, STOP tables */

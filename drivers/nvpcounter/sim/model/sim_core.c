@@ -710,6 +710,7 @@ int nvpc_sim_advance_within(struct nvpc_sim *sim, unsigned int dom, u64 n,
  * @budget: work units allowed for the advance and the access
  * @addr: BAR0 address of the access that follows
  * @write: it is a write
+ * @val: the value it writes (ignored for a read)
  *
  * nvpc_sim_advance_within() for a real-time register access: the estimate
  * covers the run of the domains that are not lazy and the catch-up of the
@@ -722,7 +723,7 @@ int nvpc_sim_advance_within(struct nvpc_sim *sim, unsigned int dom, u64 n,
  * model time would overflow.
  */
 int nvpc_sim_advance_access(struct nvpc_sim *sim, u64 ns, u64 budget,
-			    u32 addr, bool write)
+			    u32 addr, bool write, u32 val)
 {
 	unsigned int first, count, i;
 	u64 t, f, est;
@@ -734,7 +735,8 @@ int nvpc_sim_advance_access(struct nvpc_sim *sim, u64 ns, u64 budget,
 	sim->engine->cost_prepare(sim);
 	est = sim->engine->cost(sim, sim->now + t);
 	if (sim->engine->catch_up_cost) {
-		nvpc_sim_access_scope(sim, addr, write, &first, &count);
+		nvpc_sim_access_scope(sim, addr, write, val, &first,
+				      &count);
 		for (i = first; i < first + count && est <= budget; i++)
 			est += sim->engine->catch_up_cost(sim, i, sim->now + t);
 	}

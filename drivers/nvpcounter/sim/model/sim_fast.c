@@ -173,7 +173,8 @@ enum {
 	FA_REF_FLAG_SC = 8,	/* own FLAG feeds SETFLAG/CLRFLAG */
 };
 
-static unsigned int fa_refs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
+static unsigned int fa_refs_decode(struct nvpc_sim *sim,
+				   struct nvpc_sim_dom *d)
 {
 	struct nvpc_sim_hw *hw = &d->hw;
 	unsigned int n, j, r = 0, nsrc, kind;
@@ -203,6 +204,16 @@ static unsigned int fa_refs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 		}
 	}
 	return r;
+}
+
+/* fa_refs_decode(), kept while &nvpc_sim.cfg_gen stays (every access asks) */
+static unsigned int fa_refs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
+{
+	if (d->fa.refs_gen != sim->cfg_gen) {
+		d->fa.refs = fa_refs_decode(sim, d);
+		d->fa.refs_gen = sim->cfg_gen;
+	}
+	return d->fa.refs;
 }
 
 static unsigned int fa_limit(struct nvpc_sim_dom *d, unsigned int refs)
@@ -348,33 +359,35 @@ static u64 fa_event_sum(const struct nvpc_sim_hw *hw, const struct fa_chunk *c,
 
 /* ---- quad mode ---- */
 
+/* what a quad-mode chunk adds to each counter in the cycles of @m */
+static void fa_quad_inc(const struct nvpc_sim_hw *hw, const struct fa_chunk *c,
+			u64 m, u64 *inc)
+{
+	inc[NVPC_SIM_CTR_CYCLES] = fa_pop(m);
+	inc[NVPC_SIM_CTR_CYCLES_ALT] = inc[NVPC_SIM_CTR_CYCLES];
+	inc[NVPC_SIM_CTR_PRE] = fa_pop(c->in[NVPC_INPUT_PRE] & m);
+	inc[NVPC_SIM_CTR_STOP] = fa_pop(c->in[NVPC_INPUT_STOP] & m);
+	inc[NVPC_SIM_CTR_EVENT] = fa_event_sum(hw, c, m);
+	if (hw->ctr_mode == NVPC_CTR_MODE_EXTRA_B4)
+		inc[NVPC_SIM_CTR_START] = fa_b4(c, m);
+	else if (hw->ctr_mode == NVPC_CTR_MODE_EXTRA_B6_EVENT_B2)
+		inc[NVPC_SIM_CTR_START] = fa_b6(c, m);
+	else
+		inc[NVPC_SIM_CTR_START] = fa_pop(c->in[NVPC_INPUT_START] & m);
+}
+
 static void fa_quad_count(struct nvpc_sim *sim, struct nvpc_sim_hw *hw,
 			  const struct fa_chunk *c, u64 m)
 {
-	u64 *s = hw->shadow, st;
-	u8 gen = sim->gen;
+	u64 inc[NVPC_SIM_NR_CTRS];
+	unsigned int i;
 
 	if (!m)
 		return;
-	s[NVPC_SIM_CTR_CYCLES] = nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_CYCLES],
-						  fa_pop(m));
-	s[NVPC_SIM_CTR_CYCLES_ALT] =
-		nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_CYCLES_ALT], fa_pop(m));
-	s[NVPC_SIM_CTR_PRE] =
-		nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_PRE],
-				 fa_pop(c->in[NVPC_INPUT_PRE] & m));
-	s[NVPC_SIM_CTR_STOP] =
-		nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_STOP],
-				 fa_pop(c->in[NVPC_INPUT_STOP] & m));
-	s[NVPC_SIM_CTR_EVENT] = nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_EVENT],
-						 fa_event_sum(hw, c, m));
-	if (hw->ctr_mode == NVPC_CTR_MODE_EXTRA_B4)
-		st = fa_b4(c, m);
-	else if (hw->ctr_mode == NVPC_CTR_MODE_EXTRA_B6_EVENT_B2)
-		st = fa_b6(c, m);
-	else
-		st = fa_pop(c->in[NVPC_INPUT_START] & m);
-	s[NVPC_SIM_CTR_START] = nvpc_sim_ctr_add(gen, s[NVPC_SIM_CTR_START], st);
+	fa_quad_inc(hw, c, m, inc);
+	for (i = 0; i < NVPC_SIM_NR_CTRS; i++)
+		hw->shadow[i] = nvpc_sim_ctr_add(sim->gen, hw->shadow[i],
+						 inc[i]);
 }
 
 static void fa_swap(struct nvpc_sim_dom *d)
@@ -772,11 +785,21 @@ static void fa_op_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	}
 }
 
-/* decode the domain's registers for a run */
+/*
+ * Decode the domain's registers for a run; the decoding is kept while
+ * &nvpc_sim.cfg_gen stays (registers and waveforms), only the periodic
+ * positions move with time.
+ */
 static void fa_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 {
 	unsigned int i, nslot;
 
+	sim->work++;
+	if (d->fa.plan_gen == sim->cfg_gen) {
+		fa_plan_sync(d);
+		return;
+	}
+	d->fa.plan_gen = sim->cfg_gen;
 	nslot = sim->gen < NVPC_GEN_NV30 ? NVPC_SIM_NR_SLOTS : 16;
 	for (i = 0; i < NVPC_SIM_NR_SLOTS; i++) {
 		if (i < nslot)
@@ -801,7 +824,6 @@ static void fa_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	for (i = 0; i < NVPC_NR_INPUTS; i++)
 		fa_op_plan(sim, d, i);
 	fa_plan_sync(d);
-	sim->work++;
 }
 
 /*
@@ -1172,17 +1194,20 @@ static bool fa_hyper_mode(const struct nvpc_sim_dom *d, unsigned int lim)
  * 3 in PULSE mode, and the interleaved order keeps the importer within a
  * chunk of this domain), never more than the history.
  */
-static u32 fa_hyper_tail(const struct nvpc_sim *sim,
-			 const struct nvpc_sim_dom *d)
+static u32 fa_hyper_tail(const struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 {
 	u64 pmax = d->period, r;
 	unsigned int i;
 
+	/* the clocks do not change for the model's life (0: not known yet) */
+	if (d->fa.tail_clk)
+		return d->fa.tail_clk;
 	for (i = d->set_first; i < d->set_first + d->set_count; i++)
 		if (sim->dom[i].period > pmax)
 			pmax = sim->dom[i].period;
 	r = 3 * ((pmax + d->period - 1) / d->period) + 8;
-	return r < NVPC_SIM_HIST ? r : NVPC_SIM_HIST;
+	d->fa.tail_clk = r < NVPC_SIM_HIST ? r : NVPC_SIM_HIST;
+	return d->fa.tail_clk;
 }
 
 /* at least two periods skipped: worth the measurement */
@@ -1277,6 +1302,142 @@ static void fa_hyper_steady(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 }
 
 /*
+ * DOC: memoryless quad-mode domains
+ *
+ * A quad-mode domain that reads neither its own FLAG nor its own EVENT nor
+ * another domain's counts in each cycle what its sources in that cycle and
+ * in the one before (the delayed arguments, pcounter.rst "Input
+ * selection") select: nothing else it keeps feeds back into counting. Once
+ * one cycle ran with its current registers and waveforms, so that the
+ * sources of the cycle before are those of its periodic orbit, any l
+ * consecutive cycles add the same amounts, l being the hyperperiod of its
+ * sources (the lcm of their periods, fa_hyperperiod(): known without
+ * running). For l <= 64 one period is evaluated on the plan's words
+ * without running it (fa_dry(), one unit of work), instead of running a
+ * warm-up and a measured period (about 2l + 2 cycles). The FLAG latch,
+ * which such a domain keeps following (SETFLAG/CLRFLAG) without reading
+ * it, is put where the skipped periods leave it. This keeps the first
+ * skip after every reprogramming (perf's rotation of multiplexed events
+ * rewrites a SRC and an OP) as cheap as a skip in the steady state.
+ */
+
+/* a quad-mode domain that qualifies, of hyperperiod @l */
+static bool fa_dry_ok(struct nvpc_sim *sim, struct nvpc_sim_dom *d, u64 l)
+{
+	return d->hw.mode == NVPC_SIM_MODE_QUAD && l && l <= 64 &&
+	       !(fa_refs(sim, d) & (FA_REF_FLAG | FA_REF_EVENT | FA_REF_IMPORT));
+}
+
+/*
+ * An op may take a delayed argument: the source of the cycle before must
+ * be on the orbit, so one cycle runs first (any delay bit of any op, also
+ * where the table ignores the argument: the estimate tells the same from
+ * the registers alone).
+ */
+static bool fa_dry_warm(const struct nvpc_sim_hw *hw)
+{
+	unsigned int i;
+
+	for (i = 0; i < NVPC_NR_INPUTS; i++)
+		if (hw->op[i] & GENMASK(20, 16))
+			return true;
+	return false;
+}
+
+/* cycles of the first chunk of fa_hyper_dry(): up to a 64-cycle block */
+static u64 fa_dry_first(const struct nvpc_sim_dom *d, u64 todo)
+{
+	u64 n = 64 - d->cycle % 64;
+
+	if (!fa_pending(&d->hw) && !fa_dry_warm(&d->hw))
+		return 0;
+	return todo < n ? todo : n;
+}
+
+/*
+ * One period of @l (<= 64) cycles of a memoryless domain from its next
+ * cycle, evaluated on the plan's words and nothing run: what each counter
+ * adds (@inc), and the FLAG latch after whole periods from the second one
+ * on (@latch after a period's last cycle, @latch_d1 after the one before:
+ * once a period has run, every period starts from the same latch).
+ */
+static void fa_dry(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
+		   unsigned int l, u64 *inc, u8 *latch, u8 *latch_d1)
+{
+	struct nvpc_sim_fa_plan *fa = &d->fa;
+	struct nvpc_sim_hw *hw = &d->hw;
+	u32 pos[NVPC_SIM_NR_SLOTS + 1];
+	struct fa_chunk c;
+	unsigned int i;
+	u64 lw;
+
+	sim->work++;
+	if (fa->cycle != d->cycle)
+		fa_plan_sync(d);
+	c.k = d->cycle;
+	c.n = l;
+	c.mask = fa_mask(l);
+	c.flag_bytes = 0;
+	c.flagsig = 0;	/* not read */
+	for (i = 0; i < fa->nr_periodic; i++)
+		pos[i] = fa->slot[fa->periodic[i]].pos;
+	fa_chunk_words(sim, d, &c, 16, true);
+	for (i = 0; i < fa->nr_periodic; i++)
+		fa->slot[fa->periodic[i]].pos = pos[i];
+	c.in[NVPC_INPUT_SETFLAG] = fa_input(hw, &c,
+					    &fa->op[NVPC_INPUT_SETFLAG]);
+	c.in[NVPC_INPUT_CLRFLAG] = fa_input(hw, &c,
+					    &fa->op[NVPC_INPUT_CLRFLAG]);
+	for (i = 0; i < 4; i++)
+		c.in[i] = fa_input(hw, &c, &fa->op[i]);
+	fa_quad_inc(hw, &c, c.mask, inc);
+	/* the latch after the first period, then the second from there */
+	lw = fa_latch_scan(c.in[NVPC_INPUT_SETFLAG],
+			   c.in[NVPC_INPUT_CLRFLAG], hw->latch, c.mask);
+	*latch = (lw >> (l - 1)) & 1;
+	lw = fa_latch_scan(c.in[NVPC_INPUT_SETFLAG],
+			   c.in[NVPC_INPUT_CLRFLAG], *latch, c.mask);
+	*latch_d1 = l > 1 ? (lw >> (l - 2)) & 1 : *latch;
+}
+
+/*
+ * fa_hyper() of a memoryless domain ("DOC: memoryless quad-mode
+ * domains"): the first chunk if a write's effect is pending or an op may
+ * delay, then one period evaluated, m >= 2 periods skipped, the tail. It
+ * is the domain's steady state from then on.
+ */
+static void fa_hyper_dry(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
+			 u64 todo)
+{
+	struct nvpc_sim_hw *hw = &d->hw;
+	u64 l, m, p, inc[NVPC_SIM_NR_CTRS];
+	u8 latch, latch_d1;
+	u32 tail;
+
+	p = fa_dry_first(d, todo);
+	if (p) {
+		fa_plain(sim, d, p, 64);
+		todo -= p;
+	}
+	l = fa_hyperperiod(sim, d);
+	tail = fa_hyper_tail(sim, d);
+	if (!l || todo < 2 * l + tail) {
+		fa_plain(sim, d, todo, 64);
+		return;
+	}
+	fa_dry(sim, d, l, inc, &latch, &latch_d1);
+	m = (todo - tail) / l;
+	fa_skip(sim, d, m, l, inc);
+	hw->latch = latch;
+	hw->latch_d1 = latch_d1;
+	fa_plain(sim, d, todo - m * l, 64);
+	d->fa.steady = true;
+	d->fa.st_gen = sim->cfg_gen;
+	d->fa.st_period = l;
+	memcpy(d->fa.st_inc, inc, sizeof(inc));
+}
+
+/*
  * Quad, single event and halted modes with periodic sources: run one
  * hyperperiod l after a warm-up (delays, the FLAG pipeline); if the state
  * came back (same latch, delayed sources, QUAD_STATE, single event state
@@ -1301,6 +1462,10 @@ static void fa_hyper(struct nvpc_sim *sim, struct nvpc_sim_dom *d, u64 todo)
 		return;
 	}
 	d->fa.steady = false;
+	if (fa_dry_ok(sim, d, fa_hyperperiod_after(sim, d))) {
+		fa_hyper_dry(sim, d, todo);
+		return;
+	}
 	/* a register write's effect lasts one cycle: run past it */
 	if (fa_pending(hw)) {
 		l = todo < 64 ? todo : 64;
@@ -1390,8 +1555,14 @@ static u64 fa_short_cost(const struct nvpc_sim_dom *d, u64 todo)
 	const struct nvpc_sim_fa_plan *fa = &d->fa;
 	u64 c = d->cycle, p;
 
-	p = fa_pending(&d->hw) ? (fa->steady ? 1 : (todo < 64 ? todo : 64)) : 0;
+	if (fa->steady)
+		p = fa_pending(&d->hw);
+	else if (fa->dry)
+		p = fa_dry_first(d, todo);
+	else
+		p = fa_pending(&d->hw) ? (todo < 64 ? todo : 64) : 0;
 	if (fa->steady ? todo - p >= fa->hyper + fa->tail :
+	    fa->dry ? todo - p >= 2 * fa->hyper + fa->tail :
 	    fa_hyper_worth(fa->hyper, fa->tail, todo - p))
 		return ~0ULL;
 	return 1 + fa_plain_chunks(c, p, 64) + fa_plain_chunks(c + p, todo - p,
@@ -1428,6 +1599,18 @@ static u64 fa_dom_cost(const struct nvpc_sim_dom *d, u64 todo)
 	 */
 	if (fa->steady)
 		return 1 + !!fa_pending(&d->hw) + fa_max_chunks(l + fa->tail - 1);
+	/*
+	 * fa_hyper_dry(): the plan, the first chunk, one period evaluated,
+	 * fewer than l + tail cycles after the skip; or the longest span run
+	 * without a skip, if that costs more
+	 */
+	if (fa->dry) {
+		plain = 1 + !!fa_dry_first(d, todo) +
+			fa_max_chunks(2 * l + fa->tail - 1);
+		skip = 2 + !!fa_dry_first(d, todo) +
+		       fa_max_chunks(l + fa->tail - 1);
+		return plain > skip ? plain : skip;
+	}
 	/* pending chunk, then below fa_hyper_worth() */
 	plain = fa_chunks(64 + 4 * l + 2 + fa->tail, 64) + 2;
 	/* pending chunk, warm-up, one period, the tail and the rest of a
@@ -1471,7 +1654,9 @@ static u64 fa_dom_cost(const struct nvpc_sim_dom *d, u64 todo)
  * importer nor imported, the domain's cycles need no order against the
  * other domains'). The observation points (sim_core.c, sim_regs.c): every
  * register read or write of the domain (its domain set for STATUS and
- * SRC_STATUS reads and SRC/SPEC_SRC writes; every domain for the global
+ * SRC_STATUS reads and for SRC/SPEC_SRC writes whose value, or the value
+ * they replace, selects another domain's FLAG or EVENT: only those change
+ * which domains are imported; every domain for the global
  * registers: PGRAPH PM_TRIGGER, NV10:NV40 shared CTRL and QUAD_ACK,
  * GCTRL, GF100+ set controls and MAIN, PMC.ENABLE), nvpc_sim_cycles(),
  * waveform changes, fault injection, nvpc_sim_pm_trigger() and
@@ -1522,6 +1707,7 @@ static bool fa_lazy_config(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		return false;
 	/* as it will be once a pending pulse is over */
 	l = fa_hyperperiod_after(sim, d);
+	d->fa.lazy_hyper = l;
 	return l && l <= FA_LAZY_HYPER_MAX;
 }
 
@@ -1772,11 +1958,18 @@ static void fa_cost_prepare(struct nvpc_sim *sim)
 				       fa_hyper_mode(d, d->fa.limit));
 			d->fa.tail = fa_hyper_tail(sim, d);
 			d->fa.steady = fa_steady(sim, d);
-			if (d->fa.skips && d->fa.steady)
+			d->fa.dry = false;
+			if (d->fa.skips && d->fa.steady) {
 				d->fa.hyper = d->fa.st_period;
-			else
+			} else if (d->fa.lazy) {
+				/* decoded with the lazy config, not again */
+				d->fa.hyper = d->fa.lazy_hyper;
+			} else {
 				d->fa.hyper = d->fa.skips ?
 					      fa_hyperperiod_after(sim, d) : 0;
+				d->fa.dry = d->fa.skips &&
+					    fa_dry_ok(sim, d, d->fa.hyper);
+			}
 		}
 	}
 }

@@ -208,10 +208,21 @@ struct nvpc_sim_fa_op {
  * @hyper: cost estimate: the hyperperiod of the next run, 0 if none
  * @tail: cycles run after a hyperperiod skip (fa_hyper_tail())
  * @skips: cost estimate: the next run may skip hyperperiods
+ * @dry: cost estimate: the next run evaluates a period of a memoryless
+ *	domain instead of measuring it (sim_fast.c "DOC: memoryless quad-mode
+ *	domains")
  * @lazy: the domain is lazy (sim_fast.c "DOC: lazy domains"): runs skip
  *	it; decided at the start of each run and by the cost estimate
  * @lazy_config: its registers and waveforms allow it to be lazy, as of
  *	&nvpc_sim.lazy_gen
+ * @lazy_hyper: fa_hyperperiod_after() as of &nvpc_sim.lazy_gen (the cost
+ *	estimate of a lazy domain's catch-up, without decoding it again)
+ * @plan_gen: &nvpc_sim.cfg_gen when @slot, @op and the slot lists were
+ *	decoded (fa_plan() keeps them while it stays)
+ * @refs_gen: &nvpc_sim.cfg_gen when @refs was decoded
+ * @refs: the FLAG, EVENT and import references of its SRC bytes
+ *	(fa_refs() of sim_fast.c)
+ * @tail_clk: fa_hyper_tail(), from the clocks (0: not computed yet)
  * @steady: quad mode: the domain's state is on the orbit measured by the
  *	last hyperperiod skip (period @st_period, counter increments
  *	@st_inc per period), valid while &nvpc_sim.cfg_gen is @st_gen
@@ -235,8 +246,14 @@ struct nvpc_sim_fa_plan {
 	u64 hyper;
 	u32 tail;
 	bool skips;
+	bool dry;
 	bool lazy;
 	bool lazy_config;
+	u64 lazy_hyper;
+	u64 plan_gen;
+	u64 refs_gen;
+	u32 refs;
+	u32 tail_clk;
 	bool steady;
 	u64 st_gen;
 	u64 st_period;
@@ -375,7 +392,7 @@ struct nvpc_sim_rbuf *nvpc_sim_rbuf(struct nvpc_sim *sim,
 bool nvpc_sim_record_unbound(struct nvpc_sim *sim);
 void nvpc_sim_hw_reset(struct nvpc_sim *sim);
 void nvpc_sim_access_scope(const struct nvpc_sim *sim, u32 addr, bool write,
-			   unsigned int *first, unsigned int *count);
+			   u32 val, unsigned int *first, unsigned int *count);
 void nvpc_sim_catch_up_range(struct nvpc_sim *sim, unsigned int first,
 			     unsigned int count);
 int nvpc_sim_hist_bit(const u64 *hist, u64 cycle);

@@ -256,7 +256,7 @@ int nvpc_sim_advance_bounded(struct nvpc_sim *sim, unsigned int dom, u64 *n,
 int nvpc_sim_advance_within(struct nvpc_sim *sim, unsigned int dom, u64 n,
 			    u64 budget);
 int nvpc_sim_advance_access(struct nvpc_sim *sim, u64 ns, u64 budget,
-			    u32 addr, bool write);
+			    u32 addr, bool write, u32 val);
 void nvpc_sim_catch_up(struct nvpc_sim *sim);
 u64 nvpc_sim_work(const struct nvpc_sim *sim);
 u64 nvpc_sim_cycles(struct nvpc_sim *sim, unsigned int dom);

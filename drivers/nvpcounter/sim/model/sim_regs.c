@@ -763,9 +763,45 @@ static bool nvpc_sim_is_pcounter(const struct nvpc_sim_ref *r)
  * shared CTRL and QUAD_ACK, GCTRL, GF100+ set controls, MAIN and its
  * record buffer, PMC.ENABLE), and for anything else without a domain.
  */
+/* a SRC or SPEC_SRC value of @d selects another domain's FLAG or EVENT */
+static bool nvpc_sim_src_imports(const struct nvpc_sim_dom *d, u32 v)
+{
+	unsigned int j, kind;
+
+	for (j = 0; j < 4; j++) {
+		kind = NVPC_SIM_SIG_KIND(d->sig[(v >> (8 * j)) & 0xff]);
+		if (kind == NVPC_SIM_SIG_IMP_FLAG ||
+		    kind == NVPC_SIM_SIG_IMP_EVENT)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A SRC or SPEC_SRC write that makes a domain of the set imported or no
+ * longer imported, which decides whether it may be lazy (sim_fast.c "DOC:
+ * lazy domains"): the value written or the one it replaces selects another
+ * domain's FLAG or EVENT. Any other write of these registers leaves the
+ * other domains of the set as they are.
+ */
+static bool nvpc_sim_src_write_imports(const struct nvpc_sim *sim,
+				       const struct nvpc_sim_ref *r, u32 val)
+{
+	const struct nvpc_sim_dom *d = &sim->dom[r->dom];
+
+	if (r->reg == R_SRC)
+		return nvpc_sim_src_imports(d, d->hw.src[r->arg]) ||
+		       nvpc_sim_src_imports(d, val);
+	if (r->reg == R_SPEC_SRC)
+		return nvpc_sim_src_imports(d, d->hw.spec_src) ||
+		       nvpc_sim_src_imports(d, val);
+	return false;
+}
+
 static void nvpc_sim_ref_scope(const struct nvpc_sim *sim,
 			       const struct nvpc_sim_ref *r, bool write,
-			       unsigned int *first, unsigned int *count)
+			       u32 val, unsigned int *first,
+			       unsigned int *count)
 {
 	const struct nvpc_sim_dom *d;
 
@@ -779,7 +815,7 @@ static void nvpc_sim_ref_scope(const struct nvpc_sim *sim,
 	}
 	d = &sim->dom[r->dom];
 	if (r->reg == R_STATUS || r->reg == R_SRC_STATUS ||
-	    (write && (r->reg == R_SRC || r->reg == R_SPEC_SRC))) {
+	    (write && nvpc_sim_src_write_imports(sim, r, val))) {
 		*first = d->set_first;
 		*count = d->set_count;
 		return;
@@ -793,6 +829,7 @@ static void nvpc_sim_ref_scope(const struct nvpc_sim *sim,
  * @sim: the sim
  * @addr: BAR0 address
  * @write: a write (else a read)
+ * @val: the value written (ignored for a read)
  * @first: out: flat index of the first domain
  * @count: out: number of domains (0: none)
  *
@@ -800,20 +837,21 @@ static void nvpc_sim_ref_scope(const struct nvpc_sim *sim,
  * time before the access; nvpc_sim_advance_access() estimates that work.
  */
 void nvpc_sim_access_scope(const struct nvpc_sim *sim, u32 addr, bool write,
-			   unsigned int *first, unsigned int *count)
+			   u32 val, unsigned int *first, unsigned int *count)
 {
 	struct nvpc_sim_ref r;
 
 	nvpc_sim_decode(sim, addr, &r);
-	nvpc_sim_ref_scope(sim, &r, write, first, count);
+	nvpc_sim_ref_scope(sim, &r, write, val, first, count);
 }
 
 static void nvpc_sim_ref_catch_up(struct nvpc_sim *sim,
-				  const struct nvpc_sim_ref *r, bool write)
+				  const struct nvpc_sim_ref *r, bool write,
+				  u32 val)
 {
 	unsigned int first, count;
 
-	nvpc_sim_ref_scope(sim, r, write, &first, &count);
+	nvpc_sim_ref_scope(sim, r, write, val, &first, &count);
 	nvpc_sim_catch_up_range(sim, first, count);
 }
 
@@ -832,7 +870,7 @@ u32 nvpc_sim_rd32(struct nvpc_sim *sim, u32 addr)
 	u32 v;
 
 	nvpc_sim_decode(sim, addr, &r);
-	nvpc_sim_ref_catch_up(sim, &r, false);
+	nvpc_sim_ref_catch_up(sim, &r, false, 0);
 	if (sim->removed)
 		v = NVPC_SIM_RD_REMOVED;
 	else if (r.reg == R_ABSENT)
@@ -1070,18 +1108,25 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 
 /*
  * Writes that leave how every domain counts as it was: a quad-mode ack, and
- * a PRE_OP write of the value it holds, which swaps [G84:GF100] ("Quad
- * event mode"). A swap only moves the shadow counters, so the fast
- * engine's steady state (&nvpc_sim_fa_plan.steady) stays valid. Anything
- * else counts as a change (&nvpc_sim.cfg_gen).
+ * a SRC or OP write of the value it holds: among them the PRE_OP write
+ * that swaps [G84:GF100] ("Quad event mode") and the OP the driver
+ * rewrites with an input's new SRC. A swap only moves the shadow counters,
+ * and what such a write starts or aborts in single event mode is an
+ * effect for the next cycle (pending), not a new program, so the fast
+ * engine's steady state (&nvpc_sim_fa_plan.steady) and what it decoded
+ * from the registers stay valid. Anything else counts as a change
+ * (&nvpc_sim.cfg_gen).
  */
 static bool nvpc_sim_keeps_counting(const struct nvpc_sim *sim,
 				    const struct nvpc_sim_ref *r, u32 val)
 {
 	if (r->reg == R_QUAD_ACK || r->reg == R_QUAD_ACK_SHARED)
 		return true;
-	return r->reg == R_OP && r->dom >= 0 && r->arg == NVPC_INPUT_PRE &&
-	       sim->dom[r->dom].hw.op[NVPC_INPUT_PRE] == val;
+	if (r->dom < 0)
+		return false;
+	if (r->reg == R_OP)
+		return sim->dom[r->dom].hw.op[r->arg] == val;
+	return r->reg == R_SRC && sim->dom[r->dom].hw.src[r->arg] == val;
 }
 
 /**
@@ -1100,7 +1145,7 @@ void nvpc_sim_wr32(struct nvpc_sim *sim, u32 addr, u32 val)
 		return;
 	if (nvpc_sim_is_pcounter(&r) && !nvpc_sim_enabled(sim))
 		return;
-	nvpc_sim_ref_catch_up(sim, &r, true);
+	nvpc_sim_ref_catch_up(sim, &r, true, val);
 	if (!nvpc_sim_keeps_counting(sim, &r, val))
 		sim->cfg_gen++;
 	nvpc_sim_wr_ref(sim, &r, val);
