@@ -857,7 +857,7 @@ TEST_F(sim, record_needs_bind)
 }
 
 /* The test mapping's pages, in ring order; bytes read or -1. */
-static int vm_test_mem(int gpu, unsigned char *buf, size_t len)
+static int read_vm_test_mem(int gpu, unsigned char *buf, size_t len)
 {
 	char path[128];
 	size_t got = 0;
@@ -928,7 +928,7 @@ TEST_F(sim, vm_ring_mapping)
 	ASSERT_LT(0, gpu_read(0, "vm", buf, sizeof(buf)));
 	EXPECT_STREQ("va 0x0000200000 size 0x4000 pages 2 packets 3\n", buf);
 
-	ASSERT_EQ(8192, vm_test_mem(0, mem, sizeof(mem)));
+	ASSERT_EQ(8192, read_vm_test_mem(0, mem, sizeof(mem)));
 	/* packet 1, first half in P0 */
 	EXPECT_EQ(100, le16(mem + 0xff0));
 	EXPECT_EQ(0, le16(mem + 0xff2));
