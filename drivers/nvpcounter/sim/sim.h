@@ -71,6 +71,11 @@ struct platform_device;
 /* work units of one step on the copy, between two cond_resched() */
 #define NVPC_SIMDEV_COPY_WORK		1024
 /*
+ * record packets a run on a copy may collect; they are written when it
+ * commits, under the lock (about 0.1 us each)
+ */
+#define NVPC_SIMDEV_COPY_PKTS		256
+/*
  * Real-time mode: the worker's period and its budget per run; it catches
  * up with what the accesses left, and skips a lag longer than
  * RT_MAX_LAG_NS when the model cannot run at its clocks.
@@ -129,6 +134,18 @@ struct nvpc_simdev_vm_map {
 };
 
 /**
+ * struct nvpc_simdev_copy_pkt - a record packet a run on a copy wrote
+ * @va: its GPU virtual address
+ * @len: its length (16 or 32)
+ * @data: its bytes
+ */
+struct nvpc_simdev_copy_pkt {
+	u64 va;
+	u32 len;
+	u8 data[32];
+};
+
+/**
  * struct nvpc_simdev_vm_test - the debugfs test mapping and its pages
  * @va: its GPU virtual address
  * @nr_pages: pages of its ring
@@ -164,11 +181,21 @@ struct nvpc_simdev_vm_test {
  *	which is done even when the run did not fit: per domain at most one
  *	hyperperiod skip of a period of at most 256 cycles (about 35 work
  *	units), for one domain, its set (STATUS, SRC writes) or, for the
- *	global registers, every domain (model/sim_fast.c "DOC: lazy domains")
+ *	global registers, every domain (model/sim_fast.c "DOC: lazy domains").
+ *	The commit of a run on a copy writes at most NVPC_SIMDEV_COPY_PKTS
+ *	record packets (each resolved in the window or up to
+ *	NVPC_SIMDEV_VM_MAX mappings, twice).
  * @sim: the model (kvzalloc'd), replaced as a whole when a clock changes
  *	or a run on a copy is committed
  * @spare: a buffer of @sim_size for runs on a copy, owned by @ctl's holder
  * @sim_size: size of the model
+ * @copy_pkts: record packets of the current run on a copy (owned by @ctl's
+ *	holder; NVPC_SIMDEV_COPY_PKTS entries)
+ * @copy_nr: packets in @copy_pkts
+ * @copy_spoilt: the copy wrote more packets than @copy_pkts holds
+ * @copy_work: work units of a step on a copy (halved when a copy was
+ *	spoilt, back up to NVPC_SIMDEV_COPY_WORK when packets are few)
+ * @copy_packets: record packets written by committed copies
  * @seq: bumped under @lock by every change of @sim that does not hold @ctl
  *	(the core's register accesses): a run on a copy taken without @lock
  *	commits only if @seq did not move meanwhile
@@ -233,6 +260,11 @@ struct nvpc_simdev {
 	struct nvpc_sim *sim;
 	struct nvpc_sim *spare;
 	size_t sim_size;
+	struct nvpc_simdev_copy_pkt *copy_pkts;
+	unsigned int copy_nr;
+	bool copy_spoilt;
+	u64 copy_work;
+	u64 copy_packets;
 	u64 seq;
 
 	bool realtime;
@@ -309,6 +341,7 @@ int nvpc_simdev_record_map(void *priv, u64 va, u64 size, void **pages,
 void nvpc_simdev_record_unmap(void *priv, u64 va);
 int nvpc_simdev_vm_write(struct nvpc_simdev *sd, u64 va, const void *buf,
 			 u32 len);
+bool nvpc_simdev_vm_mapped(struct nvpc_simdev *sd, u64 va, u32 len);
 int nvpc_simdev_vm_test(struct nvpc_simdev *sd, u64 va, u64 size,
 			unsigned int nr_pages);
 const char *nvpc_simdev_dom_name(const struct nvpc_simdev *sd,

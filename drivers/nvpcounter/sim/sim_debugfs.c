@@ -228,7 +228,7 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	struct nvpc_sim_stats st;
 	unsigned long flags;
 	u64 skipped, lost, mw, mf, work, npw, behind, behind_max, amax;
-	u64 vw, vf;
+	u64 vw, vf, cp;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	nvpc_sim_get_stats(sd->sim, &st);
@@ -243,6 +243,7 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	mf = sd->mem_faults;
 	vw = sd->vm_writes;
 	vf = sd->vm_faults;
+	cp = sd->copy_packets;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 
 	seq_printf(m, "reads %llu\n", st.reads);
@@ -262,6 +263,7 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "vm_writes %llu\n", vw);
 	seq_printf(m, "vm_faults %llu\n", vf);
 	seq_printf(m, "unbound_faults %llu\n", st.unbound_faults);
+	seq_printf(m, "copy_packets %llu\n", cp);
 	seq_printf(m, "work %llu\n", work);
 	seq_printf(m, "ns_per_work %llu\n", npw);
 	return 0;

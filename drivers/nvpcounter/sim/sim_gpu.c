@@ -171,12 +171,59 @@ static const struct nvpc_backend_ops nvpc_simdev_ops = {
 static int nvpc_simdev_mem_write(void *ctx, u64 gpu_va, const void *buf,
 				 u32 len);
 
-/* Model callback on a copy: no packet may leave it (see run_copy). */
-static int nvpc_simdev_mem_refuse(void *ctx, u64 gpu_va, const void *buf,
+/*
+ * Model callback on a copy (see run_copy): a packet is kept, to be
+ * written when the copy commits; the copy takes the write as done. Past
+ * NVPC_SIMDEV_COPY_PKTS packets the copy is spoilt (discarded).
+ */
+static int nvpc_simdev_mem_collect(void *ctx, u64 gpu_va, const void *buf,
+				   u32 len)
+{
+	struct nvpc_simdev *sd = ctx;
+	struct nvpc_simdev_copy_pkt *p;
+
+	if (sd->copy_nr >= NVPC_SIMDEV_COPY_PKTS || len > sizeof(p->data)) {
+		sd->copy_spoilt = true;
+		return 0;
+	}
+	p = &sd->copy_pkts[sd->copy_nr++];
+	p->va = gpu_va;
+	p->len = len;
+	memcpy(p->data, buf, len);
+	return 0;
+}
+
+/* The mem_ctl window holds the whole packet (lock held). */
+static bool nvpc_simdev_in_window(const struct nvpc_simdev *sd, u64 gpu_va,
 				  u32 len)
 {
-	*(bool *)ctx = true;
-	return 0;
+	return sd->mem && gpu_va >= sd->mem_va &&
+	       gpu_va - sd->mem_va <= sd->mem_size &&
+	       len <= sd->mem_size - (gpu_va - sd->mem_va);
+}
+
+/*
+ * Lock held: every packet a copy collected lands in the window or a
+ * mapping now, so the copy's "written" holds: write them, in the order
+ * the copy made them. Else false, nothing written (the copy must go: the
+ * model has to see the fault). At most NVPC_SIMDEV_COPY_PKTS packets.
+ */
+static bool nvpc_simdev_copy_flush(struct nvpc_simdev *sd)
+{
+	const struct nvpc_simdev_copy_pkt *p;
+	unsigned int i;
+
+	for (i = 0; i < sd->copy_nr; i++) {
+		p = &sd->copy_pkts[i];
+		if (!nvpc_simdev_in_window(sd, p->va, p->len) &&
+		    !nvpc_simdev_vm_mapped(sd, p->va, p->len))
+			return false;
+	}
+	for (i = 0; i < sd->copy_nr; i++) {
+		p = &sd->copy_pkts[i];
+		nvpc_simdev_mem_write(sd, p->va, p->data, p->len);
+	}
+	return true;
 }
 
 /*
@@ -186,7 +233,13 @@ static int nvpc_simdev_mem_refuse(void *ctx, u64 gpu_va, const void *buf,
  * no register access changed the model meanwhile (@sd->seq): the only
  * interrupts-off work is the swap. The copy is read without the lock
  * like a seqcount reader: a copy torn by an access fails the @seq check.
- * A record-mode packet (memory written) or an access discards the copy.
+ * Record-mode packets the copy writes are collected (at most
+ * NVPC_SIMDEV_COPY_PKTS; the copy stops stepping at half of that) and
+ * written into memory at the commit, under the lock, in their order; if
+ * one of them would be a VM fault then, or there were too many, the copy
+ * is discarded (the lock holds then run the model there, the fault
+ * included) and the next copies step in less work
+ * (@sd->copy_work). An access discards the copy.
  * @rt: the run catches up with the wall time: move @sd->rt_last with it.
  * Called with @sd->ctl held (nothing else replaces @sd->sim or uses
  * @sd->spare).
@@ -201,26 +254,36 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 	u64 w0, t1, took = 0, work = 0;
 	struct nvpc_sim *c;
 	unsigned long flags;
-	bool refused = false;
+	bool ok;
 	int ret = 0;
 
+	if (!sd->copy_pkts) {
+		sd->copy_pkts = kvmalloc_array(NVPC_SIMDEV_COPY_PKTS,
+					       sizeof(*sd->copy_pkts),
+					       GFP_KERNEL);
+		if (!sd->copy_pkts)
+			return -ENOMEM;
+		sd->copy_work = NVPC_SIMDEV_COPY_WORK;
+	}
 	if (!sd->spare) {
 		sd->spare = kvmalloc(sd->sim_size, GFP_KERNEL);
 		if (!sd->spare)
 			return -ENOMEM;
 	}
 	c = sd->spare;
+	sd->copy_nr = 0;
+	sd->copy_spoilt = false;
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	seq = sd->seq;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	memcpy(c, sd->sim, sd->sim_size);
-	nvpc_sim_set_mem_write(c, nvpc_simdev_mem_refuse, &refused);
+	nvpc_sim_set_mem_write(c, nvpc_simdev_mem_collect, sd);
 	while (done < *n) {
 		step = *n - done;
 		w0 = nvpc_sim_work(c);
 		t1 = ktime_get_ns();
 		ret = nvpc_sim_advance_bounded(c, dom, &step,
-					       grow * NVPC_SIMDEV_COPY_WORK);
+					       grow * sd->copy_work);
 		if (ret)
 			break;
 		/* the cost of a unit, for the budgets of the lock holds */
@@ -229,22 +292,31 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 		/* as the worker's holds: bounded, so no one call runs away */
 		grow = step ? 1 : min_t(u64, grow * 2, NVPC_SIMDEV_RT_GROW_MAX);
 		done += step;
-		if (refused || READ_ONCE(sd->seq) != seq ||
+		if (sd->copy_spoilt || READ_ONCE(sd->seq) != seq ||
+		    sd->copy_nr > NVPC_SIMDEV_COPY_PKTS / 2 ||
 		    ktime_get_ns() - t0 > NVPC_SIMDEV_COPY_SLICE_NS ||
 		    fatal_signal_pending(current))
 			break;
 		cond_resched();
 	}
 	nvpc_sim_set_mem_write(c, nvpc_simdev_mem_write, sd);
-	if (ret || refused)
+	/* too many packets in a step: step in less work next time */
+	if (sd->copy_spoilt)
+		sd->copy_work = max_t(u64, sd->copy_work / 2, 1);
+	else if (sd->copy_nr < NVPC_SIMDEV_COPY_PKTS / 8)
+		sd->copy_work = min_t(u64, sd->copy_work * 2,
+				      NVPC_SIMDEV_COPY_WORK);
+	if (ret || sd->copy_spoilt)
 		done = 0;
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	nvpc_simdev_calibrate(sd, took, work);
-	if (done && sd->seq == seq) {
+	ok = done && sd->seq == seq && nvpc_simdev_copy_flush(sd);
+	if (ok) {
 		sd->spare = sd->sim;
 		sd->sim = c;
 		if (rt)
 			sd->rt_last += done;
+		sd->copy_packets += sd->copy_nr;
 	} else {
 		done = 0;
 	}
@@ -372,9 +444,7 @@ static int nvpc_simdev_mem_write(void *ctx, u64 gpu_va, const void *buf,
 {
 	struct nvpc_simdev *sd = ctx;
 
-	if (sd->mem && gpu_va >= sd->mem_va &&
-	    gpu_va - sd->mem_va <= sd->mem_size &&
-	    len <= sd->mem_size - (gpu_va - sd->mem_va)) {
+	if (nvpc_simdev_in_window(sd, gpu_va, len)) {
 		memcpy(sd->mem + (gpu_va - sd->mem_va), buf, len);
 		sd->mem_writes++;
 		return 0;
@@ -734,6 +804,7 @@ static void nvpc_simdev_free(struct nvpc_simdev *sd)
 	vfree(sd->trace);
 	kvfree(sd->sim);
 	kvfree(sd->spare);
+	kvfree(sd->copy_pkts);
 	kfree(sd->doms);
 	kfree(sd->mdoms);
 	mutex_destroy(&sd->ctl);

@@ -332,6 +332,24 @@ static u8 *nvpc_simdev_vm_resolve(struct nvpc_simdev *sd, u64 va, u32 *room,
 }
 
 /**
+ * nvpc_simdev_vm_mapped() - every byte of a packet is mapped
+ * @sd: the GPU, its lock held
+ * @va: the packet's GPU virtual address
+ * @len: its length (at most a page)
+ *
+ * Return: true if nvpc_simdev_vm_write() of it would succeed.
+ */
+bool nvpc_simdev_vm_mapped(struct nvpc_simdev *sd, u64 va, u32 len)
+{
+	struct nvpc_simdev_vm_map *m;
+	u32 room;
+
+	if (!nvpc_simdev_vm_resolve(sd, va, &room, &m))
+		return false;
+	return len <= room || nvpc_simdev_vm_resolve(sd, va + room, &room, &m);
+}
+
+/**
  * nvpc_simdev_vm_write() - write a record packet through the mappings
  * @sd: the GPU, its lock held
  * @va: the packet's GPU virtual address

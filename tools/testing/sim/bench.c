@@ -14,7 +14,10 @@
  *     up 1, 10 and 500 cycles (a real-time register access), with the idle
  *     domains lazy and without;
  *  5. the catalogue's G84 at its own clocks: a span after perf's rotation
- *     rewrote an input of main.0 against a span in the steady state.
+ *     rewrote an input of main.0 against a span in the steady state;
+ *  6. G84 record mode, STOP every 1024 cycles (a packet each), one
+ *     domain: simulated cycles and packets per second of the fast engine
+ *     and of the oracle.
  */
 #include <time.h>
 #include "sim_test.h"
@@ -331,9 +334,60 @@ static void g84_rotation(void)
 	free(s);
 }
 
+static u64 rec_packets;
+
+static int rec_count(void *ctx, u64 va, const void *buf, u32 len)
+{
+	rec_packets++;
+	return 0;
+}
+
+/* seconds to record @n cycles of G84 domain 0, STOP every 1024 cycles */
+static double g84_record(const struct nvpc_sim_engine *e, u64 n, u64 *pkts)
+{
+	struct nvpc_sim *s = sim_new(&chip_g84, e);
+	double t;
+
+	if (!s)
+		exit(1);
+	wper(s, 0, 3, 1024, 1, 0);
+	wper(s, 0, 2, 4, 1, 0);
+	nvpc_sim_set_mem_write(s, rec_count, NULL);
+	/* pcounter.rst "Record mode setup": bind, mode, sources, buffer */
+	nvpc_sim_wr32(s, NVPC_G84_RECORD_DMA, 1);
+	nvpc_sim_wr32(s, NVPC_G84_RECORD_CHAN, NVPC_RECORD_CHAN_VALID | 1);
+	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_RECORD);
+	nvpc_sim_wr32(s, NVPC_NV40_STOP_SRC(0), 3);
+	nvpc_sim_wr32(s, NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	nvpc_sim_wr32(s, NVPC_NV40_EVENT_SRC(0), 2);
+	nvpc_sim_wr32(s, NVPC_G84_RECORD_LIMIT(0), 0xfffffff0);
+	nvpc_sim_wr32(s, NVPC_G84_RECORD_START(0), 0);
+	rec_packets = 0;
+	t = now();
+	nvpc_sim_advance(s, 0, n);
+	t = now() - t;
+	*pkts = rec_packets;
+	free(s);
+	return t;
+}
+
+static void g84_records(void)
+{
+	u64 pf, po, nf = 200000000, no = 4000000;
+	double tf = g84_record(&nvpc_sim_engine_fast, nf, &pf);
+	double to = g84_record(&nvpc_sim_engine_oracle, no, &po);
+
+	printf("G84 record mode, STOP every 1024 cycles: fast %.1f Mcycles/s "
+	       "%.0f packets/s, oracle %.1f Mcycles/s %.0f packets/s "
+	       "(ratio %.1f)\n", nf / tf / 1e6, pf / tf, no / to / 1e6,
+	       po / to, (nf / tf) / (no / to));
+}
+
 int main(void)
 {
 	double t6, t12;
+
+	g84_records();
 
 	g84_catchups();
 	g84_rotation();

@@ -595,6 +595,40 @@ static void fa_record_done(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	b->count++;
 }
 
+/*
+ * A chunk in which no packet can be formed or written ("Record mode":
+ * no STOP pulse and a STOP counter at 0, every event counter staying
+ * below 0xf000, so no saturation either; no outgoing packet completing;
+ * no bogus packet pending): the counters advance by whole words. Else
+ * false, nothing done: the chunk goes cycle by cycle.
+ */
+static bool fa_record_quiet(struct nvpc_sim_hw *hw, const struct fa_chunk *c,
+			    bool reset)
+{
+	unsigned int e, pop[NVPC_RECORD_NR_EVENTS];
+
+	if (hw->rec_bogus || (hw->rec_out && hw->rec_due < c->k + c->n))
+		return false;
+	if (reset) {
+		/* RECORD_RESET holds them at 0 and forms nothing */
+		hw->rec_cycles = 0;
+		memset(hw->rec_ev, 0, sizeof(hw->rec_ev));
+		hw->rec_stop = 0;
+		return true;
+	}
+	if (hw->rec_stop || (c->in[NVPC_INPUT_STOP] & c->mask))
+		return false;
+	for (e = 0; e < NVPC_RECORD_NR_EVENTS; e++) {
+		pop[e] = fa_pop(c->raw[e] & c->mask);
+		if (hw->rec_ev[e] + pop[e] >= NVPC_RECORD_EVENT_FLUSH)
+			return false;
+	}
+	for (e = 0; e < NVPC_RECORD_NR_EVENTS; e++)
+		hw->rec_ev[e] += pop[e];
+	hw->rec_cycles = (hw->rec_cycles + c->n) & NVPC_RECORD_CYCLES_MASK;
+	return true;
+}
+
 static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		      const struct fa_chunk *c)
 {
@@ -603,6 +637,9 @@ static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	const struct nvpc_sim_rbuf *rb = nvpc_sim_rbuf(sim, d);
 	unsigned int i, e;
 	bool trig;
+
+	if (hw->rec_wedged || fa_record_quiet(hw, c, reset))
+		return;
 
 	for (i = 0; i < c->n && !hw->rec_wedged; i++) {
 		/* sim_regs.c "DOC: bogus record packet": the first cycle */

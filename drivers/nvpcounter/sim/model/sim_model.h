@@ -198,9 +198,10 @@ struct nvpc_sim_params {
  * struct nvpc_sim_stats - access statistics
  * @absent_reads: reads of absent/reserved addresses
  * @absent_writes: writes to absent/reserved addresses (dropped)
- * @stored_accesses: accesses to registers that are only stored (RECORD_CHAN,
- *	GF100 MAIN other than its record registers, FILTER, ...) whose
- *	behaviour the documents do not give
+ * @stored_accesses: accesses to registers that are only stored (the
+ *	GF100+ MAIN block other than its record registers START,
+ *	ADDRESS_HIGH, LIMIT, POS, COUNT; FILTER, ...) whose behaviour the
+ *	documents do not give
  * @last_unmodelled: address of the last access counted above
  * @history_misses: synchroniser look-ups outside the kept history (a bug if
  *	nonzero)

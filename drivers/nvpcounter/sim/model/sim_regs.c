@@ -541,7 +541,8 @@ static void nvpc_sim_wr_record_bind(struct nvpc_sim *sim, bool chan, u32 val)
  *  - POS (read-only) reads like G84 RECORD_STATUS: bits 4-31 the position
  *    of the next packet, bit 0 FAULT. COUNT (read-only): packets written
  *    to memory since the last START write, wrapping at 2^32. Writes to
- *    POS and COUNT are ignored. CHAN is only stored (as RECORD_CHAN).
+ *    POS and COUNT are ignored. CHAN is only stored: no bind is needed
+ *    (unlike G84:GF100, "DOC: record bind" above).
  *  - MODE 3 writes long (32-byte) packets, MODE 5 short (16-byte) ones:
  *    the two "record variants" taken as the two documented formats, the
  *    G84 RECORD_FORMAT bit 20 being [G84:GF100] only. Domains of either
