@@ -163,6 +163,7 @@ enum nvpc_rec_state {
  *	signals of record counters 0-11) and STOP_SRC
  * @stop_op: STOP_OP
  * @periodic: CTRL PERIODIC_PERIOD (0 off)
+ * @periodic_stop: STOP is the PERIODIC signal: the packet rate is known
  * @short_fmt: 16-byte packets (CTRL RECORD_FORMAT)
  * @pkt: the packet size, 16 or 32
  * @chan: RECORD_CHAN channel of the bind
@@ -175,6 +176,7 @@ struct nvpc_record_prog {
 	u32 src[NVPC_NR_SLOTS];
 	u32 stop_op;
 	u8 periodic;
+	bool periodic_stop;
 	bool short_fmt;
 	u32 pkt;
 	u32 chan;
@@ -218,7 +220,6 @@ struct nvpc_rec_buf {
  * @buf: the AUX area of the session
  * @active: a session runs (a handle is open); under &nvpc_core.lock
  * @gap: the next published data follows a restart (PERF_AUX_FLAG_PARTIAL)
- * @src_periodic: STOP is the PERIODIC signal: its rate is known
  * @sessions: sessions started
  * @owned: AUX areas the event mapped itself (under &nvpc_core.lock): only
  *	then does it take AUX handles (an event whose output perf redirected
@@ -242,7 +243,6 @@ struct nvpc_record {
 	struct nvpc_rec_buf *buf;
 	bool active;
 	bool gap;
-	bool src_periodic;
 	u64 sessions;
 	unsigned int owned;
 	u32 win_off;

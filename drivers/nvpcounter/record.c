@@ -162,6 +162,7 @@ static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
 		}
 		p->src[NVPC_SLOT_STOP] = id;
 		p->stop_op = NVPC_OP_ARG0;
+		p->periodic_stop = true;
 	} else {
 		if (!(config & input)) {
 			nvpc_dbg(core, "a record event needs a STOP input: sig0-3/op or period\n");
@@ -401,10 +402,16 @@ void nvpc_record_free_aux(void *priv)
 	kfree(buf);
 }
 
+/* the free space of the open handle, in whole packets */
+static u64 nvpc_record_free(struct nvpc_record *rec)
+{
+	return rec->handle.size - rec->handle.size % rec->prog.pkt;
+}
+
 /* the last packet slot (offset from START) the free space allows */
 static u32 nvpc_record_room(struct nvpc_record *rec)
 {
-	u64 room = rec->handle.size - rec->handle.size % rec->prog.pkt;
+	u64 room = nvpc_record_free(rec);
 	u64 top = rec->buf->window - rec->win_off - rec->prog.pkt;
 	u64 last;
 
@@ -520,10 +527,9 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 			goto stalled;
 		goto restart;
 	}
-	if (stopped && rec->x_max + rec->prog.pkt >= rec->x_pub +
-	    rec->handle.size - rec->handle.size % rec->prog.pkt) {
+	if (stopped && rec->x_max + rec->prog.pkt >=
+	    rec->x_pub + nvpc_record_free(rec)) {
 		/* the consumer fell behind: perf disables the event */
-		gen->stop(core, dom);
 		nvpc_record_publish(rec, n, PERF_AUX_FLAG_TRUNCATED);
 		goto stalled;
 	}
@@ -551,15 +557,14 @@ restart:
 	if (nvpc_record_arm(core, rec, false))
 		return true;
 	/* less than a packet of room: like a full buffer */
-	gen->stop(core, dom);
 	nvpc_record_publish(rec, 0, PERF_AUX_FLAG_TRUNCATED);
-	WRITE_ONCE(dom->rec_state, NVPC_REC_STALLED);
-	return false;
+	goto halt;
 
 stalled:
-	gen->stop(core, dom);
 	rec->gap = true;
 	WRITE_ONCE(dom->rec_gaps, dom->rec_gaps + 1);
+halt:
+	gen->stop(core, dom);
 	WRITE_ONCE(dom->rec_state, NVPC_REC_STALLED);
 	return false;
 }
@@ -573,7 +578,7 @@ static u64 nvpc_record_period(struct nvpc_record *rec, u64 now)
 	if (dt && rec->last_bytes <= rec->bytes)
 		rate = div64_u64((rec->bytes - rec->last_bytes) * NSEC_PER_SEC,
 				 dt);
-	if (rec->prog.periodic && rec->src_periodic) {
+	if (rec->prog.periodic_stop) {
 		hz = max_t(u64, rec->dom->clock_hz, rec->dom->desc->clock_hz);
 		rate = max(rate, div_u64(hz * rec->prog.pkt,
 					 NVPC_PERIODIC_CLOCKS(rec->prog.periodic)));
@@ -632,6 +637,7 @@ void nvpc_record_start(struct perf_event *event)
 	struct nvpc_record *rec = dom->rec;
 	struct nvpc_rec_buf *buf;
 	unsigned long flags;
+	const char *why;
 
 	event->hw.state = PERF_HES_STOPPED;
 	if (READ_ONCE(dom->rec_state) == NVPC_REC_FAULTED) {
@@ -649,38 +655,33 @@ void nvpc_record_start(struct perf_event *event)
 		return;
 	raw_spin_lock_irqsave(&core->lock, flags);
 	if (core->gone || !buf->mapped || buf->dom != dom) {
-		raw_spin_unlock_irqrestore(&core->lock, flags);
-		nvpc_dbg(core, "%s: no GPU mapping of this AUX area\n",
-			 dom->name);
-		perf_aux_output_flag(&rec->handle, PERF_AUX_FLAG_TRUNCATED);
-		perf_aux_output_end(&rec->handle, 0);
-		return;
+		why = "no GPU mapping of this AUX area";
+		goto refuse;
 	}
 	rec->buf = buf;
 	/* a restart after a pause or a stall: the cycle counter restarts */
 	rec->gap |= rec->sessions > 0;
 	rec->sessions++;
 	if (!nvpc_record_arm(core, rec, true)) {
-		raw_spin_unlock_irqrestore(&core->lock, flags);
-		nvpc_dbg(core, "%s: less than a packet of room in the AUX area\n",
-			 dom->name);
-		perf_aux_output_flag(&rec->handle, PERF_AUX_FLAG_TRUNCATED);
-		perf_aux_output_end(&rec->handle, 0);
-		return;
+		why = "less than a packet of room in the AUX area";
+		goto refuse;
 	}
 	rec->active = true;
 	rec->bytes = 0;
 	rec->last_bytes = 0;
 	rec->last_ns = ktime_get_ns();
-	rec->src_periodic = rec->prog.periodic &&
-		!(event->attr.config & (NVPC_CFG_SIG0 | NVPC_CFG_SIG1 |
-					NVPC_CFG_SIG2 | NVPC_CFG_SIG3 |
-					NVPC_CFG_OP | NVPC_CFG_OPBITS));
 	WRITE_ONCE(dom->rec_state, NVPC_REC_RECORDING);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 	event->hw.state = 0;
 	hrtimer_start(&rec->timer, ns_to_ktime(NVPC_REC_PERIOD_START_NS),
 		      HRTIMER_MODE_REL_PINNED_HARD);
+	return;
+
+refuse:
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_dbg(core, "%s: %s\n", dom->name, why);
+	perf_aux_output_flag(&rec->handle, PERF_AUX_FLAG_TRUNCATED);
+	perf_aux_output_end(&rec->handle, 0);
 }
 
 /**
