@@ -105,6 +105,7 @@ struct nvpc_slots {
  * @rec_packets: record packets published into AUX areas
  * @rec_gaps: record restarts that lost counts (window top, consumer too
  *	slow)
+ * @rec_stalls: times the hardware stopped because the AUX area was full
  * @rec_faults: VM faults of record packet writes
  */
 struct nvpc_domain {
@@ -145,6 +146,7 @@ struct nvpc_domain {
 	u8 rec_state;
 	u64 rec_packets;
 	u64 rec_gaps;
+	u64 rec_stalls;
 	u64 rec_faults;
 };
 
@@ -219,6 +221,8 @@ struct nvpc_rec_buf {
  * @timer: the drain
  * @buf: the AUX area of the session
  * @active: a session runs (a handle is open); under &nvpc_core.lock
+ * @stalled: the AUX area was full: the hardware waits at LIMIT until
+ *	the consumer frees room; under &nvpc_core.lock
  * @gap: the next published data follows a restart (PERF_AUX_FLAG_PARTIAL)
  * @sessions: sessions started
  * @owned: AUX areas the event mapped itself (under &nvpc_core.lock): only
@@ -242,6 +246,7 @@ struct nvpc_record {
 	struct hrtimer timer;
 	struct nvpc_rec_buf *buf;
 	bool active;
+	bool stalled;
 	bool gap;
 	u64 sessions;
 	unsigned int owned;

@@ -21,10 +21,16 @@
  * are 32-bit, every 2 GiB after it) or because the consumer fell behind.
  * Every restart is a gap: counts since the last packet are lost and the
  * cycle counter restarts; the next PERF_RECORD_AUX carries
- * PERF_AUX_FLAG_PARTIAL and the domain's record_gaps counts it. A full
- * buffer ends the output with PERF_AUX_FLAG_TRUNCATED, which makes perf
- * disable the event (its AUX rule, as for intel_pt and arm_spe); the
- * consumer enables it again after draining (record_state says "stalled").
+ * PERF_AUX_FLAG_PARTIAL and the domain's record_gaps counts it.
+ *
+ * A full AUX area is a stall, not an end: the hardware waits at LIMIT,
+ * record_state says "stalled", record_stalls counts it, and the drain
+ * restarts the hardware as soon as the consumer has freed a packet's room.
+ * It never ends a handle TRUNCATED for it and never fills the area to the
+ * last byte: perf disables an AUX event that does either, and how it does
+ * so differs between our kernels (6.1 at once from an irq_work; 6.12 only
+ * sets a pending disable that the next sched-out carries out, so an enable
+ * in between is lost), which would leave the event's fate to timing.
  * A VM fault wedges the domain until the GPU is reset (pcounter.rst): the
  * output ends TRUNCATED, record_state says "faulted", the log says why.
  */
@@ -402,10 +408,17 @@ void nvpc_record_free_aux(void *priv)
 	kfree(buf);
 }
 
-/* the free space of the open handle, in whole packets */
+/*
+ * The free space of the open handle the hardware may fill, in whole
+ * packets: one byte always stays free, so the next perf_aux_output_begin()
+ * never finds the area full (perf would disable the event), whatever
+ * offset the consumer left aux_tail at.
+ */
 static u64 nvpc_record_free(struct nvpc_record *rec)
 {
-	return rec->handle.size - rec->handle.size % rec->prog.pkt;
+	if (!rec->handle.size)
+		return 0;
+	return rounddown(rec->handle.size - 1, rec->prog.pkt);
 }
 
 /* the last packet slot (offset from START) the free space allows */
@@ -432,7 +445,7 @@ static bool nvpc_record_arm(struct nvpc_core *core, struct nvpc_record *rec,
 	u32 base = lower_32_bits(buf->va);
 
 	/* the hardware always writes one packet: there must be room */
-	if (rec->handle.size < rec->prog.pkt)
+	if (nvpc_record_free(rec) < rec->prog.pkt)
 		return false;
 	rec->win_off = rec->handle.head & (buf->size - 1);
 	rec->x_pub = 0;
@@ -520,22 +533,9 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	 */
 	stopped = x_now == rec->x_max + rec->prog.pkt ||
 		  (rec->x_suspect && x_now == rec->x_suspect);
-	if (stopped && x_now + rec->prog.pkt > rec->buf->window - rec->win_off) {
-		/* the top of the window: restart at once, a gap */
-		nvpc_record_publish(rec, n, 0);
-		if (!perf_aux_output_begin(&rec->handle, rec->event))
-			goto stalled;
-		goto restart;
-	}
-	if (stopped && rec->x_max + rec->prog.pkt >=
-	    rec->x_pub + nvpc_record_free(rec)) {
-		/* the consumer fell behind: perf disables the event */
-		nvpc_record_publish(rec, n, PERF_AUX_FLAG_TRUNCATED);
-		goto stalled;
-	}
 	nvpc_record_publish(rec, n, 0);
 	if (!perf_aux_output_begin(&rec->handle, rec->event))
-		goto stalled;
+		goto lost;
 	if (stopped)
 		goto restart;
 	old_max = rec->x_max;
@@ -552,21 +552,49 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	return true;
 
 restart:
+	/* at the top of the window, or the AUX area filled up: a stall */
+	if (x_now + rec->prog.pkt <= rec->buf->window - rec->win_off)
+		WRITE_ONCE(dom->rec_stalls, dom->rec_stalls + 1);
 	rec->gap = true;
 	WRITE_ONCE(dom->rec_gaps, dom->rec_gaps + 1);
-	if (nvpc_record_arm(core, rec, false))
-		return true;
-	/* less than a packet of room: like a full buffer */
-	nvpc_record_publish(rec, 0, PERF_AUX_FLAG_TRUNCATED);
-	goto halt;
+	if (!nvpc_record_arm(core, rec, false)) {
+		/* no packet's room: wait at LIMIT for the consumer */
+		rec->stalled = true;
+		WRITE_ONCE(dom->rec_state, NVPC_REC_STALLED);
+	}
+	return true;
 
-stalled:
+lost:
+	/*
+	 * perf gave no handle: the area is going away, or a consumer that
+	 * leaves aux_tail off a byte boundary we never fill filled it.
+	 */
 	rec->gap = true;
 	WRITE_ONCE(dom->rec_gaps, dom->rec_gaps + 1);
-halt:
 	gen->stop(core, dom);
 	WRITE_ONCE(dom->rec_state, NVPC_REC_STALLED);
 	return false;
+}
+
+/*
+ * Stalled: the hardware waits at LIMIT. Take a fresh handle (perf reads
+ * aux_tail in perf_aux_output_begin()) and restart once a packet fits.
+ * @core->lock held, handle open, device present.
+ *
+ * Return: true if the session goes on (a handle is open).
+ */
+static bool nvpc_record_resume(struct nvpc_core *core, struct nvpc_record *rec)
+{
+	perf_aux_output_end(&rec->handle, 0);
+	if (!perf_aux_output_begin(&rec->handle, rec->event)) {
+		core->gen->stop(core, rec->dom);
+		return false;
+	}
+	if (!nvpc_record_arm(core, rec, false))
+		return true;
+	rec->stalled = false;
+	WRITE_ONCE(rec->dom->rec_state, NVPC_REC_RECORDING);
+	return true;
 }
 
 /* The next drain: when about a quarter of the AUX area may have filled. */
@@ -611,6 +639,8 @@ enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
 	if (rec->active && core->gone)
 		/* what the GPU wrote since the last drain cannot be known */
 		nvpc_record_publish(rec, 0, PERF_AUX_FLAG_TRUNCATED);
+	else if (rec->active && rec->stalled)
+		more = nvpc_record_resume(core, rec);
 	else if (rec->active)
 		more = nvpc_record_drain(core, rec);
 	rec->active = more;
@@ -662,6 +692,7 @@ void nvpc_record_start(struct perf_event *event)
 	/* a restart after a pause or a stall: the cycle counter restarts */
 	rec->gap |= rec->sessions > 0;
 	rec->sessions++;
+	rec->stalled = false;
 	if (!nvpc_record_arm(core, rec, true)) {
 		why = "less than a packet of room in the AUX area";
 		goto refuse;
@@ -706,6 +737,12 @@ void nvpc_record_stop(struct perf_event *event)
 	if (open && core->gone) {
 		/* what the GPU wrote since the last drain cannot be known */
 		nvpc_record_publish(rec, 0, PERF_AUX_FLAG_TRUNCATED);
+	} else if (open && rec->stalled) {
+		/* waiting at LIMIT: nothing new since the stall's drain */
+		rec->stalled = false;
+		core->gen->stop(core, dom);
+		nvpc_record_publish(rec, 0, 0);
+		WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
 	} else if (open) {
 		open = nvpc_record_drain(core, rec);
 		if (open) {

@@ -227,6 +227,8 @@ static struct nvpc_dom_counter_attr nvpc_dom_counters[] = {
 	  offsetof(struct nvpc_domain, rec_packets) },
 	{ __ATTR(record_gaps, 0444, nvpc_dom_counter_show, NULL),
 	  offsetof(struct nvpc_domain, rec_gaps) },
+	{ __ATTR(record_stalls, 0444, nvpc_dom_counter_show, NULL),
+	  offsetof(struct nvpc_domain, rec_stalls) },
 	{ __ATTR(record_faults, 0444, nvpc_dom_counter_show, NULL),
 	  offsetof(struct nvpc_domain, rec_faults) },
 };
@@ -286,11 +288,14 @@ static struct attribute *nvpc_domain_attrs[] = {
 	&nvpc_dom_counters[4].attr.attr,
 	&nvpc_dom_counters[5].attr.attr,
 	&nvpc_dom_counters[6].attr.attr,
+	&nvpc_dom_counters[7].attr.attr,
 	&nvpc_dom_attr_record_state.attr,
 	&nvpc_dom_attr_status.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(nvpc_domain);
+/* every counter above is listed in nvpc_domain_attrs */
+static_assert(ARRAY_SIZE(nvpc_dom_counters) == 8);
 
 static void nvpc_domain_kobj_release(struct kobject *kobj)
 {

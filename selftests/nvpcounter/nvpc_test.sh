@@ -181,8 +181,10 @@ else
 fi
 
 # --- a full AUX area: the tool stops reading for 3 s ------------------------
-# One page holds 128 packets (1.3 s): the driver stops the event, the
-# tool enables it again, the report shows the gap and a second segment.
+# One page holds 127 packets (1.3 s): the hardware stalls, the driver
+# restarts it once the tool reads again (record_stalls grows), the next
+# record is PARTIAL: the report shows the gap, the stall and a second
+# segment, and nothing TRUNCATED (the event was never disabled).
 # (not through nvpc(): SIGSTOP must reach the tool, not a wrapper;
 # --duration bounds it)
 "$NVPC" record -g "$PMU" -d main.1 -s $G84_SIGS --every 1024 --clock $HZ \
@@ -199,8 +201,9 @@ nvpc report --json "$W/stall.nvpc" > "$W/stall.json"
 check "a stall is restarted and reported as a gap" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-print("# gaps", d["gaps"], "restarts", d["restarts"], "segments", d["segments"], "truncated", d["truncated"])
-sys.exit(not (d["gaps"] >= 1 and d["restarts"] >= 1 and d["segments"] >= 2))' \
+print("# gaps", d["gaps"], "partial", d["partial"], "stalls", d["stalls"], "segments", d["segments"], "truncated", d["truncated"])
+sys.exit(not (d["gaps"] >= 1 and d["partial"] >= 1 and d["stalls"] >= 1 and
+	      d["segments"] >= 2 and d["truncated"] == 0))' \
 	"$W/stall.json"
 check "the stalled recording still exits 0" test $rc -eq 0
 

@@ -42,7 +42,7 @@ struct nvpc_stats {
 	unsigned int segments;	/* runs of packets without a gap */
 	uint64_t gaps;		/* PARTIAL, restarts, AUX discontinuities */
 	uint64_t partial;	/* records flagged PARTIAL */
-	uint64_t restarts;	/* the tool re-enabled a stalled event */
+	uint64_t restarts;	/* the tool re-enabled a stopped event */
 	uint64_t discontinuities; /* AUX offsets that skipped bytes */
 	uint64_t truncated;	/* records flagged TRUNCATED */
 	uint64_t collisions;	/* records flagged COLLISION */

@@ -25,7 +25,7 @@
 
 /* chunk types */
 #define NVPC_CHUNK_AUX		1	/* AUX bytes of one PERF_RECORD_AUX */
-#define NVPC_CHUNK_RESTART	2	/* the tool re-enabled a stalled event */
+#define NVPC_CHUNK_RESTART	2	/* the tool re-enabled a stopped event */
 #define NVPC_CHUNK_LOST		3	/* PERF_RECORD_LOST: records lost */
 #define NVPC_CHUNK_END		4	/* the recording ended (payload: end) */
 
@@ -90,7 +90,7 @@ struct nvpc_end {
 	uint64_t end_ns;	/* since start_monotonic_ns */
 	uint32_t reason;	/* enum nvpc_end_reason */
 	int32_t status;		/* the command's wait status, -1 none */
-	uint64_t stalls;	/* re-enables after a full AUX buffer */
+	uint64_t stalls;	/* record_stalls growth: full AUX area */
 	uint64_t lost;		/* PERF_RECORD_LOST records lost */
 	int64_t hw_packets;	/* record_packets growth, -1 unknown */
 	int64_t hw_gaps;	/* record_gaps growth, -1 unknown */

@@ -8,10 +8,12 @@
  * PERF_RECORD_AUX records that say where new AUX bytes are (aux_offset,
  * aux_size) and what happened before and after them (flags); the tool
  * copies those bytes, then moves aux_tail and data_tail on so the driver
- * may reuse the space. A record flagged TRUNCATED means the event
- * stopped: on a full buffer (domain record_state "stalled") the tool
- * enables it again and the capture marks the restart; on a VM fault
- * ("faulted") it stops with an error.
+ * may reuse the space. A full AUX area is a stall the driver rides out on
+ * its own: the hardware waits until the tool frees room, the record after
+ * it is PARTIAL (a gap) and the domain's record_stalls counts it, which
+ * the tool reports. A record flagged TRUNCATED means the event stopped:
+ * on a VM fault ("faulted") or a GPU gone the tool stops; otherwise it
+ * enables the event again and the capture marks the restart.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -81,8 +83,8 @@ struct rec {
 	uint64_t packets;
 	bool faulted, gone, hup, write_error;
 	bool exec_failed;	/* the command could not run */
-	uint64_t hw_packets0, hw_gaps0;
-	bool have_hw_packets, have_hw_gaps;
+	uint64_t hw_packets0, hw_gaps0, stalls0;
+	bool have_hw_packets, have_hw_gaps, have_stalls;
 };
 
 static volatile sig_atomic_t stop_signal, child_exited;
@@ -564,7 +566,7 @@ static void aux_record(struct rec *r, uint64_t off, uint64_t size,
 	else if (!strcmp(state, "gone"))
 		r->gone = true;
 	else
-		*reenable = true;	/* "stalled": the AUX area was full */
+		*reenable = true;	/* perf stopped it: try again */
 }
 
 /* read every record of the data ring; returns true if a stall needs an enable */
@@ -618,7 +620,7 @@ static void reenable(struct rec *r)
 	struct nvpc_chunk c = { .type = NVPC_CHUNK_RESTART };
 
 	if (ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		nvpc_err("enabling the event again after a full AUX area: %s",
+		nvpc_err("enabling the event again after it stopped: %s",
 			 strerror(errno));
 		r->gone = errno == ENODEV;
 		r->hup = true;
@@ -626,9 +628,7 @@ static void reenable(struct rec *r)
 	}
 	c.time_ns = now_ns(CLOCK_MONOTONIC) - r->start_ns;
 	write_chunk(r, &c, NULL);
-	r->end.stalls++;
-	nvpc_dbg("AUX area was full: enabled again (restart %llu)",
-		 (unsigned long long)r->end.stalls);
+	nvpc_dbg("the event stopped: enabled again");
 }
 
 static void show_progress(struct rec *r, uint64_t t_ns, uint64_t *last_ns,
@@ -636,9 +636,13 @@ static void show_progress(struct rec *r, uint64_t t_ns, uint64_t *last_ns,
 {
 	double dt = (t_ns - *last_ns) / 1e9;
 
+	uint64_t v;
+
 	if (!r->progress || dt < 1.0)
 		return;
-	printf("\r\033[K%s %s: %.0f s  %llu packets  %.0f packets/s  %.3f MB/s  lost: %llu restarts, %llu records",
+	if (r->have_stalls && read_domain_u64(r, "record_stalls", &v))
+		r->end.stalls = v - r->stalls0;
+	printf("\r\033[K%s %s: %.0f s  %llu packets  %.0f packets/s  %.3f MB/s  lost: %llu stalls, %llu records",
 	       r->gpu.pmu, r->dom.name, t_ns / 1e9,
 	       (unsigned long long)r->packets,
 	       (r->packets - *last_packets) / dt,
@@ -729,6 +733,14 @@ static void hw_counters(struct rec *r, bool start)
 			r->end.hw_gaps = v - r->hw_gaps0;
 		}
 	}
+	if (read_domain_u64(r, "record_stalls", &v)) {
+		if (start) {
+			r->stalls0 = v;
+			r->have_stalls = true;
+		} else if (r->have_stalls) {
+			r->end.stalls = v - r->stalls0;
+		}
+	}
 }
 
 static void summary(struct rec *r)
@@ -748,7 +760,7 @@ static void summary(struct rec *r)
 		else if (WIFSIGNALED(r->end.status))
 			fprintf(f, " (signal %d)", WTERMSIG(r->end.status));
 	}
-	fprintf(f, "\nnvpc: lost: %llu restarts after a full AUX area, %llu lost records",
+	fprintf(f, "\nnvpc: lost: %llu stalls (full AUX area), %llu lost records",
 		(unsigned long long)r->end.stalls,
 		(unsigned long long)r->end.lost);
 	if (r->end.hw_gaps >= 0)

@@ -184,7 +184,7 @@ static void text_summary(const char *path, const struct nvpc_header *h,
 	       (unsigned long long)st->packets, st->segments,
 	       st->segments == 1 ? "" : "s", st->covered_ns / 1e9, wall / 1e9,
 	       wall ? 100.0 * st->covered_ns / wall : 0.0);
-	printf("  gaps       %llu (hardware restarted, counts lost): %llu PARTIAL, %llu restarts after a full AUX area, %llu AUX discontinuities; about %.6f s not covered\n",
+	printf("  gaps       %llu (hardware restarted, counts lost): %llu PARTIAL, %llu re-enables by the tool, %llu AUX discontinuities; about %.6f s not covered\n",
 	       (unsigned long long)st->gaps, (unsigned long long)st->partial,
 	       (unsigned long long)st->restarts,
 	       (unsigned long long)st->discontinuities, st->gap_ns / 1e9);
@@ -193,9 +193,10 @@ static void text_summary(const char *path, const struct nvpc_header *h,
 	       (unsigned long long)st->torn_bytes,
 	       (unsigned long long)st->truncated);
 	if (st->have_end && (st->end.hw_packets >= 0 || st->end.hw_gaps >= 0))
-		printf("  driver     %lld packets, %lld gaps (record_packets, record_gaps)\n",
+		printf("  driver     %lld packets, %lld gaps, %llu stalls on a full AUX area (record_packets, record_gaps, record_stalls)\n",
 		       (long long)st->end.hw_packets,
-		       (long long)st->end.hw_gaps);
+		       (long long)st->end.hw_gaps,
+		       (unsigned long long)st->end.stalls);
 	printf("  STOP       %llu pulses; %llu packets with STOP > 1 (%llu pulses merged into them); %llu early packets (a counter reached 0xf000, STOP 0)\n",
 	       (unsigned long long)st->stop_pulses,
 	       (unsigned long long)st->merged,
@@ -288,9 +289,10 @@ static void json_summary(const char *path, const struct nvpc_header *h,
 	json_u64("merged_pulses", st->merged_pulses);
 	json_u64("early_packets", st->early);
 	json_u64("saturated", st->saturated);
-	printf("  \"driver_packets\": %lld,\n  \"driver_gaps\": %lld,\n",
+	printf("  \"driver_packets\": %lld,\n  \"driver_gaps\": %lld,\n  \"stalls\": %lld,\n",
 	       (long long)(st->have_end ? st->end.hw_packets : -1),
-	       (long long)(st->have_end ? st->end.hw_gaps : -1));
+	       (long long)(st->have_end ? st->end.hw_gaps : -1),
+	       (long long)(st->have_end ? (int64_t)st->end.stalls : -1));
 	printf("  \"signals\": [\n");
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
 		const struct nvpc_signal_stats *s = &st->sig[i];

@@ -171,7 +171,7 @@ TEST(records_and_bytes_wrap)
 	ring_free(&t);
 }
 
-/* TRUNCATED with record_state "stalled": enable again */
+/* TRUNCATED, the domain neither faulted nor gone: enable again */
 TEST(truncated_stalled)
 {
 	struct ring t;

@@ -339,7 +339,7 @@ TEST(partial_gap)
 }
 
 /*
- * The tool re-enabled a stalled event (a RESTART at 10 ms) and the next
+ * The tool re-enabled a stopped event (a RESTART at 10 ms) and the next
  * record says PARTIAL too: one gap, timed by the restart.
  */
 TEST(restart_after_stall)
