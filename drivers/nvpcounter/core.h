@@ -215,6 +215,8 @@ extern const struct nvpc_gen_ops nvpc_gen_g84;
 extern const struct nvpc_gen_ops nvpc_gen_g92;
 extern const struct nvpc_gen_ops nvpc_gen_gf100;
 
+void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom);
+
 /**
  * struct nvpc_core - the core's state for one registered GPU
  * @ndev: the backend's device; not touched once @gone is set

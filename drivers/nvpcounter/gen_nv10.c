@@ -174,8 +174,14 @@ static void nvpc_nv30_program(struct nvpc_core *core, struct nvpc_domain *dom,
 	nvpc_wr32(core->ndev, NVPC_NV10_OP(dom->index, slot), dom->op[slot]);
 }
 
-/* NV30:NV84: SWAP is hardwired to PGRAPH.PM_TRIGGER (Input selection) */
-static void nvpc_nv30_swap(struct nvpc_core *core, struct nvpc_domain *dom)
+/**
+ * nvpc_nv30_trigger_swap() - pulse PGRAPH PM_TRIGGER, which swaps every
+ *	quad-mode domain (NV30:G84: SWAP is hardwired to it, pcounter.rst
+ *	Input selection)
+ * @core: the GPU
+ * @dom: the domain asked for (all of them swap)
+ */
+void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	nvpc_wr32(core->ndev, NVPC_PGRAPH_PM_TRIGGER,
 		  NVPC_PGRAPH_PM_TRIGGER_PULSE);
@@ -289,7 +295,7 @@ const struct nvpc_gen_ops nvpc_gen_nv30 = {
 	.start = nvpc_nv30_start,
 	.stop = nvpc_nv30_stop,
 	.program = nvpc_nv30_program,
-	.trigger_swap = nvpc_nv30_swap,
+	.trigger_swap = nvpc_nv30_trigger_swap,
 	.read = nvpc_nv30_read,
 	.ack = nvpc_nv30_ack,
 	.state = nvpc_nv10_state,

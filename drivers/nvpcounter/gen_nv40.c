@@ -38,13 +38,6 @@ static void nvpc_nv40_program(struct nvpc_core *core, struct nvpc_domain *dom,
 	nvpc_wr32(core->ndev, NVPC_NV40_OP(dom->index, slot), dom->op[slot]);
 }
 
-/* NV40:G84: SWAP is hardwired to PGRAPH.PM_TRIGGER (Input selection) */
-static void nvpc_nv40_swap(struct nvpc_core *core, struct nvpc_domain *dom)
-{
-	nvpc_wr32(core->ndev, NVPC_PGRAPH_PM_TRIGGER,
-		  NVPC_PGRAPH_PM_TRIGGER_PULSE);
-}
-
 static const u32 nvpc_nv40_ctr_reg[NVPC_NR_CTRS] = {
 	[NVPC_SLOT_PRE] = NVPC_NV40_CTR_PRE(0),
 	[NVPC_SLOT_START] = NVPC_NV40_CTR_START(0),
@@ -170,7 +163,7 @@ const struct nvpc_gen_ops nvpc_gen_nv40 = {
 		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
 	.start = nvpc_nv40_start,
 	.program = nvpc_nv40_program,
-	.trigger_swap = nvpc_nv40_swap,
+	.trigger_swap = nvpc_nv30_trigger_swap,
 	.global_swap = true,
 };
 
