@@ -16,6 +16,7 @@
 
 #include <nvpcounter/catalog.h>
 #include <nvpcounter/device.h>
+#include <nvpcounter/regs.h>
 #include <uapi/linux/nvpcounter.h>
 
 /* dev_dbg() on the GPU's device: every rejection names its reason */
@@ -207,6 +208,23 @@ struct nvpc_gen_ops {
 		       u32 st[NVPC_NR_STATUS]);
 	int (*dump)(struct seq_file *m, struct nvpc_core *core);
 };
+
+/*
+ * The _OP bits 16-20 a generation implements (pcounter.rst, Input
+ * selection), for PRE/START (PS) and for EVENT/STOP (ES): the delay bits
+ * everywhere, SETFLAG as argument 3 of EVENT/STOP from NV30 on, the
+ * delayed-source replace bits from G92 on.
+ */
+#define NVPC_OPBITS_NV10	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)
+#define NVPC_OPBITS_NV30_ES	(NVPC_OPBITS_NV10 | NVPC_OP_ES_ARG3_SETFLAG)
+#define NVPC_OPBITS_G92_PS	(NVPC_OPBITS_NV10 | \
+				 NVPC_OP_ARG2_DELAYED_SRC0 | \
+				 NVPC_OP_ARG3_DELAYED_SRC1)
+#define NVPC_OPBITS_G92_ES	(NVPC_OPBITS_NV30_ES | \
+				 NVPC_OP_ES_ARG2_DELAYED_SRC0 | \
+				 NVPC_OP_ES_ARG3_DELAYED_SRC1)
+/* &nvpc_gen_ops.opbits: PRE and START read bits 18-20 alike, EVENT and STOP */
+#define NVPC_OPBITS(ps, es)	{ ps, ps, es, es }
 
 extern const struct nvpc_gen_ops nvpc_gen_nv10;
 extern const struct nvpc_gen_ops nvpc_gen_nv30;

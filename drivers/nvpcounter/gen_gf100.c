@@ -136,22 +136,13 @@ static int nvpc_gf100_dump(struct seq_file *m, struct nvpc_core *core)
 	return ret;
 }
 
-/* pcounter.rst leaves bits 16-20 on GF100 open; G92's layout is assumed */
-#define NVPC_OPBITS_GF100_PS	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1 | \
-				 NVPC_OP_ARG2_DELAYED_SRC0 | \
-				 NVPC_OP_ARG3_DELAYED_SRC1)
-#define NVPC_OPBITS_GF100_ES	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1 | \
-				 NVPC_OP_ES_ARG3_SETFLAG | \
-				 NVPC_OP_ES_ARG2_DELAYED_SRC0 | \
-				 NVPC_OP_ES_ARG3_DELAYED_SRC1)
-
 const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.name = "gf100",
 	/* FACTS.md: CTR_MODE moved to bits 3-5, values assumed as on NV40 */
 	.slots = GENMASK(NVPC_NR_SLOTS - 1, 0),
 	.modes = GENMASK(NVPC_MODE_EXTRA_B6, 0),
-	.opbits = { NVPC_OPBITS_GF100_PS, NVPC_OPBITS_GF100_PS,
-		    NVPC_OPBITS_GF100_ES, NVPC_OPBITS_GF100_ES },
+	/* pcounter.rst leaves bits 16-20 on GF100 open; G92's are assumed */
+	.opbits = NVPC_OPBITS(NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_ES),
 	.setup = nvpc_gf100_setup,
 	.start = nvpc_gf100_start,
 	.stop = nvpc_gf100_stop,

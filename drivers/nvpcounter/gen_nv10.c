@@ -258,18 +258,13 @@ static int nvpc_nv10_dump(struct seq_file *m, struct nvpc_core *core)
 				      NVPC_NV10_CTRL + 4);
 }
 
-/* the delay bits exist on every generation (Input selection) */
-#define NVPC_OPBITS_NV10	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)
-#define NVPC_OPBITS_NV30_ES	(NVPC_OPBITS_NV10 | NVPC_OP_ES_ARG3_SETFLAG)
-
 /*
  * Counter modes: START_SRC is an integer from NV30 on only (Input
  * selection), so NV10:NV30 count SIMPLE.
  */
 const struct nvpc_gen_ops nvpc_gen_nv10 = {
 	.name = "nv10",
-	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
-		    NVPC_OPBITS_NV10, NVPC_OPBITS_NV10 },
+	.opbits = NVPC_OPBITS(NVPC_OPBITS_NV10, NVPC_OPBITS_NV10),
 	.slots = BIT(NVPC_SLOT_EVENT),
 	.modes = BIT(NVPC_MODE_SIMPLE),
 	.single = true,
@@ -286,8 +281,7 @@ const struct nvpc_gen_ops nvpc_gen_nv10 = {
 
 const struct nvpc_gen_ops nvpc_gen_nv30 = {
 	.name = "nv30",
-	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
-		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
+	.opbits = NVPC_OPBITS(NVPC_OPBITS_NV10, NVPC_OPBITS_NV30_ES),
 	.slots = GENMASK(NVPC_NR_SLOTS - 1, 0),
 	.modes = BIT(NVPC_MODE_SIMPLE) | BIT(NVPC_MODE_EVENT_B4),
 	.shared_ctrl = true,

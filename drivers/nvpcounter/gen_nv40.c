@@ -132,15 +132,6 @@ static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 		  dom->op[NVPC_SLOT_PRE]);
 }
 
-#define NVPC_OPBITS_NV30_PS	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)
-#define NVPC_OPBITS_NV30_ES	(NVPC_OPBITS_NV30_PS | NVPC_OP_ES_ARG3_SETFLAG)
-#define NVPC_OPBITS_G92_PS	(NVPC_OPBITS_NV30_PS | \
-				 NVPC_OP_ARG2_DELAYED_SRC0 | \
-				 NVPC_OP_ARG3_DELAYED_SRC1)
-#define NVPC_OPBITS_G92_ES	(NVPC_OPBITS_NV30_ES | \
-				 NVPC_OP_ES_ARG2_DELAYED_SRC0 | \
-				 NVPC_OP_ES_ARG3_DELAYED_SRC1)
-
 /* every slot; NV40+ have all counter modes (Special counter modes) */
 #define NVPC_NV40_SLOTS		GENMASK(NVPC_NR_SLOTS - 1, 0)
 #define NVPC_NV40_MODES		GENMASK(NVPC_MODE_EXTRA_B6, 0)
@@ -159,8 +150,7 @@ static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.name = "nv40",
 	NVPC_NV40_COMMON_OPS,
-	.opbits = { NVPC_OPBITS_NV30_PS, NVPC_OPBITS_NV30_PS,
-		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
+	.opbits = NVPC_OPBITS(NVPC_OPBITS_NV10, NVPC_OPBITS_NV30_ES),
 	.start = nvpc_nv40_start,
 	.program = nvpc_nv40_program,
 	.trigger_swap = nvpc_nv30_trigger_swap,
@@ -170,8 +160,7 @@ const struct nvpc_gen_ops nvpc_gen_nv40 = {
 const struct nvpc_gen_ops nvpc_gen_g84 = {
 	.name = "g84",
 	NVPC_NV40_COMMON_OPS,
-	.opbits = { NVPC_OPBITS_NV30_PS, NVPC_OPBITS_NV30_PS,
-		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
+	.opbits = NVPC_OPBITS(NVPC_OPBITS_NV10, NVPC_OPBITS_NV30_ES),
 	.start = nvpc_g84_start,
 	.program = nvpc_g84_program,
 	.trigger_swap = nvpc_g84_swap,
@@ -180,8 +169,7 @@ const struct nvpc_gen_ops nvpc_gen_g84 = {
 const struct nvpc_gen_ops nvpc_gen_g92 = {
 	.name = "g92",
 	NVPC_NV40_COMMON_OPS,
-	.opbits = { NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_PS,
-		    NVPC_OPBITS_G92_ES, NVPC_OPBITS_G92_ES },
+	.opbits = NVPC_OPBITS(NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_ES),
 	.start = nvpc_g84_start,
 	.program = nvpc_g84_program,
 	.trigger_swap = nvpc_g84_swap,
