@@ -41,7 +41,6 @@
 
 extern struct dentry *nvpc_debugfs_root;
 struct nvpc_core;
-struct seq_file;
 
 /**
  * struct nvpc_slots - what occupies a domain's four inputs
@@ -158,6 +157,16 @@ struct nvpc_domain_state {
 };
 
 /**
+ * struct nvpc_reg_range - registers at absolute BAR0 addresses
+ * @start: the first
+ * @end: the first address after the range
+ */
+struct nvpc_reg_range {
+	u32 start;
+	u32 end;
+};
+
+/**
  * struct nvpc_gen_ops - what differs between hardware generations
  * @name: generation name
  * @opbits: the _OP bits 16-20 this generation implements, per slot
@@ -182,7 +191,9 @@ struct nvpc_domain_state {
  * @ack: acknowledge one counter set
  * @state: decode the domain's CTRL
  * @status: read the domain's STATUS words (signals 0-255)
- * @dump: print the generation's PCOUNTER registers (debugfs regs)
+ * @dump_range: the generation's PCOUNTER registers, as the debugfs regs
+ *	file shows them: fills @r with range @n (16-byte aligned), counting
+ *	from 0; false past the last
  */
 struct nvpc_gen_ops {
 	const char *name;
@@ -206,7 +217,8 @@ struct nvpc_gen_ops {
 		      struct nvpc_domain_state *st);
 	void (*status)(struct nvpc_core *core, struct nvpc_domain *dom,
 		       u32 st[NVPC_NR_STATUS]);
-	int (*dump)(struct seq_file *m, struct nvpc_core *core);
+	bool (*dump_range)(struct nvpc_core *core, unsigned int n,
+			   struct nvpc_reg_range *r);
 };
 
 /*
@@ -357,8 +369,6 @@ void nvpc_pmu_detach(struct nvpc_core *core);
 void nvpc_pmu_unregister(struct nvpc_core *core);
 int nvpc_sysfs_domains_add(struct nvpc_core *core);
 void nvpc_debugfs_add(struct nvpc_core *core);
-int nvpc_dump_range(struct seq_file *m, struct nvpc_core *core, u32 start,
-		    u32 end);
 void nvpc_sysfs_domains_remove(struct nvpc_core *core);
 
 #endif /* _NVPC_CORE_H */

@@ -7,8 +7,6 @@
  * (pcounter.rst, The USER signals).
  */
 
-#include <linux/seq_file.h>
-
 #include <nvpcounter/regs.h>
 
 #include "core.h"
@@ -124,16 +122,14 @@ static void nvpc_gf100_status(struct nvpc_core *core, struct nvpc_domain *dom,
 }
 
 /* every domain's block of FACTS.md's per-domain map, up to FILTER */
-static int nvpc_gf100_dump(struct seq_file *m, struct nvpc_core *core)
+static bool nvpc_gf100_dump_range(struct nvpc_core *core, unsigned int n,
+				  struct nvpc_reg_range *r)
 {
-	unsigned int i;
-	int ret = 0;
-
-	for (i = 0; i < core->nr_domains && !ret; i++)
-		ret = nvpc_dump_range(m, core, core->domains[i].base,
-				      core->domains[i].base +
-				      NVPC_GF100_FILTER + 0x10);
-	return ret;
+	if (n >= core->nr_domains)
+		return false;
+	r->start = core->domains[n].base;
+	r->end = r->start + NVPC_GF100_FILTER + 0x10;
+	return true;
 }
 
 const struct nvpc_gen_ops nvpc_gen_gf100 = {
@@ -152,5 +148,5 @@ const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.ack = nvpc_gf100_ack,
 	.state = nvpc_gf100_state,
 	.status = nvpc_gf100_status,
-	.dump = nvpc_gf100_dump,
+	.dump_range = nvpc_gf100_dump_range,
 };

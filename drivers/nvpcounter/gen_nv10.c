@@ -18,8 +18,6 @@
  * QUAD_ACK_TRIGGER (pcounter.rst, Control registers, Quad event mode).
  */
 
-#include <linux/seq_file.h>
-
 #include <nvpcounter/regs.h>
 
 #include "core.h"
@@ -240,22 +238,23 @@ static void nvpc_nv10_read_status(struct nvpc_core *core,
 		st[j] = nvpc_rd32(core->ndev, NVPC_NV10_STATUS(dom->index, j));
 }
 
-/* per domain: inputs and STATUS 0-3, counters and STATUS 4-7; CTRL */
-static int nvpc_nv10_dump(struct seq_file *m, struct nvpc_core *core)
+/* per domain: inputs and STATUS 0-3, counters and STATUS 4-7; then CTRL */
+static bool nvpc_nv10_dump_range(struct nvpc_core *core, unsigned int n,
+				 struct nvpc_reg_range *r)
 {
-	unsigned int i;
-	int ret = 0;
+	unsigned int i = n / 2;
 
-	for (i = 0; i < core->nr_domains && !ret; i++) {
-		ret = nvpc_dump_range(m, core, NVPC_NV10_SRC(i, 0),
-				      NVPC_NV10_SRC(i, 0) + 0x40);
-		if (!ret)
-			ret = nvpc_dump_range(m, core, NVPC_NV10_CTR_CYCLES(i),
-					      NVPC_NV10_CTR_CYCLES(i) + 0x40);
+	if (i < core->nr_domains) {
+		r->start = n % 2 ? NVPC_NV10_CTR_CYCLES(i) : NVPC_NV10_SRC(i, 0);
+		r->end = r->start + 0x40;
+		return true;
 	}
+	if (n > 2 * core->nr_domains)
+		return false;
 	/* QUAD_ACK_TRIGGER (write-only) and CTRL */
-	return ret ?: nvpc_dump_range(m, core, NVPC_NV30_QUAD_ACK_TRIGGER & ~0xf,
-				      NVPC_NV10_CTRL + 4);
+	r->start = NVPC_NV30_QUAD_ACK_TRIGGER & ~0xf;
+	r->end = NVPC_NV10_CTRL + 4;
+	return true;
 }
 
 /*
@@ -276,7 +275,7 @@ const struct nvpc_gen_ops nvpc_gen_nv10 = {
 	.read = nvpc_nv10_read,
 	.state = nvpc_nv10_state,
 	.status = nvpc_nv10_read_status,
-	.dump = nvpc_nv10_dump,
+	.dump_range = nvpc_nv10_dump_range,
 };
 
 const struct nvpc_gen_ops nvpc_gen_nv30 = {
@@ -294,5 +293,5 @@ const struct nvpc_gen_ops nvpc_gen_nv30 = {
 	.ack = nvpc_nv30_ack,
 	.state = nvpc_nv10_state,
 	.status = nvpc_nv10_read_status,
-	.dump = nvpc_nv10_dump,
+	.dump_range = nvpc_nv10_dump_range,
 };

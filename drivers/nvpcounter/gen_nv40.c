@@ -8,8 +8,6 @@
  * Quad event mode), and G92+ add the delayed-source replace bits.
  */
 
-#include <linux/seq_file.h>
-
 #include <nvpcounter/regs.h>
 
 #include "core.h"
@@ -95,10 +93,12 @@ static void nvpc_nv40_status(struct nvpc_core *core, struct nvpc_domain *dom,
 }
 
 /* the whole NV40:GF100 window: every per-domain array, then STATUS */
-static int nvpc_nv40_dump(struct seq_file *m, struct nvpc_core *core)
+static bool nvpc_nv40_dump_range(struct nvpc_core *core, unsigned int n,
+				 struct nvpc_reg_range *r)
 {
-	return nvpc_dump_range(m, core, NVPC_NV40_SRC(0, 0),
-			       NVPC_NV40_STATUS(NVPC_NV40_NR_DOMAINS, 0));
+	r->start = NVPC_NV40_SRC(0, 0);
+	r->end = NVPC_NV40_STATUS(NVPC_NV40_NR_DOMAINS, 0);
+	return !n;
 }
 
 /*
@@ -145,7 +145,7 @@ static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 	.ack = nvpc_nv40_ack,						\
 	.state = nvpc_nv40_state,					\
 	.status = nvpc_nv40_status,					\
-	.dump = nvpc_nv40_dump
+	.dump_range = nvpc_nv40_dump_range
 
 const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.name = "nv40",
