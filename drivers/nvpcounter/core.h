@@ -160,11 +160,16 @@ struct nvpc_domain_state {
  * struct nvpc_reg_range - registers at absolute BAR0 addresses
  * @start: the first
  * @end: the first address after the range
+ * @name: what the range holds, for the log (may be NULL)
  */
 struct nvpc_reg_range {
 	u32 start;
 	u32 end;
+	const char *name;
 };
+
+/* the ranges of &nvpc_gen_ops.windows */
+#define NVPC_GEN_NR_WINDOWS	2
 
 /**
  * struct nvpc_gen_ops - what differs between hardware generations
@@ -178,6 +183,12 @@ struct nvpc_reg_range {
  * @shared_ctrl: one CTRL register (and counter mode) for all domains
  *	(NV10:NV40)
  * @global_swap: one swap trigger serves every domain (PGRAPH PM_TRIGGER)
+ * @unit_sets: the domains are in a hub set, one set per GPC and one per
+ *	memory partition (GF100+); else in the one MAIN set
+ * @pmc_enable: PCOUNTER is held in reset while PMC.ENABLE bit 28 is clear
+ *	(GF100+)
+ * @windows: every register the ops access is in these ranges (a backend
+ *	that maps ranges of BAR0 maps them); unused entries are zero
  * @setup: per-domain set-up at registration (e.g. GF100 base address)
  * @start: put a domain in the engine's counting mode and clear its state
  * @stop: take a domain out of counting
@@ -204,6 +215,9 @@ struct nvpc_gen_ops {
 	u8 live_bits;
 	bool shared_ctrl;
 	bool global_swap;
+	bool unit_sets;
+	bool pmc_enable;
+	struct nvpc_reg_range windows[NVPC_GEN_NR_WINDOWS];
 	void (*setup)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*start)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*stop)(struct nvpc_core *core, struct nvpc_domain *dom);
@@ -238,6 +252,13 @@ struct nvpc_gen_ops {
 /* &nvpc_gen_ops.opbits: PRE and START read bits 18-20 alike, EVENT and STOP */
 #define NVPC_OPBITS(ps, es)	{ ps, ps, es, es }
 
+/* &nvpc_gen_ops.windows: the PCOUNTER window of NV10:GF100 and the swap trigger of NV30:G84 */
+#define NVPC_NV10_WINDOW	{ NVPC_NV10_MMIO_START, NVPC_NV10_MMIO_END, \
+				  "PCOUNTER" }
+#define NVPC_PM_TRIGGER_WINDOW	{ NVPC_PGRAPH_PM_TRIGGER, \
+				  NVPC_PGRAPH_PM_TRIGGER + 4, \
+				  "PGRAPH.PM_TRIGGER" }
+
 extern const struct nvpc_gen_ops nvpc_gen_nv10;
 extern const struct nvpc_gen_ops nvpc_gen_nv30;
 extern const struct nvpc_gen_ops nvpc_gen_nv40;
@@ -245,6 +266,7 @@ extern const struct nvpc_gen_ops nvpc_gen_g84;
 extern const struct nvpc_gen_ops nvpc_gen_g92;
 extern const struct nvpc_gen_ops nvpc_gen_gf100;
 
+const struct nvpc_gen_ops *nvpc_gen_ops_of(const struct nvpc_chip_desc *chip);
 void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom);
 
 /**

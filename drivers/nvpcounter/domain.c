@@ -67,9 +67,15 @@ u8 nvpc_dset_id_of(enum nvpc_dset dset)
 	}
 }
 
-static const struct nvpc_gen_ops *nvpc_gen_ops_for(enum nvpc_gen gen)
+/**
+ * nvpc_gen_ops_of() - the generation ops of a chip
+ * @chip: the chip
+ *
+ * Return: the ops, NULL if the chip's generation cannot count yet.
+ */
+const struct nvpc_gen_ops *nvpc_gen_ops_of(const struct nvpc_chip_desc *chip)
 {
-	switch (gen) {
+	switch (chip->gen) {
 	case NVPC_GEN_NV10:
 	case NVPC_GEN_NV15:
 	case NVPC_GEN_NV20:
@@ -131,13 +137,13 @@ int nvpc_engine_init(struct nvpc_core *core)
 	const struct nvpc_chip_desc *chip = core->chip;
 	unsigned int n, u;
 
-	core->gen = nvpc_gen_ops_for(chip->gen);
+	core->gen = nvpc_gen_ops_of(chip);
 	if (!core->gen)
 		return -EOPNOTSUPP;
 	INIT_DELAYED_WORK(&core->poll_work, nvpc_poll_work);
 	core->poll_ns = NVPC_POLL_MAX_NS;
 
-	if (chip->gen >= NVPC_GEN_GF100) {
+	if (core->gen->unit_sets) {
 		n = nvpc_catalog_nr_domains(chip, NVPC_DSET_HUB) +
 		    hweight32(core->ndev->gpc_mask) *
 		    nvpc_catalog_nr_domains(chip, NVPC_DSET_GPC) +
@@ -153,7 +159,7 @@ int nvpc_engine_init(struct nvpc_core *core)
 		return -ENOMEM;
 	}
 
-	if (chip->gen >= NVPC_GEN_GF100) {
+	if (core->gen->unit_sets) {
 		nvpc_domains_add(core, NVPC_DSET_HUB, 0);
 		for (u = 0; u < 32; u++)
 			if (core->ndev->gpc_mask & BIT(u))

@@ -139,6 +139,9 @@ const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.modes = GENMASK(NVPC_MODE_EXTRA_B6, 0),
 	/* pcounter.rst leaves bits 16-20 on GF100 open; G92's are assumed */
 	.opbits = NVPC_OPBITS(NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_ES),
+	.unit_sets = true,
+	.pmc_enable = true,
+	.windows = { { NVPC_GF100_MMIO_START, NVPC_GF100_MMIO_END, "PCOUNTER" } },
 	.setup = nvpc_gf100_setup,
 	.start = nvpc_gf100_start,
 	.stop = nvpc_gf100_stop,

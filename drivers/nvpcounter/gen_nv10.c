@@ -218,13 +218,14 @@ static void nvpc_nv10_state(struct nvpc_core *core, struct nvpc_domain *dom,
 {
 	u32 ctrl = nvpc_rd32(core->ndev, NVPC_NV10_CTRL);
 	unsigned int i = dom->index;
+	/* NV30:NV40 have quad mode, the @single NV10:NV30 do not */
+	bool quad = !core->gen->single;
 
-	st->mode = core->chip->gen >= NVPC_GEN_NV30 &&
-		   (ctrl & NVPC_NV10_CTRL_MODE_QUAD(i)) ?
+	st->mode = quad && (ctrl & NVPC_NV10_CTRL_MODE_QUAD(i)) ?
 		   NVPC_DOM_MODE_QUAD : NVPC_DOM_MODE_SINGLE;
 	st->ctr_mode = !!(ctrl & NVPC_NV10_CTRL_CTR_MODE);
 	st->single = (ctrl & NVPC_NV10_CTRL_SINGLE_STATE(i)) >> (3 + 2 * i);
-	st->quad = core->chip->gen >= NVPC_GEN_NV30 ?
+	st->quad = quad ?
 		   (ctrl & NVPC_NV10_CTRL_QUAD_STATE(i)) >> (24 + 2 * i) : 0;
 }
 
@@ -269,6 +270,7 @@ const struct nvpc_gen_ops nvpc_gen_nv10 = {
 	.single = true,
 	.live_bits = 39,
 	.shared_ctrl = true,
+	.windows = { NVPC_NV10_WINDOW },
 	.start = nvpc_nv10_start,
 	.stop = nvpc_nv10_stop,
 	.program = nvpc_nv10_program,
@@ -285,6 +287,7 @@ const struct nvpc_gen_ops nvpc_gen_nv30 = {
 	.modes = BIT(NVPC_MODE_SIMPLE) | BIT(NVPC_MODE_EVENT_B4),
 	.shared_ctrl = true,
 	.global_swap = true,
+	.windows = { NVPC_NV10_WINDOW, NVPC_PM_TRIGGER_WINDOW },
 	.start = nvpc_nv30_start,
 	.stop = nvpc_nv30_stop,
 	.program = nvpc_nv30_program,

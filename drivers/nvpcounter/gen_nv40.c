@@ -155,6 +155,7 @@ const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.program = nvpc_nv40_program,
 	.trigger_swap = nvpc_nv30_trigger_swap,
 	.global_swap = true,
+	.windows = { NVPC_NV10_WINDOW, NVPC_PM_TRIGGER_WINDOW },
 };
 
 const struct nvpc_gen_ops nvpc_gen_g84 = {
@@ -164,6 +165,7 @@ const struct nvpc_gen_ops nvpc_gen_g84 = {
 	.start = nvpc_g84_start,
 	.program = nvpc_g84_program,
 	.trigger_swap = nvpc_g84_swap,
+	.windows = { NVPC_NV10_WINDOW },
 };
 
 const struct nvpc_gen_ops nvpc_gen_g92 = {
@@ -173,4 +175,5 @@ const struct nvpc_gen_ops nvpc_gen_g92 = {
 	.start = nvpc_g84_start,
 	.program = nvpc_g84_program,
 	.trigger_swap = nvpc_g84_swap,
+	.windows = { NVPC_NV10_WINDOW },
 };

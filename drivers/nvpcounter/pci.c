@@ -34,18 +34,12 @@
 #include <nvpcounter/device.h>
 #include <nvpcounter/regs.h>
 
+#include "core.h"
 #include "pci.h"
 
-/* pcounter.rst, Introduction: "MMIO area 0x00a000:0x00b000 on NV10:NVC0" */
-#define NVPC_PCI_NV10_WINDOW_START	0x00a000
-#define NVPC_PCI_NV10_WINDOW_END	0x00b000
-
-/* FACTS.md "GF100+ domain placement": the unit enumeration registers */
-#define NVPC_PCI_GF100_UNITS_START	0x022430
-#define NVPC_PCI_GF100_UNITS_END	0x0225cc
-
 #define NVPC_PCI_MAX_IDS	8
-#define NVPC_PCI_MAX_RANGES	3
+/* PMC.BOOT_0 and the generation's windows */
+#define NVPC_PCI_MAX_RANGES	(1 + NVPC_GEN_NR_WINDOWS)
 #define NVPC_PCI_BOOT_0_ABSENT	0xffffffff
 
 /**
@@ -441,32 +435,34 @@ static int nvpc_pci_gf100_units(struct nvpc_pci_gpu *gpu)
 				  NVPC_GF100_MAX_PART, &gpu->ndev.part_mask);
 }
 
-/* Map what the core needs for @chip (Documentation/pci.rst). */
+/* Map the generation's windows (Documentation/pci.rst). */
 static int nvpc_pci_map_chip(struct nvpc_pci_gpu *gpu,
-			     const struct nvpc_chip_desc *chip)
+			     const struct nvpc_gen_ops *gen)
 {
-	int ret;
+	const struct nvpc_reg_range *w;
+	int ret = 0;
 
-	if (chip->gen >= NVPC_GEN_GF100) {
-		ret = nvpc_pci_map(gpu, NVPC_GF100_MMIO_START,
-				   NVPC_GF100_MMIO_END, true, "PCOUNTER");
-	} else {
-		ret = nvpc_pci_map(gpu, NVPC_PCI_NV10_WINDOW_START,
-				   NVPC_PCI_NV10_WINDOW_END, true, "PCOUNTER");
-	}
-	if (ret)
-		return ret;
-	/* pcounter.rst, Input selection: SWAP is PM_TRIGGER on NV30:G84 */
-	if (chip->gen >= NVPC_GEN_NV30 && chip->gen < NVPC_GEN_G84)
-		ret = nvpc_pci_map(gpu, NVPC_PGRAPH_PM_TRIGGER,
-				   NVPC_PGRAPH_PM_TRIGGER + 4, true,
-				   "PGRAPH.PM_TRIGGER");
+	for (w = gen->windows; !ret && w < gen->windows + NVPC_GEN_NR_WINDOWS &&
+	     w->end; w++)
+		ret = nvpc_pci_map(gpu, w->start, w->end, true, w->name);
 	return ret;
+}
+
+/* The end of the last register the generation needs in the BAR. */
+static u32 nvpc_pci_bar_needed(const struct nvpc_gen_ops *gen)
+{
+	u32 need = 0;
+	unsigned int i;
+
+	for (i = 0; i < NVPC_GEN_NR_WINDOWS; i++)
+		need = max(need, gen->windows[i].end);
+	return need;
 }
 
 static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
 {
 	const struct nvpc_chip_desc *chip;
+	const struct nvpc_gen_ops *gen;
 	struct device *dev = &pdev->dev;
 	struct nvpc_pci_gpu *gpu;
 	u32 boot0, chipset, need;
@@ -511,16 +507,15 @@ static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
 	}
 	chipset = FIELD_GET(NVPC_PMC_BOOT_0_CHIPSET, boot0);
 	chip = nvpc_catalog_find(chipset);
-	if (!chip) {
+	gen = chip ? nvpc_gen_ops_of(chip) : NULL;
+	if (!gen) {
 		dev_info(dev, "unknown or unsupported chipset 0x%02x (PMC.BOOT_0 0x%08x): not used\n",
 			 chipset, boot0);
 		ret = -ENODEV;
 		goto err_unmap;
 	}
 
-	need = chip->gen >= NVPC_GEN_GF100 ? NVPC_GF100_MMIO_END :
-	       chip->gen < NVPC_GEN_G84 && chip->gen >= NVPC_GEN_NV30 ?
-	       NVPC_PGRAPH_PM_TRIGGER + 4 : NVPC_PCI_NV10_WINDOW_END;
+	need = nvpc_pci_bar_needed(gen);
 	if (pci_resource_len(pdev, bar) < need) {
 		dev_info(dev, "%s: BAR %d is 0x%llx bytes, registers up to 0x%06x are needed: not used\n",
 			 chip->name, bar,
@@ -529,14 +524,11 @@ static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
 		goto err_unmap;
 	}
 
-	if (chip->gen >= NVPC_GEN_GF100) {
-		ret = nvpc_pci_gf100_enable(gpu);
-		if (!ret)
-			ret = nvpc_pci_gf100_units(gpu);
-		if (ret)
-			goto err_unmap;
-	}
-	ret = nvpc_pci_map_chip(gpu, chip);
+	ret = gen->pmc_enable ? nvpc_pci_gf100_enable(gpu) : 0;
+	if (!ret && gen->unit_sets)
+		ret = nvpc_pci_gf100_units(gpu);
+	if (!ret)
+		ret = nvpc_pci_map_chip(gpu, gen);
 	if (ret)
 		goto err_unmap;
 

@@ -326,7 +326,6 @@ static int nvpc_events_build(struct nvpc_core *core)
 	const struct nvpc_chip_desc *chip = core->chip;
 	unsigned int nsig = nvpc_catalog_nr_signals(chip);
 	unsigned int max = core->nr_domains + nsig, n = 0, i;
-	bool gf100 = chip->gen >= NVPC_GEN_GF100;
 	char name[64], str[96];
 	int ret;
 
@@ -344,7 +343,8 @@ static int nvpc_events_build(struct nvpc_core *core)
 		if (dom->unit)
 			continue;
 		snprintf(name, sizeof(name), "%sd%u_cycles",
-			 gf100 ? nvpc_dset_prefix[dom->dset] : "", dom->index);
+			 core->gen->unit_sets ? nvpc_dset_prefix[dom->dset] : "",
+			 dom->index);
 		snprintf(str, sizeof(str), "dset=%u,dom=%u,cycles", dom->dset,
 			 dom->index);
 		ret = nvpc_event_attr_add(core, &n, name, str);

@@ -24,6 +24,10 @@
 #define NVPC_PGRAPH_PM_TRIGGER		0x400084
 #define NVPC_PGRAPH_PM_TRIGGER_PULSE	BIT(5)
 
+/* pcounter.rst, Introduction: "MMIO area 0x00a000:0x00b000 on NV10:NVC0" */
+#define NVPC_NV10_MMIO_START		0x00a000
+#define NVPC_NV10_MMIO_END		0x00b000
+
 /* ---- Input selection and logic ops (pcounter.rst "Input selection") ---- */
 /* The 4 counting inputs, in the order of the SRC/OP register pairs. */
 #define NVPC_INPUT_PRE			0
