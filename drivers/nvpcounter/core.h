@@ -249,8 +249,6 @@ struct nvpc_gen_ops {
 #define NVPC_OPBITS_G92_ES	(NVPC_OPBITS_NV30_ES | \
 				 NVPC_OP_ES_ARG2_DELAYED_SRC0 | \
 				 NVPC_OP_ES_ARG3_DELAYED_SRC1)
-/* &nvpc_gen_ops.opbits: PRE and START read bits 18-20 alike, EVENT and STOP */
-#define NVPC_OPBITS(ps, es)	{ ps, ps, es, es }
 
 /* &nvpc_gen_ops.windows: the PCOUNTER window of NV10:GF100 and the swap trigger of NV30:G84 */
 #define NVPC_NV10_WINDOW	{ NVPC_NV10_MMIO_START, NVPC_NV10_MMIO_END, \

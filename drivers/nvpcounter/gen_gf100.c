@@ -138,7 +138,8 @@ const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.slots = GENMASK(NVPC_NR_SLOTS - 1, 0),
 	.modes = GENMASK(NVPC_MODE_EXTRA_B6, 0),
 	/* pcounter.rst leaves bits 16-20 on GF100 open; G92's are assumed */
-	.opbits = NVPC_OPBITS(NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_ES),
+	.opbits = { NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_PS,
+		    NVPC_OPBITS_G92_ES, NVPC_OPBITS_G92_ES },
 	.unit_sets = true,
 	.pmc_enable = true,
 	.windows = { { NVPC_GF100_MMIO_START, NVPC_GF100_MMIO_END, "PCOUNTER" } },

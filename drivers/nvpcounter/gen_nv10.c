@@ -264,7 +264,8 @@ static bool nvpc_nv10_dump_range(struct nvpc_core *core, unsigned int n,
  */
 const struct nvpc_gen_ops nvpc_gen_nv10 = {
 	.name = "nv10",
-	.opbits = NVPC_OPBITS(NVPC_OPBITS_NV10, NVPC_OPBITS_NV10),
+	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
+		    NVPC_OPBITS_NV10, NVPC_OPBITS_NV10 },
 	.slots = BIT(NVPC_SLOT_EVENT),
 	.modes = BIT(NVPC_MODE_SIMPLE),
 	.single = true,
@@ -282,7 +283,8 @@ const struct nvpc_gen_ops nvpc_gen_nv10 = {
 
 const struct nvpc_gen_ops nvpc_gen_nv30 = {
 	.name = "nv30",
-	.opbits = NVPC_OPBITS(NVPC_OPBITS_NV10, NVPC_OPBITS_NV30_ES),
+	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
+		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
 	.slots = GENMASK(NVPC_NR_SLOTS - 1, 0),
 	.modes = BIT(NVPC_MODE_SIMPLE) | BIT(NVPC_MODE_EVENT_B4),
 	.shared_ctrl = true,

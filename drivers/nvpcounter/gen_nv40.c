@@ -150,7 +150,8 @@ static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.name = "nv40",
 	NVPC_NV40_COMMON_OPS,
-	.opbits = NVPC_OPBITS(NVPC_OPBITS_NV10, NVPC_OPBITS_NV30_ES),
+	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
+		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
 	.start = nvpc_nv40_start,
 	.program = nvpc_nv40_program,
 	.trigger_swap = nvpc_nv30_trigger_swap,
@@ -161,7 +162,8 @@ const struct nvpc_gen_ops nvpc_gen_nv40 = {
 const struct nvpc_gen_ops nvpc_gen_g84 = {
 	.name = "g84",
 	NVPC_NV40_COMMON_OPS,
-	.opbits = NVPC_OPBITS(NVPC_OPBITS_NV10, NVPC_OPBITS_NV30_ES),
+	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
+		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
 	.start = nvpc_g84_start,
 	.program = nvpc_g84_program,
 	.trigger_swap = nvpc_g84_swap,
@@ -171,7 +173,8 @@ const struct nvpc_gen_ops nvpc_gen_g84 = {
 const struct nvpc_gen_ops nvpc_gen_g92 = {
 	.name = "g92",
 	NVPC_NV40_COMMON_OPS,
-	.opbits = NVPC_OPBITS(NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_ES),
+	.opbits = { NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_PS,
+		    NVPC_OPBITS_G92_ES, NVPC_OPBITS_G92_ES },
 	.start = nvpc_g84_start,
 	.program = nvpc_g84_program,
 	.trigger_swap = nvpc_g84_swap,
