@@ -35,6 +35,22 @@
 /* event->hw.idx of an event added after its GPU went away: no counter */
 #define NVPC_IDX_DETACHED	(-1)
 
+/*
+ * The perf ABI's slots are the hardware's inputs, numbered as the SRC/OP
+ * register pairs (pcounter.rst, Input selection), and its counter modes
+ * are the CTR_MODE values (Control registers): the engine and the
+ * generation ops use one for the other.
+ */
+static_assert(NVPC_SLOT_PRE == NVPC_INPUT_PRE);
+static_assert(NVPC_SLOT_START == NVPC_INPUT_START);
+static_assert(NVPC_SLOT_EVENT == NVPC_INPUT_EVENT);
+static_assert(NVPC_SLOT_STOP == NVPC_INPUT_STOP);
+static_assert(NVPC_MODE_SIMPLE == NVPC_CTR_MODE_SIMPLE);
+static_assert(NVPC_MODE_EVENT_B4 == NVPC_CTR_MODE_EVENT_B4);
+static_assert(NVPC_MODE_EVENT_B6 == NVPC_CTR_MODE_EVENT_B6);
+static_assert(NVPC_MODE_EXTRA_B4 == NVPC_CTR_MODE_EXTRA_B4);
+static_assert(NVPC_MODE_EXTRA_B6 == NVPC_CTR_MODE_EXTRA_B6_EVENT_B2);
+
 /* the counters read per domain: the four slots and CTR_CYCLES */
 #define NVPC_CTR_CYCLES		NVPC_NR_SLOTS
 #define NVPC_NR_CTRS		(NVPC_NR_SLOTS + 1)

@@ -301,7 +301,8 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		      struct perf_event *event)
 {
 	u64 config = event->attr.config, config2 = event->attr.config2;
-	u32 opbits = FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
+	u32 opbits = FIELD_PREP(NVPC_OP_BITS,
+				FIELD_GET(NVPC_CFG_OPBITS, config));
 	unsigned int j, slot;
 
 	if (config & NVPC_CFG_RESERVED) {
@@ -354,7 +355,7 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 	}
 	if (opbits & ~core->gen->opbits[slot ? slot - 1 : NVPC_SLOT_EVENT]) {
 		nvpc_dbg(core, "op bits 0x%x: not on this slot of a %s\n",
-			 opbits >> 16, core->gen->name);
+			 (u32)FIELD_GET(NVPC_OP_BITS, opbits), core->gen->name);
 		return -EINVAL;
 	}
 	return nvpc_check_mode(core, dom, config, config2);
@@ -411,7 +412,8 @@ int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 	u64 config = event->attr.config;
 	unsigned int mode = FIELD_GET(NVPC_CFG_MODE, config);
 	unsigned int want = FIELD_GET(NVPC_CFG_SLOT, config);
-	u32 opbits = FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
+	u32 opbits = FIELD_PREP(NVPC_OP_BITS,
+				FIELD_GET(NVPC_CFG_OPBITS, config));
 	unsigned long claims = 0;
 	unsigned int i, s;
 	int idx = -ENOSPC;
@@ -485,11 +487,13 @@ static void nvpc_slot_regs(struct nvpc_domain *dom, struct perf_event *event)
 {
 	u64 config = event->attr.config, config2 = event->attr.config2;
 	u32 bsrc = lower_32_bits(config2);
-	u32 b6hi = FIELD_GET(NVPC_CFG2_BSIG4, config2) << 16 |
-		   FIELD_GET(NVPC_CFG2_BSIG5, config2) << 24;
+	u32 b6hi = FIELD_PREP(NVPC_SRC_SIG(2),
+			      FIELD_GET(NVPC_CFG2_BSIG4, config2)) |
+		   FIELD_PREP(NVPC_SRC_SIG(3),
+			      FIELD_GET(NVPC_CFG2_BSIG5, config2));
 	u16 tt = FIELD_GET(NVPC_CFG_OP, config);
 	u32 op = (tt ? tt : NVPC_OP_ARG0) |
-		 FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
+		 FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, config));
 
 	switch (FIELD_GET(NVPC_CFG_MODE, config)) {
 	case NVPC_MODE_EVENT_B6:

@@ -35,6 +35,12 @@
 				 NVPC_NV10_CTRL_MODE_QUAD(0) | \
 				 NVPC_NV10_CTRL_MODE_QUAD(1))
 
+/* A field of the shared CTRL, by its mask (regs.h): the shift is the mask's */
+static u8 nvpc_nv10_ctrl_field(u32 ctrl, u32 mask)
+{
+	return (ctrl & mask) >> __ffs(mask);
+}
+
 /*
  * (Re)start a domain's counting process: the restart is numbered in
  * CTR_STOP (a CTR write, which aborts the process), and a PRE_OP write in
@@ -198,12 +204,12 @@ static u32 nvpc_nv30_read(struct nvpc_core *core, struct nvpc_domain *dom,
 {
 	struct nvpc_device *ndev = core->ndev;
 	unsigned int i = dom->index, c;
-	u32 ctrl;
 
 	for_each_set_bit(c, &used, NVPC_NR_CTRS)
-		ctr[c] = nvpc_rd32(ndev, nvpc_nv30_ctr_reg[c] + 0x100 * i);
-	ctrl = nvpc_rd32(ndev, NVPC_NV10_CTRL);
-	return (ctrl & NVPC_NV10_CTRL_QUAD_STATE(i)) >> (24 + 2 * i);
+		ctr[c] = nvpc_rd32(ndev, nvpc_nv30_ctr_reg[c] +
+				   i * NVPC_NV10_DOMAIN_STRIDE);
+	return nvpc_nv10_ctrl_field(nvpc_rd32(ndev, NVPC_NV10_CTRL),
+				    NVPC_NV10_CTRL_QUAD_STATE(i));
 }
 
 static void nvpc_nv30_ack(struct nvpc_core *core, struct nvpc_domain *dom)
@@ -224,9 +230,9 @@ static void nvpc_nv10_state(struct nvpc_core *core, struct nvpc_domain *dom,
 	st->mode = quad && (ctrl & NVPC_NV10_CTRL_MODE_QUAD(i)) ?
 		   NVPC_DOM_MODE_QUAD : NVPC_DOM_MODE_SINGLE;
 	st->ctr_mode = !!(ctrl & NVPC_NV10_CTRL_CTR_MODE);
-	st->single = (ctrl & NVPC_NV10_CTRL_SINGLE_STATE(i)) >> (3 + 2 * i);
+	st->single = nvpc_nv10_ctrl_field(ctrl, NVPC_NV10_CTRL_SINGLE_STATE(i));
 	st->quad = quad ?
-		   (ctrl & NVPC_NV10_CTRL_QUAD_STATE(i)) >> (24 + 2 * i) : 0;
+		   nvpc_nv10_ctrl_field(ctrl, NVPC_NV10_CTRL_QUAD_STATE(i)) : 0;
 }
 
 static void nvpc_nv10_read_status(struct nvpc_core *core,

@@ -12,9 +12,6 @@
 
 #include "core.h"
 
-/* the perf ABI's NVPC_MODE_* are the CTR_MODE values (Control registers) */
-static_assert(NVPC_MODE_EXTRA_B6 == NVPC_CTR_MODE_EXTRA_B6_EVENT_B2);
-
 static void nvpc_nv40_start(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	nvpc_wr32(core->ndev, NVPC_NV40_CTRL(dom->index),
@@ -51,7 +48,8 @@ static u32 nvpc_nv40_read(struct nvpc_core *core, struct nvpc_domain *dom,
 	unsigned int i = dom->index, c;
 
 	for_each_set_bit(c, &used, NVPC_NR_CTRS)
-		ctr[c] = nvpc_rd32(ndev, nvpc_nv40_ctr_reg[c] + 4 * i);
+		ctr[c] = nvpc_rd32(ndev, nvpc_nv40_ctr_reg[c] +
+				   i * NVPC_NV40_DOMAIN_STRIDE);
 	return FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE,
 			 nvpc_rd32(ndev, NVPC_NV40_CTRL(i)));
 }
