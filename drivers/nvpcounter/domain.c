@@ -385,6 +385,73 @@ static bool nvpc_shared_mode_ok(struct nvpc_core *core,
 	return true;
 }
 
+/*
+ * Counter mode: its fixed slots (nvpc_mode_use), all free, and on a
+ * shared CTRL no other domain in another mode. The slots, or -ENOSPC.
+ */
+static int nvpc_slot_fit_mode(struct nvpc_core *core, struct nvpc_slots *tables,
+			      struct nvpc_slots *t, unsigned int mode,
+			      unsigned long *claims)
+{
+	unsigned int s;
+
+	*claims = nvpc_mode_use[mode].claims & core->gen->slots;
+	for_each_set_bit(s, claims, NVPC_NR_SLOTS)
+		if (t->ev[s])
+			return -ENOSPC;
+	if (!nvpc_shared_mode_ok(core, tables, t, mode))
+		return -ENOSPC;
+	return nvpc_mode_use[mode].counter;
+}
+
+/* May a SIMPLE event (config @config) count on slot @s of table @t? */
+static bool nvpc_slot_fits(struct nvpc_core *core, struct nvpc_slots *tables,
+			   struct nvpc_slots *t, u64 config, unsigned int s)
+{
+	unsigned int want = FIELD_GET(NVPC_CFG_SLOT, config);
+	u32 opbits = FIELD_PREP(NVPC_OP_BITS,
+				FIELD_GET(NVPC_CFG_OPBITS, config));
+
+	if ((want && s != want - 1) || !(core->gen->slots & BIT(s)) ||
+	    t->ev[s])
+		return false;
+	/*
+	 * Bits 18-20 of an unplaced event were checked in the EVENT/STOP
+	 * layout; PRE/START read them differently (pcounter.rst, Input
+	 * selection)
+	 */
+	if (!want && (opbits & ~(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)) &&
+	    (s == NVPC_SLOT_PRE || s == NVPC_SLOT_START))
+		return false;
+	/* EVENT counts a mode's integer while one is set */
+	if (s == NVPC_SLOT_EVENT &&
+	    (t->mode == NVPC_MODE_EVENT_B4 || t->mode == NVPC_MODE_EVENT_B6 ||
+	     !nvpc_shared_mode_ok(core, tables, t, 0)))
+		return false;
+	return true;
+}
+
+/*
+ * A SIMPLE event: the slot it held before if perf puts it back
+ * (@prefer, 0 for none), else the first that fits, EVENT first. The slot,
+ * or -ENOSPC.
+ */
+static int nvpc_slot_fit_simple(struct nvpc_core *core,
+				struct nvpc_slots *tables, struct nvpc_slots *t,
+				u64 config, unsigned long prefer)
+{
+	static const u8 order[] = { NVPC_SLOT_EVENT, NVPC_SLOT_START,
+				    NVPC_SLOT_PRE, NVPC_SLOT_STOP };
+	unsigned int i;
+
+	if (prefer && nvpc_slot_fits(core, tables, t, config, __ffs(prefer)))
+		return __ffs(prefer);
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		if (nvpc_slot_fits(core, tables, t, config, order[i]))
+			return order[i];
+	return -ENOSPC;
+}
+
 /**
  * nvpc_slot_alloc() - pick the counter an event counts on
  * @core: the GPU
@@ -393,11 +460,12 @@ static bool nvpc_shared_mode_ok(struct nvpc_core *core,
  * @dom: the event's domain
  * @event: the event (config already checked)
  * @claimed: set to the slots the event holds
- *
  * @prefer: the slot to try first (bit NVPC_SLOT_*), 0 for none
  *
- * On success the event's slots are claimed in @tables (the event itself is
- * not touched: group validation runs this on events already counting).
+ * The cycle counter needs no slot; a counter mode claims its fixed slots;
+ * a SIMPLE event one free slot. On success the event's slots are claimed
+ * in @tables (the event itself is not touched: group validation runs this
+ * on events already counting).
  *
  * Return: the counter (NVPC_SLOT_* or NVPC_CTR_CYCLES), or -ENOSPC when
  * the slots it needs are taken.
@@ -406,59 +474,24 @@ int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 		    struct nvpc_domain *dom, struct perf_event *event,
 		    unsigned long *claimed, unsigned long prefer)
 {
-	static const u8 order[] = { NVPC_SLOT_EVENT, NVPC_SLOT_START,
-				    NVPC_SLOT_PRE, NVPC_SLOT_STOP };
 	struct nvpc_slots *t = &tables[dom - core->domains];
 	u64 config = event->attr.config;
 	unsigned int mode = FIELD_GET(NVPC_CFG_MODE, config);
-	unsigned int want = FIELD_GET(NVPC_CFG_SLOT, config);
-	u32 opbits = FIELD_PREP(NVPC_OP_BITS,
-				FIELD_GET(NVPC_CFG_OPBITS, config));
-	unsigned long claims = 0;
-	unsigned int i, s;
-	int idx = -ENOSPC;
+	unsigned long claims;
+	unsigned int s;
+	int idx;
 
 	*claimed = 0;
 	if (FIELD_GET(NVPC_CFG_CYCLES, config))
 		return NVPC_CTR_CYCLES;
 	if (mode) {
-		claims = nvpc_mode_use[mode].claims & core->gen->slots;
-		for_each_set_bit(s, &claims, NVPC_NR_SLOTS)
-			if (t->ev[s])
-				return -ENOSPC;
-		if (!nvpc_shared_mode_ok(core, tables, t, mode))
-			return -ENOSPC;
-		idx = nvpc_mode_use[mode].counter;
+		idx = nvpc_slot_fit_mode(core, tables, t, mode, &claims);
 	} else {
-		/* i == 0: the slot it held before, if perf puts it back */
-		for (i = 0; i <= ARRAY_SIZE(order); i++) {
-			if (!i && !prefer)
-				continue;
-			s = i ? order[i - 1] : ffs(prefer) - 1;
-			if ((want && s != want - 1) ||
-			    !(core->gen->slots & BIT(s)) || t->ev[s])
-				continue;
-			/*
-			 * Bits 18-20 of an unplaced event were checked in
-			 * the EVENT/STOP layout; PRE/START read them
-			 * differently (pcounter.rst, Input selection)
-			 */
-			if (!want && (opbits & ~(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)) &&
-			    (s == NVPC_SLOT_PRE || s == NVPC_SLOT_START))
-				continue;
-			/* EVENT counts a mode's integer while one is set */
-			if (s == NVPC_SLOT_EVENT &&
-			    (t->mode == NVPC_MODE_EVENT_B4 ||
-			     t->mode == NVPC_MODE_EVENT_B6 ||
-			     !nvpc_shared_mode_ok(core, tables, t, 0)))
-				continue;
-			idx = s;
-			claims = BIT(s);
-			break;
-		}
-		if (idx < 0)
-			return -ENOSPC;
+		idx = nvpc_slot_fit_simple(core, tables, t, config, prefer);
+		claims = idx < 0 ? 0 : BIT(idx);
 	}
+	if (idx < 0)
+		return idx;
 	for_each_set_bit(s, &claims, NVPC_NR_SLOTS)
 		t->ev[s] = event;
 	if (mode)
@@ -1095,52 +1128,23 @@ void nvpc_engine_txn(struct nvpc_core *core, bool open)
 		nvpc_poll_kick(core);
 }
 
-/**
- * nvpc_engine_add() - start counting an event
- * @core: the GPU
- * @event: an initialised event
- *
- * Return: 0, or -ENOSPC when the domain has no free slot (perf then
- * multiplexes), -ENODEV when the device is gone.
+/*
+ * Deleted earlier in this same transaction (perf rotating): an add may
+ * take it back as it was. Read once; the tag is cleared.
  */
-int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
+static bool nvpc_event_rotating(struct nvpc_core *core,
+				struct perf_event *event)
 {
-	struct nvpc_domain *dom = event->pmu_private;
-	unsigned long flags, claimed;
-	bool parked;
-	int idx, old_idx;
+	bool rotating = core->txn && event->hw.last_tag == core->txn_seq + 1;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
-	/* deleted earlier in this same transaction (perf rotating) */
-	parked = core->txn && event->hw.last_tag == core->txn_seq + 1;
 	event->hw.last_tag = 0;
-	if (READ_ONCE(core->gone)) {
-		/*
-		 * The GPU went away: the event stays in perf's schedule
-		 * (a pinned one would otherwise go to its error state and
-		 * read nothing) and keeps its last value (perf.rst)
-		 */
-		event->hw.idx = NVPC_IDX_DETACHED;
-		event->hw.config_base = 0;
-		raw_spin_unlock_irqrestore(&core->lock, flags);
-		return 0;
-	}
-	idx = nvpc_slot_alloc(core, core->slots, dom, event, &claimed,
-			      parked ? event->hw.config_base : 0);
-	if (idx < 0) {
-		raw_spin_unlock_irqrestore(&core->lock, flags);
-		nvpc_dbg(core, "domain %s: no free slot\n", dom->name);
-		return idx;
-	}
-	/*
-	 * Back on the same counter, programmed as before: the hardware never
-	 * stopped counting it, so it keeps its count across the rotation
-	 * (perf accounts the rotation as running time of the events it puts
-	 * back)
-	 */
-	parked = parked && idx == event->hw.idx &&
-		 claimed == event->hw.config_base;
-	old_idx = event->hw.idx;
+	return rotating;
+}
+
+/* Put the event on counter @idx, its slots @claimed, in the shadows. */
+static void nvpc_event_place(struct nvpc_domain *dom, struct perf_event *event,
+			     int idx, unsigned long claimed)
+{
 	event->hw.idx = idx;
 	event->hw.config_base = claimed;
 	if (idx == NVPC_CTR_CYCLES) {
@@ -1153,18 +1157,77 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	}
 	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config))
 		dom->dirty_mode = true;
-	parked = parked && dom->running && nvpc_slots_programmed(dom, claimed);
-	if (event->hw.flags & NVPC_HW_LEAVING) {
-		/* back before the commit that was to fold its last counts */
-		list_del_init(&event->active_entry);
-		event->hw.flags &= ~NVPC_HW_LEAVING;
-		/* not where it counted: fold them now, with a swap of its own */
-		if (!parked) {
-			nvpc_sample(core, dom);
-			nvpc_event_fold(event, old_idx);
-		}
+}
+
+/*
+ * Back before the commit that was to fold its last counts. Where it
+ * counted before (@kept) nothing is lost; elsewhere they are folded now,
+ * with a swap of its own, from @old_idx.
+ */
+static void nvpc_event_unleave(struct nvpc_core *core,
+			       struct perf_event *event, int old_idx,
+			       bool kept)
+{
+	list_del_init(&event->active_entry);
+	event->hw.flags &= ~NVPC_HW_LEAVING;
+	if (!kept) {
+		nvpc_sample(core, event->pmu_private);
+		nvpc_event_fold(event, old_idx);
 	}
-	if (!parked) {
+}
+
+/**
+ * nvpc_engine_add() - start counting an event
+ * @core: the GPU
+ * @event: an initialised event
+ *
+ * Steps: is it rotating back, allocate its counter, place it in the
+ * shadows, keep its count if it is back where it counted, and otherwise
+ * start it fresh at the commit.
+ *
+ * Return: 0, or -ENOSPC when the domain has no free slot (perf then
+ * multiplexes), -ENODEV when the device is gone.
+ */
+int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
+{
+	struct nvpc_domain *dom = event->pmu_private;
+	unsigned long flags, claimed;
+	bool rotating, kept;
+	int idx, old_idx;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	rotating = nvpc_event_rotating(core, event);
+	if (READ_ONCE(core->gone)) {
+		/*
+		 * The GPU went away: the event stays in perf's schedule
+		 * (a pinned one would otherwise go to its error state and
+		 * read nothing) and keeps its last value (perf.rst)
+		 */
+		event->hw.idx = NVPC_IDX_DETACHED;
+		event->hw.config_base = 0;
+		raw_spin_unlock_irqrestore(&core->lock, flags);
+		return 0;
+	}
+	idx = nvpc_slot_alloc(core, core->slots, dom, event, &claimed,
+			      rotating ? event->hw.config_base : 0);
+	if (idx < 0) {
+		raw_spin_unlock_irqrestore(&core->lock, flags);
+		nvpc_dbg(core, "domain %s: no free slot\n", dom->name);
+		return idx;
+	}
+	old_idx = event->hw.idx;
+	kept = rotating && idx == old_idx && claimed == event->hw.config_base;
+	nvpc_event_place(dom, event, idx, claimed);
+	/*
+	 * Kept: back on the same counter, programmed as before, so the
+	 * hardware never stopped counting it and it keeps its count across
+	 * the rotation (perf accounts the rotation as running time of the
+	 * events it puts back)
+	 */
+	kept = kept && dom->running && nvpc_slots_programmed(dom, claimed);
+	if (event->hw.flags & NVPC_HW_LEAVING)
+		nvpc_event_unleave(core, event, old_idx, kept);
+	if (!kept) {
 		event->hw.flags |= NVPC_HW_FRESH;
 		list_add_tail(&event->active_entry, &core->fresh);
 	}
