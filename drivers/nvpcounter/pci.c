@@ -459,100 +459,144 @@ static u32 nvpc_pci_bar_needed(const struct nvpc_gen_ops *gen)
 	return need;
 }
 
-static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
+/* Step 1: a memory BAR the PCI core assigned, and decoding on. */
+static int nvpc_pci_usable(struct pci_dev *pdev, int bar)
 {
-	const struct nvpc_chip_desc *chip;
-	const struct nvpc_gen_ops *gen;
-	struct device *dev = &pdev->dev;
-	struct nvpc_pci_gpu *gpu;
-	u32 boot0, chipset, need;
 	u16 cmd;
-	int ret;
 
 	if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM) ||
 	    !pci_resource_start(pdev, bar)) {
-		dev_info(dev, "BAR %d is not an assigned memory BAR: not used\n",
+		dev_info(&pdev->dev, "BAR %d is not an assigned memory BAR: not used\n",
 			 bar);
 		return -ENODEV;
 	}
 	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
 	if (!(cmd & PCI_COMMAND_MEMORY)) {
-		dev_info(dev, "memory decoding is off (no driver enabled the device): not used\n");
+		dev_info(&pdev->dev, "memory decoding is off (no driver enabled the device): not used\n");
 		return -ENODEV;
 	}
+	return 0;
+}
 
-	gpu = kzalloc(sizeof(*gpu), GFP_KERNEL);
-	if (!gpu)
-		return -ENOMEM;
-	gpu->pdev = pci_dev_get(pdev);
-	gpu->bar = bar;
-
-	/* awake while its registers are looked at; events hold it later */
-	ret = pm_runtime_resume_and_get(dev);
-	if (ret < 0) {
-		dev_info(dev, "cannot resume the device (%d): not used\n", ret);
-		goto err_put;
-	}
+/*
+ * Step 2: the chip from PMC.BOOT_0 (mapped for good: it tells a vanished
+ * GPU from a saturated counter), its generation, a BAR that holds it.
+ */
+static int nvpc_pci_identify(struct nvpc_pci_gpu *gpu,
+			     const struct nvpc_gen_ops **gen)
+{
+	struct device *dev = &gpu->pdev->dev;
+	const struct nvpc_chip_desc *chip;
+	u32 boot0, chipset, need;
+	int ret;
 
 	ret = nvpc_pci_map(gpu, NVPC_PMC_BOOT_0, NVPC_PMC_BOOT_0 + 4, false,
 			   "PMC.BOOT_0");
 	if (ret)
-		goto err_pm;
+		return ret;
 	/* FACTS.md "Naming of chip generations": chipset in bits 20-28 */
 	boot0 = readl(gpu->ranges[0].io);
 	if (boot0 == NVPC_PCI_BOOT_0_ABSENT) {
 		dev_info(dev, "PMC.BOOT_0 reads all-ones (device not responding): not used\n");
-		ret = -ENODEV;
-		goto err_unmap;
+		return -ENODEV;
 	}
 	chipset = FIELD_GET(NVPC_PMC_BOOT_0_CHIPSET, boot0);
 	chip = nvpc_catalog_find(chipset);
-	gen = chip ? nvpc_gen_ops_of(chip) : NULL;
-	if (!gen) {
+	*gen = chip ? nvpc_gen_ops_of(chip) : NULL;
+	if (!*gen) {
 		dev_info(dev, "unknown or unsupported chipset 0x%02x (PMC.BOOT_0 0x%08x): not used\n",
 			 chipset, boot0);
-		ret = -ENODEV;
-		goto err_unmap;
+		return -ENODEV;
 	}
-
-	need = nvpc_pci_bar_needed(gen);
-	if (pci_resource_len(pdev, bar) < need) {
+	need = nvpc_pci_bar_needed(*gen);
+	if (pci_resource_len(gpu->pdev, gpu->bar) < need) {
 		dev_info(dev, "%s: BAR %d is 0x%llx bytes, registers up to 0x%06x are needed: not used\n",
-			 chip->name, bar,
-			 (unsigned long long)pci_resource_len(pdev, bar), need);
-		ret = -ENODEV;
-		goto err_unmap;
+			 chip->name, gpu->bar,
+			 (unsigned long long)pci_resource_len(gpu->pdev, gpu->bar),
+			 need);
+		return -ENODEV;
 	}
+	gpu->ndev.chip = chip;
+	return 0;
+}
 
-	ret = gen->pmc_enable ? nvpc_pci_gf100_enable(gpu) : 0;
+/* Step 3 (GF100+): PCOUNTER out of reset, the GPCs and partitions there. */
+static int nvpc_pci_enable_units(struct nvpc_pci_gpu *gpu,
+				 const struct nvpc_gen_ops *gen)
+{
+	int ret = 0;
+
+	if (gen->pmc_enable)
+		ret = nvpc_pci_gf100_enable(gpu);
 	if (!ret && gen->unit_sets)
 		ret = nvpc_pci_gf100_units(gpu);
-	if (!ret)
-		ret = nvpc_pci_map_chip(gpu, gen);
-	if (ret)
-		goto err_unmap;
+	return ret;
+}
+
+/* Step 5: hand the GPU to the core. */
+static int nvpc_pci_register(struct nvpc_pci_gpu *gpu)
+{
+	struct device *dev = &gpu->pdev->dev;
+	int ret;
 
 	gpu->ndev.dev = dev;
-	gpu->ndev.chip = chip;
-	gpu->ndev.bus_id = pci_name(pdev);
+	gpu->ndev.bus_id = pci_name(gpu->pdev);
 	gpu->ndev.index = list_count_nodes(&nvpc_pci_gpus);
 	gpu->ndev.ops = &nvpc_pci_ops;
 	gpu->ndev.priv = gpu;
 	ret = nvpc_device_register(&gpu->ndev);
 	if (ret) {
-		dev_info(dev, "%s: registration failed (%d)\n", chip->name, ret);
-		goto err_unmap;
+		dev_info(dev, "%s: registration failed (%d)\n",
+			 gpu->ndev.chip->name, ret);
+		return ret;
 	}
 	list_add_tail(&gpu->node, &nvpc_pci_gpus);
-	pm_runtime_put(dev);
 	dev_dbg(dev, "%s: BAR %d, GPC mask 0x%x, partition mask 0x%x\n",
-		chip->name, bar, gpu->ndev.gpc_mask, gpu->ndev.part_mask);
+		gpu->ndev.chip->name, gpu->bar, gpu->ndev.gpc_mask,
+		gpu->ndev.part_mask);
+	return 0;
+}
+
+/*
+ * Look at one device: usable -> identify -> enable units -> map ->
+ * register. Any step that fails leaves the device as it was.
+ */
+static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
+{
+	const struct nvpc_gen_ops *gen;
+	struct nvpc_pci_gpu *gpu;
+	int ret;
+
+	ret = nvpc_pci_usable(pdev, bar);
+	if (ret)
+		return ret;
+	gpu = kzalloc(sizeof(*gpu), GFP_KERNEL);
+	if (!gpu)
+		return -ENOMEM;
+	gpu->pdev = pci_dev_get(pdev);
+	gpu->bar = bar;
+	/* awake while its registers are looked at; events hold it later */
+	ret = pm_runtime_resume_and_get(&pdev->dev);
+	if (ret < 0) {
+		dev_info(&pdev->dev, "cannot resume the device (%d): not used\n",
+			 ret);
+		goto err_put;
+	}
+	ret = nvpc_pci_identify(gpu, &gen);
+	if (!ret)
+		ret = nvpc_pci_enable_units(gpu, gen);
+	/* step 4: the generation's windows */
+	if (!ret)
+		ret = nvpc_pci_map_chip(gpu, gen);
+	if (!ret)
+		ret = nvpc_pci_register(gpu);
+	if (ret)
+		nvpc_pci_unmap(gpu);
+	pm_runtime_put(&pdev->dev);
+	if (ret)
+		goto err_put;
 	return 0;
 
-err_unmap:
-	nvpc_pci_unmap(gpu);
-err_pm:
-	pm_runtime_put(dev);
 err_put:
 	pci_dev_put(pdev);
 	kfree(gpu);
