@@ -108,11 +108,14 @@ struct nvpc_slots {
  * @lost_periods: swaps seen in OVERFLOW state: counts lost for a period
  * @saturations: counter readings at their saturation value, left out of
  *	the sums
+ * @stragglers: samples in which the domain's swap had not landed at its
+ *	first poll (polled again within the sample's NVPC_SWAP_POLLS)
  * @not_responding: swaps that never showed up in QUAD_STATE
  * @running: the domain runs the engine's program
  * @leaving: counters (BIT(hw.idx)) of events deleted since the last
  *	commit, read at the commit
- * @swapped: the commit swapped the domain and has not read it yet
+ * @swapped: a sample or the commit swapped the domain and has not read
+ *	it yet
  */
 struct nvpc_domain {
 	const struct nvpc_domain_desc *desc;
@@ -143,6 +146,7 @@ struct nvpc_domain {
 	u64 samples;
 	u64 lost_periods;
 	u64 saturations;
+	u64 stragglers;
 	u64 not_responding;
 	bool running;
 	u8 leaving;
@@ -308,13 +312,20 @@ void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom);
  * @gen: the generation's ops, NULL if counting is not supported
  * @lock: serialises the engine and the register sequences; @gone is set
  *	under it when the device is unregistered. A raw lock taken in perf
- *	callbacks with interrupts off, so every hold is bounded by a count
- *	of register accesses, whatever one access costs: a sample is one
- *	domain (a swap, at most NVPC_SWAP_POLLS reads of its counters and
- *	QUAD_STATE, an ack: under 60 accesses), or all domains of a
- *	@gen->global_swap generation (at most 8: under 500); a commit
- *	programs the domains a perf transaction changed (about 12 writes
- *	each) and samples them. The poll takes it once per domain.
+ *	callbacks with interrupts off (also on PREEMPT_RT), so every hold is
+ *	bounded by a count of register accesses, whatever one access costs.
+ *	A poll of a domain is one read pass (at most 5 counters and
+ *	QUAD_STATE) and an ack or two: at most 8 accesses. A sample swaps
+ *	one domain, or every domain of a @gen->global_swap generation (at
+ *	most 8) with one pulse, polls each swapped domain once and its
+ *	stragglers NVPC_SWAP_POLLS more times in all: one domain at most
+ *	1 + 9 * 8 = 73 accesses, a global swap at most 1 + (8 + 8) * 8 =
+ *	129 (it was 8 polls per domain, up to 64 read passes). A commit
+ *	programs the domains a perf transaction changed (at most 12 writes
+ *	each), swaps them and collects them the same way, then samples the
+ *	domains of its new events once each. The poll takes it once per
+ *	domain per tick (once per tick in all for a @gen->global_swap
+ *	generation), and never waits for a straggler beyond its polls.
  * @domains: every domain of the GPU
  * @slots: the live slot tables, one per domain
  * @ctrl: @gen->shared_ctrl: shadow of the shared CTRL register

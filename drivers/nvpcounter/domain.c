@@ -41,10 +41,12 @@ static void nvpc_poll_update(struct nvpc_core *core);
 #define NVPC_POLL_MAX_NS	(10 * NSEC_PER_SEC)
 
 /*
- * Reads of a domain's counters and QUAD_STATE after its swap trigger: a
- * swap lands on the domain's next cycle, well within one MMIO read on a
- * GPU; a few more cover a simulated clock of 100 kHz. A bound, so that
- * one domain's sample is a bounded number of register accesses.
+ * A swap lands on the domain's next cycle, well within one MMIO read on a
+ * GPU: a sample polls each swapped domain's counters and QUAD_STATE once.
+ * The domains whose swap has not landed yet (stragglers, counted) share
+ * this many more polls per sample, which cover a simulated clock of
+ * 100 kHz; a bound, so that a sample is a bounded number of register
+ * accesses however many domains it swaps.
  */
 #define NVPC_SWAP_POLLS		8
 
@@ -627,32 +629,23 @@ static void nvpc_clock_measure(struct nvpc_domain *dom, u64 cycles, u64 now)
 }
 
 /*
- * Fold one read period of a quad-mode domain into its sums: at most
- * NVPC_SWAP_POLLS reads of its counters, one ack.
+ * Poll a swapped quad-mode domain once: one read of its counters and
+ * QUAD_STATE and, if its swap has landed, the ended period folded into
+ * its sums and acked. Return: true while the swap has not landed.
  */
-static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
-			       u64 now)
+static bool nvpc_domain_poll(struct nvpc_core *core, struct nvpc_domain *dom,
+			     u64 now)
 {
 	unsigned long used = nvpc_domain_used(dom);
 	u64 ctr[NVPC_NR_CTRS] = { 0 };
-	u32 state = NVPC_QUAD_EMPTY;
+	u32 state = core->gen->read(core, dom, used, ctr);
 	unsigned int i;
 
-	for (i = 0; i < NVPC_SWAP_POLLS; i++) {
-		state = core->gen->read(core, dom, used, ctr);
-		if (state != NVPC_QUAD_EMPTY)
-			break;
-	}
 	/* the backend found the device gone during the reads */
 	if (READ_ONCE(core->gone))
-		return;
-	if (state == NVPC_QUAD_EMPTY) {
-		dom->not_responding++;
-		dev_warn_ratelimited(core->dev,
-				     "%s: domain %s: swap did not land within %d reads, no counts read\n",
-				     core->name, dom->name, NVPC_SWAP_POLLS);
-		return;
-	}
+		return false;
+	if (state == NVPC_QUAD_EMPTY)
+		return true;
 	if (state == NVPC_QUAD_OVERFLOW) {
 		/* the visible set is the newest; the one before is lost */
 		dom->lost_periods++;
@@ -675,6 +668,57 @@ static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 		dom->acc[i] += ctr[i];
 	}
 	core->gen->ack(core, dom);
+	return false;
+}
+
+/*
+ * Read the periods a swap ended in the domains of [@first, @end) marked
+ * @swapped: each is polled once, and the stragglers (swap not landed at
+ * their first poll, counted) are polled again in turn, NVPC_SWAP_POLLS
+ * polls for all of them together. At most (end - first) + NVPC_SWAP_POLLS
+ * polls, however many straggle; a domain still waiting after them did
+ * not respond: its period is not read.
+ */
+static void nvpc_domains_collect(struct nvpc_core *core, unsigned int first,
+				 unsigned int end, u64 now)
+{
+	unsigned int i, polls = NVPC_SWAP_POLLS;
+	bool waiting = false;
+
+	for (i = first; i < end; i++) {
+		struct nvpc_domain *d = &core->domains[i];
+
+		if (!d->swapped)
+			continue;
+		d->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
+		d->swapped = nvpc_domain_poll(core, d, now);
+		if (d->swapped)
+			d->stragglers++;
+		waiting |= d->swapped;
+	}
+	while (waiting && polls) {
+		waiting = false;
+		for (i = first; i < end && polls; i++) {
+			struct nvpc_domain *d = &core->domains[i];
+
+			if (!d->swapped)
+				continue;
+			polls--;
+			d->swapped = nvpc_domain_poll(core, d, now);
+			waiting |= d->swapped;
+		}
+	}
+	for (i = first; i < end; i++) {
+		struct nvpc_domain *d = &core->domains[i];
+
+		if (!d->swapped)
+			continue;
+		d->swapped = false;
+		d->not_responding++;
+		dev_warn_ratelimited(core->dev,
+				     "%s: domain %s: swap did not land within the sample's polls, no counts read\n",
+				     core->name, d->name);
+	}
 }
 
 /* Fold the growth of a single-event program's live counters. */
@@ -725,23 +769,27 @@ static void nvpc_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 		end = first + 1;
 	}
 	now = ktime_get_ns();
-	for (i = first; i < end && !gen->single; i++) {
-		struct nvpc_domain *d = &core->domains[i];
+	if (!gen->single) {
+		for (i = first; i < end; i++) {
+			struct nvpc_domain *d = &core->domains[i];
 
-		if (!d->running || (gen->global_swap && swapped))
-			continue;
-		gen->trigger_swap(core, d);
-		swapped = true;
+			if (!d->running)
+				continue;
+			/* one pulse swaps every running domain */
+			if (!gen->global_swap || !swapped)
+				gen->trigger_swap(core, d);
+			d->swapped = true;
+			swapped = true;
+		}
+		nvpc_domains_collect(core, first, end, now);
+		return;
 	}
 	for (i = first; i < end; i++) {
 		struct nvpc_domain *d = &core->domains[i];
 
 		if (!d->running)
 			continue;
-		if (gen->single)
-			nvpc_domain_sample_live(core, d, now);
-		else
-			nvpc_domain_sample(core, d, now);
+		nvpc_domain_sample_live(core, d, now);
 		d->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
 	}
 }
@@ -986,15 +1034,13 @@ static void nvpc_commit_swap(struct nvpc_core *core)
 			core->domains[i].commit_seq = core->txn_seq + 1;
 }
 
-/* Read the period a commit's swap ended, if not read yet. */
+/* Read the period a commit's swap ended in @dom, if not read yet. */
 static void nvpc_commit_read(struct nvpc_core *core, struct nvpc_domain *dom,
 			     u64 now)
 {
-	if (!dom->swapped)
-		return;
-	dom->swapped = false;
-	nvpc_domain_sample(core, dom, now);
-	dom->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
+	unsigned int i = dom - core->domains;
+
+	nvpc_domains_collect(core, i, i + 1, now);
 }
 
 /*
@@ -1029,8 +1075,7 @@ static void nvpc_commit(struct nvpc_core *core)
 	 * NV30:NV40): read what the swap ended before any CTRL write
 	 */
 	if (early || gen->shared_ctrl)
-		for (i = 0; i < core->nr_domains; i++)
-			nvpc_commit_read(core, &core->domains[i], now);
+		nvpc_domains_collect(core, 0, core->nr_domains, now);
 	for (i = 0; i < core->nr_domains; i++) {
 		struct nvpc_domain *dom = &core->domains[i];
 		bool busy = nvpc_domain_busy(dom);
@@ -1055,8 +1100,7 @@ static void nvpc_commit(struct nvpc_core *core)
 		dom->dirty = 0;
 		dom->dirty_mode = false;
 	}
-	for (i = 0; i < core->nr_domains; i++)
-		nvpc_commit_read(core, &core->domains[i], now);
+	nvpc_domains_collect(core, 0, core->nr_domains, now);
 	list_for_each_entry_safe(event, tmp, &core->leaving, active_entry) {
 		nvpc_event_fold(event, event->hw.idx);
 		event->hw.flags &= ~NVPC_HW_LEAVING;

@@ -219,6 +219,8 @@ static struct nvpc_dom_counter_attr nvpc_dom_counters[] = {
 	  offsetof(struct nvpc_domain, lost_periods) },
 	{ __ATTR(saturations, 0444, nvpc_dom_counter_show, NULL),
 	  offsetof(struct nvpc_domain, saturations) },
+	{ __ATTR(stragglers, 0444, nvpc_dom_counter_show, NULL),
+	  offsetof(struct nvpc_domain, stragglers) },
 	{ __ATTR(not_responding, 0444, nvpc_dom_counter_show, NULL),
 	  offsetof(struct nvpc_domain, not_responding) },
 	{ __ATTR(samples, 0444, nvpc_dom_counter_show, NULL),
@@ -267,6 +269,7 @@ static struct attribute *nvpc_domain_attrs[] = {
 	&nvpc_dom_counters[1].attr.attr,
 	&nvpc_dom_counters[2].attr.attr,
 	&nvpc_dom_counters[3].attr.attr,
+	&nvpc_dom_counters[4].attr.attr,
 	&nvpc_dom_attr_status.attr,
 	NULL,
 };
