@@ -554,6 +554,65 @@ TEST_F(perf, g84_lost_swaps_exposed)
 				  "domains/main.0/not_responding"));
 }
 
+/* "reads N" of the sim's register access counts (Documentation/sim.rst) */
+static long long sim_reads(int gpu)
+{
+	char path[PATH_MAX], buf[4096], *p;
+
+	snprintf(path, sizeof(path), NVPC_SIM_DIR "/gpu%d/stats", gpu);
+	if (nvpc_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, "reads ", 6))
+			return strtoll(p + 6, NULL, 0);
+	return -1;
+}
+
+/*
+ * A swap that has not landed when its domain is first polled is a
+ * straggler, counted in domains/X/stragglers; the stragglers of one
+ * sample share 8 more polls. With QUAD_STATE stuck at EMPTY in all five
+ * domains of an NV40 (one PM_TRIGGER pulse swaps them all), a read costs
+ * 5 + 8 polls of CTR_CYCLES and CTRL (it was 8 polls per domain: 80
+ * reads), and the periods that never showed up are not_responding.
+ */
+TEST_F(perf, nv40_stragglers_share_bounded_polls)
+{
+	char file[64];
+	long long r0, r1;
+	int fd[5], i;
+
+	ASSERT_EQ(0, setup_gpu(self, "nv40"));
+	for (i = 0; i < 5; i++) {
+		fd[i] = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, i), 0, -1);
+		ASSERT_LE(0, fd[i]);
+	}
+	/* swaps land at once (manual clock): no straggler */
+	ASSERT_EQ(0, sim_advance(self->gpu, 100, "main.0"));
+	EXPECT_EQ(100, nvpc_ev_count(fd[0]));
+	for (i = 0; i < 5; i++) {
+		snprintf(file, sizeof(file), "domains/main.%d/stragglers", i);
+		EXPECT_EQ(0, nvpc_pmu_num(self->pmu, file));
+		/* CTRL[i] reads QUAD mode, QUAD_STATE EMPTY from now on */
+		ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "stuck 0x%x 0x1",
+				     0xa7c0 + 4 * i));
+	}
+	r0 = sim_reads(self->gpu);
+	ASSERT_LE(0, r0);
+	EXPECT_EQ(100, nvpc_ev_count(fd[0]));
+	r1 = sim_reads(self->gpu);
+	TH_LOG("one read with five stragglers: %lld register reads", r1 - r0);
+	EXPECT_GE(2 * (5 + 8), r1 - r0);
+	for (i = 0; i < 5; i++) {
+		snprintf(file, sizeof(file), "domains/main.%d/stragglers", i);
+		EXPECT_EQ(1, nvpc_pmu_num(self->pmu, file));
+		snprintf(file, sizeof(file), "domains/main.%d/not_responding",
+			 i);
+		EXPECT_EQ(1, nvpc_pmu_num(self->pmu, file));
+	}
+	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "unstick"));
+}
+
 /* A group needing five slots of one domain is refused at open. */
 TEST_F(perf, group_of_five_slots_refused)
 {
