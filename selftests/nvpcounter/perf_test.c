@@ -734,6 +734,55 @@ TEST_F(perf, remove_right_after_mux_interval_write)
 	usleep(1200000);
 }
 
+/* Armed multiplexing hrtimers of every PMU, from /proc/timer_list. */
+static int mux_timers_armed(void)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "perf_mux_hrtimer_handler"))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Why nvpc_pmu_cancel_mux_timers() reaches into perf's contexts: a write
+ * of perf_event_mux_interval_ms arms the PMU's multiplexing hrtimer on
+ * every online CPU although no event is open, and perf_pmu_unregister()
+ * (6.1, 6.12) would free them armed. Here they expire within 1000 s; right
+ * after the GPU's removal none of them is left.
+ */
+TEST_F(perf, mux_interval_write_arms_timers_removal_cancels_them)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int base, armed, after, ms;
+	char mux[PATH_MAX];
+	struct stat st;
+
+	ASSERT_EQ(0, setup_gpu(self, "gt215"));
+	base = mux_timers_armed();
+	if (base < 0)
+		SKIP(return, "no /proc/timer_list (%d)", base);
+	snprintf(mux, sizeof(mux), "%s/perf_event_mux_interval_ms", self->pmu);
+	ASSERT_EQ(0, nvpc_write(mux, "1000000"));
+	armed = mux_timers_armed();
+	TH_LOG("mux hrtimers armed: %d before the write, %d after (%ld CPUs)",
+	       base, armed, cpus);
+	EXPECT_LE(base + cpus, armed);
+	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	self->gpu = -1;
+	for (ms = 0; ms < 1000 && !stat(self->pmu, &st); ms += 10)
+		usleep(10000);
+	after = mux_timers_armed();
+	TH_LOG("after the removal: %d", after);
+	EXPECT_GE(armed - cpus, after);
+}
+
 /* Every rejection of DESIGN.md's table, with its errno. */
 TEST_F(perf, errors)
 {
