@@ -157,24 +157,25 @@ const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.windows = { NVPC_NV10_WINDOW, NVPC_PM_TRIGGER_WINDOW },
 };
 
+/* G84 and G92:GF100: a domain swaps on its own PRE_OP write */
+#define NVPC_G84_COMMON_OPS						\
+	NVPC_NV40_COMMON_OPS,						\
+	.start = nvpc_g84_start,					\
+	.program = nvpc_g84_program,					\
+	.trigger_swap = nvpc_g84_swap,					\
+	.windows = { NVPC_NV10_WINDOW }
+
 const struct nvpc_gen_ops nvpc_gen_g84 = {
 	.name = "g84",
-	NVPC_NV40_COMMON_OPS,
+	NVPC_G84_COMMON_OPS,
 	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
 		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
-	.start = nvpc_g84_start,
-	.program = nvpc_g84_program,
-	.trigger_swap = nvpc_g84_swap,
-	.windows = { NVPC_NV10_WINDOW },
 };
 
+/* G92 adds the delayed-source replace bits */
 const struct nvpc_gen_ops nvpc_gen_g92 = {
 	.name = "g92",
-	NVPC_NV40_COMMON_OPS,
+	NVPC_G84_COMMON_OPS,
 	.opbits = { NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_PS,
 		    NVPC_OPBITS_G92_ES, NVPC_OPBITS_G92_ES },
-	.start = nvpc_g84_start,
-	.program = nvpc_g84_program,
-	.trigger_swap = nvpc_g84_swap,
-	.windows = { NVPC_NV10_WINDOW },
 };
