@@ -285,6 +285,8 @@ extern const struct nvpc_gen_ops nvpc_gen_g92;
 extern const struct nvpc_gen_ops nvpc_gen_gf100;
 
 const struct nvpc_gen_ops *nvpc_gen_ops_of(const struct nvpc_chip_desc *chip);
+void nvpc_gen_read_ctrs(struct nvpc_core *core, const u32 reg[NVPC_NR_CTRS],
+			u32 offset, unsigned long used, u64 ctr[NVPC_NR_CTRS]);
 void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom);
 
 /**

@@ -199,16 +199,31 @@ static const u32 nvpc_nv30_ctr_reg[NVPC_NR_CTRS] = {
 	[NVPC_CTR_CYCLES] = NVPC_NV10_CTR_CYCLES(0),
 };
 
+/**
+ * nvpc_gen_read_ctrs() - read a quad-mode domain's visible counters
+ * @core: the GPU
+ * @reg: the generation's counter registers (NVPC_SLOT_*, NVPC_CTR_CYCLES)
+ * @offset: the domain's offset from them
+ * @used: the counters to read (bits of @reg's indices)
+ * @ctr: the values read
+ */
+void nvpc_gen_read_ctrs(struct nvpc_core *core, const u32 reg[NVPC_NR_CTRS],
+			u32 offset, unsigned long used, u64 ctr[NVPC_NR_CTRS])
+{
+	unsigned int c;
+
+	for_each_set_bit(c, &used, NVPC_NR_CTRS)
+		ctr[c] = nvpc_rd32(core->ndev, reg[c] + offset);
+}
+
 static u32 nvpc_nv30_read(struct nvpc_core *core, struct nvpc_domain *dom,
 			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
-	struct nvpc_device *ndev = core->ndev;
-	unsigned int i = dom->index, c;
+	unsigned int i = dom->index;
 
-	for_each_set_bit(c, &used, NVPC_NR_CTRS)
-		ctr[c] = nvpc_rd32(ndev, nvpc_nv30_ctr_reg[c] +
-				   i * NVPC_NV10_DOMAIN_STRIDE);
-	return nvpc_nv10_ctrl_field(nvpc_rd32(ndev, NVPC_NV10_CTRL),
+	nvpc_gen_read_ctrs(core, nvpc_nv30_ctr_reg,
+			   i * NVPC_NV10_DOMAIN_STRIDE, used, ctr);
+	return nvpc_nv10_ctrl_field(nvpc_rd32(core->ndev, NVPC_NV10_CTRL),
 				    NVPC_NV10_CTRL_QUAD_STATE(i));
 }
 

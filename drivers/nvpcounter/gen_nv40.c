@@ -44,14 +44,12 @@ static const u32 nvpc_nv40_ctr_reg[NVPC_NR_CTRS] = {
 static u32 nvpc_nv40_read(struct nvpc_core *core, struct nvpc_domain *dom,
 			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
-	struct nvpc_device *ndev = core->ndev;
-	unsigned int i = dom->index, c;
+	unsigned int i = dom->index;
 
-	for_each_set_bit(c, &used, NVPC_NR_CTRS)
-		ctr[c] = nvpc_rd32(ndev, nvpc_nv40_ctr_reg[c] +
-				   i * NVPC_NV40_DOMAIN_STRIDE);
+	nvpc_gen_read_ctrs(core, nvpc_nv40_ctr_reg,
+			   i * NVPC_NV40_DOMAIN_STRIDE, used, ctr);
 	return FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE,
-			 nvpc_rd32(ndev, NVPC_NV40_CTRL(i)));
+			 nvpc_rd32(core->ndev, NVPC_NV40_CTRL(i)));
 }
 
 static void nvpc_nv40_ack(struct nvpc_core *core, struct nvpc_domain *dom)
