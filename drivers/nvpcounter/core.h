@@ -221,7 +221,8 @@ struct nvpc_reg_range {
  *	while a restart has not landed)
  * @ack: acknowledge one counter set
  * @state: decode the domain's CTRL
- * @status: read the domain's STATUS words (signals 0-255)
+ * @status_reg: the address of the domain's STATUS word @j (signals
+ *	32 * @j to 32 * @j + 31), @j < NVPC_NR_STATUS
  * @dump_range: the generation's PCOUNTER registers, as the debugfs regs
  *	file shows them: fills @r with range @n (16-byte aligned), counting
  *	from 0; false past the last
@@ -249,8 +250,7 @@ struct nvpc_gen_ops {
 	void (*ack)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*state)(struct nvpc_core *core, struct nvpc_domain *dom,
 		      struct nvpc_domain_state *st);
-	void (*status)(struct nvpc_core *core, struct nvpc_domain *dom,
-		       u32 st[NVPC_NR_STATUS]);
+	u32 (*status_reg)(const struct nvpc_domain *dom, unsigned int j);
 	bool (*dump_range)(struct nvpc_core *core, unsigned int n,
 			   struct nvpc_reg_range *r);
 };
@@ -287,6 +287,8 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
 const struct nvpc_gen_ops *nvpc_gen_ops_of(const struct nvpc_chip_desc *chip);
 void nvpc_gen_read_ctrs(struct nvpc_core *core, const u32 reg[NVPC_NR_CTRS],
 			u32 offset, unsigned long used, u64 ctr[NVPC_NR_CTRS]);
+void nvpc_gen_read_status(struct nvpc_core *core, struct nvpc_domain *dom,
+			  u32 st[NVPC_NR_STATUS]);
 void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom);
 
 /**

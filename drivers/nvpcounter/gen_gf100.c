@@ -108,13 +108,10 @@ static void nvpc_gf100_state(struct nvpc_core *core, struct nvpc_domain *dom,
 	st->quad = FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE, ctrl);
 }
 
-static void nvpc_gf100_status(struct nvpc_core *core, struct nvpc_domain *dom,
-			      u32 st[NVPC_NR_STATUS])
+static u32 nvpc_gf100_status_reg(const struct nvpc_domain *dom,
+				 unsigned int j)
 {
-	unsigned int j;
-
-	for (j = 0; j < NVPC_NR_STATUS; j++)
-		st[j] = nvpc_rd32(core->ndev, dom->base + NVPC_GF100_STATUS(j));
+	return dom->base + NVPC_GF100_STATUS(j);
 }
 
 /* every domain's block of FACTS.md's per-domain map, up to FILTER */
@@ -147,6 +144,6 @@ const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.read = nvpc_gf100_read,
 	.ack = nvpc_gf100_ack,
 	.state = nvpc_gf100_state,
-	.status = nvpc_gf100_status,
+	.status_reg = nvpc_gf100_status_reg,
 	.dump_range = nvpc_gf100_dump_range,
 };

@@ -250,14 +250,24 @@ static void nvpc_nv10_state(struct nvpc_core *core, struct nvpc_domain *dom,
 		   nvpc_nv10_ctrl_field(ctrl, NVPC_NV10_CTRL_QUAD_STATE(i)) : 0;
 }
 
-static void nvpc_nv10_read_status(struct nvpc_core *core,
-				  struct nvpc_domain *dom,
-				  u32 st[NVPC_NR_STATUS])
+/**
+ * nvpc_gen_read_status() - read a domain's STATUS words (signals 0-255)
+ * @core: the GPU
+ * @dom: the domain
+ * @st: the words, signals 0-31 first
+ */
+void nvpc_gen_read_status(struct nvpc_core *core, struct nvpc_domain *dom,
+			  u32 st[NVPC_NR_STATUS])
 {
 	unsigned int j;
 
 	for (j = 0; j < NVPC_NR_STATUS; j++)
-		st[j] = nvpc_rd32(core->ndev, NVPC_NV10_STATUS(dom->index, j));
+		st[j] = nvpc_rd32(core->ndev, core->gen->status_reg(dom, j));
+}
+
+static u32 nvpc_nv10_status_reg(const struct nvpc_domain *dom, unsigned int j)
+{
+	return NVPC_NV10_STATUS(dom->index, j);
 }
 
 /* per domain: inputs and STATUS 0-3, counters and STATUS 4-7; then CTRL */
@@ -298,7 +308,7 @@ const struct nvpc_gen_ops nvpc_gen_nv10 = {
 	.program = nvpc_nv10_program,
 	.read = nvpc_nv10_read,
 	.state = nvpc_nv10_state,
-	.status = nvpc_nv10_read_status,
+	.status_reg = nvpc_nv10_status_reg,
 	.dump_range = nvpc_nv10_dump_range,
 };
 
@@ -318,6 +328,6 @@ const struct nvpc_gen_ops nvpc_gen_nv30 = {
 	.read = nvpc_nv30_read,
 	.ack = nvpc_nv30_ack,
 	.state = nvpc_nv10_state,
-	.status = nvpc_nv10_read_status,
+	.status_reg = nvpc_nv10_status_reg,
 	.dump_range = nvpc_nv10_dump_range,
 };

@@ -79,13 +79,9 @@ static void nvpc_nv40_state(struct nvpc_core *core, struct nvpc_domain *dom,
 	st->quad = FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE, ctrl);
 }
 
-static void nvpc_nv40_status(struct nvpc_core *core, struct nvpc_domain *dom,
-			     u32 st[NVPC_NR_STATUS])
+static u32 nvpc_nv40_status_reg(const struct nvpc_domain *dom, unsigned int j)
 {
-	unsigned int j;
-
-	for (j = 0; j < NVPC_NR_STATUS; j++)
-		st[j] = nvpc_rd32(core->ndev, NVPC_NV40_STATUS(dom->index, j));
+	return NVPC_NV40_STATUS(dom->index, j);
 }
 
 /* the whole NV40:GF100 window: every per-domain array, then STATUS */
@@ -140,7 +136,7 @@ static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 	.read = nvpc_nv40_read,						\
 	.ack = nvpc_nv40_ack,						\
 	.state = nvpc_nv40_state,					\
-	.status = nvpc_nv40_status,					\
+	.status_reg = nvpc_nv40_status_reg,					\
 	.dump_range = nvpc_nv40_dump_range
 
 const struct nvpc_gen_ops nvpc_gen_nv40 = {

@@ -88,7 +88,7 @@ static int nvpc_domain_hw(struct nvpc_domain_kobj *dk,
 	else if (st)
 		core->gen->state(core, dk->dom, st);
 	else
-		core->gen->status(core, dk->dom, status);
+		nvpc_gen_read_status(core, dk->dom, status);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 	return ret;
 }
