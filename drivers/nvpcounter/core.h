@@ -17,6 +17,7 @@
 
 #include <nvpcounter/catalog.h>
 #include <nvpcounter/device.h>
+#include <nvpcounter/regs.h>
 #include <uapi/linux/nvpcounter.h>
 
 /* dev_dbg() on the GPU's device: every rejection names its reason */
@@ -35,13 +36,28 @@
 /* event->hw.idx of an event added after its GPU went away: no counter */
 #define NVPC_IDX_DETACHED	(-1)
 
+/*
+ * The perf ABI's slots are the hardware's inputs, numbered as the SRC/OP
+ * register pairs (pcounter.rst, Input selection), and its counter modes
+ * are the CTR_MODE values (Control registers): the engine and the
+ * generation ops use one for the other.
+ */
+static_assert(NVPC_SLOT_PRE == NVPC_INPUT_PRE);
+static_assert(NVPC_SLOT_START == NVPC_INPUT_START);
+static_assert(NVPC_SLOT_EVENT == NVPC_INPUT_EVENT);
+static_assert(NVPC_SLOT_STOP == NVPC_INPUT_STOP);
+static_assert(NVPC_MODE_SIMPLE == NVPC_CTR_MODE_SIMPLE);
+static_assert(NVPC_MODE_EVENT_B4 == NVPC_CTR_MODE_EVENT_B4);
+static_assert(NVPC_MODE_EVENT_B6 == NVPC_CTR_MODE_EVENT_B6);
+static_assert(NVPC_MODE_EXTRA_B4 == NVPC_CTR_MODE_EXTRA_B4);
+static_assert(NVPC_MODE_EXTRA_B6 == NVPC_CTR_MODE_EXTRA_B6_EVENT_B2);
+
 /* the counters read per domain: the four slots and CTR_CYCLES */
 #define NVPC_CTR_CYCLES		NVPC_NR_SLOTS
 #define NVPC_NR_CTRS		(NVPC_NR_SLOTS + 1)
 
 extern struct dentry *nvpc_debugfs_root;
 struct nvpc_core;
-struct seq_file;
 
 /**
  * struct nvpc_slots - what occupies a domain's four inputs
@@ -93,11 +109,14 @@ struct nvpc_slots {
  * @lost_periods: swaps seen in OVERFLOW state: counts lost for a period
  * @saturations: counter readings at their saturation value, left out of
  *	the sums
+ * @stragglers: samples in which the domain's swap had not landed at its
+ *	first poll (polled again within the sample's NVPC_SWAP_POLLS)
  * @not_responding: swaps that never showed up in QUAD_STATE
  * @running: the domain runs the engine's program
  * @leaving: counters (BIT(hw.idx)) of events deleted since the last
  *	commit, read at the commit
- * @swapped: the commit swapped the domain and has not read it yet
+ * @swapped: a sample or the commit swapped the domain and has not read
+ *	it yet
  * @nr_events: counting events initialised on the domain (a record event
  *	excludes them, and they it)
  * @rec: the domain's record event's session, NULL if none
@@ -137,6 +156,7 @@ struct nvpc_domain {
 	u64 samples;
 	u64 lost_periods;
 	u64 saturations;
+	u64 stragglers;
 	u64 not_responding;
 	bool running;
 	u8 leaving;
@@ -291,6 +311,21 @@ struct nvpc_domain_state {
 };
 
 /**
+ * struct nvpc_reg_range - registers at absolute BAR0 addresses
+ * @start: the first
+ * @end: the first address after the range
+ * @name: what the range holds, for the log (may be NULL)
+ */
+struct nvpc_reg_range {
+	u32 start;
+	u32 end;
+	const char *name;
+};
+
+/* the ranges of &nvpc_gen_ops.windows */
+#define NVPC_GEN_NR_WINDOWS	2
+
+/**
  * struct nvpc_gen_ops - what differs between hardware generations
  * @name: generation name
  * @opbits: the _OP bits 16-20 this generation implements, per slot
@@ -302,6 +337,12 @@ struct nvpc_domain_state {
  * @shared_ctrl: one CTRL register (and counter mode) for all domains
  *	(NV10:NV40)
  * @global_swap: one swap trigger serves every domain (PGRAPH PM_TRIGGER)
+ * @unit_sets: the domains are in a hub set, one set per GPC and one per
+ *	memory partition (GF100+); else in the one MAIN set
+ * @pmc_enable: PCOUNTER is held in reset while PMC.ENABLE bit 28 is clear
+ *	(GF100+)
+ * @windows: every register the ops access is in these ranges (a backend
+ *	that maps ranges of BAR0 maps them); unused entries are zero
  * @setup: per-domain set-up at registration (e.g. GF100 base address)
  * @start: put a domain in the engine's counting mode and clear its state
  * @stop: take a domain out of counting
@@ -314,8 +355,11 @@ struct nvpc_domain_state {
  *	while a restart has not landed)
  * @ack: acknowledge one counter set
  * @state: decode the domain's CTRL
- * @status: read the domain's STATUS words (signals 0-255)
- * @dump: print the generation's PCOUNTER registers (debugfs regs)
+ * @status_reg: the address of the domain's STATUS word @j (signals
+ *	32 * @j to 32 * @j + 31), @j < NVPC_NR_STATUS
+ * @dump_range: the generation's PCOUNTER registers, as the debugfs regs
+ *	file shows them: fills @r with range @n (16-byte aligned), counting
+ *	from 0; false past the last
  * @record: NVPC_REC_*: record mode and where its buffer is
  * @record_setup: program a domain for record mode, in the documented
  *	order (bind, addresses, sources, LIMIT, CTRL, then START)
@@ -332,6 +376,9 @@ struct nvpc_gen_ops {
 	u8 live_bits;
 	bool shared_ctrl;
 	bool global_swap;
+	bool unit_sets;
+	bool pmc_enable;
+	struct nvpc_reg_range windows[NVPC_GEN_NR_WINDOWS];
 	void (*setup)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*start)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*stop)(struct nvpc_core *core, struct nvpc_domain *dom);
@@ -343,9 +390,9 @@ struct nvpc_gen_ops {
 	void (*ack)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*state)(struct nvpc_core *core, struct nvpc_domain *dom,
 		      struct nvpc_domain_state *st);
-	void (*status)(struct nvpc_core *core, struct nvpc_domain *dom,
-		       u32 st[NVPC_NR_STATUS]);
-	int (*dump)(struct seq_file *m, struct nvpc_core *core);
+	u32 (*status_reg)(const struct nvpc_domain *dom, unsigned int j);
+	bool (*dump_range)(struct nvpc_core *core, unsigned int n,
+			   struct nvpc_reg_range *r);
 	u8 record;
 	void (*record_setup)(struct nvpc_core *core, struct nvpc_domain *dom,
 			     const struct nvpc_record_prog *p);
@@ -356,12 +403,41 @@ struct nvpc_gen_ops {
 	u32 (*record_status)(struct nvpc_core *core, struct nvpc_domain *dom);
 };
 
+/*
+ * The _OP bits 16-20 a generation implements (pcounter.rst, Input
+ * selection), for PRE/START (PS) and for EVENT/STOP (ES): the delay bits
+ * everywhere, SETFLAG as argument 3 of EVENT/STOP from NV30 on, the
+ * delayed-source replace bits from G92 on.
+ */
+#define NVPC_OPBITS_NV10	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)
+#define NVPC_OPBITS_NV30_ES	(NVPC_OPBITS_NV10 | NVPC_OP_ES_ARG3_SETFLAG)
+#define NVPC_OPBITS_G92_PS	(NVPC_OPBITS_NV10 | \
+				 NVPC_OP_ARG2_DELAYED_SRC0 | \
+				 NVPC_OP_ARG3_DELAYED_SRC1)
+#define NVPC_OPBITS_G92_ES	(NVPC_OPBITS_NV30_ES | \
+				 NVPC_OP_ES_ARG2_DELAYED_SRC0 | \
+				 NVPC_OP_ES_ARG3_DELAYED_SRC1)
+
+/* &nvpc_gen_ops.windows: the PCOUNTER window of NV10:GF100 and the swap trigger of NV30:G84 */
+#define NVPC_NV10_WINDOW	{ NVPC_NV10_MMIO_START, NVPC_NV10_MMIO_END, \
+				  "PCOUNTER" }
+#define NVPC_PM_TRIGGER_WINDOW	{ NVPC_PGRAPH_PM_TRIGGER, \
+				  NVPC_PGRAPH_PM_TRIGGER + 4, \
+				  "PGRAPH.PM_TRIGGER" }
+
 extern const struct nvpc_gen_ops nvpc_gen_nv10;
 extern const struct nvpc_gen_ops nvpc_gen_nv30;
 extern const struct nvpc_gen_ops nvpc_gen_nv40;
 extern const struct nvpc_gen_ops nvpc_gen_g84;
 extern const struct nvpc_gen_ops nvpc_gen_g92;
 extern const struct nvpc_gen_ops nvpc_gen_gf100;
+
+const struct nvpc_gen_ops *nvpc_gen_ops_of(const struct nvpc_chip_desc *chip);
+void nvpc_gen_read_ctrs(struct nvpc_core *core, const u32 reg[NVPC_NR_CTRS],
+			u32 offset, unsigned long used, u64 ctr[NVPC_NR_CTRS]);
+void nvpc_gen_read_status(struct nvpc_core *core, struct nvpc_domain *dom,
+			  u32 st[NVPC_NR_STATUS]);
+void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom);
 
 /**
  * struct nvpc_core - the core's state for one registered GPU
@@ -388,13 +464,20 @@ extern const struct nvpc_gen_ops nvpc_gen_gf100;
  * @gen: the generation's ops, NULL if counting is not supported
  * @lock: serialises the engine and the register sequences; @gone is set
  *	under it when the device is unregistered. A raw lock taken in perf
- *	callbacks with interrupts off, so every hold is bounded by a count
- *	of register accesses, whatever one access costs: a sample is one
- *	domain (a swap, at most NVPC_SWAP_POLLS reads of its counters and
- *	QUAD_STATE, an ack: under 60 accesses), or all domains of a
- *	@gen->global_swap generation (at most 8: under 500); a commit
- *	programs the domains a perf transaction changed (about 12 writes
- *	each) and samples them. The poll takes it once per domain.
+ *	callbacks with interrupts off (also on PREEMPT_RT), so every hold is
+ *	bounded by a count of register accesses, whatever one access costs.
+ *	A poll of a domain is one read pass (at most 5 counters and
+ *	QUAD_STATE) and an ack or two: at most 8 accesses. A sample swaps
+ *	one domain, or every domain of a @gen->global_swap generation (at
+ *	most 8) with one pulse, polls each swapped domain once and its
+ *	stragglers NVPC_SWAP_POLLS more times in all: one domain at most
+ *	1 + 9 * 8 = 73 accesses, a global swap at most 1 + (8 + 8) * 8 =
+ *	129 (it was 8 polls per domain, up to 64 read passes). A commit
+ *	programs the domains a perf transaction changed (at most 12 writes
+ *	each), swaps them and collects them the same way, then samples the
+ *	domains of its new events once each. The poll takes it once per
+ *	domain per tick (once per tick in all for a @gen->global_swap
+ *	generation), and never waits for a straggler beyond its polls.
  * @domains: every domain of the GPU
  * @slots: the live slot tables, one per domain
  * @ctrl: @gen->shared_ctrl: shadow of the shared CTRL register
@@ -507,8 +590,6 @@ void nvpc_pmu_detach(struct nvpc_core *core);
 void nvpc_pmu_unregister(struct nvpc_core *core);
 int nvpc_sysfs_domains_add(struct nvpc_core *core);
 void nvpc_debugfs_add(struct nvpc_core *core);
-int nvpc_dump_range(struct seq_file *m, struct nvpc_core *core, u32 start,
-		    u32 end);
 void nvpc_sysfs_domains_remove(struct nvpc_core *core);
 
 #endif /* _NVPC_CORE_H */

@@ -10,17 +10,9 @@
 
 #include "core.h"
 
-/**
- * nvpc_dump_range() - print registers [@start, @end) four to a line
- * @m: the seq_file
- * @core: the GPU
- * @start: first absolute BAR0 address (16-byte aligned)
- * @end: end address
- *
- * Return: 0, or -ENODEV once the device is gone.
- */
-int nvpc_dump_range(struct seq_file *m, struct nvpc_core *core, u32 start,
-		    u32 end)
+/* Print registers [@start, @end) four to a line; -ENODEV once gone. */
+static int nvpc_dump_range(struct seq_file *m, struct nvpc_core *core,
+			   u32 start, u32 end)
 {
 	unsigned long flags;
 	u32 a, v[4];
@@ -44,10 +36,15 @@ int nvpc_dump_range(struct seq_file *m, struct nvpc_core *core, u32 start,
 static int nvpc_regs_show(struct seq_file *m, void *unused)
 {
 	struct nvpc_core *core = m->private;
+	struct nvpc_reg_range r;
+	unsigned int n;
+	int ret = 0;
 
 	seq_printf(m, "# %s %s %s\n", core->name, core->chip->name,
 		   core->bus_id);
-	return core->gen->dump(m, core);
+	for (n = 0; !ret && core->gen->dump_range(core, n, &r); n++)
+		ret = nvpc_dump_range(m, core, r.start, r.end);
+	return ret;
 }
 DEFINE_SHOW_ATTRIBUTE(nvpc_regs);
 

@@ -77,9 +77,8 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	struct nvpc_core *core;
 	int ret;
 
-	if (!ndev || !ndev->dev || !ndev->chip ||
-	    (!ndev->mmio && (!ndev->ops || !ndev->ops->rd32 ||
-			     !ndev->ops->wr32)))
+	if (!ndev || !ndev->dev || !ndev->chip || !ndev->ops ||
+	    !ndev->ops->rd32 || !ndev->ops->wr32)
 		return -EINVAL;
 
 	core = kzalloc(sizeof(*core), GFP_KERNEL);

@@ -41,10 +41,12 @@ static void nvpc_poll_update(struct nvpc_core *core);
 #define NVPC_POLL_MAX_NS	(10 * NSEC_PER_SEC)
 
 /*
- * Reads of a domain's counters and QUAD_STATE after its swap trigger: a
- * swap lands on the domain's next cycle, well within one MMIO read on a
- * GPU; a few more cover a simulated clock of 100 kHz. A bound, so that
- * one domain's sample is a bounded number of register accesses.
+ * A swap lands on the domain's next cycle, well within one MMIO read on a
+ * GPU: a sample polls each swapped domain's counters and QUAD_STATE once.
+ * The domains whose swap has not landed yet (stragglers, counted) share
+ * this many more polls per sample, which cover a simulated clock of
+ * 100 kHz; a bound, so that a sample is a bounded number of register
+ * accesses however many domains it swaps.
  */
 #define NVPC_SWAP_POLLS		8
 
@@ -67,9 +69,15 @@ u8 nvpc_dset_id_of(enum nvpc_dset dset)
 	}
 }
 
-static const struct nvpc_gen_ops *nvpc_gen_ops_for(enum nvpc_gen gen)
+/**
+ * nvpc_gen_ops_of() - the generation ops of a chip
+ * @chip: the chip
+ *
+ * Return: the ops, NULL if the chip's generation cannot count yet.
+ */
+const struct nvpc_gen_ops *nvpc_gen_ops_of(const struct nvpc_chip_desc *chip)
 {
-	switch (gen) {
+	switch (chip->gen) {
 	case NVPC_GEN_NV10:
 	case NVPC_GEN_NV15:
 	case NVPC_GEN_NV20:
@@ -131,13 +139,13 @@ int nvpc_engine_init(struct nvpc_core *core)
 	const struct nvpc_chip_desc *chip = core->chip;
 	unsigned int n, u;
 
-	core->gen = nvpc_gen_ops_for(chip->gen);
+	core->gen = nvpc_gen_ops_of(chip);
 	if (!core->gen)
 		return -EOPNOTSUPP;
 	INIT_DELAYED_WORK(&core->poll_work, nvpc_poll_work);
 	core->poll_ns = NVPC_POLL_MAX_NS;
 
-	if (chip->gen >= NVPC_GEN_GF100) {
+	if (core->gen->unit_sets) {
 		n = nvpc_catalog_nr_domains(chip, NVPC_DSET_HUB) +
 		    hweight32(core->ndev->gpc_mask) *
 		    nvpc_catalog_nr_domains(chip, NVPC_DSET_GPC) +
@@ -153,7 +161,7 @@ int nvpc_engine_init(struct nvpc_core *core)
 		return -ENOMEM;
 	}
 
-	if (chip->gen >= NVPC_GEN_GF100) {
+	if (core->gen->unit_sets) {
 		nvpc_domains_add(core, NVPC_DSET_HUB, 0);
 		for (u = 0; u < 32; u++)
 			if (core->ndev->gpc_mask & BIT(u))
@@ -295,7 +303,8 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		      struct perf_event *event)
 {
 	u64 config = event->attr.config, config2 = event->attr.config2;
-	u32 opbits = FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
+	u32 opbits = FIELD_PREP(NVPC_OP_BITS,
+				FIELD_GET(NVPC_CFG_OPBITS, config));
 	unsigned int j, slot;
 
 	if (config & NVPC_CFG_RESERVED) {
@@ -344,7 +353,7 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 	}
 	if (opbits & ~core->gen->opbits[slot ? slot - 1 : NVPC_SLOT_EVENT]) {
 		nvpc_dbg(core, "op bits 0x%x: not on this slot of a %s\n",
-			 opbits >> 16, core->gen->name);
+			 (u32)FIELD_GET(NVPC_OP_BITS, opbits), core->gen->name);
 		return -EINVAL;
 	}
 	return nvpc_check_mode(core, dom, config, config2);
@@ -374,6 +383,73 @@ static bool nvpc_shared_mode_ok(struct nvpc_core *core,
 	return true;
 }
 
+/*
+ * Counter mode: its fixed slots (nvpc_mode_use), all free, and on a
+ * shared CTRL no other domain in another mode. The slots, or -ENOSPC.
+ */
+static int nvpc_slot_fit_mode(struct nvpc_core *core, struct nvpc_slots *tables,
+			      struct nvpc_slots *t, unsigned int mode,
+			      unsigned long *claims)
+{
+	unsigned int s;
+
+	*claims = nvpc_mode_use[mode].claims & core->gen->slots;
+	for_each_set_bit(s, claims, NVPC_NR_SLOTS)
+		if (t->ev[s])
+			return -ENOSPC;
+	if (!nvpc_shared_mode_ok(core, tables, t, mode))
+		return -ENOSPC;
+	return nvpc_mode_use[mode].counter;
+}
+
+/* May a SIMPLE event (config @config) count on slot @s of table @t? */
+static bool nvpc_slot_fits(struct nvpc_core *core, struct nvpc_slots *tables,
+			   struct nvpc_slots *t, u64 config, unsigned int s)
+{
+	unsigned int want = FIELD_GET(NVPC_CFG_SLOT, config);
+	u32 opbits = FIELD_PREP(NVPC_OP_BITS,
+				FIELD_GET(NVPC_CFG_OPBITS, config));
+
+	if ((want && s != want - 1) || !(core->gen->slots & BIT(s)) ||
+	    t->ev[s])
+		return false;
+	/*
+	 * Bits 18-20 of an unplaced event were checked in the EVENT/STOP
+	 * layout; PRE/START read them differently (pcounter.rst, Input
+	 * selection)
+	 */
+	if (!want && (opbits & ~(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)) &&
+	    (s == NVPC_SLOT_PRE || s == NVPC_SLOT_START))
+		return false;
+	/* EVENT counts a mode's integer while one is set */
+	if (s == NVPC_SLOT_EVENT &&
+	    (t->mode == NVPC_MODE_EVENT_B4 || t->mode == NVPC_MODE_EVENT_B6 ||
+	     !nvpc_shared_mode_ok(core, tables, t, 0)))
+		return false;
+	return true;
+}
+
+/*
+ * A SIMPLE event: the slot it held before if perf puts it back
+ * (@prefer, 0 for none), else the first that fits, EVENT first. The slot,
+ * or -ENOSPC.
+ */
+static int nvpc_slot_fit_simple(struct nvpc_core *core,
+				struct nvpc_slots *tables, struct nvpc_slots *t,
+				u64 config, unsigned long prefer)
+{
+	static const u8 order[] = { NVPC_SLOT_EVENT, NVPC_SLOT_START,
+				    NVPC_SLOT_PRE, NVPC_SLOT_STOP };
+	unsigned int i;
+
+	if (prefer && nvpc_slot_fits(core, tables, t, config, __ffs(prefer)))
+		return __ffs(prefer);
+	for (i = 0; i < ARRAY_SIZE(order); i++)
+		if (nvpc_slot_fits(core, tables, t, config, order[i]))
+			return order[i];
+	return -ENOSPC;
+}
+
 /**
  * nvpc_slot_alloc() - pick the counter an event counts on
  * @core: the GPU
@@ -382,11 +458,12 @@ static bool nvpc_shared_mode_ok(struct nvpc_core *core,
  * @dom: the event's domain
  * @event: the event (config already checked)
  * @claimed: set to the slots the event holds
- *
  * @prefer: the slot to try first (bit NVPC_SLOT_*), 0 for none
  *
- * On success the event's slots are claimed in @tables (the event itself is
- * not touched: group validation runs this on events already counting).
+ * The cycle counter needs no slot; a counter mode claims its fixed slots;
+ * a SIMPLE event one free slot. On success the event's slots are claimed
+ * in @tables (the event itself is not touched: group validation runs this
+ * on events already counting).
  *
  * Return: the counter (NVPC_SLOT_* or NVPC_CTR_CYCLES), or -ENOSPC when
  * the slots it needs are taken.
@@ -395,58 +472,24 @@ int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 		    struct nvpc_domain *dom, struct perf_event *event,
 		    unsigned long *claimed, unsigned long prefer)
 {
-	static const u8 order[] = { NVPC_SLOT_EVENT, NVPC_SLOT_START,
-				    NVPC_SLOT_PRE, NVPC_SLOT_STOP };
 	struct nvpc_slots *t = &tables[dom - core->domains];
 	u64 config = event->attr.config;
 	unsigned int mode = FIELD_GET(NVPC_CFG_MODE, config);
-	unsigned int want = FIELD_GET(NVPC_CFG_SLOT, config);
-	u32 opbits = FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
-	unsigned long claims = 0;
-	unsigned int i, s;
-	int idx = -ENOSPC;
+	unsigned long claims;
+	unsigned int s;
+	int idx;
 
 	*claimed = 0;
 	if (FIELD_GET(NVPC_CFG_CYCLES, config))
 		return NVPC_CTR_CYCLES;
 	if (mode) {
-		claims = nvpc_mode_use[mode].claims & core->gen->slots;
-		for_each_set_bit(s, &claims, NVPC_NR_SLOTS)
-			if (t->ev[s])
-				return -ENOSPC;
-		if (!nvpc_shared_mode_ok(core, tables, t, mode))
-			return -ENOSPC;
-		idx = nvpc_mode_use[mode].counter;
+		idx = nvpc_slot_fit_mode(core, tables, t, mode, &claims);
 	} else {
-		/* i == 0: the slot it held before, if perf puts it back */
-		for (i = 0; i <= ARRAY_SIZE(order); i++) {
-			if (!i && !prefer)
-				continue;
-			s = i ? order[i - 1] : ffs(prefer) - 1;
-			if ((want && s != want - 1) ||
-			    !(core->gen->slots & BIT(s)) || t->ev[s])
-				continue;
-			/*
-			 * Bits 18-20 of an unplaced event were checked in
-			 * the EVENT/STOP layout; PRE/START read them
-			 * differently (pcounter.rst, Input selection)
-			 */
-			if (!want && (opbits & ~(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)) &&
-			    (s == NVPC_SLOT_PRE || s == NVPC_SLOT_START))
-				continue;
-			/* EVENT counts a mode's integer while one is set */
-			if (s == NVPC_SLOT_EVENT &&
-			    (t->mode == NVPC_MODE_EVENT_B4 ||
-			     t->mode == NVPC_MODE_EVENT_B6 ||
-			     !nvpc_shared_mode_ok(core, tables, t, 0)))
-				continue;
-			idx = s;
-			claims = BIT(s);
-			break;
-		}
-		if (idx < 0)
-			return -ENOSPC;
+		idx = nvpc_slot_fit_simple(core, tables, t, config, prefer);
+		claims = idx < 0 ? 0 : BIT(idx);
 	}
+	if (idx < 0)
+		return idx;
 	for_each_set_bit(s, &claims, NVPC_NR_SLOTS)
 		t->ev[s] = event;
 	if (mode)
@@ -475,11 +518,13 @@ static void nvpc_slot_regs(struct nvpc_domain *dom, struct perf_event *event)
 {
 	u64 config = event->attr.config, config2 = event->attr.config2;
 	u32 bsrc = lower_32_bits(config2);
-	u32 b6hi = FIELD_GET(NVPC_CFG2_BSIG4, config2) << 16 |
-		   FIELD_GET(NVPC_CFG2_BSIG5, config2) << 24;
+	u32 b6hi = FIELD_PREP(NVPC_SRC_SIG(2),
+			      FIELD_GET(NVPC_CFG2_BSIG4, config2)) |
+		   FIELD_PREP(NVPC_SRC_SIG(3),
+			      FIELD_GET(NVPC_CFG2_BSIG5, config2));
 	u16 tt = FIELD_GET(NVPC_CFG_OP, config);
 	u32 op = (tt ? tt : NVPC_OP_ARG0) |
-		 FIELD_GET(NVPC_CFG_OPBITS, config) << 16;
+		 FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, config));
 
 	switch (FIELD_GET(NVPC_CFG_MODE, config)) {
 	case NVPC_MODE_EVENT_B6:
@@ -580,32 +625,23 @@ static void nvpc_clock_measure(struct nvpc_domain *dom, u64 cycles, u64 now)
 }
 
 /*
- * Fold one read period of a quad-mode domain into its sums: at most
- * NVPC_SWAP_POLLS reads of its counters, one ack.
+ * Poll a swapped quad-mode domain once: one read of its counters and
+ * QUAD_STATE and, if its swap has landed, the ended period folded into
+ * its sums and acked. Return: true while the swap has not landed.
  */
-static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
-			       u64 now)
+static bool nvpc_domain_poll(struct nvpc_core *core, struct nvpc_domain *dom,
+			     u64 now)
 {
 	unsigned long used = nvpc_domain_used(dom);
 	u64 ctr[NVPC_NR_CTRS] = { 0 };
-	u32 state = NVPC_QUAD_EMPTY;
+	u32 state = core->gen->read(core, dom, used, ctr);
 	unsigned int i;
 
-	for (i = 0; i < NVPC_SWAP_POLLS; i++) {
-		state = core->gen->read(core, dom, used, ctr);
-		if (state != NVPC_QUAD_EMPTY)
-			break;
-	}
 	/* the backend found the device gone during the reads */
 	if (READ_ONCE(core->gone))
-		return;
-	if (state == NVPC_QUAD_EMPTY) {
-		dom->not_responding++;
-		dev_warn_ratelimited(core->dev,
-				     "%s: domain %s: swap did not land within %d reads, no counts read\n",
-				     core->name, dom->name, NVPC_SWAP_POLLS);
-		return;
-	}
+		return false;
+	if (state == NVPC_QUAD_EMPTY)
+		return true;
 	if (state == NVPC_QUAD_OVERFLOW) {
 		/* the visible set is the newest; the one before is lost */
 		dom->lost_periods++;
@@ -628,6 +664,57 @@ static void nvpc_domain_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 		dom->acc[i] += ctr[i];
 	}
 	core->gen->ack(core, dom);
+	return false;
+}
+
+/*
+ * Read the periods a swap ended in the domains of [@first, @end) marked
+ * @swapped: each is polled once, and the stragglers (swap not landed at
+ * their first poll, counted) are polled again in turn, NVPC_SWAP_POLLS
+ * polls for all of them together. At most (end - first) + NVPC_SWAP_POLLS
+ * polls, however many straggle; a domain still waiting after them did
+ * not respond: its period is not read.
+ */
+static void nvpc_domains_collect(struct nvpc_core *core, unsigned int first,
+				 unsigned int end, u64 now)
+{
+	unsigned int i, polls = NVPC_SWAP_POLLS;
+	bool waiting = false;
+
+	for (i = first; i < end; i++) {
+		struct nvpc_domain *d = &core->domains[i];
+
+		if (!d->swapped)
+			continue;
+		d->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
+		d->swapped = nvpc_domain_poll(core, d, now);
+		if (d->swapped)
+			d->stragglers++;
+		waiting |= d->swapped;
+	}
+	while (waiting && polls) {
+		waiting = false;
+		for (i = first; i < end && polls; i++) {
+			struct nvpc_domain *d = &core->domains[i];
+
+			if (!d->swapped)
+				continue;
+			polls--;
+			d->swapped = nvpc_domain_poll(core, d, now);
+			waiting |= d->swapped;
+		}
+	}
+	for (i = first; i < end; i++) {
+		struct nvpc_domain *d = &core->domains[i];
+
+		if (!d->swapped)
+			continue;
+		d->swapped = false;
+		d->not_responding++;
+		dev_warn_ratelimited(core->dev,
+				     "%s: domain %s: swap did not land within the sample's polls, no counts read\n",
+				     core->name, d->name);
+	}
 }
 
 /* Fold the growth of a single-event program's live counters. */
@@ -678,23 +765,27 @@ static void nvpc_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 		end = first + 1;
 	}
 	now = ktime_get_ns();
-	for (i = first; i < end && !gen->single; i++) {
-		struct nvpc_domain *d = &core->domains[i];
+	if (!gen->single) {
+		for (i = first; i < end; i++) {
+			struct nvpc_domain *d = &core->domains[i];
 
-		if (!d->running || (gen->global_swap && swapped))
-			continue;
-		gen->trigger_swap(core, d);
-		swapped = true;
+			if (!d->running)
+				continue;
+			/* one pulse swaps every running domain */
+			if (!gen->global_swap || !swapped)
+				gen->trigger_swap(core, d);
+			d->swapped = true;
+			swapped = true;
+		}
+		nvpc_domains_collect(core, first, end, now);
+		return;
 	}
 	for (i = first; i < end; i++) {
 		struct nvpc_domain *d = &core->domains[i];
 
 		if (!d->running)
 			continue;
-		if (gen->single)
-			nvpc_domain_sample_live(core, d, now);
-		else
-			nvpc_domain_sample(core, d, now);
+		nvpc_domain_sample_live(core, d, now);
 		d->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
 	}
 }
@@ -939,15 +1030,13 @@ static void nvpc_commit_swap(struct nvpc_core *core)
 			core->domains[i].commit_seq = core->txn_seq + 1;
 }
 
-/* Read the period a commit's swap ended, if not read yet. */
+/* Read the period a commit's swap ended in @dom, if not read yet. */
 static void nvpc_commit_read(struct nvpc_core *core, struct nvpc_domain *dom,
 			     u64 now)
 {
-	if (!dom->swapped)
-		return;
-	dom->swapped = false;
-	nvpc_domain_sample(core, dom, now);
-	dom->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
+	unsigned int i = dom - core->domains;
+
+	nvpc_domains_collect(core, i, i + 1, now);
 }
 
 /*
@@ -982,8 +1071,7 @@ static void nvpc_commit(struct nvpc_core *core)
 	 * NV30:NV40): read what the swap ended before any CTRL write
 	 */
 	if (early || gen->shared_ctrl)
-		for (i = 0; i < core->nr_domains; i++)
-			nvpc_commit_read(core, &core->domains[i], now);
+		nvpc_domains_collect(core, 0, core->nr_domains, now);
 	for (i = 0; i < core->nr_domains; i++) {
 		struct nvpc_domain *dom = &core->domains[i];
 		bool busy = nvpc_domain_busy(dom);
@@ -1008,8 +1096,7 @@ static void nvpc_commit(struct nvpc_core *core)
 		dom->dirty = 0;
 		dom->dirty_mode = false;
 	}
-	for (i = 0; i < core->nr_domains; i++)
-		nvpc_commit_read(core, &core->domains[i], now);
+	nvpc_domains_collect(core, 0, core->nr_domains, now);
 	list_for_each_entry_safe(event, tmp, &core->leaving, active_entry) {
 		nvpc_event_fold(event, event->hw.idx);
 		event->hw.flags &= ~NVPC_HW_LEAVING;
@@ -1081,52 +1168,23 @@ void nvpc_engine_txn(struct nvpc_core *core, bool open)
 		nvpc_poll_kick(core);
 }
 
-/**
- * nvpc_engine_add() - start counting an event
- * @core: the GPU
- * @event: an initialised event
- *
- * Return: 0, or -ENOSPC when the domain has no free slot (perf then
- * multiplexes), -ENODEV when the device is gone.
+/*
+ * Deleted earlier in this same transaction (perf rotating): an add may
+ * take it back as it was. Read once; the tag is cleared.
  */
-int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
+static bool nvpc_event_rotating(struct nvpc_core *core,
+				struct perf_event *event)
 {
-	struct nvpc_domain *dom = event->pmu_private;
-	unsigned long flags, claimed;
-	bool parked;
-	int idx, old_idx;
+	bool rotating = core->txn && event->hw.last_tag == core->txn_seq + 1;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
-	/* deleted earlier in this same transaction (perf rotating) */
-	parked = core->txn && event->hw.last_tag == core->txn_seq + 1;
 	event->hw.last_tag = 0;
-	if (READ_ONCE(core->gone)) {
-		/*
-		 * The GPU went away: the event stays in perf's schedule
-		 * (a pinned one would otherwise go to its error state and
-		 * read nothing) and keeps its last value (perf.rst)
-		 */
-		event->hw.idx = NVPC_IDX_DETACHED;
-		event->hw.config_base = 0;
-		raw_spin_unlock_irqrestore(&core->lock, flags);
-		return 0;
-	}
-	idx = nvpc_slot_alloc(core, core->slots, dom, event, &claimed,
-			      parked ? event->hw.config_base : 0);
-	if (idx < 0) {
-		raw_spin_unlock_irqrestore(&core->lock, flags);
-		nvpc_dbg(core, "domain %s: no free slot\n", dom->name);
-		return idx;
-	}
-	/*
-	 * Back on the same counter, programmed as before: the hardware never
-	 * stopped counting it, so it keeps its count across the rotation
-	 * (perf accounts the rotation as running time of the events it puts
-	 * back)
-	 */
-	parked = parked && idx == event->hw.idx &&
-		 claimed == event->hw.config_base;
-	old_idx = event->hw.idx;
+	return rotating;
+}
+
+/* Put the event on counter @idx, its slots @claimed, in the shadows. */
+static void nvpc_event_place(struct nvpc_domain *dom, struct perf_event *event,
+			     int idx, unsigned long claimed)
+{
 	event->hw.idx = idx;
 	event->hw.config_base = claimed;
 	if (idx == NVPC_CTR_CYCLES) {
@@ -1139,18 +1197,77 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	}
 	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config))
 		dom->dirty_mode = true;
-	parked = parked && dom->running && nvpc_slots_programmed(dom, claimed);
-	if (event->hw.flags & NVPC_HW_LEAVING) {
-		/* back before the commit that was to fold its last counts */
-		list_del_init(&event->active_entry);
-		event->hw.flags &= ~NVPC_HW_LEAVING;
-		/* not where it counted: fold them now, with a swap of its own */
-		if (!parked) {
-			nvpc_sample(core, dom);
-			nvpc_event_fold(event, old_idx);
-		}
+}
+
+/*
+ * Back before the commit that was to fold its last counts. Where it
+ * counted before (@kept) nothing is lost; elsewhere they are folded now,
+ * with a swap of its own, from @old_idx.
+ */
+static void nvpc_event_unleave(struct nvpc_core *core,
+			       struct perf_event *event, int old_idx,
+			       bool kept)
+{
+	list_del_init(&event->active_entry);
+	event->hw.flags &= ~NVPC_HW_LEAVING;
+	if (!kept) {
+		nvpc_sample(core, event->pmu_private);
+		nvpc_event_fold(event, old_idx);
 	}
-	if (!parked) {
+}
+
+/**
+ * nvpc_engine_add() - start counting an event
+ * @core: the GPU
+ * @event: an initialised event
+ *
+ * Steps: is it rotating back, allocate its counter, place it in the
+ * shadows, keep its count if it is back where it counted, and otherwise
+ * start it fresh at the commit.
+ *
+ * Return: 0, or -ENOSPC when the domain has no free slot (perf then
+ * multiplexes), -ENODEV when the device is gone.
+ */
+int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
+{
+	struct nvpc_domain *dom = event->pmu_private;
+	unsigned long flags, claimed;
+	bool rotating, kept;
+	int idx, old_idx;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	rotating = nvpc_event_rotating(core, event);
+	if (READ_ONCE(core->gone)) {
+		/*
+		 * The GPU went away: the event stays in perf's schedule
+		 * (a pinned one would otherwise go to its error state and
+		 * read nothing) and keeps its last value (perf.rst)
+		 */
+		event->hw.idx = NVPC_IDX_DETACHED;
+		event->hw.config_base = 0;
+		raw_spin_unlock_irqrestore(&core->lock, flags);
+		return 0;
+	}
+	idx = nvpc_slot_alloc(core, core->slots, dom, event, &claimed,
+			      rotating ? event->hw.config_base : 0);
+	if (idx < 0) {
+		raw_spin_unlock_irqrestore(&core->lock, flags);
+		nvpc_dbg(core, "domain %s: no free slot\n", dom->name);
+		return idx;
+	}
+	old_idx = event->hw.idx;
+	kept = rotating && idx == old_idx && claimed == event->hw.config_base;
+	nvpc_event_place(dom, event, idx, claimed);
+	/*
+	 * Kept: back on the same counter, programmed as before, so the
+	 * hardware never stopped counting it and it keeps its count across
+	 * the rotation (perf accounts the rotation as running time of the
+	 * events it puts back)
+	 */
+	kept = kept && dom->running && nvpc_slots_programmed(dom, claimed);
+	if (event->hw.flags & NVPC_HW_LEAVING)
+		nvpc_event_unleave(core, event, old_idx, kept);
+	if (!kept) {
 		event->hw.flags |= NVPC_HW_FRESH;
 		list_add_tail(&event->active_entry, &core->fresh);
 	}

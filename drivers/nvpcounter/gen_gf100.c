@@ -7,8 +7,6 @@
  * (pcounter.rst, The USER signals).
  */
 
-#include <linux/seq_file.h>
-
 #include <nvpcounter/regs.h>
 
 #include "core.h"
@@ -75,13 +73,9 @@ static const u32 nvpc_gf100_ctr_reg[NVPC_NR_CTRS] = {
 static u32 nvpc_gf100_read(struct nvpc_core *core, struct nvpc_domain *dom,
 			   unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
-	struct nvpc_device *ndev = core->ndev;
-	unsigned int c;
-
-	for_each_set_bit(c, &used, NVPC_NR_CTRS)
-		ctr[c] = nvpc_rd32(ndev, dom->base + nvpc_gf100_ctr_reg[c]);
+	nvpc_gen_read_ctrs(core, nvpc_gf100_ctr_reg, dom->base, used, ctr);
 	return FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE,
-			 nvpc_rd32(ndev, dom->base + NVPC_GF100_CTRL));
+			 nvpc_rd32(core->ndev, dom->base + NVPC_GF100_CTRL));
 }
 
 static void nvpc_gf100_ack(struct nvpc_core *core, struct nvpc_domain *dom)
@@ -114,26 +108,21 @@ static void nvpc_gf100_state(struct nvpc_core *core, struct nvpc_domain *dom,
 	st->quad = FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE, ctrl);
 }
 
-static void nvpc_gf100_status(struct nvpc_core *core, struct nvpc_domain *dom,
-			      u32 st[NVPC_NR_STATUS])
+static u32 nvpc_gf100_status_reg(const struct nvpc_domain *dom,
+				 unsigned int j)
 {
-	unsigned int j;
-
-	for (j = 0; j < NVPC_NR_STATUS; j++)
-		st[j] = nvpc_rd32(core->ndev, dom->base + NVPC_GF100_STATUS(j));
+	return dom->base + NVPC_GF100_STATUS(j);
 }
 
 /* every domain's block of FACTS.md's per-domain map, up to FILTER */
-static int nvpc_gf100_dump(struct seq_file *m, struct nvpc_core *core)
+static bool nvpc_gf100_dump_range(struct nvpc_core *core, unsigned int n,
+				  struct nvpc_reg_range *r)
 {
-	unsigned int i;
-	int ret = 0;
-
-	for (i = 0; i < core->nr_domains && !ret; i++)
-		ret = nvpc_dump_range(m, core, core->domains[i].base,
-				      core->domains[i].base +
-				      NVPC_GF100_FILTER + 0x10);
-	return ret;
+	if (n >= core->nr_domains)
+		return false;
+	r->start = core->domains[n].base;
+	r->end = r->start + NVPC_GF100_FILTER + 0x10;
+	return true;
 }
 
 /*
@@ -188,22 +177,17 @@ static u32 nvpc_gf100_record_status(struct nvpc_core *core,
 	return nvpc_rd32(core->ndev, NVPC_GF100_MAIN_RECORD_POS);
 }
 
-/* pcounter.rst leaves bits 16-20 on GF100 open; G92's layout is assumed */
-#define NVPC_OPBITS_GF100_PS	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1 | \
-				 NVPC_OP_ARG2_DELAYED_SRC0 | \
-				 NVPC_OP_ARG3_DELAYED_SRC1)
-#define NVPC_OPBITS_GF100_ES	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1 | \
-				 NVPC_OP_ES_ARG3_SETFLAG | \
-				 NVPC_OP_ES_ARG2_DELAYED_SRC0 | \
-				 NVPC_OP_ES_ARG3_DELAYED_SRC1)
-
 const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.name = "gf100",
 	/* FACTS.md: CTR_MODE moved to bits 3-5, values assumed as on NV40 */
 	.slots = GENMASK(NVPC_NR_SLOTS - 1, 0),
 	.modes = GENMASK(NVPC_MODE_EXTRA_B6, 0),
-	.opbits = { NVPC_OPBITS_GF100_PS, NVPC_OPBITS_GF100_PS,
-		    NVPC_OPBITS_GF100_ES, NVPC_OPBITS_GF100_ES },
+	/* pcounter.rst leaves bits 16-20 on GF100 open; G92's are assumed */
+	.opbits = { NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_PS,
+		    NVPC_OPBITS_G92_ES, NVPC_OPBITS_G92_ES },
+	.unit_sets = true,
+	.pmc_enable = true,
+	.windows = { { NVPC_GF100_MMIO_START, NVPC_GF100_MMIO_END, "PCOUNTER" } },
 	.setup = nvpc_gf100_setup,
 	.start = nvpc_gf100_start,
 	.stop = nvpc_gf100_stop,
@@ -212,8 +196,8 @@ const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.read = nvpc_gf100_read,
 	.ack = nvpc_gf100_ack,
 	.state = nvpc_gf100_state,
-	.status = nvpc_gf100_status,
-	.dump = nvpc_gf100_dump,
+	.status_reg = nvpc_gf100_status_reg,
+	.dump_range = nvpc_gf100_dump_range,
 	.record = NVPC_REC_MAIN,
 	.record_setup = nvpc_gf100_record_setup,
 	.record_restart = nvpc_gf100_record_restart,

@@ -18,8 +18,6 @@
  * QUAD_ACK_TRIGGER (pcounter.rst, Control registers, Quad event mode).
  */
 
-#include <linux/seq_file.h>
-
 #include <nvpcounter/regs.h>
 
 #include "core.h"
@@ -36,6 +34,12 @@
 				 NVPC_NV10_CTRL_EVENT_CTR_PERIOD(1) | \
 				 NVPC_NV10_CTRL_MODE_QUAD(0) | \
 				 NVPC_NV10_CTRL_MODE_QUAD(1))
+
+/* A field of the shared CTRL, by its mask (regs.h): the shift is the mask's */
+static u8 nvpc_nv10_ctrl_field(u32 ctrl, u32 mask)
+{
+	return (ctrl & mask) >> __ffs(mask);
+}
 
 /*
  * (Re)start a domain's counting process: the restart is numbered in
@@ -174,8 +178,14 @@ static void nvpc_nv30_program(struct nvpc_core *core, struct nvpc_domain *dom,
 	nvpc_wr32(core->ndev, NVPC_NV10_OP(dom->index, slot), dom->op[slot]);
 }
 
-/* NV30:NV84: SWAP is hardwired to PGRAPH.PM_TRIGGER (Input selection) */
-static void nvpc_nv30_swap(struct nvpc_core *core, struct nvpc_domain *dom)
+/**
+ * nvpc_nv30_trigger_swap() - pulse PGRAPH PM_TRIGGER, which swaps every
+ *	quad-mode domain (NV30:G84: SWAP is hardwired to it, pcounter.rst
+ *	Input selection)
+ * @core: the GPU
+ * @dom: the domain asked for (all of them swap)
+ */
+void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	nvpc_wr32(core->ndev, NVPC_PGRAPH_PM_TRIGGER,
 		  NVPC_PGRAPH_PM_TRIGGER_PULSE);
@@ -189,17 +199,32 @@ static const u32 nvpc_nv30_ctr_reg[NVPC_NR_CTRS] = {
 	[NVPC_CTR_CYCLES] = NVPC_NV10_CTR_CYCLES(0),
 };
 
+/**
+ * nvpc_gen_read_ctrs() - read a quad-mode domain's visible counters
+ * @core: the GPU
+ * @reg: the generation's counter registers (NVPC_SLOT_*, NVPC_CTR_CYCLES)
+ * @offset: the domain's offset from them
+ * @used: the counters to read (bits of @reg's indices)
+ * @ctr: the values read
+ */
+void nvpc_gen_read_ctrs(struct nvpc_core *core, const u32 reg[NVPC_NR_CTRS],
+			u32 offset, unsigned long used, u64 ctr[NVPC_NR_CTRS])
+{
+	unsigned int c;
+
+	for_each_set_bit(c, &used, NVPC_NR_CTRS)
+		ctr[c] = nvpc_rd32(core->ndev, reg[c] + offset);
+}
+
 static u32 nvpc_nv30_read(struct nvpc_core *core, struct nvpc_domain *dom,
 			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
-	struct nvpc_device *ndev = core->ndev;
-	unsigned int i = dom->index, c;
-	u32 ctrl;
+	unsigned int i = dom->index;
 
-	for_each_set_bit(c, &used, NVPC_NR_CTRS)
-		ctr[c] = nvpc_rd32(ndev, nvpc_nv30_ctr_reg[c] + 0x100 * i);
-	ctrl = nvpc_rd32(ndev, NVPC_NV10_CTRL);
-	return (ctrl & NVPC_NV10_CTRL_QUAD_STATE(i)) >> (24 + 2 * i);
+	nvpc_gen_read_ctrs(core, nvpc_nv30_ctr_reg,
+			   i * NVPC_NV10_DOMAIN_STRIDE, used, ctr);
+	return nvpc_nv10_ctrl_field(nvpc_rd32(core->ndev, NVPC_NV10_CTRL),
+				    NVPC_NV10_CTRL_QUAD_STATE(i));
 }
 
 static void nvpc_nv30_ack(struct nvpc_core *core, struct nvpc_domain *dom)
@@ -214,47 +239,55 @@ static void nvpc_nv10_state(struct nvpc_core *core, struct nvpc_domain *dom,
 {
 	u32 ctrl = nvpc_rd32(core->ndev, NVPC_NV10_CTRL);
 	unsigned int i = dom->index;
+	/* NV30:NV40 have quad mode, the @single NV10:NV30 do not */
+	bool quad = !core->gen->single;
 
-	st->mode = core->chip->gen >= NVPC_GEN_NV30 &&
-		   (ctrl & NVPC_NV10_CTRL_MODE_QUAD(i)) ?
+	st->mode = quad && (ctrl & NVPC_NV10_CTRL_MODE_QUAD(i)) ?
 		   NVPC_DOM_MODE_QUAD : NVPC_DOM_MODE_SINGLE;
 	st->ctr_mode = !!(ctrl & NVPC_NV10_CTRL_CTR_MODE);
-	st->single = (ctrl & NVPC_NV10_CTRL_SINGLE_STATE(i)) >> (3 + 2 * i);
-	st->quad = core->chip->gen >= NVPC_GEN_NV30 ?
-		   (ctrl & NVPC_NV10_CTRL_QUAD_STATE(i)) >> (24 + 2 * i) : 0;
+	st->single = nvpc_nv10_ctrl_field(ctrl, NVPC_NV10_CTRL_SINGLE_STATE(i));
+	st->quad = quad ?
+		   nvpc_nv10_ctrl_field(ctrl, NVPC_NV10_CTRL_QUAD_STATE(i)) : 0;
 }
 
-static void nvpc_nv10_read_status(struct nvpc_core *core,
-				  struct nvpc_domain *dom,
-				  u32 st[NVPC_NR_STATUS])
+/**
+ * nvpc_gen_read_status() - read a domain's STATUS words (signals 0-255)
+ * @core: the GPU
+ * @dom: the domain
+ * @st: the words, signals 0-31 first
+ */
+void nvpc_gen_read_status(struct nvpc_core *core, struct nvpc_domain *dom,
+			  u32 st[NVPC_NR_STATUS])
 {
 	unsigned int j;
 
 	for (j = 0; j < NVPC_NR_STATUS; j++)
-		st[j] = nvpc_rd32(core->ndev, NVPC_NV10_STATUS(dom->index, j));
+		st[j] = nvpc_rd32(core->ndev, core->gen->status_reg(dom, j));
 }
 
-/* per domain: inputs and STATUS 0-3, counters and STATUS 4-7; CTRL */
-static int nvpc_nv10_dump(struct seq_file *m, struct nvpc_core *core)
+static u32 nvpc_nv10_status_reg(const struct nvpc_domain *dom, unsigned int j)
 {
-	unsigned int i;
-	int ret = 0;
-
-	for (i = 0; i < core->nr_domains && !ret; i++) {
-		ret = nvpc_dump_range(m, core, NVPC_NV10_SRC(i, 0),
-				      NVPC_NV10_SRC(i, 0) + 0x40);
-		if (!ret)
-			ret = nvpc_dump_range(m, core, NVPC_NV10_CTR_CYCLES(i),
-					      NVPC_NV10_CTR_CYCLES(i) + 0x40);
-	}
-	/* QUAD_ACK_TRIGGER (write-only) and CTRL */
-	return ret ?: nvpc_dump_range(m, core, NVPC_NV30_QUAD_ACK_TRIGGER & ~0xf,
-				      NVPC_NV10_CTRL + 4);
+	return NVPC_NV10_STATUS(dom->index, j);
 }
 
-/* the delay bits exist on every generation (Input selection) */
-#define NVPC_OPBITS_NV10	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)
-#define NVPC_OPBITS_NV30_ES	(NVPC_OPBITS_NV10 | NVPC_OP_ES_ARG3_SETFLAG)
+/* per domain: inputs and STATUS 0-3, counters and STATUS 4-7; then CTRL */
+static bool nvpc_nv10_dump_range(struct nvpc_core *core, unsigned int n,
+				 struct nvpc_reg_range *r)
+{
+	unsigned int i = n / 2;
+
+	if (i < core->nr_domains) {
+		r->start = n % 2 ? NVPC_NV10_CTR_CYCLES(i) : NVPC_NV10_SRC(i, 0);
+		r->end = r->start + 0x40;
+		return true;
+	}
+	if (n > 2 * core->nr_domains)
+		return false;
+	/* QUAD_ACK_TRIGGER (write-only) and CTRL */
+	r->start = NVPC_NV30_QUAD_ACK_TRIGGER & ~0xf;
+	r->end = NVPC_NV10_CTRL + 4;
+	return true;
+}
 
 /*
  * Counter modes: START_SRC is an integer from NV30 on only (Input
@@ -269,13 +302,14 @@ const struct nvpc_gen_ops nvpc_gen_nv10 = {
 	.single = true,
 	.live_bits = 39,
 	.shared_ctrl = true,
+	.windows = { NVPC_NV10_WINDOW },
 	.start = nvpc_nv10_start,
 	.stop = nvpc_nv10_stop,
 	.program = nvpc_nv10_program,
 	.read = nvpc_nv10_read,
 	.state = nvpc_nv10_state,
-	.status = nvpc_nv10_read_status,
-	.dump = nvpc_nv10_dump,
+	.status_reg = nvpc_nv10_status_reg,
+	.dump_range = nvpc_nv10_dump_range,
 };
 
 const struct nvpc_gen_ops nvpc_gen_nv30 = {
@@ -286,13 +320,14 @@ const struct nvpc_gen_ops nvpc_gen_nv30 = {
 	.modes = BIT(NVPC_MODE_SIMPLE) | BIT(NVPC_MODE_EVENT_B4),
 	.shared_ctrl = true,
 	.global_swap = true,
+	.windows = { NVPC_NV10_WINDOW, NVPC_PM_TRIGGER_WINDOW },
 	.start = nvpc_nv30_start,
 	.stop = nvpc_nv30_stop,
 	.program = nvpc_nv30_program,
-	.trigger_swap = nvpc_nv30_swap,
+	.trigger_swap = nvpc_nv30_trigger_swap,
 	.read = nvpc_nv30_read,
 	.ack = nvpc_nv30_ack,
 	.state = nvpc_nv10_state,
-	.status = nvpc_nv10_read_status,
-	.dump = nvpc_nv10_dump,
+	.status_reg = nvpc_nv10_status_reg,
+	.dump_range = nvpc_nv10_dump_range,
 };

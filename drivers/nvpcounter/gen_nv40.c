@@ -8,14 +8,9 @@
  * Quad event mode), and G92+ add the delayed-source replace bits.
  */
 
-#include <linux/seq_file.h>
-
 #include <nvpcounter/regs.h>
 
 #include "core.h"
-
-/* the perf ABI's NVPC_MODE_* are the CTR_MODE values (Control registers) */
-static_assert(NVPC_MODE_EXTRA_B6 == NVPC_CTR_MODE_EXTRA_B6_EVENT_B2);
 
 static void nvpc_nv40_start(struct nvpc_core *core, struct nvpc_domain *dom)
 {
@@ -38,13 +33,6 @@ static void nvpc_nv40_program(struct nvpc_core *core, struct nvpc_domain *dom,
 	nvpc_wr32(core->ndev, NVPC_NV40_OP(dom->index, slot), dom->op[slot]);
 }
 
-/* NV40:G84: SWAP is hardwired to PGRAPH.PM_TRIGGER (Input selection) */
-static void nvpc_nv40_swap(struct nvpc_core *core, struct nvpc_domain *dom)
-{
-	nvpc_wr32(core->ndev, NVPC_PGRAPH_PM_TRIGGER,
-		  NVPC_PGRAPH_PM_TRIGGER_PULSE);
-}
-
 static const u32 nvpc_nv40_ctr_reg[NVPC_NR_CTRS] = {
 	[NVPC_SLOT_PRE] = NVPC_NV40_CTR_PRE(0),
 	[NVPC_SLOT_START] = NVPC_NV40_CTR_START(0),
@@ -56,13 +44,12 @@ static const u32 nvpc_nv40_ctr_reg[NVPC_NR_CTRS] = {
 static u32 nvpc_nv40_read(struct nvpc_core *core, struct nvpc_domain *dom,
 			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
-	struct nvpc_device *ndev = core->ndev;
-	unsigned int i = dom->index, c;
+	unsigned int i = dom->index;
 
-	for_each_set_bit(c, &used, NVPC_NR_CTRS)
-		ctr[c] = nvpc_rd32(ndev, nvpc_nv40_ctr_reg[c] + 4 * i);
+	nvpc_gen_read_ctrs(core, nvpc_nv40_ctr_reg,
+			   i * NVPC_NV40_DOMAIN_STRIDE, used, ctr);
 	return FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE,
-			 nvpc_rd32(ndev, NVPC_NV40_CTRL(i)));
+			 nvpc_rd32(core->ndev, NVPC_NV40_CTRL(i)));
 }
 
 static void nvpc_nv40_ack(struct nvpc_core *core, struct nvpc_domain *dom)
@@ -92,20 +79,18 @@ static void nvpc_nv40_state(struct nvpc_core *core, struct nvpc_domain *dom,
 	st->quad = FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE, ctrl);
 }
 
-static void nvpc_nv40_status(struct nvpc_core *core, struct nvpc_domain *dom,
-			     u32 st[NVPC_NR_STATUS])
+static u32 nvpc_nv40_status_reg(const struct nvpc_domain *dom, unsigned int j)
 {
-	unsigned int j;
-
-	for (j = 0; j < NVPC_NR_STATUS; j++)
-		st[j] = nvpc_rd32(core->ndev, NVPC_NV40_STATUS(dom->index, j));
+	return NVPC_NV40_STATUS(dom->index, j);
 }
 
 /* the whole NV40:GF100 window: every per-domain array, then STATUS */
-static int nvpc_nv40_dump(struct seq_file *m, struct nvpc_core *core)
+static bool nvpc_nv40_dump_range(struct nvpc_core *core, unsigned int n,
+				 struct nvpc_reg_range *r)
 {
-	return nvpc_dump_range(m, core, NVPC_NV40_SRC(0, 0),
-			       NVPC_NV40_STATUS(NVPC_NV40_NR_DOMAINS, 0));
+	r->start = NVPC_NV40_SRC(0, 0);
+	r->end = NVPC_NV40_STATUS(NVPC_NV40_NR_DOMAINS, 0);
+	return !n;
 }
 
 /*
@@ -200,15 +185,6 @@ static u32 nvpc_g84_record_status(struct nvpc_core *core,
 	.record_limit = nvpc_g84_record_limit,				\
 	.record_status = nvpc_g84_record_status
 
-#define NVPC_OPBITS_NV30_PS	(NVPC_OP_DELAY0 | NVPC_OP_DELAY1)
-#define NVPC_OPBITS_NV30_ES	(NVPC_OPBITS_NV30_PS | NVPC_OP_ES_ARG3_SETFLAG)
-#define NVPC_OPBITS_G92_PS	(NVPC_OPBITS_NV30_PS | \
-				 NVPC_OP_ARG2_DELAYED_SRC0 | \
-				 NVPC_OP_ARG3_DELAYED_SRC1)
-#define NVPC_OPBITS_G92_ES	(NVPC_OPBITS_NV30_ES | \
-				 NVPC_OP_ES_ARG2_DELAYED_SRC0 | \
-				 NVPC_OP_ES_ARG3_DELAYED_SRC1)
-
 /* every slot; NV40+ have all counter modes (Special counter modes) */
 #define NVPC_NV40_SLOTS		GENMASK(NVPC_NR_SLOTS - 1, 0)
 #define NVPC_NV40_MODES		GENMASK(NVPC_MODE_EXTRA_B6, 0)
@@ -221,40 +197,43 @@ static u32 nvpc_g84_record_status(struct nvpc_core *core,
 	.read = nvpc_nv40_read,						\
 	.ack = nvpc_nv40_ack,						\
 	.state = nvpc_nv40_state,					\
-	.status = nvpc_nv40_status,					\
-	.dump = nvpc_nv40_dump
+	.status_reg = nvpc_nv40_status_reg,					\
+	.dump_range = nvpc_nv40_dump_range
 
 const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.name = "nv40",
 	NVPC_NV40_COMMON_OPS,
-	.opbits = { NVPC_OPBITS_NV30_PS, NVPC_OPBITS_NV30_PS,
+	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
 		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
 	.start = nvpc_nv40_start,
 	.program = nvpc_nv40_program,
-	.trigger_swap = nvpc_nv40_swap,
+	.trigger_swap = nvpc_nv30_trigger_swap,
 	.global_swap = true,
+	.windows = { NVPC_NV10_WINDOW, NVPC_PM_TRIGGER_WINDOW },
 };
+
+/* G84 and G92:GF100: a domain swaps on its own PRE_OP write */
+#define NVPC_G84_COMMON_OPS						\
+	NVPC_NV40_COMMON_OPS,						\
+	.start = nvpc_g84_start,					\
+	.program = nvpc_g84_program,					\
+	.trigger_swap = nvpc_g84_swap,					\
+	.windows = { NVPC_NV10_WINDOW },				\
+	NVPC_G84_RECORD_OPS
 
 const struct nvpc_gen_ops nvpc_gen_g84 = {
 	.name = "g84",
-	NVPC_NV40_COMMON_OPS,
-	.opbits = { NVPC_OPBITS_NV30_PS, NVPC_OPBITS_NV30_PS,
+	NVPC_G84_COMMON_OPS,
+	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
 		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
-	.start = nvpc_g84_start,
-	.program = nvpc_g84_program,
-	.trigger_swap = nvpc_g84_swap,
 	.record = NVPC_REC_LOW4G,
-	NVPC_G84_RECORD_OPS,
 };
 
+/* G92 adds the delayed-source replace bits */
 const struct nvpc_gen_ops nvpc_gen_g92 = {
 	.name = "g92",
-	NVPC_NV40_COMMON_OPS,
+	NVPC_G84_COMMON_OPS,
 	.opbits = { NVPC_OPBITS_G92_PS, NVPC_OPBITS_G92_PS,
 		    NVPC_OPBITS_G92_ES, NVPC_OPBITS_G92_ES },
-	.start = nvpc_g84_start,
-	.program = nvpc_g84_program,
-	.trigger_swap = nvpc_g84_swap,
 	.record = NVPC_REC_DOMAIN,
-	NVPC_G84_RECORD_OPS,
 };

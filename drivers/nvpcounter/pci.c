@@ -34,18 +34,12 @@
 #include <nvpcounter/device.h>
 #include <nvpcounter/regs.h>
 
+#include "core.h"
 #include "pci.h"
 
-/* pcounter.rst, Introduction: "MMIO area 0x00a000:0x00b000 on NV10:NVC0" */
-#define NVPC_PCI_NV10_WINDOW_START	0x00a000
-#define NVPC_PCI_NV10_WINDOW_END	0x00b000
-
-/* FACTS.md "GF100+ domain placement": the unit enumeration registers */
-#define NVPC_PCI_GF100_UNITS_START	0x022430
-#define NVPC_PCI_GF100_UNITS_END	0x0225cc
-
 #define NVPC_PCI_MAX_IDS	8
-#define NVPC_PCI_MAX_RANGES	3
+/* PMC.BOOT_0 and the generation's windows */
+#define NVPC_PCI_MAX_RANGES	(1 + NVPC_GEN_NR_WINDOWS)
 #define NVPC_PCI_BOOT_0_ABSENT	0xffffffff
 
 /**
@@ -441,126 +435,168 @@ static int nvpc_pci_gf100_units(struct nvpc_pci_gpu *gpu)
 				  NVPC_GF100_MAX_PART, &gpu->ndev.part_mask);
 }
 
-/* Map what the core needs for @chip (Documentation/pci.rst). */
+/* Map the generation's windows (Documentation/pci.rst). */
 static int nvpc_pci_map_chip(struct nvpc_pci_gpu *gpu,
-			     const struct nvpc_chip_desc *chip)
+			     const struct nvpc_gen_ops *gen)
 {
-	int ret;
+	const struct nvpc_reg_range *w;
+	int ret = 0;
 
-	if (chip->gen >= NVPC_GEN_GF100) {
-		ret = nvpc_pci_map(gpu, NVPC_GF100_MMIO_START,
-				   NVPC_GF100_MMIO_END, true, "PCOUNTER");
-	} else {
-		ret = nvpc_pci_map(gpu, NVPC_PCI_NV10_WINDOW_START,
-				   NVPC_PCI_NV10_WINDOW_END, true, "PCOUNTER");
-	}
-	if (ret)
-		return ret;
-	/* pcounter.rst, Input selection: SWAP is PM_TRIGGER on NV30:G84 */
-	if (chip->gen >= NVPC_GEN_NV30 && chip->gen < NVPC_GEN_G84)
-		ret = nvpc_pci_map(gpu, NVPC_PGRAPH_PM_TRIGGER,
-				   NVPC_PGRAPH_PM_TRIGGER + 4, true,
-				   "PGRAPH.PM_TRIGGER");
+	for (w = gen->windows; !ret && w < gen->windows + NVPC_GEN_NR_WINDOWS &&
+	     w->end; w++)
+		ret = nvpc_pci_map(gpu, w->start, w->end, true, w->name);
 	return ret;
 }
 
-static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
+/* The end of the last register the generation needs in the BAR. */
+static u32 nvpc_pci_bar_needed(const struct nvpc_gen_ops *gen)
 {
-	const struct nvpc_chip_desc *chip;
-	struct device *dev = &pdev->dev;
-	struct nvpc_pci_gpu *gpu;
-	u32 boot0, chipset, need;
+	u32 need = 0;
+	unsigned int i;
+
+	for (i = 0; i < NVPC_GEN_NR_WINDOWS; i++)
+		need = max(need, gen->windows[i].end);
+	return need;
+}
+
+/* Step 1: a memory BAR the PCI core assigned, and decoding on. */
+static int nvpc_pci_usable(struct pci_dev *pdev, int bar)
+{
 	u16 cmd;
-	int ret;
 
 	if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM) ||
 	    !pci_resource_start(pdev, bar)) {
-		dev_info(dev, "BAR %d is not an assigned memory BAR: not used\n",
+		dev_info(&pdev->dev, "BAR %d is not an assigned memory BAR: not used\n",
 			 bar);
 		return -ENODEV;
 	}
 	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
 	if (!(cmd & PCI_COMMAND_MEMORY)) {
-		dev_info(dev, "memory decoding is off (no driver enabled the device): not used\n");
+		dev_info(&pdev->dev, "memory decoding is off (no driver enabled the device): not used\n");
 		return -ENODEV;
 	}
+	return 0;
+}
 
-	gpu = kzalloc(sizeof(*gpu), GFP_KERNEL);
-	if (!gpu)
-		return -ENOMEM;
-	gpu->pdev = pci_dev_get(pdev);
-	gpu->bar = bar;
-
-	/* awake while its registers are looked at; events hold it later */
-	ret = pm_runtime_resume_and_get(dev);
-	if (ret < 0) {
-		dev_info(dev, "cannot resume the device (%d): not used\n", ret);
-		goto err_put;
-	}
+/*
+ * Step 2: the chip from PMC.BOOT_0 (mapped for good: it tells a vanished
+ * GPU from a saturated counter), its generation, a BAR that holds it.
+ */
+static int nvpc_pci_identify(struct nvpc_pci_gpu *gpu,
+			     const struct nvpc_gen_ops **gen)
+{
+	struct device *dev = &gpu->pdev->dev;
+	const struct nvpc_chip_desc *chip;
+	u32 boot0, chipset, need;
+	int ret;
 
 	ret = nvpc_pci_map(gpu, NVPC_PMC_BOOT_0, NVPC_PMC_BOOT_0 + 4, false,
 			   "PMC.BOOT_0");
 	if (ret)
-		goto err_pm;
+		return ret;
 	/* FACTS.md "Naming of chip generations": chipset in bits 20-28 */
 	boot0 = readl(gpu->ranges[0].io);
 	if (boot0 == NVPC_PCI_BOOT_0_ABSENT) {
 		dev_info(dev, "PMC.BOOT_0 reads all-ones (device not responding): not used\n");
-		ret = -ENODEV;
-		goto err_unmap;
+		return -ENODEV;
 	}
 	chipset = FIELD_GET(NVPC_PMC_BOOT_0_CHIPSET, boot0);
 	chip = nvpc_catalog_find(chipset);
-	if (!chip) {
+	*gen = chip ? nvpc_gen_ops_of(chip) : NULL;
+	if (!*gen) {
 		dev_info(dev, "unknown or unsupported chipset 0x%02x (PMC.BOOT_0 0x%08x): not used\n",
 			 chipset, boot0);
-		ret = -ENODEV;
-		goto err_unmap;
+		return -ENODEV;
 	}
-
-	need = chip->gen >= NVPC_GEN_GF100 ? NVPC_GF100_MMIO_END :
-	       chip->gen < NVPC_GEN_G84 && chip->gen >= NVPC_GEN_NV30 ?
-	       NVPC_PGRAPH_PM_TRIGGER + 4 : NVPC_PCI_NV10_WINDOW_END;
-	if (pci_resource_len(pdev, bar) < need) {
+	need = nvpc_pci_bar_needed(*gen);
+	if (pci_resource_len(gpu->pdev, gpu->bar) < need) {
 		dev_info(dev, "%s: BAR %d is 0x%llx bytes, registers up to 0x%06x are needed: not used\n",
-			 chip->name, bar,
-			 (unsigned long long)pci_resource_len(pdev, bar), need);
-		ret = -ENODEV;
-		goto err_unmap;
+			 chip->name, gpu->bar,
+			 (unsigned long long)pci_resource_len(gpu->pdev, gpu->bar),
+			 need);
+		return -ENODEV;
 	}
+	gpu->ndev.chip = chip;
+	return 0;
+}
 
-	if (chip->gen >= NVPC_GEN_GF100) {
+/* Step 3 (GF100+): PCOUNTER out of reset, the GPCs and partitions there. */
+static int nvpc_pci_enable_units(struct nvpc_pci_gpu *gpu,
+				 const struct nvpc_gen_ops *gen)
+{
+	int ret = 0;
+
+	if (gen->pmc_enable)
 		ret = nvpc_pci_gf100_enable(gpu);
-		if (!ret)
-			ret = nvpc_pci_gf100_units(gpu);
-		if (ret)
-			goto err_unmap;
-	}
-	ret = nvpc_pci_map_chip(gpu, chip);
-	if (ret)
-		goto err_unmap;
+	if (!ret && gen->unit_sets)
+		ret = nvpc_pci_gf100_units(gpu);
+	return ret;
+}
+
+/* Step 5: hand the GPU to the core. */
+static int nvpc_pci_register(struct nvpc_pci_gpu *gpu)
+{
+	struct device *dev = &gpu->pdev->dev;
+	int ret;
 
 	gpu->ndev.dev = dev;
-	gpu->ndev.chip = chip;
-	gpu->ndev.bus_id = pci_name(pdev);
+	gpu->ndev.bus_id = pci_name(gpu->pdev);
 	gpu->ndev.index = list_count_nodes(&nvpc_pci_gpus);
 	gpu->ndev.ops = &nvpc_pci_ops;
 	gpu->ndev.priv = gpu;
 	ret = nvpc_device_register(&gpu->ndev);
 	if (ret) {
-		dev_info(dev, "%s: registration failed (%d)\n", chip->name, ret);
-		goto err_unmap;
+		dev_info(dev, "%s: registration failed (%d)\n",
+			 gpu->ndev.chip->name, ret);
+		return ret;
 	}
 	list_add_tail(&gpu->node, &nvpc_pci_gpus);
-	pm_runtime_put(dev);
 	dev_dbg(dev, "%s: BAR %d, GPC mask 0x%x, partition mask 0x%x\n",
-		chip->name, bar, gpu->ndev.gpc_mask, gpu->ndev.part_mask);
+		gpu->ndev.chip->name, gpu->bar, gpu->ndev.gpc_mask,
+		gpu->ndev.part_mask);
+	return 0;
+}
+
+/*
+ * Look at one device: usable -> identify -> enable units -> map ->
+ * register. Any step that fails leaves the device as it was.
+ */
+static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
+{
+	const struct nvpc_gen_ops *gen;
+	struct nvpc_pci_gpu *gpu;
+	int ret;
+
+	ret = nvpc_pci_usable(pdev, bar);
+	if (ret)
+		return ret;
+	gpu = kzalloc(sizeof(*gpu), GFP_KERNEL);
+	if (!gpu)
+		return -ENOMEM;
+	gpu->pdev = pci_dev_get(pdev);
+	gpu->bar = bar;
+	/* awake while its registers are looked at; events hold it later */
+	ret = pm_runtime_resume_and_get(&pdev->dev);
+	if (ret < 0) {
+		dev_info(&pdev->dev, "cannot resume the device (%d): not used\n",
+			 ret);
+		goto err_put;
+	}
+	ret = nvpc_pci_identify(gpu, &gen);
+	if (!ret)
+		ret = nvpc_pci_enable_units(gpu, gen);
+	/* step 4: the generation's windows */
+	if (!ret)
+		ret = nvpc_pci_map_chip(gpu, gen);
+	if (!ret)
+		ret = nvpc_pci_register(gpu);
+	if (ret)
+		nvpc_pci_unmap(gpu);
+	pm_runtime_put(&pdev->dev);
+	if (ret)
+		goto err_put;
 	return 0;
 
-err_unmap:
-	nvpc_pci_unmap(gpu);
-err_pm:
-	pm_runtime_put(dev);
 err_put:
 	pci_dev_put(pdev);
 	kfree(gpu);

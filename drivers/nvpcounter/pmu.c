@@ -412,7 +412,6 @@ static int nvpc_events_build(struct nvpc_core *core)
 	const struct nvpc_chip_desc *chip = core->chip;
 	unsigned int nsig = nvpc_catalog_nr_signals(chip);
 	unsigned int max = core->nr_domains + nsig, n = 0, i;
-	bool gf100 = chip->gen >= NVPC_GEN_GF100;
 	char name[64], str[96];
 	int ret;
 
@@ -430,7 +429,8 @@ static int nvpc_events_build(struct nvpc_core *core)
 		if (dom->unit)
 			continue;
 		snprintf(name, sizeof(name), "%sd%u_cycles",
-			 gf100 ? nvpc_dset_prefix[dom->dset] : "", dom->index);
+			 core->gen->unit_sets ? nvpc_dset_prefix[dom->dset] : "",
+			 dom->index);
 		snprintf(str, sizeof(str), "dset=%u,dom=%u,cycles", dom->dset,
 			 dom->index);
 		ret = nvpc_event_attr_add(core, &n, name, str);
@@ -562,14 +562,24 @@ err_events:
 #endif
 
 /*
- * perf_pmu_unregister() frees the PMU's per-CPU contexts without
- * cancelling their multiplexing hrtimers (6.1 and 6.12 alike). With no
- * event left they stop at their next expiry, but a write of
- * perf_event_mux_interval_ms arms them on every CPU, and a longer
- * interval set before keeps them armed for up to that long: freed and
- * then reused, such a timer corrupted the timer queue (an endless hrtimer
- * interrupt storm once the next GPU's PMU was registered). Cancel them
- * first; nothing re-arms them without events.
+ * A perf core defect forces this (Linux 6.1 and 6.12 alike, read in
+ * Debian's linux-source-6.1 and linux-source-6.12 (6.12.117),
+ * kernel/events/core.c): perf_event_mux_interval_ms_store() restarts the
+ * multiplexing hrtimer of the PMU's context on every online CPU
+ * (perf_mux_hrtimer_restart()) whether or not an event is open, and the
+ * timer stops only at its next expiry, when it finds nothing to rotate.
+ * perf_pmu_unregister() then frees the contexts (free_pmu_context():
+ * free_percpu()) without cancelling it: for up to one interval after such
+ * a write an armed hrtimer lives in freed memory (seen as an endless
+ * hrtimer interrupt storm once the next GPU's PMU reused it). We found no
+ * upstream fix: the 6.15 rework of perf_pmu_unregister() (perf_pmu_free())
+ * that we read frees the contexts without an hrtimer_cancel() as well, and
+ * perf offers a PMU no call to stop its timers. Cancel them just before
+ * perf_pmu_unregister(): with no event left only a write of the file
+ * re-arms them, and a (root's) write between here and its device_del()
+ * remains the one window. perf_test's
+ * mux_interval_write_arms_timers_removal_cancels_them shows the timers
+ * armed without any event, and gone after the GPU's removal.
  */
 static void nvpc_pmu_cancel_mux_timers(struct pmu *pmu)
 {

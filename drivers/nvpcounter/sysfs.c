@@ -88,7 +88,7 @@ static int nvpc_domain_hw(struct nvpc_domain_kobj *dk,
 	else if (st)
 		core->gen->state(core, dk->dom, st);
 	else
-		core->gen->status(core, dk->dom, status);
+		nvpc_gen_read_status(core, dk->dom, status);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 	return ret;
 }
@@ -219,6 +219,8 @@ static struct nvpc_dom_counter_attr nvpc_dom_counters[] = {
 	  offsetof(struct nvpc_domain, lost_periods) },
 	{ __ATTR(saturations, 0444, nvpc_dom_counter_show, NULL),
 	  offsetof(struct nvpc_domain, saturations) },
+	{ __ATTR(stragglers, 0444, nvpc_dom_counter_show, NULL),
+	  offsetof(struct nvpc_domain, stragglers) },
 	{ __ATTR(not_responding, 0444, nvpc_dom_counter_show, NULL),
 	  offsetof(struct nvpc_domain, not_responding) },
 	{ __ATTR(samples, 0444, nvpc_dom_counter_show, NULL),
@@ -289,13 +291,14 @@ static struct attribute *nvpc_domain_attrs[] = {
 	&nvpc_dom_counters[5].attr.attr,
 	&nvpc_dom_counters[6].attr.attr,
 	&nvpc_dom_counters[7].attr.attr,
+	&nvpc_dom_counters[8].attr.attr,
 	&nvpc_dom_attr_record_state.attr,
 	&nvpc_dom_attr_status.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(nvpc_domain);
 /* every counter above is listed in nvpc_domain_attrs */
-static_assert(ARRAY_SIZE(nvpc_dom_counters) == 8);
+static_assert(ARRAY_SIZE(nvpc_dom_counters) == 9);
 
 static void nvpc_domain_kobj_release(struct kobject *kobj)
 {

@@ -7,7 +7,6 @@
 #define _NVPCOUNTER_DEVICE_H
 
 #include <linux/compiler.h>
-#include <linux/io.h>
 #include <linux/types.h>
 
 #include <nvpcounter/chip.h>
@@ -16,8 +15,7 @@ struct device;
 struct nvpc_core;
 
 /**
- * struct nvpc_backend_ops - register access of a backend without an MMIO
- *	mapping (the sim)
+ * struct nvpc_backend_ops - a backend's register access and services
  * @rd32: read the 32-bit register at absolute BAR0 address @addr
  * @wr32: write the 32-bit register at absolute BAR0 address @addr
  * @active_get: optional: the GPU gets its first open event; keep it awake
@@ -72,10 +70,8 @@ struct nvpc_backend_ops {
  *	held by open events, has that name (then the lowest free one)
  * @gpc_mask: GF100+: GPCs present (bit per GPC), 0 before GF100
  * @part_mask: GF100+: memory partitions present (bit per partition)
- * @mmio: real GPUs: BAR0 mapped so that @mmio + absolute address is the
- *	register (only the PCOUNTER window needs to be backed); NULL when
- *	@ops is used instead
- * @ops: register access for backends without @mmio (the sim)
+ * @ops: register access (the PCI backend checks each address against
+ *	the ranges it mapped, the sim runs its model)
  * @priv: the backend's cookie for @ops
  * @core: owned by the core from nvpc_device_register() on
  *
@@ -89,7 +85,6 @@ struct nvpc_device {
 	int index;
 	u32 gpc_mask;
 	u32 part_mask;
-	void __iomem *mmio;
 	const struct nvpc_backend_ops *ops;
 	void *priv;
 	struct nvpc_core *core;
@@ -108,8 +103,6 @@ void nvpc_device_gone(struct nvpc_device *ndev);
  */
 static inline u32 nvpc_rd32(struct nvpc_device *ndev, u32 addr)
 {
-	if (likely(ndev->mmio))
-		return readl(ndev->mmio + addr);
 	return ndev->ops->rd32(ndev->priv, addr);
 }
 
@@ -121,10 +114,7 @@ static inline u32 nvpc_rd32(struct nvpc_device *ndev, u32 addr)
  */
 static inline void nvpc_wr32(struct nvpc_device *ndev, u32 addr, u32 val)
 {
-	if (likely(ndev->mmio))
-		writel(val, ndev->mmio + addr);
-	else
-		ndev->ops->wr32(ndev->priv, addr, val);
+	ndev->ops->wr32(ndev->priv, addr, val);
 }
 
 #endif /* _NVPCOUNTER_DEVICE_H */

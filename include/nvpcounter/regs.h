@@ -24,6 +24,10 @@
 #define NVPC_PGRAPH_PM_TRIGGER		0x400084
 #define NVPC_PGRAPH_PM_TRIGGER_PULSE	BIT(5)
 
+/* pcounter.rst, Introduction: "MMIO area 0x00a000:0x00b000 on NV10:NVC0" */
+#define NVPC_NV10_MMIO_START		0x00a000
+#define NVPC_NV10_MMIO_END		0x00b000
+
 /* ---- Input selection and logic ops (pcounter.rst "Input selection") ---- */
 /* The 4 counting inputs, in the order of the SRC/OP register pairs. */
 #define NVPC_INPUT_PRE			0
@@ -38,6 +42,8 @@
 #define NVPC_SRC_SIG(j)			(0xffU << (8 * (j)))
 /* *_OP: truth table indexed by ARG[0] | ARG[1] << 1 | ... */
 #define NVPC_OP_TABLE			GENMASK(15, 0)
+/* bits 16-20: the delay and argument-replace bits below */
+#define NVPC_OP_BITS			GENMASK(20, 16)
 #define NVPC_OP_DELAY0			BIT(16)
 #define NVPC_OP_DELAY1			BIT(17)
 /* PRE/START/SETFLAG/CLRFLAG [G92-]: arg 2/3 := delayed SRC[0]/SRC[1] */
@@ -77,6 +83,8 @@
 
 /* ---- NV10:NV40 layout (pcounter.rst "MMIO registers / NV10") ---- */
 #define NVPC_NV10_NR_DOMAINS		2
+/* every per-domain register of domain i is at its domain 0 address + i * this */
+#define NVPC_NV10_DOMAIN_STRIDE		0x100
 #define NVPC_NV10_PRE_SRC(i)		(0x00a400 + (i) * 0x100)
 #define NVPC_NV10_PRE_OP(i)		(0x00a404 + (i) * 0x100)
 #define NVPC_NV10_START_SRC(i)		(0x00a408 + (i) * 0x100)
@@ -126,6 +134,8 @@ static inline u32 nvpc_nv10_status(unsigned int i, unsigned int j)
 
 /* ---- NV40:GF100 layout (pcounter.rst "MMIO registers / NV40") ---- */
 #define NVPC_NV40_NR_DOMAINS		8
+/* the per-domain registers of NV40:GF100 are arrays of 8 words */
+#define NVPC_NV40_DOMAIN_STRIDE		4
 #define NVPC_NV40_SRC(i, n)		(0x00a400 + (n) * 0x40 + (i) * 4)
 #define NVPC_NV40_OP(i, n)		(0x00a420 + (n) * 0x40 + (i) * 4)
 #define NVPC_NV40_PRE_SRC(i)		NVPC_NV40_SRC(i, NVPC_INPUT_PRE)

@@ -554,6 +554,65 @@ TEST_F(perf, g84_lost_swaps_exposed)
 				  "domains/main.0/not_responding"));
 }
 
+/* "reads N" of the sim's register access counts (Documentation/sim.rst) */
+static long long sim_reads(int gpu)
+{
+	char path[PATH_MAX], buf[4096], *p;
+
+	snprintf(path, sizeof(path), NVPC_SIM_DIR "/gpu%d/stats", gpu);
+	if (nvpc_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, "reads ", 6))
+			return strtoll(p + 6, NULL, 0);
+	return -1;
+}
+
+/*
+ * A swap that has not landed when its domain is first polled is a
+ * straggler, counted in domains/X/stragglers; the stragglers of one
+ * sample share 8 more polls. With QUAD_STATE stuck at EMPTY in all five
+ * domains of an NV40 (one PM_TRIGGER pulse swaps them all), a read costs
+ * 5 + 8 polls of CTR_CYCLES and CTRL (it was 8 polls per domain: 80
+ * reads), and the periods that never showed up are not_responding.
+ */
+TEST_F(perf, nv40_stragglers_share_bounded_polls)
+{
+	char file[64];
+	long long r0, r1;
+	int fd[5], i;
+
+	ASSERT_EQ(0, setup_gpu(self, "nv40"));
+	for (i = 0; i < 5; i++) {
+		fd[i] = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, i), 0, -1);
+		ASSERT_LE(0, fd[i]);
+	}
+	/* swaps land at once (manual clock): no straggler */
+	ASSERT_EQ(0, sim_advance(self->gpu, 100, "main.0"));
+	EXPECT_EQ(100, nvpc_ev_count(fd[0]));
+	for (i = 0; i < 5; i++) {
+		snprintf(file, sizeof(file), "domains/main.%d/stragglers", i);
+		EXPECT_EQ(0, nvpc_pmu_num(self->pmu, file));
+		/* CTRL[i] reads QUAD mode, QUAD_STATE EMPTY from now on */
+		ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "stuck 0x%x 0x1",
+				     0xa7c0 + 4 * i));
+	}
+	r0 = sim_reads(self->gpu);
+	ASSERT_LE(0, r0);
+	EXPECT_EQ(100, nvpc_ev_count(fd[0]));
+	r1 = sim_reads(self->gpu);
+	TH_LOG("one read with five stragglers: %lld register reads", r1 - r0);
+	EXPECT_GE(2 * (5 + 8), r1 - r0);
+	for (i = 0; i < 5; i++) {
+		snprintf(file, sizeof(file), "domains/main.%d/stragglers", i);
+		EXPECT_EQ(1, nvpc_pmu_num(self->pmu, file));
+		snprintf(file, sizeof(file), "domains/main.%d/not_responding",
+			 i);
+		EXPECT_EQ(1, nvpc_pmu_num(self->pmu, file));
+	}
+	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "unstick"));
+}
+
 /* A group needing five slots of one domain is refused at open. */
 TEST_F(perf, group_of_five_slots_refused)
 {
@@ -721,6 +780,55 @@ TEST_F(perf, remove_right_after_mux_interval_write)
 	/* a new GPU's PMU may reuse the freed per-CPU memory */
 	ASSERT_EQ(0, setup_gpu(self, "gt215"));
 	usleep(1200000);
+}
+
+/* Armed multiplexing hrtimers of every PMU, from /proc/timer_list. */
+static int mux_timers_armed(void)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "perf_mux_hrtimer_handler"))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Why nvpc_pmu_cancel_mux_timers() reaches into perf's contexts: a write
+ * of perf_event_mux_interval_ms arms the PMU's multiplexing hrtimer on
+ * every online CPU although no event is open, and perf_pmu_unregister()
+ * (6.1, 6.12) would free them armed. Here they expire within 1000 s; right
+ * after the GPU's removal none of them is left.
+ */
+TEST_F(perf, mux_interval_write_arms_timers_removal_cancels_them)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int base, armed, after, ms;
+	char mux[PATH_MAX];
+	struct stat st;
+
+	ASSERT_EQ(0, setup_gpu(self, "gt215"));
+	base = mux_timers_armed();
+	if (base < 0)
+		SKIP(return, "no /proc/timer_list (%d)", base);
+	snprintf(mux, sizeof(mux), "%s/perf_event_mux_interval_ms", self->pmu);
+	ASSERT_EQ(0, nvpc_write(mux, "1000000"));
+	armed = mux_timers_armed();
+	TH_LOG("mux hrtimers armed: %d before the write, %d after (%ld CPUs)",
+	       base, armed, cpus);
+	EXPECT_LE(base + cpus, armed);
+	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	self->gpu = -1;
+	for (ms = 0; ms < 1000 && !stat(self->pmu, &st); ms += 10)
+		usleep(10000);
+	after = mux_timers_armed();
+	TH_LOG("after the removal: %d", after);
+	EXPECT_GE(armed - cpus, after);
 }
 
 /* Every rejection of DESIGN.md's table, with its errno. */

@@ -63,7 +63,8 @@ static const struct dom_want gf100_doms[] = {
 static const char * const dom_attrs[] = {
 	"clock", "clock_hz", "nominal_hz", "signals", "trailer_base", "mode",
 	"ctr_mode", "single_state", "quad_state", "slots", "lost_periods",
-	"saturations", "not_responding", "samples", "status", NULL,
+	"saturations", "stragglers", "not_responding", "samples", "status",
+	NULL,
 };
 
 FIXTURE(sysfs) {
