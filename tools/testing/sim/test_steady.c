@@ -111,7 +111,7 @@ TEST(steady_equals_oracle)
 
 #define G84_DOMS	8
 
-/* one read of a domain as the driver does it (domain.c, gen_nv40.c) */
+/* one read of a domain as the driver does it (engine.c, gen_nv40.c) */
 static void g84_sample(struct nvpc_sim *s, unsigned int d, u64 *cycles,
 		       u64 *event, u64 *start)
 {

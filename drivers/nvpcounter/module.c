@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvpcounter core module: CPU hotplug state, the device registry the
- * backends (sim, pci) register GPUs into, and the debugfs root.
+ * The nvpcounter module's init and exit: CPU hotplug state, the device
+ * registry the backends (sim, pci) register GPUs into, the debugfs root.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -14,7 +14,7 @@
 
 struct dentry *nvpc_debugfs_root;
 
-static int __init nvpc_core_init(void)
+static int __init nvpc_module_init(void)
 {
 	int ret;
 
@@ -35,7 +35,7 @@ static int __init nvpc_core_init(void)
 }
 
 /* backends depend on this module: every GPU is unregistered by now */
-static void __exit nvpc_core_exit(void)
+static void __exit nvpc_module_exit(void)
 {
 	nvpc_pci_exit();
 	nvpc_registry_exit();
@@ -44,8 +44,8 @@ static void __exit nvpc_core_exit(void)
 	pr_debug("unloaded\n");
 }
 
-module_init(nvpc_core_init);
-module_exit(nvpc_core_exit);
+module_init(nvpc_module_init);
+module_exit(nvpc_module_exit);
 
 MODULE_DESCRIPTION("NVIDIA PCOUNTER performance counters as perf PMUs");
 MODULE_LICENSE("GPL");
