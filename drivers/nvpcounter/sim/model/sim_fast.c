@@ -1683,13 +1683,13 @@ static u64 fa_dom_cost(const struct nvpc_sim_dom *d, u64 todo)
  *
  * Runs (fa_run()) skip lazy domains: their &nvpc_sim_dom.cycle stays
  * behind. Nothing but a register write, a waveform change or the other
- * calls of sim_core.c changes whether a domain is lazy, and each of those
+ * calls of sim_model.c changes whether a domain is lazy, and each of those
  * first brings the domains it touches to the model time: fa_catch_up()
  * runs the domain alone, as fa_run_set() would have (fa_hyper(): its state
  * repeats, so skipping whole hyperperiods and refilling the histories with
  * the tail leaves exactly the state of a run of every cycle; being neither
  * importer nor imported, the domain's cycles need no order against the
- * other domains'). The observation points (sim_core.c, sim_regs.c): every
+ * other domains'). The observation points (sim_model.c, sim_regs.c): every
  * register read or write of the domain (its domain set for STATUS and
  * SRC_STATUS reads and for SRC/SPEC_SRC writes whose value, or the value
  * they replace, selects another domain's FLAG or EVENT: only those change

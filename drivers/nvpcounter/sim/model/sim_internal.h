@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * nvpcounter sim: state shared by the register front end (sim_core.c) and
+ * nvpcounter sim: state shared by the register front end (sim_model.c) and
  * the two cycle engines (sim_fast.c, sim_oracle.c). The engines share no
  * behaviour code with each other: only this state layout, the register map
  * and the waveform generator.
@@ -382,7 +382,7 @@ struct nvpc_sim {
 	struct nvpc_sim_dom dom[];
 };
 
-/* helpers of sim_core.c used by both engines (state access only) */
+/* helpers of sim_model.c used by both engines (state access only) */
 bool nvpc_sim_enabled(const struct nvpc_sim *sim);
 u32 nvpc_sim_set_ctrl(const struct nvpc_sim *sim,
 		      const struct nvpc_sim_dom *d);
@@ -398,7 +398,7 @@ void nvpc_sim_catch_up_range(struct nvpc_sim *sim, unsigned int first,
 int nvpc_sim_hist_bit(const u64 *hist, u64 cycle);
 void nvpc_sim_hist_set(u64 *hist, u64 cycle, int v);
 
-/* the waveform generator of sim_core.c, by words */
+/* the waveform generator of sim_model.c, by words */
 u64 nvpc_sim_rand_key(u32 seed);
 u64 nvpc_sim_rand_block(u64 key, u32 density, u64 q);
 u64 nvpc_sim_periodic_runs(u32 pos, u32 period, u32 width, unsigned int n);
