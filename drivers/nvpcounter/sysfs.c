@@ -214,25 +214,21 @@ static ssize_t nvpc_dom_counter_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%llu\n", READ_ONCE(*v));
 }
 
+/* a read-only u64 count of the domain, sysfs @_name, member @_field */
+#define NVPC_DOM_COUNTER(_name, _field)					\
+	{ __ATTR(_name, 0444, nvpc_dom_counter_show, NULL),		\
+	  offsetof(struct nvpc_domain, _field) }
+
 static struct nvpc_dom_counter_attr nvpc_dom_counters[] = {
-	{ __ATTR(lost_periods, 0444, nvpc_dom_counter_show, NULL),
-	  offsetof(struct nvpc_domain, lost_periods) },
-	{ __ATTR(saturations, 0444, nvpc_dom_counter_show, NULL),
-	  offsetof(struct nvpc_domain, saturations) },
-	{ __ATTR(stragglers, 0444, nvpc_dom_counter_show, NULL),
-	  offsetof(struct nvpc_domain, stragglers) },
-	{ __ATTR(not_responding, 0444, nvpc_dom_counter_show, NULL),
-	  offsetof(struct nvpc_domain, not_responding) },
-	{ __ATTR(samples, 0444, nvpc_dom_counter_show, NULL),
-	  offsetof(struct nvpc_domain, samples) },
-	{ __ATTR(record_packets, 0444, nvpc_dom_counter_show, NULL),
-	  offsetof(struct nvpc_domain, rec_packets) },
-	{ __ATTR(record_gaps, 0444, nvpc_dom_counter_show, NULL),
-	  offsetof(struct nvpc_domain, rec_gaps) },
-	{ __ATTR(record_stalls, 0444, nvpc_dom_counter_show, NULL),
-	  offsetof(struct nvpc_domain, rec_stalls) },
-	{ __ATTR(record_faults, 0444, nvpc_dom_counter_show, NULL),
-	  offsetof(struct nvpc_domain, rec_faults) },
+	NVPC_DOM_COUNTER(lost_periods, lost_periods),
+	NVPC_DOM_COUNTER(saturations, saturations),
+	NVPC_DOM_COUNTER(stragglers, stragglers),
+	NVPC_DOM_COUNTER(not_responding, not_responding),
+	NVPC_DOM_COUNTER(samples, samples),
+	NVPC_DOM_COUNTER(record_packets, rec_packets),
+	NVPC_DOM_COUNTER(record_gaps, rec_gaps),
+	NVPC_DOM_COUNTER(record_stalls, rec_stalls),
+	NVPC_DOM_COUNTER(record_faults, rec_faults),
 };
 
 /* idle, recording, stalled (the consumer fell behind) or faulted */
