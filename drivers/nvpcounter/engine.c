@@ -1239,6 +1239,19 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	rotating = nvpc_event_rotating(core, event);
 	if (READ_ONCE(core->gone)) {
 		/*
+		 * Deleted earlier in this transaction (perf's ctx_resched()
+		 * dels and adds every event of the context when one opens)
+		 * while the GPU was there: the commit would fold its last
+		 * counts from hw.idx, which is overwritten below. Fold them
+		 * now, without a sample: nothing reads the hardware once the
+		 * GPU is gone, so the sums already hold all it counted.
+		 */
+		if (event->hw.flags & NVPC_HW_LEAVING) {
+			list_del_init(&event->active_entry);
+			event->hw.flags &= ~NVPC_HW_LEAVING;
+			nvpc_event_fold(event, event->hw.idx);
+		}
+		/*
 		 * The GPU went away: the event stays in perf's schedule
 		 * (a pinned one would otherwise go to its error state and
 		 * read nothing) and keeps its last value (perf.rst)

@@ -411,9 +411,15 @@ TEST_F(life, pinned_and_group_keep_last_value_after_removal)
 /* The race test: openers, a reader and a sysfs walker against removal. */
 struct race {
 	atomic_int stop;
-	atomic_long opens, enodev, gone_type, reads, backwards, bad;
+	atomic_long opens, enodev, gone_type, reads, backwards, wild, bad;
 	int cpu_toggle;
 };
+
+/*
+ * No count of these tests comes near it: 2^62 cycles are 14 years at
+ * 10 GHz. A count above it is a negative difference added to a count.
+ */
+#define RACE_COUNT_WILD	0x4000000000000000ULL
 
 /* open every nvpcounter* PMU by name, read twice, close */
 static void *race_opener(void *arg)
@@ -471,6 +477,8 @@ static void *race_opener(void *arg)
 				atomic_fetch_add(&r->bad, 1);
 			else if (b < a)
 				atomic_fetch_add(&r->backwards, 1);
+			else if (b > RACE_COUNT_WILD)
+				atomic_fetch_add(&r->wild, 1);
 			close(fd);
 		}
 		closedir(d);
@@ -539,6 +547,8 @@ static void *race_reader(void *arg)
 				atomic_fetch_add(&r->bad, 1);
 			else if (c < last)
 				atomic_fetch_add(&r->backwards, 1);
+			else if (c > RACE_COUNT_WILD)
+				atomic_fetch_add(&r->wild, 1);
 			last = c;
 		}
 		close(fd);
@@ -583,8 +593,11 @@ static void race_run(struct __test_metadata *_metadata, int rounds,
 	TH_LOG("%d rounds: %ld opens, %ld ENODEV, %ld stale types, %ld reads",
 	       rounds, atomic_load(&r.opens), atomic_load(&r.enodev),
 	       atomic_load(&r.gone_type), atomic_load(&r.reads));
+	TH_LOG("counts: %ld went backwards, %ld beyond 2^62",
+	       atomic_load(&r.backwards), atomic_load(&r.wild));
 	EXPECT_EQ(0, atomic_load(&r.bad));
 	EXPECT_EQ(0, atomic_load(&r.backwards));
+	EXPECT_EQ(0, atomic_load(&r.wild));
 	EXPECT_LT(0, atomic_load(&r.opens));
 }
 
@@ -617,6 +630,99 @@ TEST_F_TIMEOUT(life, race_open_read_close_vs_remove_and_hotplug, 300)
 	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
 		SKIP(return, "no CPU 1 to take offline");
 	race_run(_metadata, 10, false, true);
+}
+
+/* opens and closes an event on the PMU's CPU until told to stop */
+struct churn {
+	atomic_int stop;
+	atomic_long opens;
+	int type, cpu;
+};
+
+static void *churn_opener(void *arg)
+{
+	struct churn *c = arg;
+	cpu_set_t set;
+	int fd;
+
+	/* not required: the resched runs on the PMU's CPU either way */
+	CPU_ZERO(&set);
+	CPU_SET(c->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	while (!atomic_load(&c->stop)) {
+		fd = open_cycles(c->type, CFG1_DOM(0, 0, 1));
+		if (fd < 0)
+			continue;
+		atomic_fetch_add(&c->opens, 1);
+		close(fd);
+	}
+	return NULL;
+}
+
+#define CHURN_EVENTS	32
+#define CHURN_ROUNDS	40
+
+/*
+ * Defect: an event went back to a small count (or jumped to about 2^64)
+ * when its GPU went away while perf rescheduled the PMU. Each open of an
+ * event reschedules every event of the CPU context in one transaction
+ * (ctx_resched(): del of each, then add of each, between pmu_disable and
+ * pmu_enable); an event deleted before the GPU went and added back after
+ * was given no counter but stayed on the commit's list of leaving
+ * events, whose fold then read the sum of counter -1 (the bytes before
+ * the domain's sums). 32 cycles events on a G84 in manual clock mode
+ * count 1000 cycles; an opener on the PMU's CPU keeps rescheduling them
+ * while the GPU goes (surprise removal and removal in turn, at a delay
+ * that varies per round): every event keeps exactly its 1000 cycles.
+ * Where the removal lands is up to timing; what is checked is not.
+ */
+TEST_F_TIMEOUT(life, counts_kept_when_removal_meets_resched, 300)
+{
+	const __u64 cycles = 1000;
+	int fds[CHURN_EVENTS], round, i, changed = 0;
+	struct churn c;
+	char dir[PATH_MAX];
+	pthread_t t;
+
+	for (round = 0; round < CHURN_ROUNDS; round++) {
+		memset(&c, 0, sizeof(c));
+		ASSERT_EQ(0, sim_gpu_create(0, "g84"));
+		c.type = nvpc_pmu_find(0, dir, sizeof(dir));
+		ASSERT_LT(0, c.type);
+		c.cpu = nvpc_pmu_num(dir, "cpumask");
+		ASSERT_LE(0, c.cpu);
+		for (i = 0; i < CHURN_EVENTS; i++) {
+			fds[i] = open_cycles(c.type, CFG1_DOM(0, 0, 1));
+			ASSERT_LE(0, fds[i]);
+		}
+		ASSERT_EQ(0, sim_advance(0, cycles, "main.1"));
+		for (i = 0; i < CHURN_EVENTS; i++)
+			ASSERT_EQ(cycles, nvpc_ev_count(fds[i]));
+		/* manual clock: nothing counts from here on */
+		ASSERT_EQ(0, pthread_create(&t, NULL, churn_opener, &c));
+		while (atomic_load(&c.opens) < 2)
+			usleep(100);
+		usleep(1000 * (round % 7));
+		/* surprise removal, then the backend's removal, in turn */
+		ASSERT_EQ(0, round & 1 ?
+			     nvpc_write(NVPC_SIM_DIR "/remove", "0") :
+			     sim_cmd(0, "fault", "remove"));
+		atomic_store(&c.stop, 1);
+		pthread_join(t, NULL);
+		for (i = 0; i < CHURN_EVENTS; i++) {
+			__u64 v = nvpc_ev_count(fds[i]);
+
+			EXPECT_EQ(cycles, v) {
+				TH_LOG("round %d event %d: %llu after removal",
+				       round, i, (unsigned long long)v);
+			}
+			changed += v != cycles;
+			close(fds[i]);
+		}
+		ASSERT_EQ(0, round & 1 ? 0 : sim_gpu_remove(0));
+	}
+	TH_LOG("%d rounds of %d events: %d counts changed", CHURN_ROUNDS,
+	       CHURN_EVENTS, changed);
 }
 
 /*
