@@ -737,15 +737,12 @@ void nvpc_record_stop(struct perf_event *event)
 	if (open && core->gone) {
 		/* what the GPU wrote since the last drain cannot be known */
 		nvpc_record_publish(rec, 0, PERF_AUX_FLAG_TRUNCATED);
-	} else if (open && rec->stalled) {
-		/* waiting at LIMIT: nothing new since the stall's drain */
-		rec->stalled = false;
-		core->gen->stop(core, dom);
-		nvpc_record_publish(rec, 0, 0);
-		WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
 	} else if (open) {
-		open = nvpc_record_drain(core, rec);
+		/* stalled, it waits at LIMIT: nothing new since its drain */
+		if (!rec->stalled)
+			open = nvpc_record_drain(core, rec);
 		if (open) {
+			rec->stalled = false;
 			core->gen->stop(core, dom);
 			nvpc_record_publish(rec, 0, 0);
 			WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
