@@ -93,37 +93,22 @@ static int nvpc_domain_hw(struct nvpc_domain_kobj *dk,
 	return ret;
 }
 
-static ssize_t clock_show(struct kobject *kobj, struct kobj_attribute *attr,
-			  char *buf)
-{
-	return sysfs_emit(buf, "%s\n", to_nvpc_dk(kobj)->dom->desc->clock);
-}
+/* NVPC_DOM_SHOW(): a read-only attribute printing one value of the domain */
+#define NVPC_DOM_SHOW(_name, _fmt, _val)				\
+static ssize_t _name##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *attr, char *buf)	\
+{									\
+	const struct nvpc_domain *dom = to_nvpc_dk(kobj)->dom;		\
+									\
+	return sysfs_emit(buf, _fmt "\n", _val);			\
+}									\
+static struct kobj_attribute nvpc_dom_attr_##_name = __ATTR_RO(_name)
 
-static ssize_t clock_hz_show(struct kobject *kobj,
-			     struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%llu\n",
-			  READ_ONCE(to_nvpc_dk(kobj)->dom->clock_hz));
-}
-
-static ssize_t nominal_hz_show(struct kobject *kobj,
-			       struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n", to_nvpc_dk(kobj)->dom->desc->clock_hz);
-}
-
-static ssize_t signals_show(struct kobject *kobj, struct kobj_attribute *attr,
-			    char *buf)
-{
-	return sysfs_emit(buf, "%u\n", to_nvpc_dk(kobj)->dom->desc->nr_signals);
-}
-
-static ssize_t trailer_base_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "0x%02x\n",
-			  to_nvpc_dk(kobj)->dom->desc->trailer_base);
-}
+NVPC_DOM_SHOW(clock, "%s", dom->desc->clock);
+NVPC_DOM_SHOW(clock_hz, "%llu", READ_ONCE(dom->clock_hz));
+NVPC_DOM_SHOW(nominal_hz, "%u", dom->desc->clock_hz);
+NVPC_DOM_SHOW(signals, "%u", dom->desc->nr_signals);
+NVPC_DOM_SHOW(trailer_base, "0x%02x", dom->desc->trailer_base);
 
 /* a field of the domain's CTRL (struct nvpc_domain_state), by name */
 struct nvpc_dom_state_attr {
@@ -257,12 +242,6 @@ static ssize_t status_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  st[7]);
 }
 
-static struct kobj_attribute nvpc_dom_attr_clock = __ATTR_RO(clock);
-static struct kobj_attribute nvpc_dom_attr_clock_hz = __ATTR_RO(clock_hz);
-static struct kobj_attribute nvpc_dom_attr_nominal_hz = __ATTR_RO(nominal_hz);
-static struct kobj_attribute nvpc_dom_attr_signals = __ATTR_RO(signals);
-static struct kobj_attribute nvpc_dom_attr_trailer_base =
-	__ATTR_RO(trailer_base);
 static struct kobj_attribute nvpc_dom_attr_slots = __ATTR_RO(slots);
 static struct kobj_attribute nvpc_dom_attr_status = __ATTR_RO(status);
 static struct kobj_attribute nvpc_dom_attr_record_state =

@@ -95,6 +95,19 @@ static int nvpc_simdev_u32(struct nvpc_simdev *sd, const char *s, u32 *v)
 	return 0;
 }
 
+/* a count, size or rate where 0 means nothing: refused as @what */
+static int nvpc_simdev_u32_nz(struct nvpc_simdev *sd, const char *s, u32 *v,
+			      const char *what)
+{
+	if (nvpc_simdev_u32(sd, s, v))
+		return -EINVAL;
+	if (!*v) {
+		nvpc_simdev_dbg(sd, "%s of 0\n", what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int nvpc_simdev_dom(struct nvpc_simdev *sd, const char *s,
 			   unsigned int *dom)
 {
@@ -159,11 +172,6 @@ static const struct file_operations nvpc_simdev_##x##_fops = {		\
 }
 
 /* Write-only files read as empty. */
-static int nvpc_simdev_empty_show(struct seq_file *m, void *unused)
-{
-	return 0;
-}
-
 /* ---- info, domains, stats ---- */
 
 static int nvpc_simdev_info_show(struct seq_file *m, void *unused)
@@ -332,12 +340,8 @@ static int nvpc_simdev_clocks_cmd(struct nvpc_simdev *sd, int argc,
 		dom = NVPC_SIMDEV_ALL_DOMAINS;
 	else if (nvpc_simdev_dom(sd, argv[0], &dom))
 		return -EINVAL;
-	if (nvpc_simdev_u32(sd, argv[1], &hz))
+	if (nvpc_simdev_u32_nz(sd, argv[1], &hz, "a clock (Hz)"))
 		return -EINVAL;
-	if (!hz) {
-		nvpc_simdev_dbg(sd, "a clock of 0 Hz\n");
-		return -EINVAL;
-	}
 	return nvpc_simdev_set_clock(sd, dom, hz);
 }
 
@@ -605,52 +609,48 @@ static int nvpc_simdev_fault_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+enum nvpc_simdev_fault {
+	NVPC_SIMDEV_UNSTICK, NVPC_SIMDEV_ALL_ONES, NVPC_SIMDEV_RECORD,
+	NVPC_SIMDEV_LOST_SWAPS, NVPC_SIMDEV_STUCK,
+};
+
+/* "fault WHAT ARGS": parsed first, then applied in one locked section */
 static int nvpc_simdev_fault_cmd(struct nvpc_simdev *sd, int argc,
 				 char **argv)
 {
+	static const struct { const char *name; int argc; } cmds[] = {
+		[NVPC_SIMDEV_UNSTICK] = { "unstick", 1 },
+		[NVPC_SIMDEV_ALL_ONES] = { "all_ones", 2 },
+		[NVPC_SIMDEV_RECORD] = { "record", 2 },
+		[NVPC_SIMDEV_LOST_SWAPS] = { "lost_swaps", 3 },
+		[NVPC_SIMDEV_STUCK] = { "stuck", 3 },
+	};
 	const char *what = argv[0];
-	unsigned int dom;
+	unsigned int dom = 0;
 	unsigned long flags;
-	u32 a, b;
-	int ret = 0;
+	u32 a = 0, b = 0;
+	int cmd, ret = 0;
 
 	if (!strcmp(what, "remove") && argc == 1) {
 		nvpc_simdev_remove_hw(sd);
 		return 0;
 	}
-	if (!strcmp(what, "unstick") && argc == 1) {
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		nvpc_sim_fault_clear_stuck(sd->sim);
-		raw_spin_unlock_irqrestore(&sd->lock, flags);
-		sd->stuck = 0;
-		return 0;
-	}
-	if (!strcmp(what, "all_ones") && argc == 2 &&
-	    (!strcmp(argv[1], "on") || !strcmp(argv[1], "off"))) {
-		sd->all_ones = !strcmp(argv[1], "on");
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		nvpc_sim_fault_all_ones(sd->sim, sd->all_ones);
-		raw_spin_unlock_irqrestore(&sd->lock, flags);
-		return 0;
-	}
-	if (!strcmp(what, "record") && argc == 2) {
-		if (nvpc_simdev_dom(sd, argv[1], &dom))
-			return -EINVAL;
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		nvpc_sim_fault_record(sd->sim, dom);
-		raw_spin_unlock_irqrestore(&sd->lock, flags);
-		return 0;
-	}
-	if (!strcmp(what, "lost_swaps") && argc == 3) {
+	for (cmd = 0; cmd < ARRAY_SIZE(cmds); cmd++)
+		if (!strcmp(what, cmds[cmd].name) && argc == cmds[cmd].argc)
+			break;
+	switch (cmd) {
+	case NVPC_SIMDEV_ALL_ONES:
+		if (strcmp(argv[1], "on") && strcmp(argv[1], "off"))
+			goto bad;
+		a = !strcmp(argv[1], "on");
+		break;
+	case NVPC_SIMDEV_RECORD:
+	case NVPC_SIMDEV_LOST_SWAPS:
 		if (nvpc_simdev_dom(sd, argv[1], &dom) ||
-		    nvpc_simdev_u32(sd, argv[2], &a))
+		    (argc > 2 && nvpc_simdev_u32(sd, argv[2], &a)))
 			return -EINVAL;
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		nvpc_sim_fault_lost_swaps(sd->sim, dom, a);
-		raw_spin_unlock_irqrestore(&sd->lock, flags);
-		return 0;
-	}
-	if (!strcmp(what, "stuck") && argc == 3) {
+		break;
+	case NVPC_SIMDEV_STUCK:
 		if (nvpc_simdev_u32(sd, argv[1], &a) ||
 		    nvpc_simdev_u32(sd, argv[2], &b))
 			return -EINVAL;
@@ -658,16 +658,44 @@ static int nvpc_simdev_fault_cmd(struct nvpc_simdev *sd, int argc,
 			nvpc_simdev_dbg(sd, "stuck: unaligned %#x\n", a);
 			return -EINVAL;
 		}
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		ret = nvpc_sim_fault_stuck(sd->sim, a, b);
-		raw_spin_unlock_irqrestore(&sd->lock, flags);
-		if (ret)
-			nvpc_simdev_dbg(sd, "stuck: %d addresses already\n",
-					NVPC_SIM_MAX_STUCK);
-		else
-			sd->stuck++;
-		return ret;
+		break;
+	case NVPC_SIMDEV_UNSTICK:
+		break;
+	default:
+		goto bad;
 	}
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	switch (cmd) {
+	case NVPC_SIMDEV_UNSTICK:
+		nvpc_sim_fault_clear_stuck(sd->sim);
+		break;
+	case NVPC_SIMDEV_ALL_ONES:
+		nvpc_sim_fault_all_ones(sd->sim, a);
+		break;
+	case NVPC_SIMDEV_RECORD:
+		nvpc_sim_fault_record(sd->sim, dom);
+		break;
+	case NVPC_SIMDEV_LOST_SWAPS:
+		nvpc_sim_fault_lost_swaps(sd->sim, dom, a);
+		break;
+	case NVPC_SIMDEV_STUCK:
+		ret = nvpc_sim_fault_stuck(sd->sim, a, b);
+		break;
+	}
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+
+	if (cmd == NVPC_SIMDEV_UNSTICK)
+		sd->stuck = 0;
+	else if (cmd == NVPC_SIMDEV_ALL_ONES)
+		sd->all_ones = a;
+	else if (cmd == NVPC_SIMDEV_STUCK && ret)
+		nvpc_simdev_dbg(sd, "stuck: %d addresses already\n",
+				NVPC_SIM_MAX_STUCK);
+	else if (cmd == NVPC_SIMDEV_STUCK)
+		sd->stuck++;
+	return ret;
+bad:
 	nvpc_simdev_dbg(sd, "fault: unknown or malformed \"%s\"\n", what);
 	return -EINVAL;
 }
@@ -722,26 +750,29 @@ static int nvpc_simdev_mem_ctl_cmd(struct nvpc_simdev *sd, int argc,
 		return -EINVAL;
 	}
 	if (nvpc_simdev_u64(sd, argv[0], &va) ||
-	    nvpc_simdev_u32(sd, argv[1], &size))
+	    nvpc_simdev_u32_nz(sd, argv[1], &size, "mem_ctl: SIZE (use off)"))
 		return -EINVAL;
-	if (!size) {
-		nvpc_simdev_dbg(sd, "mem_ctl: SIZE 0 (use off)\n");
-		return -EINVAL;
-	}
 	return nvpc_simdev_set_mem(sd, va, size);
 }
 
 DEFINE_NVPC_SIMDEV_FILE(mem_ctl, nvpc_simdev_mem_ctl_cmd);
 
-/* The window's bytes, read in page-sized pieces through a bounce buffer. */
-static ssize_t nvpc_simdev_mem_read(struct file *file, char __user *ubuf,
-				    size_t len, loff_t *ppos)
+/*
+ * A binary file read in page-sized pieces through a bounce buffer: @fill
+ * copies up to a page at @pos into it, under the sim's locks, and returns
+ * the bytes copied (0 past the end).
+ */
+typedef size_t (*nvpc_simdev_fill_t)(struct nvpc_simdev *sd, void *bounce,
+				     size_t len, loff_t pos);
+
+static ssize_t nvpc_simdev_bounce_read(struct file *file, char __user *ubuf,
+				       size_t len, loff_t *ppos,
+				       nvpc_simdev_fill_t fill)
 {
 	struct nvpc_simdev *sd = file->private_data;
-	unsigned long flags;
-	size_t n = 0;
-	void *bounce;
 	loff_t pos = *ppos;
+	void *bounce;
+	size_t n;
 
 	if (pos < 0)
 		return -EINVAL;
@@ -749,12 +780,7 @@ static ssize_t nvpc_simdev_mem_read(struct file *file, char __user *ubuf,
 	if (!bounce)
 		return -ENOMEM;
 	mutex_lock(&sd->ctl);
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	if (sd->mem && pos < sd->mem_size) {
-		n = min3(len, (size_t)PAGE_SIZE, (size_t)(sd->mem_size - pos));
-		memcpy(bounce, sd->mem + pos, n);
-	}
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	n = fill(sd, bounce, min_t(size_t, len, PAGE_SIZE), pos);
 	mutex_unlock(&sd->ctl);
 	if (n && copy_to_user(ubuf, bounce, n)) {
 		kfree(bounce);
@@ -765,12 +791,38 @@ static ssize_t nvpc_simdev_mem_read(struct file *file, char __user *ubuf,
 	return n;
 }
 
-static const struct file_operations nvpc_simdev_mem_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = nvpc_simdev_mem_read,
-	.llseek = default_llseek,
-};
+/* nvpc_simdev_x_fops: a read-only binary file filled by @fill */
+#define DEFINE_NVPC_SIMDEV_BFILE(x, fill)				\
+static ssize_t nvpc_simdev_##x##_read(struct file *file,		\
+				      char __user *ubuf, size_t len,	\
+				      loff_t *ppos)			\
+{									\
+	return nvpc_simdev_bounce_read(file, ubuf, len, ppos, fill);	\
+}									\
+static const struct file_operations nvpc_simdev_##x##_fops = {		\
+	.owner = THIS_MODULE,						\
+	.open = simple_open,						\
+	.read = nvpc_simdev_##x##_read,					\
+	.llseek = default_llseek,					\
+}
+
+/* The window's bytes. */
+static size_t nvpc_simdev_mem_fill(struct nvpc_simdev *sd, void *bounce,
+				   size_t len, loff_t pos)
+{
+	unsigned long flags;
+	size_t n = 0;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	if (sd->mem && pos < sd->mem_size) {
+		n = min_t(size_t, len, sd->mem_size - pos);
+		memcpy(bounce, sd->mem + pos, n);
+	}
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return n;
+}
+
+DEFINE_NVPC_SIMDEV_BFILE(mem, nvpc_simdev_mem_fill);
 
 /* ---- the GPU VM of record mode (sim_vm.c) ---- */
 
@@ -839,25 +891,14 @@ static int nvpc_simdev_vm_test_cmd(struct nvpc_simdev *sd, int argc,
 
 DEFINE_NVPC_SIMDEV_FILE(vm_test, nvpc_simdev_vm_test_cmd);
 
-/* The test mapping's pages in ring order, a page at a time. */
-static ssize_t nvpc_simdev_vm_test_mem_read(struct file *file,
-					    char __user *ubuf, size_t len,
-					    loff_t *ppos)
+/* The test mapping's pages in ring order. */
+static size_t nvpc_simdev_vm_test_fill(struct nvpc_simdev *sd, void *bounce,
+				       size_t len, loff_t pos)
 {
-	struct nvpc_simdev *sd = file->private_data;
-	struct nvpc_simdev_vm_test *t;
+	struct nvpc_simdev_vm_test *t = sd->vm_test;
 	unsigned long flags;
-	loff_t pos = *ppos;
 	size_t n = 0;
-	void *bounce;
 
-	if (pos < 0)
-		return -EINVAL;
-	bounce = kmalloc(PAGE_SIZE, GFP_KERNEL);
-	if (!bounce)
-		return -ENOMEM;
-	mutex_lock(&sd->ctl);
-	t = sd->vm_test;
 	if (t && pos < (loff_t)t->nr_pages * PAGE_SIZE) {
 		n = min_t(size_t, len, PAGE_SIZE - offset_in_page(pos));
 		/* the lock: no packet is half written meanwhile */
@@ -866,22 +907,10 @@ static ssize_t nvpc_simdev_vm_test_mem_read(struct file *file,
 		       offset_in_page(pos), n);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
 	}
-	mutex_unlock(&sd->ctl);
-	if (n && copy_to_user(ubuf, bounce, n)) {
-		kfree(bounce);
-		return -EFAULT;
-	}
-	kfree(bounce);
-	*ppos = pos + n;
 	return n;
 }
 
-static const struct file_operations nvpc_simdev_vm_test_mem_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = nvpc_simdev_vm_test_mem_read,
-	.llseek = default_llseek,
-};
+DEFINE_NVPC_SIMDEV_BFILE(vm_test_mem, nvpc_simdev_vm_test_fill);
 
 /* ---- record-mode memory write latency ---- */
 
@@ -912,26 +941,13 @@ static int nvpc_simdev_record_latency_cmd(struct nvpc_simdev *sd, int argc,
 
 DEFINE_NVPC_SIMDEV_FILE(record_latency, nvpc_simdev_record_latency_cmd);
 
-/* write-only command files */
+/* write-only command files: an empty show */
 #define DEFINE_NVPC_SIMDEV_WFILE(x, cmd)				\
-static int nvpc_simdev_##x##_open(struct inode *inode, struct file *file) \
+static int nvpc_simdev_##x##_show(struct seq_file *m, void *unused)	\
 {									\
-	return single_open(file, nvpc_simdev_empty_show, inode->i_private); \
+	return 0;							\
 }									\
-static ssize_t nvpc_simdev_##x##_write(struct file *file,		\
-				       const char __user *ubuf,		\
-				       size_t len, loff_t *ppos)	\
-{									\
-	return nvpc_simdev_write(file, ubuf, len, cmd);			\
-}									\
-static const struct file_operations nvpc_simdev_##x##_fops = {		\
-	.owner = THIS_MODULE,						\
-	.open = nvpc_simdev_##x##_open,					\
-	.read = seq_read,						\
-	.write = nvpc_simdev_##x##_write,				\
-	.llseek = seq_lseek,						\
-	.release = single_release,					\
-}
+DEFINE_NVPC_SIMDEV_FILE(x, cmd)
 
 DEFINE_NVPC_SIMDEV_WFILE(pm_trigger, nvpc_simdev_pm_trigger_cmd);
 DEFINE_NVPC_SIMDEV_WFILE(wave_w, nvpc_simdev_wave_cmd);
@@ -944,40 +960,36 @@ DEFINE_NVPC_SIMDEV_WFILE(advance_w, nvpc_simdev_advance_cmd);
  */
 void nvpc_simdev_debugfs_add(struct nvpc_simdev *sd, struct dentry *root)
 {
+	static const struct {
+		const char *name;
+		umode_t mode;
+		const struct file_operations *fops;
+	} files[] = {
+		{ "info", 0400, &nvpc_simdev_info_fops },
+		{ "domains", 0400, &nvpc_simdev_domains_fops },
+		{ "stats", 0400, &nvpc_simdev_stats_fops },
+		{ "clock", 0600, &nvpc_simdev_clock_fops },
+		{ "clocks", 0600, &nvpc_simdev_clocks_fops },
+		{ "advance", 0200, &nvpc_simdev_advance_w_fops },
+		{ "wave", 0200, &nvpc_simdev_wave_w_fops },
+		{ "truth", 0600, &nvpc_simdev_truth_fops },
+		{ "reg", 0600, &nvpc_simdev_reg_fops },
+		{ "trace", 0600, &nvpc_simdev_trace_fops },
+		{ "fault", 0600, &nvpc_simdev_fault_fops },
+		{ "pm_trigger", 0200, &nvpc_simdev_pm_trigger_fops },
+		{ "mem_ctl", 0600, &nvpc_simdev_mem_ctl_fops },
+		{ "mem", 0400, &nvpc_simdev_mem_fops },
+		{ "vm", 0400, &nvpc_simdev_vm_list_fops },
+		{ "vm_test", 0600, &nvpc_simdev_vm_test_fops },
+		{ "vm_test_mem", 0400, &nvpc_simdev_vm_test_mem_fops },
+		{ "record_latency", 0600, &nvpc_simdev_record_latency_fops },
+	};
 	char name[16];
+	int i;
 
 	snprintf(name, sizeof(name), "gpu%d", sd->id);
 	sd->dir = debugfs_create_dir(name, root);
-	debugfs_create_file("info", 0400, sd->dir, sd, &nvpc_simdev_info_fops);
-	debugfs_create_file("domains", 0400, sd->dir, sd,
-			    &nvpc_simdev_domains_fops);
-	debugfs_create_file("stats", 0400, sd->dir, sd,
-			    &nvpc_simdev_stats_fops);
-	debugfs_create_file("clock", 0600, sd->dir, sd,
-			    &nvpc_simdev_clock_fops);
-	debugfs_create_file("clocks", 0600, sd->dir, sd,
-			    &nvpc_simdev_clocks_fops);
-	debugfs_create_file("advance", 0200, sd->dir, sd,
-			    &nvpc_simdev_advance_w_fops);
-	debugfs_create_file("wave", 0200, sd->dir, sd,
-			    &nvpc_simdev_wave_w_fops);
-	debugfs_create_file("truth", 0600, sd->dir, sd,
-			    &nvpc_simdev_truth_fops);
-	debugfs_create_file("reg", 0600, sd->dir, sd, &nvpc_simdev_reg_fops);
-	debugfs_create_file("trace", 0600, sd->dir, sd,
-			    &nvpc_simdev_trace_fops);
-	debugfs_create_file("fault", 0600, sd->dir, sd,
-			    &nvpc_simdev_fault_fops);
-	debugfs_create_file("pm_trigger", 0200, sd->dir, sd,
-			    &nvpc_simdev_pm_trigger_fops);
-	debugfs_create_file("mem_ctl", 0600, sd->dir, sd,
-			    &nvpc_simdev_mem_ctl_fops);
-	debugfs_create_file("mem", 0400, sd->dir, sd, &nvpc_simdev_mem_fops);
-	debugfs_create_file("vm", 0400, sd->dir, sd, &nvpc_simdev_vm_list_fops);
-	debugfs_create_file("vm_test", 0600, sd->dir, sd,
-			    &nvpc_simdev_vm_test_fops);
-	debugfs_create_file("vm_test_mem", 0400, sd->dir, sd,
-			    &nvpc_simdev_vm_test_mem_fops);
-	debugfs_create_file("record_latency", 0600, sd->dir, sd,
-			    &nvpc_simdev_record_latency_fops);
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		debugfs_create_file(files[i].name, files[i].mode, sd->dir, sd,
+				    files[i].fops);
 }

@@ -341,6 +341,21 @@ size_t nvpc_sim_size(const struct nvpc_sim_params *p)
 	       nvpc_sim_count_domains(p) * sizeof(struct nvpc_sim_dom);
 }
 
+/*
+ * The trailer's 16 synchronised signals of the set's domains from @base:
+ * eight IMP events then eight IMP flags, each numbered downwards from the
+ * domain 7 (pcounter.rst, the trailer signals: base+0x10..0x1f on
+ * NV40:NVC0, base+0x30..0x3f on NVC0+). Any other @off keeps @k.
+ */
+static u8 nvpc_sim_imp_sig(unsigned int off, unsigned int base, u8 k)
+{
+	if (off < base || off >= base + 16)
+		return k;
+	return NVPC_SIM_SIG(off < base + 8 ? NVPC_SIM_SIG_IMP_EVENT :
+					     NVPC_SIM_SIG_IMP_FLAG,
+			    7 - ((off - base) & 7));
+}
+
 static void nvpc_sim_build_sigs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 {
 	unsigned int s, off, x;
@@ -377,12 +392,8 @@ static void nvpc_sim_build_sigs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 				k = NVPC_SIM_SIG(NVPC_SIM_SIG_ZERO, 0);
 			else if (off == NVPC_NV40_TRAILER_PM_TRIGGER)
 				k = NVPC_SIM_SIG(NVPC_SIM_SIG_PM_TRIGGER, 0);
-			else if (off >= 0x10 && off <= 0x17)
-				k = NVPC_SIM_SIG(NVPC_SIM_SIG_IMP_EVENT,
-						 0x17 - off);
-			else if (off >= 0x18 && off <= 0x1f)
-				k = NVPC_SIM_SIG(NVPC_SIM_SIG_IMP_FLAG,
-						 0x1f - off);
+			else
+				k = nvpc_sim_imp_sig(off, 0x10, k);
 		} else {
 			if (off >= 0x1f && off <= 0x2f)
 				k = NVPC_SIM_SIG(NVPC_SIM_SIG_ZERO, 0);
@@ -390,12 +401,8 @@ static void nvpc_sim_build_sigs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 				k = NVPC_SIM_SIG(NVPC_SIM_SIG_USER, off - 0x27);
 			else if (off == NVPC_GF100_TRAILER_PERIODIC)
 				k = NVPC_SIM_SIG(NVPC_SIM_SIG_PERIODIC, 0);
-			else if (off >= 0x30 && off <= 0x37)
-				k = NVPC_SIM_SIG(NVPC_SIM_SIG_IMP_EVENT,
-						 0x37 - off);
-			else if (off >= 0x38 && off <= 0x3f)
-				k = NVPC_SIM_SIG(NVPC_SIM_SIG_IMP_FLAG,
-						 0x3f - off);
+			else
+				k = nvpc_sim_imp_sig(off, 0x30, k);
 		}
 		if (NVPC_SIM_SIG_KIND(k) == NVPC_SIM_SIG_IMP_FLAG ||
 		    NVPC_SIM_SIG_KIND(k) == NVPC_SIM_SIG_IMP_EVENT) {
