@@ -4,3 +4,85 @@
 set -u
 "$NVPC_TOP/build/bench/readbench"
 echo "readbench exit $?"
+
+# --- record mode --------------------------------------------------------
+# A real-time G84 whose main.1 records a packet every 1024 cycles (the
+# PERIODIC generator's shortest period) at a sweep of domain clocks: the
+# sim cannot run record mode at the catalogue's 575 MHz under TCG
+# (Documentation/sim.rst), so the clock sets the STOP rate and the sim's
+# rt_skipped_ns says up to which rate it kept up. Per rate: packets/s and
+# MB/s the tool got, what was lost (stalls, gaps), the share of the PMU's
+# CPU the recording took (a hog pinned there alone, then beside the
+# recording; nvpc runs on the other CPU) per packet, and the ratio to
+# what perf stat -I can sample. That share is the driver's drain (hard
+# irq on that CPU) plus the sim's model runs there (its real-time worker
+# and catch-up at register accesses): the model's work dominates, so it
+# bounds the driver's CPU time per packet from above.
+SIM=/sys/kernel/debug/nvpcounter_sim
+MOD=${NVPC_MODULE_DIR:-/run/nvpc}
+NVPC=$NVPC_TOP/build/nvpc/nvpc
+HOG=$NVPC_TOP/build/bench/hog
+SECS=3
+[ -e $SIM/create ] || { insmod "$MOD/nvpcounter.ko" && insmod "$MOD/nvpcounter_sim.ko"; } || exit 1
+# readbench's GPU may still be there: this one's PMU is the new name
+EVS=/sys/bus/event_source/devices
+before=$(ls -d $SIM/gpu* 2>/dev/null)
+pmus=$(ls $EVS)
+echo g84 > $SIM/create || exit 1
+G=$(ls -d $SIM/gpu* | grep -vxF "$before" | head -1)
+PMUNAME=$(ls $EVS | grep -vxF "$pmus" | head -1)
+PMU=$EVS/$PMUNAME
+D=$PMU/domains/main.1
+cpu=$(cat $PMU/cpumask)
+other=$(( (cpu + 1) % $(nproc) ))
+stat_val() { awk -v k="$1" '$1 == k { print $2 }' $G/stats; }
+
+echo
+echo "== record mode: main.1, a packet every 1024 cycles, ${SECS} s per rate (nvpc on CPU $other, drain on CPU $cpu)"
+printf "%10s %12s %12s %9s %7s %6s %6s %9s %11s\n" clock_hz "expected/s" packets/s MB/s kept_up stalls gaps cpu_share us/packet
+best=0
+for hz in 1000000 2000000 5000000 10000000 20000000; do
+	echo "all $hz" > $G/clocks || continue
+	echo "main.1 0xbd periodic 1000 300 0" > $G/wave
+	echo "main.1 0x10 periodic 20 9 3" > $G/wave
+	echo realtime > $G/clock
+	base=$(taskset -c "$cpu" "$HOG" 2)
+	s0=$(stat_val rt_skipped_ns); g0=$(cat $D/record_gaps); st0=$(cat $D/record_stalls)
+	t0=$(date +%s%N)
+	taskset -c "$cpu" "$HOG" $SECS > "$NVPC_OUT/hog.out" &
+	hog=$!
+	taskset -c "$other" "$NVPC" record -g "$PMUNAME" -d main.1 \
+		-s graph_idle,0x10 --every 1024 --aux-pages 256 \
+		--duration $SECS -o "$NVPC_OUT/bench.nvpc" > "$NVPC_OUT/rec.out" 2>&1
+	wait $hog
+	t1=$(date +%s%N); s1=$(stat_val rt_skipped_ns)
+	g1=$(cat $D/record_gaps); st1=$(cat $D/record_stalls)
+	# no process substitution: the guest has no /dev/fd
+	pk=$(sed -n 's/.*: \([0-9]*\) packets (\([0-9]*\) bytes) in .*/\1/p' "$NVPC_OUT/rec.out")
+	by=$(sed -n 's/.*: \([0-9]*\) packets (\([0-9]*\) bytes) in .*/\2/p' "$NVPC_OUT/rec.out")
+	awk -v hz=$hz -v pk="${pk:-0}" -v by="${by:-0}" -v secs=$SECS \
+	    -v t=$((t1 - t0)) -v s=$((s1 - s0)) -v base="$base" \
+	    -v busy="$(cat "$NVPC_OUT/hog.out")" -v st=$((st1 - st0)) -v g=$((g1 - g0)) 'BEGIN {
+		pps = pk / secs; share = base > 0 ? 1 - busy / base : 0
+		if (share < 0) share = 0
+		kept = 100 * (1 - s / t)
+		printf "%10d %12.0f %12.0f %9.3f %6.1f%% %6d %6d %8.1f%% %11.2f\n",
+			hz, hz / 1024, pps, by / secs / 1e6, kept, st, g,
+			100 * share, (pps > 0 ? share * 1e6 / pps : 0)
+	}'
+	if [ "$((s1 - s0))" -lt "$(( (t1 - t0) / 100 ))" ] && [ "$g1" = "$g0" ]; then
+		best=$(awk -v pk="${pk:-0}" -v secs=$SECS 'BEGIN { printf "%.0f", pk / secs }')
+	fi
+done
+echo "kept_up: the model's share of wall time run (rt_skipped_ns); a rate counts as sustained with kept_up >= 99% and no gap"
+echo "cpu_share, us/packet: the PMU's CPU taken from a pinned hog by the drain and the sim's model together (an upper bound for the driver)"
+
+# perf stat -I at its shortest interval (10 ms) reading the same domain
+echo "all 1000000" > $G/clocks
+echo "main.1 0x10 periodic 20 9 3" > $G/wave
+echo realtime > $G/clock
+n=$(perf stat -a -x';' -I 10 -e "$PMUNAME/dom=1,sig0=0x10/" sleep $SECS 2>&1 |
+	grep -c "$PMUNAME")
+sps=$(awk -v n="$n" -v secs=$SECS 'BEGIN { printf "%.0f", n / secs }')
+echo "perf stat -I 10: $sps samples/s of one counter; record mode sustained $best packets/s of 2 counters + cycles with 0 loss: $(awk -v a="$best" -v b="$sps" 'BEGIN { printf "%.0f", (b > 0 ? a / b : 0) }')x the samples/s"
+echo "${G##*gpu}" > $SIM/remove
