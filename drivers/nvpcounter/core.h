@@ -32,6 +32,8 @@
  * and starts the one of every event arriving)
  */
 #define NVPC_HW_LEAVING		BIT(1)
+/* event->hw.flags: one unit of a unit sum (struct nvpc_unit, units.c) */
+#define NVPC_HW_UNIT		BIT(2)
 
 /* event->hw.idx of an event added after its GPU went away: no counter */
 #define NVPC_IDX_DETACHED	(-1)
@@ -482,7 +484,10 @@ void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom);
  * @slots: the live slot tables, one per domain
  * @ctrl: @gen->shared_ctrl: shadow of the shared CTRL register
  * @nr_domains: entries in @domains
- * @nr_active: events added (counting) on the GPU
+ * @nr_active: events added (counting) on the GPU, each unit of a unit
+ *	sum one event
+ * @nr_unit_extra: the units of unit sums added beyond each sum's first:
+ *	@nr_active less these is the perf events counting
  * @txn: depth of open perf transactions (pmu_disable without pmu_enable)
  * @fresh: events added since the last commit (linked by active_entry)
  * @leaving: events deleted since the last commit whose last counts the
@@ -525,6 +530,7 @@ struct nvpc_core {
 	u32 ctrl;
 	unsigned int nr_domains;
 	unsigned int nr_active;
+	unsigned int nr_unit_extra;
 	unsigned int txn;
 	struct list_head fresh;
 	struct list_head leaving;
@@ -550,6 +556,44 @@ static inline bool nvpc_is_record(struct perf_event *event)
 	return event->attr.config & NVPC_CFG_RECORD;
 }
 
+/**
+ * struct nvpc_unit - one unit of a unit sum (units.c)
+ * @ev: the engine's event on the unit's domain, a copy of the sum's attr
+ *	naming that one domain; perf never sees it. Its hw.flags carry
+ *	NVPC_HW_UNIT.
+ * @sum: the unit sum's perf event, whose count the unit's counts go to
+ */
+struct nvpc_unit {
+	struct perf_event ev;
+	struct perf_event *sum;
+};
+
+/* the perf event whose count an engine event's counts go to */
+static inline struct perf_event *nvpc_count_owner(struct perf_event *event)
+{
+	if (event->hw.flags & NVPC_HW_UNIT)
+		return container_of(event, struct nvpc_unit, ev)->sum;
+	return event;
+}
+
+/*
+ * a unit sum: a GF100+ GPC or partition event counting every present
+ * unit (config1 allunits, without oneunit or a unit number)
+ */
+static inline bool nvpc_is_unit_sum(struct perf_event *event)
+{
+	u64 c1 = event->attr.config1;
+
+	return !nvpc_is_record(event) && (c1 & NVPC_CFG1_ALLUNITS) &&
+	       !(c1 & (NVPC_CFG1_ONEUNIT | NVPC_CFG1_UNIT));
+}
+
+/* the perf events counting on the GPU, for the log */
+static inline unsigned int nvpc_nr_counting(struct nvpc_core *core)
+{
+	return READ_ONCE(core->nr_active) - READ_ONCE(core->nr_unit_extra);
+}
+
 int nvpc_registry_init(void);
 void nvpc_registry_exit(void);
 u8 nvpc_dset_id_of(enum nvpc_dset dset);
@@ -569,6 +613,18 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 			bool fold);
 void nvpc_engine_txn(struct nvpc_core *core, bool open);
 
+int nvpc_units_check(struct nvpc_core *core, struct perf_event *event);
+int nvpc_units_init(struct nvpc_core *core, struct perf_event *event);
+int nvpc_units_claim(struct nvpc_core *core, struct perf_event *event);
+void nvpc_units_destroy(struct nvpc_core *core, struct perf_event *event);
+int nvpc_units_validate(struct nvpc_core *core, struct nvpc_slots *tables,
+			struct perf_event *event);
+int nvpc_units_add(struct nvpc_core *core, struct perf_event *event);
+void nvpc_units_del(struct nvpc_core *core, struct perf_event *event,
+		    bool fold);
+void nvpc_units_update(struct nvpc_core *core, struct perf_event *event,
+		       bool fold);
+
 int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 		     struct perf_event *event);
 void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event);
@@ -586,6 +642,8 @@ void nvpc_core_close(struct nvpc_core *core);
 int nvpc_pmu_module_init(void);
 void nvpc_pmu_module_exit(void);
 int nvpc_pmu_register(struct nvpc_core *core);
+int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom);
+void nvpc_domain_unclaim(struct nvpc_core *core, struct nvpc_domain *dom);
 void nvpc_pmu_detach(struct nvpc_core *core);
 void nvpc_pmu_unregister(struct nvpc_core *core);
 int nvpc_sysfs_domains_add(struct nvpc_core *core);

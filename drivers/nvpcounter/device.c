@@ -162,7 +162,7 @@ void nvpc_device_gone(struct nvpc_device *ndev)
 	if (!core || xchg(&core->gone, true))
 		return;
 	dev_warn(core->dev, "%s: device gone: %u events stop counting and keep their last value\n",
-		 core->name, READ_ONCE(core->nr_active));
+		 core->name, nvpc_nr_counting(core));
 }
 EXPORT_SYMBOL_GPL(nvpc_device_gone);
 
@@ -199,7 +199,7 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 	if (core->gen)
 		nvpc_record_detach(core);
 	was_gone = xchg(&core->gone, true);
-	active = core->nr_active;
+	active = nvpc_nr_counting(core);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 	/* the backend is not called after this: give back what events hold */
 	if (core->active_held && ndev->ops && ndev->ops->active_put)

@@ -790,14 +790,17 @@ static void nvpc_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 	}
 }
 
-/* Add what counter @idx counted since the event's last update. */
+/*
+ * Add what counter @idx counted since the event's last update (to the
+ * unit sum's count for a unit of one).
+ */
 static void nvpc_event_fold(struct perf_event *event, int idx)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	u64 now = dom->acc[idx];
 	u64 prev = local64_xchg(&event->hw.prev_count, now);
 
-	local64_add(now - prev, &event->count);
+	local64_add(now - prev, &nvpc_count_owner(event)->count);
 }
 
 /* Move the event to the slot's current sum, adding the growth if @fold. */

@@ -64,6 +64,8 @@ static struct attribute *nvpc_format_attrs[] = {
 	NVPC_FORMAT(dom, "config1", NVPC_CFG1_DOM),
 	NVPC_FORMAT(dset, "config1", NVPC_CFG1_DSET),
 	NVPC_FORMAT(unit, "config1", NVPC_CFG1_UNIT),
+	NVPC_FORMAT(allunits, "config1", NVPC_CFG1_ALLUNITS),
+	NVPC_FORMAT(oneunit, "config1", NVPC_CFG1_ONEUNIT),
 	NVPC_FORMAT(period, "config1", NVPC_CFG1_PERIOD),
 	NVPC_FORMAT(rsig0, "config1", NVPC_CFG1_RSIG0),
 	NVPC_FORMAT(rsig1, "config1", NVPC_CFG1_RSIG1),
@@ -125,9 +127,14 @@ static int nvpc_validate_member(struct nvpc_core *core,
 				struct perf_event *member)
 {
 	unsigned long claimed;
+	int ret;
 
-	if (nvpc_slot_alloc(core, fake, member->pmu_private, member,
-			    &claimed, 0) < 0) {
+	if (nvpc_is_unit_sum(member))
+		ret = nvpc_units_validate(core, fake, member);
+	else
+		ret = nvpc_slot_alloc(core, fake, member->pmu_private, member,
+				      &claimed, 0);
+	if (ret < 0) {
 		nvpc_dbg(core, "group does not fit: more than %d slots, or counter modes that exclude each other, in a domain\n",
 			 NVPC_NR_SLOTS);
 		return -EINVAL;
@@ -176,8 +183,15 @@ static int nvpc_validate_group(struct nvpc_core *core,
 	return ret;
 }
 
-/* a counting event's domain: no record event while it is there */
-static int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom)
+/**
+ * nvpc_domain_claim() - a counting event's domain: no record event while
+ *	it is there
+ * @core: the GPU
+ * @dom: the domain
+ *
+ * Return: 0, or -EBUSY if the domain records.
+ */
+int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	unsigned long flags;
 	int ret = 0;
@@ -194,8 +208,12 @@ static int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom)
 	return ret;
 }
 
-static void nvpc_domain_unclaim(struct nvpc_core *core,
-				struct nvpc_domain *dom)
+/**
+ * nvpc_domain_unclaim() - undo nvpc_domain_claim()
+ * @core: the GPU
+ * @dom: the domain
+ */
+void nvpc_domain_unclaim(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	unsigned long flags;
 
@@ -204,15 +222,40 @@ static void nvpc_domain_unclaim(struct nvpc_core *core,
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 }
 
+/* Give back what event_init claimed for the event. */
+static void nvpc_event_unclaim(struct nvpc_core *core,
+			       struct perf_event *event)
+{
+	if (nvpc_is_record(event))
+		nvpc_record_destroy(core, event);
+	else if (nvpc_is_unit_sum(event))
+		nvpc_units_destroy(core, event);
+	else
+		nvpc_domain_unclaim(core, event->pmu_private);
+}
+
 static void nvpc_event_destroy(struct perf_event *event)
 {
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
 
-	if (nvpc_is_record(event))
-		nvpc_record_destroy(core, event);
-	else
-		nvpc_domain_unclaim(core, event->pmu_private);
+	nvpc_event_unclaim(core, event);
 	nvpc_core_close(core);
+}
+
+/* A unit sum: its units, the group with them, their domains claimed. */
+static int nvpc_unit_sum_init(struct nvpc_core *core,
+			      struct perf_event *event)
+{
+	int ret;
+
+	ret = nvpc_units_init(core, event);
+	if (!ret)
+		ret = nvpc_validate_group(core, event);
+	if (!ret)
+		ret = nvpc_units_claim(core, event);
+	if (ret)
+		nvpc_units_destroy(core, event);
+	return ret;
 }
 
 static int nvpc_event_init(struct perf_event *event)
@@ -245,6 +288,15 @@ static int nvpc_event_init(struct perf_event *event)
 		nvpc_dbg(core, "per-task counting is not supported (use -a)\n");
 		return -EINVAL;
 	}
+	ret = nvpc_units_check(core, event);
+	if (ret)
+		return ret;
+	if (nvpc_is_unit_sum(event)) {
+		ret = nvpc_unit_sum_init(core, event);
+		if (ret)
+			return ret;
+		goto open;
+	}
 	dom = nvpc_domain_find(core, event->attr.config1);
 	if (!dom) {
 		nvpc_dbg(core, "config1 0x%llx: no such domain\n",
@@ -265,22 +317,30 @@ static int nvpc_event_init(struct perf_event *event)
 		if (ret)
 			return ret;
 	}
+open:
 	/*
 	 * the event's reference on the GPU, unless it is going away; the
 	 * first open event keeps it awake (backend's choice)
 	 */
 	ret = nvpc_core_open(core);
 	if (ret) {
-		if (nvpc_is_record(event))
-			nvpc_record_destroy(core, event);
-		else
-			nvpc_domain_unclaim(core, dom);
+		nvpc_event_unclaim(core, event);
 		return ret;
 	}
 	/* the designated CPU counts every event of the GPU */
 	event->cpu = core->cpu;
 	event->destroy = nvpc_event_destroy;
 	return 0;
+}
+
+/* sample the event's domain (a unit sum's: each unit's) and update it */
+static void nvpc_event_sync(struct nvpc_core *core, struct perf_event *event,
+			    bool fold)
+{
+	if (nvpc_is_unit_sum(event))
+		nvpc_units_update(core, event, fold);
+	else
+		nvpc_engine_update(core, event, fold);
 }
 
 static void nvpc_event_start(struct perf_event *event, int flags)
@@ -293,7 +353,7 @@ static void nvpc_event_start(struct perf_event *event, int flags)
 	}
 
 	/* counts while stopped are not the event's: restart from now */
-	nvpc_engine_update(core, event, false);
+	nvpc_event_sync(core, event, false);
 	event->hw.state = 0;
 }
 
@@ -308,7 +368,7 @@ static void nvpc_event_stop(struct perf_event *event, int flags)
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	if (flags & PERF_EF_UPDATE)
-		nvpc_engine_update(core, event, true);
+		nvpc_event_sync(core, event, true);
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
@@ -324,7 +384,10 @@ static int nvpc_event_add(struct perf_event *event, int flags)
 			nvpc_record_start(event);
 		return 0;
 	}
-	ret = nvpc_engine_add(core, event);
+	if (nvpc_is_unit_sum(event))
+		ret = nvpc_units_add(core, event);
+	else
+		ret = nvpc_engine_add(core, event);
 	if (ret)
 		return ret;
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
@@ -341,7 +404,12 @@ static void nvpc_event_del(struct perf_event *event, int flags)
 		nvpc_record_stop(event);
 		return;
 	}
-	nvpc_engine_del(core, event, !(event->hw.state & PERF_HES_STOPPED));
+	if (nvpc_is_unit_sum(event))
+		nvpc_units_del(core, event,
+			       !(event->hw.state & PERF_HES_STOPPED));
+	else
+		nvpc_engine_del(core, event,
+				!(event->hw.state & PERF_HES_STOPPED));
 	event->hw.state |= PERF_HES_STOPPED;
 }
 
@@ -361,7 +429,7 @@ static void nvpc_event_read(struct perf_event *event)
 	/* a record event counts its packets as its drain publishes them */
 	if ((event->hw.state & PERF_HES_STOPPED) || nvpc_is_record(event))
 		return;
-	nvpc_engine_update(to_nvpc_core(event->pmu), event, true);
+	nvpc_event_sync(to_nvpc_core(event->pmu), event, true);
 }
 
 static void nvpc_events_free(struct nvpc_core *core)
@@ -406,7 +474,17 @@ static const char * const nvpc_dset_prefix[] = {
 	[NVPC_DSET_ID_PART] = "part_",
 };
 
-/* events/: a cycles event per domain (unit 0) and the named signals */
+/* the named events of GPC and partition domains count every unit */
+static const char *nvpc_event_units(struct nvpc_core *core, u8 dset)
+{
+	return core->gen->unit_sets && dset != NVPC_DSET_ID_HUB ?
+	       ",allunits" : "";
+}
+
+/*
+ * events/: a cycles event per domain (of unit 0, every unit for GF100+
+ * GPC and partition domains) and the named signals
+ */
 static int nvpc_events_build(struct nvpc_core *core)
 {
 	const struct nvpc_chip_desc *chip = core->chip;
@@ -431,8 +509,8 @@ static int nvpc_events_build(struct nvpc_core *core)
 		snprintf(name, sizeof(name), "%sd%u_cycles",
 			 core->gen->unit_sets ? nvpc_dset_prefix[dom->dset] : "",
 			 dom->index);
-		snprintf(str, sizeof(str), "dset=%u,dom=%u,cycles", dom->dset,
-			 dom->index);
+		snprintf(str, sizeof(str), "dset=%u,dom=%u,cycles%s", dom->dset,
+			 dom->index, nvpc_event_units(core, dom->dset));
 		ret = nvpc_event_attr_add(core, &n, name, str);
 		if (ret)
 			return ret;
@@ -448,8 +526,9 @@ static int nvpc_events_build(struct nvpc_core *core)
 		/* the same lookup event_init does */
 		if (!nvpc_domain_find(core, config1))
 			continue;
-		snprintf(str, sizeof(str), "dset=%u,dom=%u,sig0=0x%02x",
-			 nvpc_dset_id_of(sig.dset), sig.domain, sig.id);
+		snprintf(str, sizeof(str), "dset=%u,dom=%u,sig0=0x%02x%s",
+			 nvpc_dset_id_of(sig.dset), sig.domain, sig.id,
+			 nvpc_event_units(core, nvpc_dset_id_of(sig.dset)));
 		ret = nvpc_event_attr_add(core, &n, sig.name, str);
 		if (ret)
 			return ret;

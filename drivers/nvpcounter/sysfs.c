@@ -150,7 +150,10 @@ static struct nvpc_dom_state_attr nvpc_dom_states[] = {
 	  nvpc_quad_names, ARRAY_SIZE(nvpc_quad_names) },
 };
 
-/* "pre=free start=simple event=event_b4 stop=free cycles=1" */
+/*
+ * "pre=free start=simple event=event_b4+sum stop=free cycles=1": the
+ * counter mode of the event on each slot, "+sum" for a unit of a unit sum
+ */
 static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
@@ -158,6 +161,7 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 	struct nvpc_core *core = dk->core;
 	struct nvpc_domain *dom = dk->dom;
 	const char *use[NVPC_NR_SLOTS];
+	bool unit[NVPC_NR_SLOTS] = { 0 };
 	unsigned int s, cycles;
 	unsigned long flags;
 	int len = 0;
@@ -173,12 +177,13 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 		else
 			use[s] = nvpc_ctr_mode_names[FIELD_GET(NVPC_CFG_MODE,
 							       ev->attr.config)];
+		unit[s] = ev && (ev->hw.flags & NVPC_HW_UNIT);
 	}
 	cycles = dom->nr_cycles;
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 	for (s = 0; s < NVPC_NR_SLOTS; s++)
-		len += sysfs_emit_at(buf, len, "%s=%s ", nvpc_slot_names[s],
-				     use[s]);
+		len += sysfs_emit_at(buf, len, "%s=%s%s ", nvpc_slot_names[s],
+				     use[s], unit[s] ? "+sum" : "");
 	len += sysfs_emit_at(buf, len, "cycles=%u\n", cycles);
 	return len;
 }

@@ -46,6 +46,17 @@
 #define NVPC_CFG1_DSET		_NVPC_GENMASK_ULL(5, 4)	/* NVPC_DSET_* */
 #define NVPC_CFG1_UNIT		_NVPC_GENMASK_ULL(12, 8)	/* GPC/partition */
 /*
+ * GF100+ GPC and partition domains (DSET 1 and 2): allunits counts the
+ * domain of every present GPC (partition) and sums them into one count;
+ * the named events of those sets carry it. With it, a nonzero unit, or
+ * oneunit, counts that one unit alone: perf ORs the terms a user adds
+ * into a named event's, so no term can clear allunits, and unit=0 alone
+ * cannot be told from the named event's default.
+ */
+#define NVPC_CFG1_ALLUNITS	_NVPC_GENMASK_ULL(13, 13)
+#define NVPC_CFG1_ONEUNIT	_NVPC_GENMASK_ULL(14, 14)
+#define NVPC_CFG1_UNIT_FLAGS	(NVPC_CFG1_ALLUNITS | NVPC_CFG1_ONEUNIT)
+/*
  * record events: the domain's PERIODIC generator, CTRL PERIODIC_PERIOD
  * (pcounter.rst, "CTRL"): 0 off, p = 1..7 a pulse every 0x400 << (p - 1)
  * cycles (1024 .. 65536). With sig0..sig3, op and opbits all 0 the STOP
@@ -61,7 +72,8 @@
 				 NVPC_CFG1_RSIG1 | NVPC_CFG1_RSIG2 | \
 				 NVPC_CFG1_RSIG3)
 #define NVPC_CFG1_RESERVED	(~(NVPC_CFG1_DOM | NVPC_CFG1_DSET | \
-				   NVPC_CFG1_UNIT | NVPC_CFG1_RECORD_FIELDS))
+				   NVPC_CFG1_UNIT | NVPC_CFG1_UNIT_FLAGS | \
+				   NVPC_CFG1_RECORD_FIELDS))
 
 /*
  * config2: the signals of a counter mode's integer, low bit first. B4 is
