@@ -247,16 +247,45 @@ static void nvpc_units_account(struct nvpc_core *core,
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 }
 
+/*
+ * Would every unit get its counter? The allocator tried on the live
+ * tables in one lock hold, each domain's table put back as it was, so
+ * that no reader ever sees the units of a sum that does not fit.
+ * Return: the first unit that finds no room, or @sum->nr.
+ */
+static unsigned int nvpc_units_fit(struct nvpc_core *core,
+				   struct nvpc_unit_sum *sum)
+{
+	unsigned long claimed, flags;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	for (i = 0; i < sum->nr; i++) {
+		struct nvpc_domain *dom = sum->units[i].ev.pmu_private;
+		struct nvpc_slots saved = *dom->slots;
+		int idx = nvpc_slot_alloc(core, core->slots, dom,
+					  &sum->units[i].ev, &claimed, 0);
+
+		*dom->slots = saved;
+		if (idx < 0)
+			break;
+	}
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	return i;
+}
+
 /**
  * nvpc_units_add() - start counting every unit of a unit sum, or none
  * @core: the GPU
  * @event: an initialised unit sum
  *
- * One engine transaction: its commit starts every unit with one swap of
- * its domain. A unit without a free slot undoes the units added before
- * it inside that transaction (an event the transaction added never
- * counted; one perf rotated back is folded by the commit as if it had
- * not come back), so nothing is left claimed or programmed.
+ * Every unit must fit (nvpc_units_fit()) before any is added. Then one
+ * engine transaction adds them: its commit starts every unit with one
+ * swap of its domain. Should a unit still find no free slot, the units
+ * added before it are taken back inside that transaction (one the
+ * transaction added never counted; one perf rotated back is folded by
+ * the commit as if it had not come back), so nothing is left claimed or
+ * programmed.
  *
  * Return: 0, or -ENOSPC (perf multiplexes the sum).
  */
@@ -266,6 +295,15 @@ int nvpc_units_add(struct nvpc_core *core, struct perf_event *event)
 	unsigned int i;
 	int ret = 0;
 
+	/* after the GPU went away every unit is added detached */
+	i = READ_ONCE(core->gone) ? sum->nr : nvpc_units_fit(core, sum);
+	if (i < sum->nr) {
+		struct nvpc_domain *full = sum->units[i].ev.pmu_private;
+
+		nvpc_dbg(core, "unit sum: no free slot in %s: none of its %u units counts\n",
+			 full->name, sum->nr);
+		return -ENOSPC;
+	}
 	nvpc_engine_txn(core, true);
 	for (i = 0; i < sum->nr; i++) {
 		ret = nvpc_engine_add(core, &sum->units[i].ev);
@@ -273,8 +311,6 @@ int nvpc_units_add(struct nvpc_core *core, struct perf_event *event)
 			break;
 	}
 	if (ret) {
-		nvpc_dbg(core, "unit sum: no free slot in unit %u of %u: no unit counts\n",
-			 i, sum->nr);
 		while (i--)
 			nvpc_engine_del(core, &sum->units[i].ev, true);
 	} else {

@@ -163,7 +163,7 @@ static const struct named_want idle_cb = {
 static const struct named_want gf100_user1 = {
 	.kind = NAMED_USER1,
 	.event = "gpc_d0_user_1",
-	.config = "dset=1,dom=0,sig0=0xc8",
+	.config = "dset=1,dom=0,sig0=0xc8,allunits",
 	.dom = "gpc0.0",
 	.user_trigger = 0x1800ec,
 };
@@ -523,8 +523,14 @@ TEST_F_TIMEOUT(chips, counts_at_catalogue_clocks, 60)
 		if (nw->kind == NAMED_WAVE)
 			ASSERT_EQ(0, sim_wave(GPU, nw->dom, sig,
 					      WAVE_PERIODIC(10, 3, 0)));
+		/*
+		 * a GF100+ GPC event sums every GPC (allunits): only
+		 * gpc0.0's USER_1 is pulsed, the others' stay 0
+		 */
 		named_fd = nvpc_ev_open(self->type, CFG_SIG(0, sig),
-					CFG1_DOM(dset, 0, dm), 0, -1);
+					CFG1_DOM(dset, 0, dm) |
+					(strstr(nw->config, ",allunits") ?
+					 NVPC_CFG1_ALLUNITS : 0), 0, -1);
 		ASSERT_LE(0, named_fd);
 		self->fd[self->nr_fd++] = named_fd;
 	}

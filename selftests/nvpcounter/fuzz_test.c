@@ -82,6 +82,7 @@ struct fuzz_fd {
 	int inherit;
 	int dom;		/* index in its GPU's dom[], -1: none */
 	int record;		/* a record event (owns its domain) */
+	int sum;		/* a unit sum: its domain in every unit */
 	__u64 read_format;
 	__u64 last;
 };
@@ -364,10 +365,32 @@ static fuzz_set expect_record(const struct fuzz_gpu *g,
 }
 
 /*
+ * A unit sum (perf.rst "Whole-GPU counts"): allunits without oneunit or
+ * a unit number counts its domain in every unit.
+ */
+static int is_unit_sum(const __u64 cfg[3])
+{
+	return !(cfg[0] & NVPC_CFG_RECORD) && (cfg[1] & NVPC_CFG1_ALLUNITS) &&
+	       !(cfg[1] & (NVPC_CFG1_ONEUNIT | NVPC_CFG1_UNIT));
+}
+
+/* Do two events (a unit sum: in every unit) share a domain? */
+static int same_domain(const struct fuzz_gpu *g, int a, int a_sum, int b,
+		       int b_sum)
+{
+	if (a == b)
+		return 1;
+	if (!a_sum && !b_sum)
+		return 0;
+	return g->dom[a].dset == g->dom[b].dset &&
+	       g->dom[a].idx == g->dom[b].idx;
+}
+
+/*
  * A record event and counting events exclude each other on a domain, a
  * record event excludes another on it, and on GF100+ on any domain.
  */
-static int domain_busy(int gpu, int dom, int record)
+static int domain_busy(int gpu, int dom, int record, int sum)
 {
 	int i;
 
@@ -376,7 +399,8 @@ static int domain_busy(int gpu, int dom, int record)
 
 		if (e->fd < 0 || e->gpu != gpu)
 			continue;
-		if (e->dom == dom && (record || e->record))
+		if (same_domain(&gpus[gpu], e->dom, e->sum, dom, sum) &&
+		    (record || e->record))
 			return 1;
 		if (record && e->record && gpus[gpu].gen >= GEN_GF100)
 			return 1;
@@ -403,6 +427,12 @@ static fuzz_set expect_config(const struct fuzz_gpu *g, const __u64 cfg[3])
 
 	/* reserved bits */
 	if ((c & NVPC_CFG_RESERVED) || (c1 & NVPC_CFG1_RESERVED))
+		return E(EINVAL);
+	/* allunits/oneunit: counting events of GF100+ GPC/partition sets */
+	if ((c1 & NVPC_CFG1_UNIT_FLAGS) &&
+	    ((c & NVPC_CFG_RECORD) || g->gen < GEN_GF100 ||
+	     (field_get(c1, NVPC_CFG1_DSET) != NVPC_DSET_ID_GPC &&
+	      field_get(c1, NVPC_CFG1_DSET) != NVPC_DSET_ID_PART)))
 		return E(EINVAL);
 	/* absent domain, set or unit */
 	d = find_dom(g, c1);
@@ -473,6 +503,7 @@ struct fuzz_call {
 	int group;		/* index in open_ev[] of group_fd, or -1 */
 	int dom;		/* index of the domain in its GPU's dom[] */
 	int record;		/* a record event */
+	int sum;		/* a unit sum (is_unit_sum()) */
 	fuzz_set allowed;
 	const char *why;	/* the class of the prediction */
 };
@@ -785,8 +816,10 @@ static void make_call(struct fuzz_call *fc, int null_fd)
 	}
 	/* event_init refuses a busy domain before perf sees exclude_* */
 	fc->record = !!(cfg[0] & NVPC_CFG_RECORD);
+	/* a sum's unit 0: the sim's units are 0 .. N-1 */
 	fc->dom = find_dom(g, cfg[1]) - g->dom;
-	busy = domain_busy(fc->gpu, fc->dom, fc->record);
+	fc->sum = is_unit_sum(cfg);
+	busy = domain_busy(fc->gpu, fc->dom, fc->record, fc->sum);
 	if (busy && fc->group < 0) {
 		fc->allowed = (pmu_ok & ~OK) | E(EBUSY);
 		fc->why = fc->record ? "record event on a busy domain" :
@@ -1043,6 +1076,7 @@ static void one_call(int null_fd)
 			       .pinned = fc.attr.pinned,
 			       .inherit = fc.attr.inherit,
 			       .dom = fc.dom, .record = fc.record,
+			       .sum = fc.sum,
 			       .read_format = fc.attr.read_format };
 	/* a member of a software leader's group reads in that group */
 	if (e->leader >= 0)

@@ -388,7 +388,7 @@ static const struct {
 	  "dset=0,dom=1,sig0=0xef" },
 	{ "g84", { NULL }, "graph_idle", "dset=0,dom=1,sig0=0xbd" },
 	{ "gf100", { "_user_0", "_periodic" }, "gpc_d0_user_1",
-	  "dset=1,dom=0,sig0=0xc8" },
+	  "dset=1,dom=0,sig0=0xc8,allunits" },
 };
 
 TEST_F(sysfs, events_leave_out_swap_and_constant_signals)
@@ -475,8 +475,9 @@ static void check_domain_dirs(struct __test_metadata *_metadata,
  * domains/ directories are exactly main.0 .. main.7 on a G84 (8 domains,
  * nv40-pcounter-signals.txt "Other NV84+") and, on a GF100 with 2 GPCs
  * and 2 partitions (one gpc and one part domain each, FACTS.md), gpc0.0,
- * gpc1.0, part0.0, part1.0. The cycles events of GPC 0 and partition 0
- * are gpc_d0_cycles and part_d0_cycles (dset 1 and 2, perf.rst).
+ * gpc1.0, part0.0, part1.0. The cycles events of the GPCs and the
+ * partitions are gpc_d0_cycles and part_d0_cycles (dset 1 and 2, every
+ * unit: allunits, perf.rst).
  */
 TEST_F(sysfs, domain_names_exactly_documented)
 {
@@ -495,9 +496,9 @@ TEST_F(sysfs, domain_names_exactly_documented)
 
 	ASSERT_EQ(0, setup_gpu(self, "gf100 gpcs=2 parts=2"));
 	check_domain_dirs(_metadata, self, gf100, ARRAY_SIZE(gf100));
-	EXPECT_STREQ("dset=1,dom=0,cycles",
+	EXPECT_STREQ("dset=1,dom=0,cycles,allunits",
 		     pmu_str(self, "events/gpc_d0_cycles"));
-	EXPECT_STREQ("dset=2,dom=0,cycles",
+	EXPECT_STREQ("dset=2,dom=0,cycles,allunits",
 		     pmu_str(self, "events/part_d0_cycles"));
 }
 
@@ -556,16 +557,17 @@ TEST_F_TIMEOUT(sysfs, perf_tool_named_event, 120)
 }
 
 /*
- * events.rst: a named event of a per-GPC domain counts GPC 0, unit=
- * picks another. Three USER_TRIGGER writes of 0x22 (value and pulse bit
- * of USER_1, pcounter.rst "The USER signals") at gpc1.0's base 0x181000
- * (FACTS.md: 0x180000 + g * 0x1000) + 0xec, each followed by 10 cycles:
- * USER_1 of gpc1.0 is 1 in 3 cycles, that of gpc0.0 in none.
+ * events.rst: a named event of a per-GPC domain counts every GPC, unit=
+ * picks one, oneunit GPC 0 (perf.rst, "Whole-GPU counts"). Three
+ * USER_TRIGGER writes of 0x22 (value and pulse bit of USER_1,
+ * pcounter.rst "The USER signals") at gpc1.0's base 0x181000 (FACTS.md:
+ * 0x180000 + g * 0x1000) + 0xec, each followed by 10 cycles: USER_1 of
+ * gpc1.0 is 1 in 3 cycles, that of gpc0.0 in none, so the sum is 3.
  */
 TEST_F_TIMEOUT(sysfs, perf_tool_unit_picks_gpc, 120)
 {
 	char cmd[1024];
-	unsigned long long gpc0 = ~0ULL, gpc1 = ~0ULL;
+	unsigned long long all = ~0ULL, gpc0 = ~0ULL, gpc1 = ~0ULL;
 	const char *pmu;
 
 	ASSERT_EQ(0, setup_gpu(self, "gf100 gpcs=2 parts=1"));
@@ -574,9 +576,17 @@ TEST_F_TIMEOUT(sysfs, perf_tool_unit_picks_gpc, 120)
 		 "perf stat -a -x, -e %s/gpc_d0_user_1/ -e %s/gpc_d0_user_1,unit=1/ -- sh -c 'for i in 1 2 3; do echo \"0x1810ec 0x22\" > %s/gpu2/reg; echo \"10 gpc1.0\" > %s/gpu2/advance; done' 2>&1",
 		 pmu, pmu, NVPC_SIM_DIR, NVPC_SIM_DIR);
 	EXPECT_EQ(0, perf_stat_pair(_metadata, cmd, "unit=1", &gpc1,
-				    "gpc_d0_user_1", &gpc0));
-	EXPECT_EQ(0, gpc0);
+				    "gpc_d0_user_1", &all));
+	EXPECT_EQ(3, all);
 	EXPECT_EQ(3, gpc1);
+	snprintf(cmd, sizeof(cmd),
+		 "perf stat -a -x, -e %s/gpc_d0_user_1,oneunit/ -e %s/gpc_d0_user_1/ -- sh -c 'for i in 1 2 3; do echo \"0x1810ec 0x22\" > %s/gpu2/reg; echo \"10 gpc1.0\" > %s/gpu2/advance; done' 2>&1",
+		 pmu, pmu, NVPC_SIM_DIR, NVPC_SIM_DIR);
+	all = ~0ULL;
+	EXPECT_EQ(0, perf_stat_pair(_metadata, cmd, "oneunit", &gpc0,
+				    "gpc_d0_user_1", &all));
+	EXPECT_EQ(0, gpc0);
+	EXPECT_EQ(3, all);
 }
 
 struct reader {
