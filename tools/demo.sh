@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make demo: boot the test VM with a simulated G84 and show live
-# `perf stat -I` counts of named and raw PCOUNTER events.
+# `perf stat -I` counts of named and raw PCOUNTER events, then one event
+# summing the four GPCs of a simulated GF100.
 #   KVER=<kver> tools/demo.sh    pick the kernel (default: the first target)
 #   NVPC_DEMO_SECS=<n>           seconds of perf stat (default 8)
 set -eu

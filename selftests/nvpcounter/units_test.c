@@ -339,35 +339,41 @@ TEST_F_TIMEOUT(units, add_is_all_or_nothing, 60)
  */
 TEST_F(units, group_validation_per_unit)
 {
-	int lead, fd[4], g, s, i;
+	int fds[16], nr = 0, lead, g, i;
 
 	ASSERT_EQ(0, setup_gf100(self));
 	lead = open_attr(self, CFG_SIG(0, SIG), GPC_SUM, 0, -1);
 	ASSERT_LE(0, lead);
+	fds[nr++] = lead;
 	for (i = 0; i < 3; i++) {
-		fd[i] = open_attr(self, CFG_SIG(0, SIG), CFG1_DOM(1, 1, 0), 0,
-				  lead);
-		ASSERT_LE(0, fd[i]);
+		fds[nr] = open_attr(self, CFG_SIG(0, SIG), CFG1_DOM(1, 1, 0), 0,
+				    lead);
+		ASSERT_LE(0, fds[nr++]);
 	}
 	EXPECT_EQ(-EINVAL, open_attr(self, CFG_SIG(0, SIG), CFG1_DOM(1, 1, 0),
 				     0, lead));
-	i = open_attr(self, CFG_CYCLES, GPC_SUM, 0, lead);
-	EXPECT_LE(0, i);
-	s = open_attr(self, CFG_SIG(0, 2), GPC_SUM, 0, lead);
-	EXPECT_EQ(-EINVAL, s);
+	fds[nr] = open_attr(self, CFG_CYCLES, GPC_SUM, 0, lead);
+	EXPECT_LE(0, fds[nr++]);
+	EXPECT_EQ(-EINVAL, open_attr(self, CFG_SIG(0, 2), GPC_SUM, 0, lead));
 
 	g = open_attr(self, CFG_SIG(0, SIG), CFG1_DOM(1, 3, 0), 0, -1);
 	ASSERT_LE(0, g);
-	for (s = 0; s < 3; s++) {
-		fd[s] = open_attr(self, CFG_SIG(0, SIG), CFG1_DOM(1, 3, 0), 0,
-				  g);
-		ASSERT_LE(0, fd[s]);
+	fds[nr++] = g;
+	for (i = 0; i < 3; i++) {
+		fds[nr] = open_attr(self, CFG_SIG(0, SIG), CFG1_DOM(1, 3, 0), 0,
+				    g);
+		ASSERT_LE(0, fds[nr++]);
 	}
 	EXPECT_EQ(-EINVAL, open_attr(self, CFG_SIG(0, SIG), GPC_SUM, 0, g));
 
 	g = open_attr(self, CFG_SIG(0, SIG), PART_SUM, 0, -1);
 	ASSERT_LE(0, g);
-	EXPECT_LE(0, open_attr(self, CFG_SIG(0, 4), PART_SUM, 0, g));
+	fds[nr++] = g;
+	fds[nr] = open_attr(self, CFG_SIG(0, 4), PART_SUM, 0, g);
+	EXPECT_LE(0, fds[nr++]);
+	while (nr--)
+		if (fds[nr] >= 0)
+			close(fds[nr]);
 }
 
 /*
@@ -441,6 +447,45 @@ TEST_F(units, refusals)
 	EXPECT_LE(0, fs);
 	close(fs);
 	close(fr);
+}
+
+/*
+ * Documentation/perf.rst "Whole-GPU counts", its worked example through
+ * the perf tool: the sum 519, gpc_d0_cycles (allunits in events/) 4N =
+ * 1680, unit=2 alone 252, and gpc_d0_cycles,oneunit GPC 0's N cycles.
+ */
+TEST_F_TIMEOUT(units, perf_tool_worked_example, 120)
+{
+	unsigned long long sum = ~0ULL, cyc = ~0ULL, u2 = ~0ULL, u0 = ~0ULL;
+	char cmd[1024], line[512];
+	const char *pmu;
+	FILE *p;
+
+	ASSERT_EQ(0, setup_gf100(self));
+	pmu = strrchr(self->pmu, '/') + 1;
+	snprintf(cmd, sizeof(cmd),
+		 "perf stat -a -x, -e %s/dset=1,dom=0,sig0=3,allunits/ -e %s/gpc_d0_cycles/ -e %s/dset=1,dom=0,sig0=3,unit=2/ -e %s/gpc_d0_cycles,oneunit/ -- sh -c 'echo \"%d gpc0.0\" > %s/gpu%d/advance' 2>&1",
+		 pmu, pmu, pmu, pmu, N, NVPC_SIM_DIR, GPU);
+	p = popen(cmd, "r");
+	ASSERT_NE(NULL, p);
+	while (fgets(line, sizeof(line), p)) {
+		unsigned long long v = strtoull(line, NULL, 10);
+
+		TH_LOG("%s", line);
+		if (strstr(line, "allunits"))
+			sum = v;
+		else if (strstr(line, "unit=2"))
+			u2 = v;
+		else if (strstr(line, "oneunit"))
+			u0 = v;
+		else if (strstr(line, "gpc_d0_cycles"))
+			cyc = v;
+	}
+	EXPECT_EQ(0, pclose(p));
+	EXPECT_EQ(SUM_WANT, sum);
+	EXPECT_EQ(NR_GPCS * N, cyc);
+	EXPECT_EQ(gpc_want[2], u2);
+	EXPECT_EQ(N, u0);
 }
 
 /* The number in the first "N events stop counting" line of /dev/kmsg. */

@@ -40,13 +40,17 @@ static const char * const doc_header =
 	"Events\n"
 	"======\n"
 	"\n"
-	"Besides the named signals below, every PMU has one cycles event per\n"
-	"domain of GPC 0 and partition 0: ``d<I>_cycles`` counts ``main.I``,\n"
-	"``hub_d<I>_cycles`` ``hub.I``, ``gpc_d<I>_cycles`` ``gpc0.I`` and\n"
-	"``part_d<I>_cycles`` ``part0.I``. Named events of per-GPC and\n"
-	"per-partition domains likewise count GPC 0 or partition 0; the perf\n"
-	"field ``unit=`` picks another (``nvpcounter/gpc_d0_user_1,unit=2/``\n"
-	"counts ``gpc2.0``).\n"
+	"Besides the named signals below, every PMU has a cycles event for\n"
+	"each main or hub domain and each domain index of its GPCs and\n"
+	"partitions:\n"
+	"``d<I>_cycles`` counts ``main.I``, ``hub_d<I>_cycles`` ``hub.I``,\n"
+	"``gpc_d<I>_cycles`` ``gpcG.I`` and ``part_d<I>_cycles``\n"
+	"``partP.I``. Events of per-GPC and per-partition domains (shown as\n"
+	"``gpcG.I`` and ``partP.I`` below) count the domain in every present\n"
+	"GPC (partition) and return the sum (config1 ``allunits``,\n"
+	"perf.rst \"Whole-GPU counts\"); the perf field ``unit=`` picks one\n"
+	"(``nvpcounter/gpc_d0_user_1,unit=2/`` counts ``gpc2.0``) and\n"
+	"``oneunit`` GPC 0 alone (``nvpcounter/gpc_d0_user_1,oneunit/``).\n"
 	"\n"
 	"Left out of events/\n"
 	"-------------------\n"
@@ -87,13 +91,13 @@ static void dom_name(char *buf, size_t len, u8 dset, unsigned int index)
 	}
 }
 
-/* The domain an event counts: GPC 0 and partition 0 for per-unit sets */
+/* The domain an event counts: in every unit for per-unit sets */
 static void event_dom_name(char *buf, size_t len, u8 dset,
 			   unsigned int index)
 {
 	if (dset == NVPC_DSET_GPC || dset == NVPC_DSET_PART)
-		snprintf(buf, len, "%s0.%u", nvpc_catalog_dset_name(dset),
-			 index);
+		snprintf(buf, len, "%s%s.%u", nvpc_catalog_dset_name(dset),
+			 dset == NVPC_DSET_GPC ? "G" : "P", index);
 	else
 		dom_name(buf, len, dset, index);
 }

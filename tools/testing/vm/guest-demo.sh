@@ -6,7 +6,8 @@
 # a busy/idle pattern, counted live with perf stat -I; each line also
 # shows the event's share of the domain's cycles in the same interval.
 # At the end the sim says how fast its model ran against the wall clock
-# and how much wall time it skipped (Documentation/sim.rst, stats).
+# and how much wall time it skipped (Documentation/sim.rst, stats); then
+# a GF100 with four GPCs shows one event counting the whole GPU.
 set -u
 SIM=/sys/kernel/debug/nvpcounter_sim
 MOD=${NVPC_MODULE_DIR:-/run/nvpc}
@@ -88,4 +89,24 @@ fi
 say "after the run: slots free again, nothing lost"
 (cd $PMU/domains/main.1 && grep -H . mode quad_state slots lost_periods saturations not_responding clock_hz)
 echo 0 > $SIM/remove
+
+# Documentation/perf.rst "Whole-GPU counts": the worked example
+say "whole-GPU counts: a GF100 with 4 GPCs, signal 3 of each at its own rate, one event sums them"
+echo "gf100 gpcs=4 parts=2 id=1" > $SIM/create
+G1=$SIM/gpu1
+P1=/sys/bus/event_source/devices/nvpcounter_1
+echo "all 1000000" > $G1/clocks
+echo "gpc0.0 3 periodic 10 1 0" > $G1/wave
+echo "gpc1.0 3 periodic 7 2 1" > $G1/wave
+echo "gpc2.0 3 periodic 5 3 4" > $G1/wave
+echo "gpc3.0 3 periodic 4 1 2" > $G1/wave
+(cd $P1/events && grep -H . gpc_d0_cycles gpc_d0_user_1)
+echo "expected over 420 cycles: GPC 0-3 42, 120, 252, 105; allunits 519; gpc_d0_cycles 4 x 420 = 1680"
+perf stat -a -x';' -e nvpcounter_1/dset=1,dom=0,sig0=3,allunits/ \
+	-e nvpcounter_1/gpc_d0_cycles/ \
+	-e nvpcounter_1/dset=1,dom=0,sig0=3,unit=0/ -e nvpcounter_1/dset=1,dom=0,sig0=3,unit=1/ \
+	-e nvpcounter_1/dset=1,dom=0,sig0=3,unit=2/ -e nvpcounter_1/dset=1,dom=0,sig0=3,unit=3/ \
+	-- sh -c "echo '420 gpc0.0' > $G1/advance" 2>&1 |
+	awk -F';' 'NF >= 3 { printf "%14s  %s\n", $1, $3; next } { print }'
+echo 1 > $SIM/remove
 rmmod nvpcounter_sim nvpcounter
