@@ -114,27 +114,22 @@ static int open_attr(struct _test_data_units *self, __u64 config,
 	return fd < 0 ? -errno : fd;
 }
 
-/* <pmu>/domains/<dom>/slots equals @want plus a newline */
-static int slots_are(struct _test_data_units *self, const char *dom,
-		     const char *want, char *got, size_t len)
+/* <pmu>/domains/<dom>/slots is @want (plus a newline) */
+static void expect_slots(struct __test_metadata *_metadata,
+			 struct _test_data_units *self, const char *dom,
+			 const char *want)
 {
-	char path[PATH_MAX];
-	int n;
+	char path[PATH_MAX], got[128] = "";
 
 	snprintf(path, sizeof(path), "%s/domains/%s/slots", self->pmu, dom);
-	n = nvpc_read_file(path, got, len);
-	if (n <= 0)
-		return 0;
-	got[strcspn(got, "\n")] = '\0';
-	return !strcmp(got, want);
+	if (nvpc_read_file(path, got, sizeof(got)) > 0)
+		got[strcspn(got, "\n")] = '\0';
+	EXPECT_STREQ(want, got) {
+		TH_LOG("%s slots", dom);
+	}
 }
 
-#define EXPECT_SLOTS(dom, want) do {					\
-	char _got[128];							\
-	EXPECT_TRUE(slots_are(self, dom, want, _got, sizeof(_got))) {	\
-		TH_LOG("%s slots: \"%s\", want \"%s\"", dom, _got, want); \
-	}								\
-} while (0)
+#define EXPECT_SLOTS(dom, want)	expect_slots(_metadata, self, dom, want)
 
 /*
  * The sum of the four GPCs equals the four GPCs counted one at a time,
