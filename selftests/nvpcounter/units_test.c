@@ -114,23 +114,6 @@ static int open_attr(struct _test_data_units *self, __u64 config,
 	return fd < 0 ? -errno : fd;
 }
 
-/* <pmu>/domains/<dom>/slots is @want (plus a newline) */
-static void expect_slots(struct __test_metadata *_metadata,
-			 struct _test_data_units *self, const char *dom,
-			 const char *want)
-{
-	char path[PATH_MAX], got[128] = "";
-
-	snprintf(path, sizeof(path), "%s/domains/%s/slots", self->pmu, dom);
-	if (nvpc_read_file(path, got, sizeof(got)) > 0)
-		got[strcspn(got, "\n")] = '\0';
-	EXPECT_STREQ(want, got) {
-		TH_LOG("%s slots", dom);
-	}
-}
-
-#define EXPECT_SLOTS(dom, want)	expect_slots(_metadata, self, dom, want)
-
 /*
  * The sum of the four GPCs equals the four GPCs counted one at a time,
  * each alone on the GPU for its own window of N cycles; the summed
@@ -210,27 +193,46 @@ TEST_F_TIMEOUT(units, explicit_unit_picks_one, 60)
  * allunits (perf.rst, "Whole-GPU counts"); format/ has both flags at
  * config1 bits 13 and 14.
  */
+/* <pmu>/<rel> is @want (plus a newline) */
+static void expect_pmu_file(struct __test_metadata *_metadata,
+			    struct _test_data_units *self, const char *rel,
+			    const char *want)
+{
+	char path[PATH_MAX], got[128] = "";
+
+	snprintf(path, sizeof(path), "%s/%s", self->pmu, rel);
+	if (nvpc_read_file(path, got, sizeof(got)) > 0)
+		got[strcspn(got, "\n")] = '\0';
+	EXPECT_STREQ(want, got) {
+		TH_LOG("%s", rel);
+	}
+}
+
+/* domains/<dom>/slots is @want */
+static void expect_slots(struct __test_metadata *_metadata,
+			 struct _test_data_units *self, const char *dom,
+			 const char *want)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "domains/%s/slots", dom);
+	expect_pmu_file(_metadata, self, rel, want);
+}
+
+#define SLOTS(dom, want)	expect_slots(_metadata, self, dom, want)
+
 TEST_F(units, events_and_format)
 {
-	char path[PATH_MAX], buf[128];
-
 	ASSERT_EQ(0, setup_gf100(self));
-	snprintf(path, sizeof(path), "%s/events/gpc_d0_cycles", self->pmu);
-	ASSERT_LT(0, nvpc_read_file(path, buf, sizeof(buf)));
-	EXPECT_STREQ("dset=1,dom=0,cycles,allunits\n", buf);
-	snprintf(path, sizeof(path), "%s/events/part_d0_cycles", self->pmu);
-	ASSERT_LT(0, nvpc_read_file(path, buf, sizeof(buf)));
-	EXPECT_STREQ("dset=2,dom=0,cycles,allunits\n", buf);
+	expect_pmu_file(_metadata, self, "events/gpc_d0_cycles",
+			"dset=1,dom=0,cycles,allunits");
+	expect_pmu_file(_metadata, self, "events/part_d0_cycles",
+			"dset=2,dom=0,cycles,allunits");
 	/* USER_1: trailer base 0xa0 + 0x28 (events.rst, GF100) */
-	snprintf(path, sizeof(path), "%s/events/gpc_d0_user_1", self->pmu);
-	ASSERT_LT(0, nvpc_read_file(path, buf, sizeof(buf)));
-	EXPECT_STREQ("dset=1,dom=0,sig0=0xc8,allunits\n", buf);
-	snprintf(path, sizeof(path), "%s/format/allunits", self->pmu);
-	ASSERT_LT(0, nvpc_read_file(path, buf, sizeof(buf)));
-	EXPECT_STREQ("config1:13\n", buf);
-	snprintf(path, sizeof(path), "%s/format/oneunit", self->pmu);
-	ASSERT_LT(0, nvpc_read_file(path, buf, sizeof(buf)));
-	EXPECT_STREQ("config1:14\n", buf);
+	expect_pmu_file(_metadata, self, "events/gpc_d0_user_1",
+			"dset=1,dom=0,sig0=0xc8,allunits");
+	expect_pmu_file(_metadata, self, "format/allunits", "config1:13");
+	expect_pmu_file(_metadata, self, "format/oneunit", "config1:14");
 }
 
 /*
@@ -251,19 +253,19 @@ TEST_F(units, slots_show_the_units)
 	ASSERT_LE(0, fs);
 	fc = open_attr(self, CFG_CYCLES, GPC_SUM, 0, -1);
 	ASSERT_LE(0, fc);
-	EXPECT_SLOTS("gpc0.0", "pre=free start=free event=simple+sum stop=free cycles=1");
-	EXPECT_SLOTS("gpc1.0", "pre=free start=simple+sum event=simple stop=free cycles=1");
-	EXPECT_SLOTS("gpc2.0", "pre=free start=free event=simple+sum stop=free cycles=1");
-	EXPECT_SLOTS("gpc3.0", "pre=free start=free event=simple+sum stop=free cycles=1");
-	EXPECT_SLOTS("part0.0", "pre=free start=free event=free stop=free cycles=0");
+	SLOTS("gpc0.0", "pre=free start=free event=simple+sum stop=free cycles=1");
+	SLOTS("gpc1.0", "pre=free start=simple+sum event=simple stop=free cycles=1");
+	SLOTS("gpc2.0", "pre=free start=free event=simple+sum stop=free cycles=1");
+	SLOTS("gpc3.0", "pre=free start=free event=simple+sum stop=free cycles=1");
+	SLOTS("part0.0", "pre=free start=free event=free stop=free cycles=0");
 	ASSERT_EQ(0, sim_advance(GPU, N, "gpc0.0"));
 	EXPECT_EQ(gpc_want[1], nvpc_ev_count(fe));
 	EXPECT_EQ(SUM_WANT, nvpc_ev_count(fs));
 	EXPECT_EQ(NR_GPCS * N, nvpc_ev_count(fc));
 	close(fs);
 	close(fc);
-	EXPECT_SLOTS("gpc1.0", "pre=free start=free event=simple stop=free cycles=0");
-	EXPECT_SLOTS("gpc2.0", "pre=free start=free event=free stop=free cycles=0");
+	SLOTS("gpc1.0", "pre=free start=free event=simple stop=free cycles=0");
+	SLOTS("gpc2.0", "pre=free start=free event=free stop=free cycles=0");
 	close(fe);
 }
 
@@ -295,10 +297,10 @@ TEST_F_TIMEOUT(units, add_is_all_or_nothing, 60)
 	fs = open_attr(self, CFG_SIG(0, SIG), GPC_SUM, 0, -1);
 	ASSERT_LE(0, fs);
 
-	EXPECT_SLOTS("gpc0.0", "pre=free start=free event=simple stop=free cycles=0");
-	EXPECT_SLOTS("gpc1.0", "pre=free start=free event=free stop=free cycles=0");
-	EXPECT_SLOTS("gpc2.0", "pre=simple start=simple event=simple stop=simple cycles=0");
-	EXPECT_SLOTS("gpc3.0", "pre=free start=free event=free stop=free cycles=0");
+	SLOTS("gpc0.0", "pre=free start=free event=simple stop=free cycles=0");
+	SLOTS("gpc1.0", "pre=free start=free event=free stop=free cycles=0");
+	SLOTS("gpc2.0", "pre=simple start=simple event=simple stop=simple cycles=0");
+	SLOTS("gpc3.0", "pre=free start=free event=free stop=free cycles=0");
 	ASSERT_EQ(0, sim_advance(GPU, N, "gpc0.0"));
 	for (s = 0; s < 4; s++)
 		EXPECT_EQ(gpc_want[2], nvpc_ev_count(full[s]));
@@ -307,15 +309,15 @@ TEST_F_TIMEOUT(units, add_is_all_or_nothing, 60)
 	EXPECT_EQ(0, v.count);
 	EXPECT_EQ(0, v.running);
 	EXPECT_LT(0, v.enabled);
-	EXPECT_SLOTS("gpc1.0", "pre=free start=free event=free stop=free cycles=0");
-	EXPECT_SLOTS("gpc3.0", "pre=free start=free event=free stop=free cycles=0");
+	SLOTS("gpc1.0", "pre=free start=free event=free stop=free cycles=0");
+	SLOTS("gpc3.0", "pre=free start=free event=free stop=free cycles=0");
 
 	for (s = 0; s < 4; s++)
 		close(full[s]);
 	ASSERT_EQ(0, ioctl(fs, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(0, ioctl(fs, PERF_EVENT_IOC_ENABLE, 0));
-	EXPECT_SLOTS("gpc0.0", "pre=free start=simple+sum event=simple stop=free cycles=0");
-	EXPECT_SLOTS("gpc2.0", "pre=free start=free event=simple+sum stop=free cycles=0");
+	SLOTS("gpc0.0", "pre=free start=simple+sum event=simple stop=free cycles=0");
+	SLOTS("gpc2.0", "pre=free start=free event=simple+sum stop=free cycles=0");
 	ASSERT_EQ(0, sim_advance(GPU, N, "gpc0.0"));
 	ASSERT_EQ(0, nvpc_ev_read(fs, &v));
 	EXPECT_EQ(SUM_WANT, v.count);
