@@ -251,7 +251,11 @@ int nvpc_domain_open(const struct nvpc_gpu *g, const char *name,
 	return 0;
 }
 
-/* an events/ file "dset=S,dom=D,sig0=0xNN": 0 and the id, else -EINVAL */
+/*
+ * an events/ file "dset=S,dom=D,sig0=0xNN", on GF100+ GPC and partition
+ * domains followed by ",allunits" (a signal id of that domain in every
+ * unit): 0 and the id, else -EINVAL
+ */
 static int parse_event(const char *path, unsigned int *dset,
 		       unsigned int *dom, unsigned int *sig)
 {
@@ -267,6 +271,8 @@ static int parse_event(const char *path, unsigned int *dset,
 		char *eq = strchr(tok, '=');
 		uint64_t v;
 
+		if (!strcmp(tok, "allunits"))
+			continue;
 		if (!eq || nvpc_parse_u64(eq + 1, &v))
 			return -EINVAL;	/* "cycles" and the like */
 		*eq = '\0';

@@ -688,4 +688,31 @@ TEST(record_event_fields)
 	EXPECT_EQ(0, system(cmd));
 }
 
+/*
+ * A GF100's named GPC signals carry allunits (perf.rst "Whole-GPU
+ * counts"): their id still names a signal of the GPC domain recorded.
+ * RECORD; config1 DSET 1 (0x10), UNIT 1 (0x100), PERIOD 1 (0x10000),
+ * rsig0 0xc8 (0xc8 << 32).
+ */
+TEST(record_gf100_named_signal)
+{
+	char root[128], out[8192], cmd[256];
+
+	tmp_path(root, sizeof(root), "sysfs-gf100");
+	put(root, "nvpcounter/type", "2000000000");
+	put(root, "nvpcounter/cpumask", "0");
+	put(root, "nvpcounter/identifier", "GF100 sim.0");
+	put(root, "nvpcounter/domains/gpc0.0/signals", "224");
+	put(root, "nvpcounter/domains/gpc1.0/signals", "224");
+	put(root, "nvpcounter/events/gpc_d0_user_1",
+	    "dset=1,dom=0,sig0=0xc8,allunits");
+	put(root, "nvpcounter/events/gpc_d0_cycles",
+	    "dset=1,dom=0,cycles,allunits");
+	EXPECT_EQ(1, record(root, "-v -d gpc1.0 -s gpc_d0_user_1 --every 1024", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "config=0x1000000000000000 config1=0xc800010110 config2=0x0"));
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	EXPECT_EQ(0, system(cmd));
+}
+
 TEST_HARNESS_MAIN
