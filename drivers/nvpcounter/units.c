@@ -83,15 +83,17 @@ static bool nvpc_unit_dom(const struct nvpc_domain *dom, u8 dset, u8 index)
 	return dom->dset == dset && dom->index == index;
 }
 
-/* Make @u the engine's event for @dom: the sum's attr naming that domain. */
+/*
+ * Make @u the engine's event for @dom: the sum's attr naming that unit,
+ * every other field as it is (the engine's checks see them all).
+ */
 static void nvpc_unit_setup(struct perf_event *event, struct nvpc_unit *u,
 			    struct nvpc_domain *dom)
 {
 	u->sum = event;
 	u->ev.attr = event->attr;
-	u->ev.attr.config1 = FIELD_PREP(NVPC_CFG1_DSET, dom->dset) |
-			     FIELD_PREP(NVPC_CFG1_UNIT, dom->unit) |
-			     FIELD_PREP(NVPC_CFG1_DOM, dom->index);
+	u->ev.attr.config1 &= ~(NVPC_CFG1_UNIT | NVPC_CFG1_UNIT_FLAGS);
+	u->ev.attr.config1 |= FIELD_PREP(NVPC_CFG1_UNIT, dom->unit);
 	u->ev.pmu = event->pmu;
 	u->ev.pmu_private = dom;
 	u->ev.hw.flags = NVPC_HW_UNIT;
