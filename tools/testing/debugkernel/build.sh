@@ -125,7 +125,7 @@ t0=$(date +%s)
 log=$(dirname "$DIR")/$(basename "$DIR").log
 # CPU time too: the wall time depends on what else shares the cores
 TIMEFORMAT='%U %S'
-if { time (build) > "$log" 2>&1; } 2> "$DIR.cpu"; then
+if { time { (build) > "$log" 2>&1; }; } 2> "$DIR.cpu"; then
 	mv "$log" "$DIR/build.log"
 	cpu=$(awk '{ printf "%.0f", $1 + $2 }' "$DIR.cpu")
 	mv "$DIR.cpu" "$DIR/cpu"
