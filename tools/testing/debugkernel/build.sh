@@ -123,9 +123,13 @@ fi
 
 t0=$(date +%s)
 log=$(dirname "$DIR")/$(basename "$DIR").log
-if (build) > "$log" 2>&1; then
+# CPU time too: the wall time depends on what else shares the cores
+TIMEFORMAT='%U %S'
+if { time { (build) > "$log" 2>&1; }; } 2> "$DIR.cpu"; then
 	mv "$log" "$DIR/build.log"
-	result ok "debug-kernel: build $DIR ($(cat "$DIR/release")) in $(($(date +%s) - t0)) s"
+	cpu=$(awk '{ printf "%.0f", $1 + $2 }' "$DIR.cpu")
+	mv "$DIR.cpu" "$DIR/cpu"
+	result ok "debug-kernel: build $DIR ($(cat "$DIR/release")) in $(($(date +%s) - t0)) s, $cpu CPU-s"
 else
 	result fail "debug-kernel: build" "see $log: $(tail -1 "$log")"
 	exit 1
