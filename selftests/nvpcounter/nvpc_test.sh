@@ -188,9 +188,16 @@ fi
 # (not through nvpc(): SIGSTOP must reach the tool, not a wrapper;
 # --duration bounds it)
 "$NVPC" record -g "$PMU" -d main.1 -s $G84_SIGS --every 1024 --clock $HZ \
-	--aux-pages 1 -o "$W/stall.nvpc" --duration 6 > "$W/stall.txt" 2>&1 &
+	--aux-pages 1 -o "$W/stall.nvpc" --duration 8 > "$W/stall.txt" 2>&1 &
 pid=$!
-sleep 1
+# stop the tool once it records (its start takes seconds under the debug
+# kernel), and after it drained once
+for i in $(seq 300); do
+	grep -qx recording "/sys/bus/event_source/devices/$PMU/domains/main.1/record_state" \
+		2> /dev/null && break
+	sleep 0.1
+done
+sleep 0.5
 kill -STOP $pid
 sleep 3
 kill -CONT $pid
@@ -208,11 +215,12 @@ sys.exit(not (d["gaps"] >= 1 and d["partial"] >= 1 and d["stalls"] >= 1 and
 check "the stalled recording still exits 0" test $rc -eq 0
 
 # --- busy domain: a counting event holds main.1 -----------------------------
-timeout 20 perf stat -a -e "$PMU/dom=1,sig0=0x11/" sleep 4 \
+timeout 120 perf stat -a -e "$PMU/dom=1,sig0=0x11/" sleep 60 \
 	> /dev/null 2>&1 &
 pid=$!
-# perf stat takes a while to start under TCG: wait until it counts
-for i in $(seq 100); do
+# perf stat takes a while to start under TCG (seconds more under the
+# debug kernel): wait until it counts, stop it once nvpc has tried
+for i in $(seq 600); do
 	grep -q "simple" "/sys/bus/event_source/devices/$PMU/domains/main.1/slots" \
 		2> /dev/null && break
 	sleep 0.1
@@ -220,6 +228,7 @@ done
 nvpc record -g "$PMU" -d main.1 -s 0x11 -o "$W/busy.nvpc" --duration 1 \
 	> "$W/busy.txt" 2>&1
 rc=$?
+kill -INT $pid 2> /dev/null
 wait $pid
 check "a domain with counting events is busy (EBUSY explained)" \
 	grep -q "is busy" "$W/busy.txt"
