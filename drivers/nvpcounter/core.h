@@ -116,6 +116,8 @@ struct nvpc_single_ctrs {
  * @endless: 0 periods: restarted before a counter could saturate
  * @restarted: the process runs since such a restart (PRE then always
  *	true, its pulses no longer counted)
+ * @pending: no read has seen the last start land yet
+ * @old: the process as read just before that start
  * @prog: the registers of the first process
  * @last: the live values (NVPC_SLOT_* order) at the last sample
  */
@@ -124,6 +126,8 @@ struct nvpc_window {
 	bool thr;
 	bool endless;
 	bool restarted;
+	bool pending;
+	struct nvpc_single_ctrs old;
 	struct nvpc_single_prog prog;
 	u64 last[NVPC_NR_SLOTS];
 };

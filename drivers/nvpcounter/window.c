@@ -36,11 +36,16 @@
  * recognises START again after two cycles (the PRE_OP write's and one
  * WAIT_FOR_PRE cycle): a START pulse in them is not seen.
  *
- * Assumption (the documents are silent): a register read issued after the
- * PRE_OP write that starts a process sees it started. On a GPU the read
- * flushes the posted writes and takes many domain cycles; the sim does the
- * start's state change at the read (Documentation/sim.rst, "Time and
- * clocks"). GF100+ has no documented single event mode setup
+ * A start lands on the domain's next cycle: until then the registers show
+ * the process before it. The driver reads the process just before each
+ * start and takes a read equal to that in every counter and SINGLE_STATE
+ * as the start not landed yet (nothing folded, counted in stragglers).
+ * Assumption (the documents are silent): a landed process never reads
+ * exactly as the one before it did; it would have to have run, within the
+ * reads, to the same counts (a read follows the start within the same
+ * lock hold, and a GPU read takes many domain cycles; the sim does the
+ * start's state change at a read on its manual clock, Documentation/
+ * sim.rst "Time and clocks"). GF100+ has no documented single event mode setup
  * (pcounter.rst: "figure out how single event mode is supposed to be used
  * on NVC0+"): those events are refused there (EOPNOTSUPP), as on NV10:NV40,
  * whose shared CTRL this does not program yet.
@@ -238,12 +243,26 @@ static void nvpc_window_build(struct nvpc_domain *dom,
 	}
 }
 
+static bool nvpc_window_same(const struct nvpc_single_ctrs *a,
+			     const struct nvpc_single_ctrs *b)
+{
+	return a->event == b->event && a->start == b->start &&
+	       a->pre == b->pre && a->stop == b->stop && a->state == b->state;
+}
+
+/* Start a process; @old: the process as just read, NULL to read it. */
 static void nvpc_window_start(struct nvpc_core *core, struct nvpc_domain *dom,
-			      const struct nvpc_single_prog *p)
+			      const struct nvpc_single_prog *p,
+			      const struct nvpc_single_ctrs *old)
 {
 	struct nvpc_window *w = &dom->win;
 
+	if (old)
+		w->old = *old;
+	else
+		core->gen->single_read(core, dom, &w->old);
 	core->gen->single_start(core, dom, p);
+	w->pending = true;
 	/* a new process counts from 0 (CTR_PRE and CTR_STOP from init) */
 	w->last[NVPC_SLOT_START] = 0;
 	w->last[NVPC_SLOT_EVENT] = 0;
@@ -278,8 +297,10 @@ void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom)
 	w->endless = endless;
 	w->restarted = false;
 	w->last[NVPC_SLOT_PRE] = 0;
-	nvpc_window_start(core, dom, &p);
+	nvpc_window_start(core, dom, &p, NULL);
 	w->on = true;
+	/* the first read of it, in this same hold */
+	nvpc_window_sample(core, dom);
 	for (s = 0; s < NVPC_NR_SLOTS; s++) {
 		dom->hw_src[s] = dom->src[s];
 		dom->hw_op[s] = dom->op[s];
@@ -292,19 +313,20 @@ void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom)
  * here: counted closed as it was counted opened.
  */
 static void nvpc_window_restart(struct nvpc_core *core,
-				struct nvpc_domain *dom, bool cut)
+				struct nvpc_domain *dom,
+				const struct nvpc_single_ctrs *c)
 {
 	struct nvpc_window *w = &dom->win;
 	struct nvpc_single_prog p = w->prog;
 
-	if (cut) {
+	if (c->state == NVPC_SINGLE_COUNTING) {
 		dom->acc[NVPC_SLOT_STOP]++;
 		dom->win_cuts++;
 	}
 	p.src[NVPC_SLOT_PRE] = 0;
 	p.op[NVPC_SLOT_PRE] = NVPC_WIN_ALWAYS;
 	p.pre = 0;
-	nvpc_window_start(core, dom, &p);
+	nvpc_window_start(core, dom, &p, c);
 	w->restarted = true;
 	dom->win_restarts++;
 }
@@ -334,6 +356,13 @@ void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 	core->gen->single_read(core, dom, &c);
 	if (READ_ONCE(core->gone))
 		return;
+	if (w->pending) {
+		if (nvpc_window_same(&c, &w->old)) {
+			dom->stragglers++;
+			return;
+		}
+		w->pending = false;
+	}
 	/* the process ends INACTIVE after its last period (assumption: the
 	 * start has landed, see the DOC above)
 	 */
@@ -371,8 +400,7 @@ void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 	top = max3((u64)c.event, (u64)c.start, live[NVPC_SLOT_STOP]);
 	if (top >= NVPC_WIN_RESTART_FORCE ||
 	    (top >= NVPC_WIN_RESTART_IDLE && c.state != NVPC_SINGLE_COUNTING))
-		nvpc_window_restart(core, dom,
-				    c.state == NVPC_SINGLE_COUNTING);
+		nvpc_window_restart(core, dom, &c);
 }
 
 /**
