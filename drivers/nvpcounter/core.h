@@ -693,6 +693,8 @@ u8 nvpc_dset_id_of(enum nvpc_dset dset);
 int nvpc_engine_init(struct nvpc_core *core);
 void nvpc_engine_fini(struct nvpc_core *core);
 struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1);
+int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
+		    u64 config);
 int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		      struct perf_event *event);
 int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,

@@ -292,6 +292,31 @@ static int nvpc_check_mode(struct nvpc_core *core, struct nvpc_domain *dom,
 }
 
 /**
+ * nvpc_check_sigs() - the input's signal ids (sig0-sig3) against its domain
+ * @core: the GPU
+ * @dom: the domain
+ * @config: perf_event_attr.config
+ *
+ * Return: 0, or -EINVAL with a dev_dbg reason.
+ */
+int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
+		    u64 config)
+{
+	unsigned int j;
+
+	for (j = 0; j < 4; j++) {
+		u32 sig = (config >> (8 * j)) & 0xff;
+
+		if (sig >= dom->desc->nr_signals) {
+			nvpc_dbg(core, "sig%u 0x%x: domain has 0x%x signals\n",
+				 j, sig, dom->desc->nr_signals);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
  * nvpc_engine_check() - validate an event's config against its domain
  * @core: the GPU
  * @dom: the domain the event's attr.config1 names
@@ -305,7 +330,7 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 	u64 config = event->attr.config, config2 = event->attr.config2;
 	u32 opbits = FIELD_PREP(NVPC_OP_BITS,
 				FIELD_GET(NVPC_CFG_OPBITS, config));
-	unsigned int j, slot;
+	unsigned int slot;
 
 	if (config & NVPC_CFG_RESERVED) {
 		nvpc_dbg(core, "config 0x%llx: reserved bits set\n", config);
@@ -333,15 +358,8 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		}
 		return 0;
 	}
-	for (j = 0; j < 4; j++) {
-		u32 sig = (config >> (8 * j)) & 0xff;
-
-		if (sig >= dom->desc->nr_signals) {
-			nvpc_dbg(core, "sig%u 0x%x: domain has 0x%x signals\n",
-				 j, sig, dom->desc->nr_signals);
-			return -EINVAL;
-		}
-	}
+	if (nvpc_check_sigs(core, dom, config))
+		return -EINVAL;
 	slot = FIELD_GET(NVPC_CFG_SLOT, config);
 	if (slot > NVPC_NR_SLOTS) {
 		nvpc_dbg(core, "slot %u: only 1-4 (pre/start/event/stop)\n",

@@ -89,7 +89,7 @@ int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
 {
 	u64 c = event->attr.config, c1 = event->attr.config1;
 	u64 c2 = event->attr.config2;
-	unsigned int slot = FIELD_GET(NVPC_CFG_SLOT, c), j;
+	unsigned int slot = FIELD_GET(NVPC_CFG_SLOT, c);
 	u32 sarg = FIELD_GET(NVPC_CFG2_SARG, c2);
 	u32 opbits = FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
 
@@ -121,15 +121,8 @@ int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
 			 slot);
 		return -EINVAL;
 	}
-	for (j = 0; j < 4; j++) {
-		u32 sig = (c >> (8 * j)) & 0xff;
-
-		if (sig >= dom->desc->nr_signals) {
-			nvpc_dbg(core, "sig%u 0x%x: domain has 0x%x signals\n",
-				 j, sig, dom->desc->nr_signals);
-			return -EINVAL;
-		}
-	}
+	if (nvpc_check_sigs(core, dom, c))
+		return -EINVAL;
 	if (opbits & ~core->gen->opbits[slot - 1]) {
 		nvpc_dbg(core, "op bits 0x%x: not on the %s input of a %s\n",
 			 (u32)FIELD_GET(NVPC_OP_BITS, opbits),

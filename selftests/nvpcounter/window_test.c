@@ -200,6 +200,7 @@ TEST_F(win, threshold_half_the_windows)
 	/* from C0 + 1000 = 2000, the same pattern (2000 = 0 mod 200) */
 	ASSERT_LE(0, win_open(self, M_EVENT, SARG(31)));
 	ASSERT_LE(0, win_open(self, M_STOP, 0));
+	ASSERT_LE(0, win_open(self, M_START, 0));
 	ASSERT_EQ(0, sim_advance(GPU, 1000, DOM));
 	EXPECT_EQ(0, nvpc_ev_count(self->fd[0]));
 	EXPECT_EQ(10, nvpc_ev_count(self->fd[1]));
@@ -361,7 +362,8 @@ TEST_F(win, refusals)
 	};
 	int fd;
 
-	EXPECT_EQ(-EOPNOTSUPP, open_on("gf100", M_STOP, CFG1_DOM(0, 0, 0), 0));
+	/* GF100 has no hub domain: GPC 0's domain 0 */
+	EXPECT_EQ(-EOPNOTSUPP, open_on("gf100", M_STOP, CFG1_DOM(1, 0, 0), 0));
 	EXPECT_EQ(-EOPNOTSUPP, open_on("nv30", M_STOP, CFG1_DOM(0, 0, 0), 0));
 	EXPECT_EQ(-EOPNOTSUPP, open_on("nv10", M_STOP, CFG1_DOM(0, 0, 0), 0));
 	EXPECT_EQ(0, open_on("nv40", M_STOP, CFG1_DOM(0, 0, 0), 0));
