@@ -31,8 +31,8 @@
  * saturate (every counter grows at most once per cycle, and a sample
  * comes at least every 2^31 cycles of the fastest clock): at a sample
  * outside a window once a counter passed 2^30, inside one only once it
- * passed 2^31 (the window then ends there: counted closed, and in
- * win_cuts). The restarted process takes PRE as always true, so it
+ * passed 2^31 (the window then ends there: counted closed, with a
+ * threshold as reached if CTR_EVENT was at it, and in win_cuts). The restarted process takes PRE as always true, so it
  * recognises START again after two cycles (the PRE_OP write's and one
  * WAIT_FOR_PRE cycle): a START pulse in them is not seen.
  *
@@ -314,6 +314,9 @@ static void nvpc_window_restart(struct nvpc_core *core,
 
 	if (c->state == NVPC_SINGLE_COUNTING) {
 		dom->acc[NVPC_SLOT_STOP]++;
+		/* as STOP there would have compared it (ONE: this window) */
+		if (w->thr && c->event != U32_MAX && c->event >= p.threshold)
+			dom->acc[NVPC_SLOT_EVENT]++;
 		dom->win_cuts++;
 	}
 	p.src[NVPC_SLOT_PRE] = 0;
