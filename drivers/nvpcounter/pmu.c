@@ -340,7 +340,7 @@ static int nvpc_event_init(struct perf_event *event)
 			ret = nvpc_validate_group(core, event);
 		if (!ret)
 			ret = nvpc_domain_claim_as(core, dom,
-					   nvpc_is_window(event));
+						   nvpc_is_window(event));
 		if (ret)
 			return ret;
 	}

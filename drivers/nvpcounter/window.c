@@ -32,9 +32,10 @@
  * comes at least every 2^31 cycles of the fastest clock): at a sample
  * outside a window once a counter passed 2^30, inside one only once it
  * passed 2^31 (the window then ends there: counted closed, with a
- * threshold as reached if CTR_EVENT was at it, and in win_cuts). The restarted process takes PRE as always true, so it
- * recognises START again after two cycles (the PRE_OP write's and one
- * WAIT_FOR_PRE cycle): a START pulse in them is not seen.
+ * threshold as reached if CTR_EVENT was at it, and in win_cuts). The
+ * restarted process takes PRE as always true, so it recognises START
+ * again after two cycles (the PRE_OP write's and one WAIT_FOR_PRE
+ * cycle): a START pulse in them is not seen.
  *
  * A start lands on the domain's next cycle: until then the registers show
  * the process before it. The driver reads the process just before each
