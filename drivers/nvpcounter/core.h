@@ -75,6 +75,64 @@ struct nvpc_slots {
 };
 
 /**
+ * struct nvpc_single_prog - a single event mode program (pcounter.rst
+ *	"Single event mode")
+ * @src: PRE_SRC, START_SRC, EVENT_SRC, STOP_SRC
+ * @op: the four _OP values; PRE_OP is written last and starts the process
+ * @pre: CTR_PRE initial value: @pre + 1 PRE pulses before START counts
+ * @stop: CTR_STOP initial value: @stop + 1 counting periods
+ * @threshold: THRESHOLD
+ * @event_all: CTRL EVENT_CTR_PERIOD = ALL (CTR_EVENT sums every period)
+ */
+struct nvpc_single_prog {
+	u32 src[NVPC_NR_SLOTS];
+	u32 op[NVPC_NR_SLOTS];
+	u32 pre;
+	u32 stop;
+	u32 threshold;
+	bool event_all;
+};
+
+/**
+ * struct nvpc_single_ctrs - a single event mode process as read
+ * @event: CTR_EVENT
+ * @start: CTR_START (periods that ended with CTR_EVENT >= THRESHOLD)
+ * @pre: CTR_PRE (PRE pulses still wanted, while WAIT_FOR_PRE)
+ * @stop: CTR_STOP (periods left after the current one)
+ * @state: SINGLE_STATE (NVPC_SINGLE_*)
+ */
+struct nvpc_single_ctrs {
+	u32 event;
+	u32 start;
+	u32 pre;
+	u32 stop;
+	u8 state;
+};
+
+/**
+ * struct nvpc_window - a domain's single event mode program (window.c)
+ * @on: the hardware runs it
+ * @thr: the EVENT input counts periods that reached THRESHOLD (ONE)
+ * @endless: 0 periods: restarted before a counter could saturate
+ * @restarted: the process runs since such a restart (PRE then always
+ *	true, its pulses no longer counted)
+ * @pending: no read has seen the last start land yet
+ * @old: the process as read just before that start
+ * @prog: the registers of the first process
+ * @last: the live values (NVPC_SLOT_* order) at the last sample
+ */
+struct nvpc_window {
+	bool on;
+	bool thr;
+	bool endless;
+	bool restarted;
+	bool pending;
+	struct nvpc_single_ctrs old;
+	struct nvpc_single_prog prog;
+	u64 last[NVPC_NR_SLOTS];
+};
+
+/**
  * struct nvpc_domain - one counter domain as the engine runs it
  * @desc: the catalogue's description
  * @name: the domain's one name, in sysfs, the log and the sim's debugfs:
@@ -121,6 +179,12 @@ struct nvpc_slots {
  *	it yet
  * @nr_events: counting events initialised on the domain (a record event
  *	excludes them, and they it)
+ * @nr_window: those of them in single event mode (window.c): they and
+ *	quad-mode counting events exclude each other
+ * @win: the single event mode program the domain runs (window.c)
+ * @win_restarts: endless single event processes restarted before a
+ *	counter could saturate
+ * @win_cuts: those restarts that had to end a window early
  * @rec: the domain's record event's session, NULL if none
  * @rec_state: NVPC_REC_* (sysfs record_state)
  * @rec_packets: record packets published into AUX areas
@@ -164,6 +228,10 @@ struct nvpc_domain {
 	u8 leaving;
 	bool swapped;
 	unsigned int nr_events;
+	unsigned int nr_window;
+	struct nvpc_window win;
+	u64 win_restarts;
+	u64 win_cuts;
 	struct nvpc_record *rec;
 	u8 rec_state;
 	u64 rec_packets;
@@ -368,6 +436,10 @@ struct nvpc_reg_range {
  * @record_restart: write LIMIT then START (resets the record counters)
  * @record_limit: write LIMIT
  * @record_status: RECORD_STATUS (MAIN POS): position, FAULT bit 0
+ * @single_start: put a domain in single event mode and start @p's
+ *	process (its PRE_OP last); NULL: the generation has no single event
+ *	mode events (window.c)
+ * @single_read: read a single event mode process
  */
 struct nvpc_gen_ops {
 	const char *name;
@@ -403,6 +475,10 @@ struct nvpc_gen_ops {
 	void (*record_limit)(struct nvpc_core *core, struct nvpc_domain *dom,
 			     u32 limit);
 	u32 (*record_status)(struct nvpc_core *core, struct nvpc_domain *dom);
+	void (*single_start)(struct nvpc_core *core, struct nvpc_domain *dom,
+			     const struct nvpc_single_prog *p);
+	void (*single_read)(struct nvpc_core *core, struct nvpc_domain *dom,
+			    struct nvpc_single_ctrs *c);
 };
 
 /*
@@ -594,6 +670,22 @@ static inline unsigned int nvpc_nr_counting(struct nvpc_core *core)
 	return READ_ONCE(core->nr_active) - READ_ONCE(core->nr_unit_extra);
 }
 
+/* one input of its domain's single event mode program (window.c) */
+static inline bool nvpc_is_window(struct perf_event *event)
+{
+	return FIELD_GET(NVPC_CFG_MODE, event->attr.config) ==
+	       NVPC_MODE_SINGLE && !nvpc_is_record(event);
+}
+
+int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
+		      struct perf_event *event);
+int nvpc_window_alloc(struct nvpc_slots *t, struct perf_event *event,
+		      unsigned long *claimed);
+void nvpc_window_regs(struct nvpc_domain *dom, struct perf_event *event);
+void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom);
+void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom);
+const char *nvpc_window_use(struct perf_event *event);
+
 int nvpc_registry_init(void);
 void nvpc_registry_exit(void);
 u8 nvpc_dset_id_of(enum nvpc_dset dset);
@@ -601,6 +693,8 @@ u8 nvpc_dset_id_of(enum nvpc_dset dset);
 int nvpc_engine_init(struct nvpc_core *core);
 void nvpc_engine_fini(struct nvpc_core *core);
 struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1);
+int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
+		    u64 config);
 int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		      struct perf_event *event);
 int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,

@@ -292,6 +292,31 @@ static int nvpc_check_mode(struct nvpc_core *core, struct nvpc_domain *dom,
 }
 
 /**
+ * nvpc_check_sigs() - the input's signal ids (sig0-sig3) against its domain
+ * @core: the GPU
+ * @dom: the domain
+ * @config: perf_event_attr.config
+ *
+ * Return: 0, or -EINVAL with a dev_dbg reason.
+ */
+int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
+		    u64 config)
+{
+	unsigned int j;
+
+	for (j = 0; j < 4; j++) {
+		u32 sig = (config >> (8 * j)) & 0xff;
+
+		if (sig >= dom->desc->nr_signals) {
+			nvpc_dbg(core, "sig%u 0x%x: domain has 0x%x signals\n",
+				 j, sig, dom->desc->nr_signals);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
  * nvpc_engine_check() - validate an event's config against its domain
  * @core: the GPU
  * @dom: the domain the event's attr.config1 names
@@ -305,12 +330,14 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 	u64 config = event->attr.config, config2 = event->attr.config2;
 	u32 opbits = FIELD_PREP(NVPC_OP_BITS,
 				FIELD_GET(NVPC_CFG_OPBITS, config));
-	unsigned int j, slot;
+	unsigned int slot;
 
 	if (config & NVPC_CFG_RESERVED) {
 		nvpc_dbg(core, "config 0x%llx: reserved bits set\n", config);
 		return -EINVAL;
 	}
+	if (nvpc_is_window(event))
+		return nvpc_window_check(core, dom, event);
 	if (config & NVPC_CFG_SHORT) {
 		nvpc_dbg(core, "short is a record event field\n");
 		return -EINVAL;
@@ -331,15 +358,8 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		}
 		return 0;
 	}
-	for (j = 0; j < 4; j++) {
-		u32 sig = (config >> (8 * j)) & 0xff;
-
-		if (sig >= dom->desc->nr_signals) {
-			nvpc_dbg(core, "sig%u 0x%x: domain has 0x%x signals\n",
-				 j, sig, dom->desc->nr_signals);
-			return -EINVAL;
-		}
-	}
+	if (nvpc_check_sigs(core, dom, config))
+		return -EINVAL;
 	slot = FIELD_GET(NVPC_CFG_SLOT, config);
 	if (slot > NVPC_NR_SLOTS) {
 		nvpc_dbg(core, "slot %u: only 1-4 (pre/start/event/stop)\n",
@@ -480,6 +500,8 @@ int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 	int idx;
 
 	*claimed = 0;
+	if (nvpc_is_window(event))
+		return nvpc_window_alloc(t, event, claimed);
 	if (FIELD_GET(NVPC_CFG_CYCLES, config))
 		return NVPC_CTR_CYCLES;
 	if (mode) {
@@ -527,6 +549,9 @@ static void nvpc_slot_regs(struct nvpc_domain *dom, struct perf_event *event)
 		 FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, config));
 
 	switch (FIELD_GET(NVPC_CFG_MODE, config)) {
+	case NVPC_MODE_SINGLE:
+		nvpc_window_regs(dom, event);
+		break;
 	case NVPC_MODE_EVENT_B6:
 		dom->src[NVPC_SLOT_EVENT] = (lower_32_bits(config) & 0xffff) |
 					    b6hi;
@@ -771,6 +796,11 @@ static void nvpc_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 
 			if (!d->running)
 				continue;
+			if (d->win.on) {
+				nvpc_window_sample(core, d);
+				d->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
+				continue;
+			}
 			/* one pulse swaps every running domain */
 			if (!gen->global_swap || !swapped)
 				gen->trigger_swap(core, d);
@@ -904,6 +934,17 @@ static void nvpc_poll_update(struct nvpc_core *core)
 	core->poll_ns = clamp_t(u64, ns, NVPC_POLL_MIN_NS, NVPC_POLL_MAX_NS);
 }
 
+/* Its events are single event mode inputs (window.c), not quad counters. */
+static bool nvpc_window_wanted(struct nvpc_domain *dom)
+{
+	unsigned int s;
+
+	for (s = 0; s < NVPC_NR_SLOTS; s++)
+		if (dom->slots->ev[s] && nvpc_is_window(dom->slots->ev[s]))
+			return true;
+	return false;
+}
+
 /* Write a domain's whole program: counting mode and all four inputs. */
 static void nvpc_domain_program(struct nvpc_core *core,
 				struct nvpc_domain *dom)
@@ -931,7 +972,7 @@ static void nvpc_mode_update(struct nvpc_core *core, struct nvpc_domain *dom)
 	unsigned int i;
 
 	if (!core->gen->shared_ctrl) {
-		if (!dom->running)
+		if (!dom->running || dom->win.on)
 			return;
 		dom->ctr_mode = nvpc_ctr_mode(core, dom);
 		core->gen->start(core, dom);
@@ -1002,7 +1043,7 @@ static void nvpc_commit_swap(struct nvpc_core *core)
 	list_for_each_entry(event, &core->fresh, active_entry) {
 		struct nvpc_domain *dom = event->pmu_private;
 
-		dom->swapped = dom->running;
+		dom->swapped = dom->running && !dom->win.on;
 	}
 	for (i = 0; i < core->nr_domains; i++) {
 		struct nvpc_domain *d = &core->domains[i];
@@ -1020,8 +1061,8 @@ static void nvpc_commit_swap(struct nvpc_core *core)
 				gen->trigger_swap(core, d);
 			continue;
 		}
-		/* one pulse swaps every running domain */
-		d->swapped = d->running;
+		/* one pulse swaps every running quad-mode domain */
+		d->swapped = d->running && !d->win.on;
 		if (d->running && any) {
 			gen->trigger_swap(core, d);
 			any = false;
@@ -1082,7 +1123,9 @@ static void nvpc_commit(struct nvpc_core *core)
 		if (!dom->dirty && !dom->dirty_mode)
 			continue;
 		if (busy && !dom->running) {
-			if (!gone)
+			if (!gone && nvpc_window_wanted(dom))
+				nvpc_window_program(core, dom);
+			else if (!gone)
 				nvpc_domain_program(core, dom);
 			dom->running = true;
 			nvpc_poll_update(core);
@@ -1091,6 +1134,9 @@ static void nvpc_commit(struct nvpc_core *core)
 			if (!gone)
 				gen->stop(core, dom);
 			dom->running = false;
+			dom->win.on = false;
+		} else if (busy && !gone && dom->win.on) {
+			nvpc_window_program(core, dom);
 		} else if (busy && !gone) {
 			nvpc_event_program(core, dom, dom->dirty);
 		}
@@ -1117,7 +1163,8 @@ static void nvpc_commit(struct nvpc_core *core)
 	list_for_each_entry(event, &core->fresh, active_entry) {
 		struct nvpc_domain *dom = event->pmu_private;
 
-		if (gen->single || dom->commit_seq == core->txn_seq + 1)
+		if (gen->single || dom->win.on ||
+		    dom->commit_seq == core->txn_seq + 1)
 			continue;
 		nvpc_sample(core, gen->global_swap ? NULL : dom);
 		for (i = 0; i < core->nr_domains; i++)
@@ -1198,7 +1245,8 @@ static void nvpc_event_place(struct nvpc_domain *dom, struct perf_event *event,
 		nvpc_slot_regs(dom, event);
 		dom->dirty |= claimed;
 	}
-	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config))
+	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config) &&
+	    !nvpc_is_window(event))
 		dom->dirty_mode = true;
 }
 
@@ -1316,7 +1364,7 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 		/* added and deleted in one transaction: it never counted */
 		event->hw.flags &= ~NVPC_HW_FRESH;
 		list_del_init(&event->active_entry);
-	} else if (!core->gen->single) {
+	} else if (!core->gen->single && !dom->win.on) {
 		/*
 		 * Quad mode: the commit's swap ends its period, the same swap
 		 * that starts the events added in this transaction
@@ -1346,7 +1394,8 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 		dom->op[s] = 0;
 	}
 	dom->dirty |= claims;
-	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config))
+	if (FIELD_GET(NVPC_CFG_MODE, event->attr.config) &&
+	    !nvpc_is_window(event))
 		dom->dirty_mode = true;
 	core->nr_active--;
 	if (!core->txn)

@@ -185,6 +185,49 @@ static u32 nvpc_g84_record_status(struct nvpc_core *core,
 	.record_limit = nvpc_g84_record_limit,				\
 	.record_status = nvpc_g84_record_status
 
+/*
+ * Single event mode (pcounter.rst "Single event mode"): CTRL, the inputs,
+ * THRESHOLD and the CTR_PRE/CTR_STOP initial values abort any process;
+ * the PRE_OP write, last, starts the new one (on G84+ it would also swap,
+ * but only in quad mode). SETFLAG and CLRFLAG keep their truth tables.
+ */
+static void nvpc_nv40_single_start(struct nvpc_core *core,
+				   struct nvpc_domain *dom,
+				   const struct nvpc_single_prog *p)
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int i = dom->index, s;
+
+	nvpc_wr32(ndev, NVPC_NV40_CTRL(i),
+		  FIELD_PREP(NVPC_NV40_CTRL_MODE, NVPC_NV40_CTRL_MODE_SINGLE) |
+		  (p->event_all ? NVPC_NV40_CTRL_EVENT_CTR_PERIOD : 0));
+	for (s = NVPC_SLOT_START; s <= NVPC_SLOT_STOP; s++) {
+		nvpc_wr32(ndev, NVPC_NV40_SRC(i, s), p->src[s]);
+		nvpc_wr32(ndev, NVPC_NV40_OP(i, s), p->op[s]);
+	}
+	nvpc_wr32(ndev, NVPC_NV40_THRESHOLD(i), p->threshold);
+	nvpc_wr32(ndev, NVPC_NV40_CTR_PRE(i), p->pre);
+	nvpc_wr32(ndev, NVPC_NV40_CTR_STOP(i), p->stop);
+	nvpc_wr32(ndev, NVPC_NV40_PRE_SRC(i), p->src[NVPC_SLOT_PRE]);
+	nvpc_wr32(ndev, NVPC_NV40_PRE_OP(i), p->op[NVPC_SLOT_PRE]);
+}
+
+/* the counters first, SINGLE_STATE last (window.c relies on the order) */
+static void nvpc_nv40_single_read(struct nvpc_core *core,
+				  struct nvpc_domain *dom,
+				  struct nvpc_single_ctrs *c)
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int i = dom->index;
+
+	c->event = nvpc_rd32(ndev, NVPC_NV40_CTR_EVENT(i));
+	c->start = nvpc_rd32(ndev, NVPC_NV40_CTR_START(i));
+	c->pre = nvpc_rd32(ndev, NVPC_NV40_CTR_PRE(i));
+	c->stop = nvpc_rd32(ndev, NVPC_NV40_CTR_STOP(i));
+	c->state = FIELD_GET(NVPC_NV40_CTRL_SINGLE_STATE,
+			     nvpc_rd32(ndev, NVPC_NV40_CTRL(i)));
+}
+
 /* every slot; NV40+ have all counter modes (Special counter modes) */
 #define NVPC_NV40_SLOTS		GENMASK(NVPC_NR_SLOTS - 1, 0)
 #define NVPC_NV40_MODES		GENMASK(NVPC_MODE_EXTRA_B6, 0)
@@ -198,7 +241,9 @@ static u32 nvpc_g84_record_status(struct nvpc_core *core,
 	.ack = nvpc_nv40_ack,						\
 	.state = nvpc_nv40_state,					\
 	.status_reg = nvpc_nv40_status_reg,					\
-	.dump_range = nvpc_nv40_dump_range
+	.dump_range = nvpc_nv40_dump_range,				\
+	.single_start = nvpc_nv40_single_start,				\
+	.single_read = nvpc_nv40_single_read
 
 const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.name = "nv40",

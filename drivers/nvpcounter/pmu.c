@@ -77,6 +77,9 @@ static struct attribute *nvpc_format_attrs[] = {
 	NVPC_FORMAT(bsig3, "config2", NVPC_CFG2_BSIG3),
 	NVPC_FORMAT(bsig4, "config2", NVPC_CFG2_BSIG4),
 	NVPC_FORMAT(bsig5, "config2", NVPC_CFG2_BSIG5),
+	NVPC_FORMAT(pre, "config2", NVPC_CFG2_PRE),
+	NVPC_FORMAT(periods, "config2", NVPC_CFG2_PERIODS),
+	NVPC_FORMAT(thr, "config2", NVPC_CFG2_THR),
 	NVPC_FORMAT(rsig4, "config2", NVPC_CFG2_RSIG(4)),
 	NVPC_FORMAT(rsig5, "config2", NVPC_CFG2_RSIG(5)),
 	NVPC_FORMAT(rsig6, "config2", NVPC_CFG2_RSIG(6)),
@@ -183,29 +186,55 @@ static int nvpc_validate_group(struct nvpc_core *core,
 	return ret;
 }
 
-/**
- * nvpc_domain_claim() - a counting event's domain: no record event while
- *	it is there
- * @core: the GPU
- * @dom: the domain
- *
- * Return: 0, or -EBUSY if the domain records.
+/*
+ * A counting event's domain: no record event while it is there, and
+ * single event mode (window.c) and quad-mode events exclude each other.
  */
-int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom)
+static int nvpc_domain_claim_as(struct nvpc_core *core,
+				struct nvpc_domain *dom, bool window)
 {
 	unsigned long flags;
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&core->lock, flags);
-	if (dom->rec)
+	if (dom->rec || (window ? dom->nr_events > dom->nr_window :
+			 dom->nr_window)) {
 		ret = -EBUSY;
-	else
+	} else {
 		dom->nr_events++;
+		dom->nr_window += window;
+	}
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 	if (ret)
-		nvpc_dbg(core, "domain %s records: no counting events on it\n",
-			 dom->name);
+		nvpc_dbg(core, "domain %s %s: no %s events on it\n", dom->name,
+			 dom->rec ? "records" : window ? "counts in quad mode" :
+			 "is in single event mode",
+			 window ? "single event mode" : "counting");
 	return ret;
+}
+
+static void nvpc_domain_unclaim_as(struct nvpc_core *core,
+				   struct nvpc_domain *dom, bool window)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	dom->nr_events--;
+	dom->nr_window -= window;
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+}
+
+/**
+ * nvpc_domain_claim() - a quad-mode counting event's domain: no record
+ *	event and no single event mode event while it is there
+ * @core: the GPU
+ * @dom: the domain
+ *
+ * Return: 0, or -EBUSY if the domain records or is in single event mode.
+ */
+int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	return nvpc_domain_claim_as(core, dom, false);
 }
 
 /**
@@ -215,11 +244,7 @@ int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom)
  */
 void nvpc_domain_unclaim(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&core->lock, flags);
-	dom->nr_events--;
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_domain_unclaim_as(core, dom, false);
 }
 
 /* Give back what event_init claimed for the event. */
@@ -231,7 +256,8 @@ static void nvpc_event_unclaim(struct nvpc_core *core,
 	else if (nvpc_is_unit_sum(event))
 		nvpc_units_destroy(core, event);
 	else
-		nvpc_domain_unclaim(core, event->pmu_private);
+		nvpc_domain_unclaim_as(core, event->pmu_private,
+				       nvpc_is_window(event));
 }
 
 static void nvpc_event_destroy(struct perf_event *event)
@@ -313,7 +339,8 @@ static int nvpc_event_init(struct perf_event *event)
 		if (!ret)
 			ret = nvpc_validate_group(core, event);
 		if (!ret)
-			ret = nvpc_domain_claim(core, dom);
+			ret = nvpc_domain_claim_as(core, dom,
+						   nvpc_is_window(event));
 		if (ret)
 			return ret;
 	}

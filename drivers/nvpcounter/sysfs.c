@@ -174,6 +174,8 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 			use[s] = "none";
 		else if (!ev)
 			use[s] = "free";
+		else if (nvpc_is_window(ev))
+			use[s] = nvpc_window_use(ev);
 		else
 			use[s] = nvpc_ctr_mode_names[FIELD_GET(NVPC_CFG_MODE,
 							       ev->attr.config)];
@@ -219,6 +221,8 @@ static struct nvpc_dom_counter_attr nvpc_dom_counters[] = {
 	NVPC_DOM_COUNTER(record_gaps, rec_gaps),
 	NVPC_DOM_COUNTER(record_stalls, rec_stalls),
 	NVPC_DOM_COUNTER(record_faults, rec_faults),
+	NVPC_DOM_COUNTER(single_restarts, win_restarts),
+	NVPC_DOM_COUNTER(window_cuts, win_cuts),
 };
 
 /* idle, recording, stalled (the consumer fell behind) or faulted */
@@ -272,13 +276,15 @@ static struct attribute *nvpc_domain_attrs[] = {
 	&nvpc_dom_counters[6].attr.attr,
 	&nvpc_dom_counters[7].attr.attr,
 	&nvpc_dom_counters[8].attr.attr,
+	&nvpc_dom_counters[9].attr.attr,
+	&nvpc_dom_counters[10].attr.attr,
 	&nvpc_dom_attr_record_state.attr,
 	&nvpc_dom_attr_status.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(nvpc_domain);
 /* every counter above is listed in nvpc_domain_attrs */
-static_assert(ARRAY_SIZE(nvpc_dom_counters) == 9);
+static_assert(ARRAY_SIZE(nvpc_dom_counters) == 11);
 
 static void nvpc_domain_kobj_release(struct kobject *kobj)
 {

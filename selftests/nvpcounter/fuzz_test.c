@@ -83,6 +83,7 @@ struct fuzz_fd {
 	int dom;		/* index in its GPU's dom[], -1: none */
 	int record;		/* a record event (owns its domain) */
 	int sum;		/* a unit sum: its domain in every unit */
+	int window;		/* a single event mode event */
 	__u64 read_format;
 	__u64 last;
 };
@@ -387,10 +388,50 @@ static int same_domain(const struct fuzz_gpu *g, int a, int a_sum, int b,
 }
 
 /*
- * A record event and counting events exclude each other on a domain, a
- * record event excludes another on it, and on GF100+ on any domain.
+ * A single event mode event (perf.rst "Windows and thresholds"): NV40:GF100
+ * only (EOPNOTSUPP elsewhere); no record field or counter-mode signal;
+ * cycles with no slot, input or argument, else a slot naming its input,
+ * signal ids in range, no argument on START. Opbits: per slot.
  */
-static int domain_busy(int gpu, int dom, int record, int sum)
+static fuzz_set expect_window(const struct fuzz_gpu *g,
+			      const struct fuzz_dom *d, const __u64 cfg[3])
+{
+	__u64 c = cfg[0], c1 = cfg[1], c2 = cfg[2];
+	__u64 input = NVPC_CFG_SIG0 | NVPC_CFG_SIG1 | NVPC_CFG_SIG2 |
+		      NVPC_CFG_SIG3 | NVPC_CFG_OP | NVPC_CFG_OPBITS;
+	unsigned int slot = field_get(c, NVPC_CFG_SLOT);
+	unsigned int sarg = field_get(c2, NVPC_CFG2_SARG), j;
+
+	if (g->gen < GEN_NV40 || g->gen >= GEN_GF100)
+		return E(EOPNOTSUPP);
+	if ((c & NVPC_CFG_SHORT) || (c1 & NVPC_CFG1_RECORD_FIELDS) ||
+	    (c2 & ~NVPC_CFG2_SARG))
+		return E(EINVAL);
+	if (c & NVPC_CFG_CYCLES)
+		return slot || (c & input) || sarg ? E(EINVAL) : OK;
+	if (!slot || slot > NVPC_NR_SLOTS)
+		return E(EINVAL);
+	for (j = 0; j < 4; j++)
+		if (field_get(c, 0xffULL << (8 * j)) >= d->nr_signals)
+			return E(EINVAL);
+	if (slot == NVPC_SLOT_START + 1 && sarg)
+		return E(EINVAL);
+	return field_get(c, NVPC_CFG_OPBITS) ? OK | E(EINVAL) : OK;
+}
+
+static int is_window(const __u64 cfg[3])
+{
+	return !(cfg[0] & NVPC_CFG_RECORD) &&
+	       field_get(cfg[0], NVPC_CFG_MODE) == NVPC_MODE_SINGLE;
+}
+
+/*
+ * A record event and counting events exclude each other on a domain, a
+ * record event excludes another on it, and on GF100+ on any domain;
+ * single event mode and quad-mode counting events exclude each other on a
+ * domain.
+ */
+static int domain_busy(int gpu, int dom, int record, int sum, int window)
 {
 	int i;
 
@@ -401,6 +442,8 @@ static int domain_busy(int gpu, int dom, int record, int sum)
 			continue;
 		if (same_domain(&gpus[gpu], e->dom, e->sum, dom, sum) &&
 		    (record || e->record))
+			return 1;
+		if (e->dom == dom && !record && window != e->window)
 			return 1;
 		if (record && e->record && gpus[gpu].gen >= GEN_GF100)
 			return 1;
@@ -441,6 +484,8 @@ static fuzz_set expect_config(const struct fuzz_gpu *g, const __u64 cfg[3])
 	/* record events (record.rst); record fields on a counting one */
 	if (c & NVPC_CFG_RECORD)
 		return expect_record(g, d, cfg);
+	if (mode == NVPC_MODE_SINGLE)
+		return expect_window(g, d, cfg);
 	if ((c & NVPC_CFG_SHORT) || (c1 & NVPC_CFG1_RECORD_FIELDS) ||
 	    (c2 & NVPC_CFG2_RESERVED))
 		return E(EINVAL);
@@ -504,6 +549,7 @@ struct fuzz_call {
 	int dom;		/* index of the domain in its GPU's dom[] */
 	int record;		/* a record event */
 	int sum;		/* a unit sum (is_unit_sum()) */
+	int window;		/* a single event mode event */
 	fuzz_set allowed;
 	const char *why;	/* the class of the prediction */
 };
@@ -819,11 +865,13 @@ static void make_call(struct fuzz_call *fc, int null_fd)
 	/* a sum's unit 0: the sim's units are 0 .. N-1 */
 	fc->dom = find_dom(g, cfg[1]) - g->dom;
 	fc->sum = is_unit_sum(cfg);
-	busy = domain_busy(fc->gpu, fc->dom, fc->record, fc->sum);
+	fc->window = is_window(cfg);
+	busy = domain_busy(fc->gpu, fc->dom, fc->record, fc->sum,
+			   fc->window);
 	if (busy && fc->group < 0) {
 		fc->allowed = (pmu_ok & ~OK) | E(EBUSY);
 		fc->why = fc->record ? "record event on a busy domain" :
-			  "counting on a recording domain";
+			  "counting on a domain that records or counts in the other mode";
 		return;
 	}
 	if (fc->record && fc->group >= 0) {
@@ -1077,6 +1125,7 @@ static void one_call(int null_fd)
 			       .inherit = fc.attr.inherit,
 			       .dom = fc.dom, .record = fc.record,
 			       .sum = fc.sum,
+			       .window = fc.window,
 			       .read_format = fc.attr.read_format };
 	/* a member of a software leader's group reads in that group */
 	if (e->leader >= 0)

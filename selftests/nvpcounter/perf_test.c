@@ -908,9 +908,16 @@ TEST_F(perf, errors)
 	ATTR(CFG_SIG(0, 1) | CFG_SLOT(NVPC_SLOT_PRE) | CFG_OPBITS(1 << 4),
 	     CFG1_DOM(1, 0, 0), 0);
 	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
-	/* counter mode 5 does not exist; modes choose their own slots */
-	ATTR(CFG_SIG(0, 1) | CFG_MODE(5), CFG1_DOM(1, 0, 0), 0);
+	/*
+	 * counter mode 6 does not exist; 5 is single event mode, which
+	 * GF100+ has no documented setup for (perf.rst "Windows and
+	 * thresholds"); modes choose their own slots
+	 */
+	ATTR(CFG_SIG(0, 1) | CFG_MODE(6), CFG1_DOM(1, 0, 0), 0);
 	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
+	ATTR(CFG_SIG(0, 1) | CFG_MODE(NVPC_MODE_SINGLE) |
+	     CFG_SLOT(NVPC_SLOT_EVENT), CFG1_DOM(1, 0, 0), 0);
+	EXPECT_EQ(-EOPNOTSUPP, nvpc_attr_open(&attr, -1, 0));
 	ATTR(CFG_SIG(0, 1) | CFG_MODE(1) | CFG_SLOT(2), CFG1_DOM(1, 0, 0), 0);
 	EXPECT_EQ(-EINVAL, nvpc_attr_open(&attr, -1, 0));
 	/* EXTRA modes take no input; cycles take nothing */

@@ -41,6 +41,19 @@
 #define NVPC_CFG_SHORT		_NVPC_GENMASK_ULL(61, 61)
 #define NVPC_CFG_RESERVED	_NVPC_GENMASK_ULL(63, 62)
 
+/*
+ * Single event mode (NVPC_CFG_MODE = NVPC_MODE_SINGLE, Documentation/
+ * perf.rst "Windows and thresholds"): config2 bits 48-63 hold the
+ * argument of the input the event describes (its slot): the PRE count
+ * (CTR_PRE initial value: pre + 1 PRE pulses open the process) on PRE,
+ * the number of counting periods (0: until the event is closed) on STOP,
+ * the THRESHOLD (0: count EVENT itself) on EVENT; 0 on START and cycles.
+ */
+#define NVPC_CFG2_PRE		_NVPC_GENMASK_ULL(63, 48)
+#define NVPC_CFG2_PERIODS	_NVPC_GENMASK_ULL(63, 48)
+#define NVPC_CFG2_THR		_NVPC_GENMASK_ULL(63, 48)
+#define NVPC_CFG2_SARG		_NVPC_GENMASK_ULL(63, 48)
+
 /* config1: which domain */
 #define NVPC_CFG1_DOM		_NVPC_GENMASK_ULL(2, 0)	/* index in its set */
 #define NVPC_CFG1_DSET		_NVPC_GENMASK_ULL(5, 4)	/* NVPC_DSET_* */
@@ -86,7 +99,8 @@
 #define NVPC_CFG2_BSIG3		_NVPC_GENMASK_ULL(31, 24)
 #define NVPC_CFG2_BSIG4		_NVPC_GENMASK_ULL(39, 32)
 #define NVPC_CFG2_BSIG5		_NVPC_GENMASK_ULL(47, 40)
-#define NVPC_CFG2_RESERVED	_NVPC_GENMASK_ULL(63, 48)
+/* bits 48-63: NVPC_CFG2_SARG of single-mode events, else reserved */
+#define NVPC_CFG2_RESERVED	NVPC_CFG2_SARG
 /*
  * record events: config2 holds instead the signals of record counters
  * 4-11 (START_SRC args 0-3, EVENT_SRC args 0-3), 8 bits each from bit 0:
@@ -105,6 +119,15 @@
 #define NVPC_MODE_EVENT_B6	2	/* NV40+ */
 #define NVPC_MODE_EXTRA_B4	3	/* NV40+ */
 #define NVPC_MODE_EXTRA_B6	4	/* NV40+ */
+/*
+ * Not a counter mode: the event is one input of its domain's single
+ * event mode program, slot 1-4 naming which (NV40:GF100). PRE counts its
+ * pulses until START is recognised, START the windows opened, EVENT its
+ * cycles inside windows (or, with thr, the windows in which it reached
+ * thr), STOP the windows closed; with cycles (no slot) the cycles inside
+ * windows, on the EVENT input. See Documentation/perf.rst.
+ */
+#define NVPC_MODE_SINGLE	5
 
 /* NVPC_CFG1_DSET values: domain sets (main = hub before GF100) */
 #define NVPC_DSET_ID_HUB	0

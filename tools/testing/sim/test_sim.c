@@ -853,6 +853,75 @@ TEST_F(sim, single_event_ctr_period_threshold)
 	EXPECT_EQ(0, RD(NVPC_NV40_CTR_START(0)));
 }
 
+/* every single event mode counter, SINGLE_STATE and the FLAG latch */
+static bool single_same(struct nvpc_sim *a, struct nvpc_sim *b)
+{
+	return !memcmp(a->dom[0].hw.ctr, b->dom[0].hw.ctr,
+		       sizeof(a->dom[0].hw.ctr)) &&
+	       a->dom[0].hw.single_state == b->dom[0].hw.single_state &&
+	       a->dom[0].hw.latch == b->dom[0].hw.latch &&
+	       a->dom[0].hw.latch_d1 == b->dom[0].hw.latch_d1;
+}
+
+TEST_F(sim, single_settle_equals_advance)
+{
+	struct nvpc_sim *a = NEW(&chip_nv40), *b = NEW(&chip_nv40), *s;
+
+	/*
+	 * single_setup() ends with the PRE_OP write that starts the process
+	 * at the next cycle (c = 0). A settle does that cycle's state change
+	 * now: WAIT_PRE, CTR_PRE = 1 and CTR_STOP = 1 (the initial values),
+	 * the other counters 0, readable before any cycle ran; b, not
+	 * settled, still reads INACTIVE. The cycle then runs as the start's
+	 * cycle in both, without a second start: after c = 0..39 both are
+	 * where single_state_machine() found them (INACTIVE, CTR_START 2).
+	 */
+	single_setup(a, NVPC_NV40_CTRL_MODE_SINGLE, 5);
+	single_setup(b, NVPC_NV40_CTRL_MODE_SINGLE, 5);
+	nvpc_sim_settle(a);
+	nvpc_sim_settle(a);	/* idempotent */
+	s = a;
+	EXPECT_EQ(NVPC_SINGLE_WAIT_PRE, SSTATE());
+	EXPECT_EQ(1, RD(NVPC_NV40_CTR_PRE(0)));
+	EXPECT_EQ(1, RD(NVPC_NV40_CTR_STOP(0)));
+	s = b;
+	EXPECT_EQ(NVPC_SINGLE_INACTIVE, SSTATE());
+	ASSERT_EQ(0, nvpc_sim_advance(a, 0, 1));
+	ASSERT_EQ(0, nvpc_sim_advance(b, 0, 1));
+	EXPECT_TRUE(single_same(a, b));
+	ASSERT_EQ(0, nvpc_sim_advance(a, 0, 12));	/* c = 1..12 */
+	ASSERT_EQ(0, nvpc_sim_advance(b, 0, 12));
+	EXPECT_TRUE(single_same(a, b));
+	/*
+	 * c = 13: an abort (THRESHOLD write) and a new start, settled in a:
+	 * WAIT_PRE with the counters reset at once; b does both at c = 13.
+	 * Then the same process in both: c = 14 PRE (CTR_PRE 1 -> 0), c =
+	 * 16 PRE -> WAIT_START, c = 30 START, c = 35 STOP (EVENT 5 >= 5:
+	 * CTR_START 1, CTR_STOP 1 -> 0), c = 50 START, c = 55 STOP ->
+	 * INACTIVE with CTR_START 2.
+	 */
+	nvpc_sim_wr32(a, NVPC_NV40_THRESHOLD(0), 5);
+	nvpc_sim_wr32(b, NVPC_NV40_THRESHOLD(0), 5);
+	nvpc_sim_wr32(a, NVPC_NV40_PRE_OP(0), NVPC_OP_ARG0);
+	nvpc_sim_wr32(b, NVPC_NV40_PRE_OP(0), NVPC_OP_ARG0);
+	nvpc_sim_settle(a);
+	s = a;
+	EXPECT_EQ(NVPC_SINGLE_WAIT_PRE, SSTATE());
+	EXPECT_EQ(0, RD(NVPC_NV40_CTR_EVENT(0)));
+	ASSERT_EQ(0, nvpc_sim_advance(a, 0, 43));	/* c = 13..55 */
+	ASSERT_EQ(0, nvpc_sim_advance(b, 0, 43));
+	EXPECT_TRUE(single_same(a, b));
+	EXPECT_EQ(NVPC_SINGLE_INACTIVE, SSTATE());
+	EXPECT_EQ(2, RD(NVPC_NV40_CTR_START(0)));
+	/* an abort alone, settled: INACTIVE now, the same after a cycle */
+	nvpc_sim_wr32(a, NVPC_NV40_CTR_PRE(0), 1);
+	nvpc_sim_wr32(b, NVPC_NV40_CTR_PRE(0), 1);
+	nvpc_sim_settle(a);
+	ASSERT_EQ(0, nvpc_sim_advance(a, 0, 1));
+	ASSERT_EQ(0, nvpc_sim_advance(b, 0, 1));
+	EXPECT_TRUE(single_same(a, b));
+}
+
 TEST_F(sim, single_nv10_no_event_ctr_period)
 {
 	struct nvpc_sim *s = NEW(&chip_nv10);

@@ -448,6 +448,17 @@ static void fa_single(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		if (l1)
 			fs |= m1;
 		lo = l;
+		if (i == 0 && hw->start_settled) {
+			/*
+			 * the PRE_OP write's cycle, whose state change
+			 * nvpc_sim_settle() did: the flag clears
+			 */
+			l = 0;
+			if (!hw->pend_abort) {
+				l1 = lo;
+				continue;
+			}
+		}
 		if (i == 0 && hw->pend_abort)
 			hw->single_state = NVPC_SINGLE_INACTIVE;
 		if (hw->single_state == NVPC_SINGLE_INACTIVE) {
@@ -1066,6 +1077,7 @@ static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	hw->pend_swap = 0;
 	hw->pend_pm = 0;
 	hw->swap_settled = 0;
+	hw->start_settled = 0;
 	if (hw->pend_user_clear) {
 		hw->user_value &= ~hw->user_pulse;
 		hw->pend_user_clear = 0;
@@ -1213,7 +1225,8 @@ static u64 fa_hyperperiod_after(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 static bool fa_pending(const struct nvpc_sim_hw *hw)
 {
 	return hw->pend_abort || hw->pend_start || hw->pend_swap ||
-	       hw->pend_pm || hw->pend_user_clear || hw->swap_settled;
+	       hw->pend_pm || hw->pend_user_clear || hw->swap_settled ||
+	       hw->start_settled;
 }
 
 /* modes whose state repeats with the sources (record mode writes memory) */

@@ -127,6 +127,9 @@ struct nvpc_sim_hw {
 	u8 pend_pm;
 	u8 pend_user_clear;
 	u8 swap_settled;	/* nvpc_sim_settle() did the next cycle's swap */
+	u8 start_settled;	/* nvpc_sim_settle() did the next cycle's
+				 * single event mode start (its state change)
+				 */
 	u64 periodic_g;
 
 	/* record mode */

@@ -799,15 +799,51 @@ u64 nvpc_sim_work(const struct nvpc_sim *sim)
 	return sim->work;
 }
 
+/*
+ * Single event mode: the abort and the start ("PCOUNTER config register
+ * written this cycle", "PRE_OP written this cycle") of a domain's next
+ * cycle, done now (pcounter.rst "Single event mode"): SINGLE_STATE and the
+ * counters as that cycle leaves them. The cycle itself still runs, as the
+ * INACTIVE cycle it is, without a second start (its flag clears then).
+ * A write catches its domain up (nvpc_sim_access_scope()), so the domain
+ * is at the model time here.
+ */
+static void nvpc_sim_settle_single(struct nvpc_sim_hw *hw)
+{
+	if (hw->mode != NVPC_SIM_MODE_SINGLE)
+		return;
+	if (hw->pend_abort) {
+		hw->single_state = NVPC_SINGLE_INACTIVE;
+		hw->pend_abort = 0;
+	}
+	if (hw->single_state == NVPC_SINGLE_INACTIVE && hw->pend_start) {
+		hw->ctr[NVPC_SIM_CTR_EVENT] = 0;
+		hw->ctr[NVPC_SIM_CTR_START] = 0;
+		hw->ctr[NVPC_SIM_CTR_CYCLES] = 0;
+		hw->ctr[NVPC_SIM_CTR_CYCLES_ALT] = 0;
+		hw->ctr[NVPC_SIM_CTR_PRE] = hw->pre_init;
+		hw->ctr[NVPC_SIM_CTR_STOP] = hw->stop_init;
+		hw->single_state = NVPC_SINGLE_WAIT_PRE;
+		hw->start_settled = 1;
+	}
+	/* a PRE_OP write outside INACTIVE starts nothing */
+	hw->pend_start = 0;
+}
+
 /* kernel-doc in sim_model.h */
 void nvpc_sim_settle(struct nvpc_sim *sim)
 {
+	unsigned int i;
+
 	/*
 	 * GF100+ PCOUNTER in reset runs no cycles, so it swaps nothing. Lazy
 	 * domains are never in quad mode: a settle leaves them alone.
 	 */
-	if (nvpc_sim_enabled(sim))
-		sim->engine->settle(sim);
+	if (!nvpc_sim_enabled(sim))
+		return;
+	for (i = 0; i < sim->nr_dom; i++)
+		nvpc_sim_settle_single(&sim->dom[i].hw);
+	sim->engine->settle(sim);
 }
 
 /**

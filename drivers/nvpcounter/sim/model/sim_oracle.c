@@ -217,6 +217,15 @@ static void or_single(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	struct nvpc_sim_hw *hw = &d->hw;
 	u8 gen = sim->gen;
 
+	if (hw->start_settled) {
+		/*
+		 * the PRE_OP write's cycle, whose state change
+		 * nvpc_sim_settle() did: the flag clears
+		 */
+		hw->latch = 0;
+		if (!hw->pend_abort)
+			return;
+	}
 	/* pcounter.rst "Single event mode", the pseudo-code */
 	switch (hw->single_state) {
 	case NVPC_SINGLE_INACTIVE:
@@ -486,6 +495,7 @@ static void or_step(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	hw->pend_swap = 0;
 	hw->pend_pm = 0;
 	hw->swap_settled = 0;
+	hw->start_settled = 0;
 	if (hw->pend_user_clear) {
 		hw->user_value &= ~hw->user_pulse;
 		hw->pend_user_clear = 0;

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: single event mode events (windows and thresholds)
+ *
+ * pcounter.rst "Single event mode": a domain counts its EVENT input only
+ * inside counting periods ("windows") that START opens and STOP closes,
+ * once (CTR_PRE + 1) PRE pulses have been seen, for (CTR_STOP + 1)
+ * periods; CTR_START counts the periods that ended with CTR_EVENT >=
+ * THRESHOLD. It is a mode of the whole domain: the events of one domain
+ * in it (NVPC_MODE_SINGLE) are the inputs of one program, each naming its
+ * input by its slot, all members of one perf group (a second group on the
+ * domain waits for the first: ENOSPC, perf multiplexes), and no quad-mode
+ * counting or record event may be open on the domain meanwhile (EBUSY).
+ *
+ * What each member counts, from the process as read (64-bit sums, a
+ * sample at every read and poll):
+ *
+ * - PRE: its pulses until START is recognised, at most pre + 1;
+ * - START: the windows opened (closed ones, plus one while COUNTING);
+ * - STOP: the windows closed: CTR_STOP counts the periods left down from
+ *   its initial value, and the process ends INACTIVE after the last;
+ * - EVENT: CTR_EVENT with EVENT_CTR_PERIOD = ALL (its cycles inside every
+ *   window), or, with a threshold, CTR_START with EVENT_CTR_PERIOD = ONE
+ *   (the windows in which it reached the threshold);
+ * - cycles: the cycles inside windows, counted by an EVENT input that is
+ *   always true: it takes the EVENT input (CTR_CYCLES holds the current
+ *   window's length only, so no other counter sums them).
+ *
+ * 0 periods means until the event is closed: CTR_STOP starts at
+ * 0xffffffff and the driver restarts the process before any counter can
+ * saturate (every counter grows at most once per cycle, and a sample
+ * comes at least every 2^31 cycles of the fastest clock): at a sample
+ * outside a window once a counter passed 2^30, inside one only once it
+ * passed 2^31 (the window then ends there: counted closed, with a
+ * threshold as reached if CTR_EVENT was at it, and in win_cuts). The
+ * restarted process takes PRE as always true, so it recognises START
+ * again after two cycles (the PRE_OP write's and one WAIT_FOR_PRE
+ * cycle): a START pulse in them is not seen.
+ *
+ * A start lands on the domain's next cycle: until then the registers show
+ * the process before it. The driver reads the process just before each
+ * start and takes a read equal to that in every counter and SINGLE_STATE
+ * as the start not landed yet (nothing folded, counted in stragglers).
+ * Assumption (the documents are silent): a landed process never reads
+ * exactly as the one before it did; it would have to have run, within the
+ * reads, to the same counts (a read follows the start within the same
+ * lock hold, and a GPU read takes many domain cycles; the sim does the
+ * start's state change at a read on its manual clock, Documentation/
+ * sim.rst "Time and clocks"). GF100+ has no documented single event mode setup
+ * (pcounter.rst: "figure out how single event mode is supposed to be used
+ * on NVC0+"): those events are refused there (EOPNOTSUPP), as on NV10:NV40,
+ * whose shared CTRL this does not program yet.
+ */
+
+#include <linux/bitfield.h>
+
+#include <nvpcounter/regs.h>
+
+#include "core.h"
+
+/* truth tables: always true, never true */
+#define NVPC_WIN_ALWAYS		0xffff
+#define NVPC_WIN_NEVER		0x0000
+
+/* the restart points of an endless process (see the DOC above) */
+#define NVPC_WIN_RESTART_IDLE	BIT_ULL(30)
+#define NVPC_WIN_RESTART_FORCE	BIT_ULL(31)
+
+#define NVPC_WIN_INPUT	(NVPC_CFG_SIG0 | NVPC_CFG_SIG1 | NVPC_CFG_SIG2 | \
+			 NVPC_CFG_SIG3 | NVPC_CFG_OP | NVPC_CFG_OPBITS)
+
+static const char * const nvpc_win_slot_names[NVPC_NR_SLOTS] = {
+	[NVPC_SLOT_PRE] = "pre",
+	[NVPC_SLOT_START] = "start",
+	[NVPC_SLOT_EVENT] = "event",
+	[NVPC_SLOT_STOP] = "stop",
+};
+
+/**
+ * nvpc_window_check() - validate a single event mode event
+ * @core: the GPU
+ * @dom: its domain
+ * @event: the event (NVPC_MODE_SINGLE, reserved config bits clear)
+ *
+ * Return: 0; -EOPNOTSUPP where the generation has no single event mode
+ * events; -EINVAL with a dev_dbg reason for a bad field.
+ */
+int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
+		      struct perf_event *event)
+{
+	u64 c = event->attr.config, c1 = event->attr.config1;
+	u64 c2 = event->attr.config2;
+	unsigned int slot = FIELD_GET(NVPC_CFG_SLOT, c);
+	u32 sarg = FIELD_GET(NVPC_CFG2_SARG, c2);
+	u32 opbits = FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
+
+	if (!core->gen->single_start) {
+		nvpc_dbg(core, "single event mode: not on a %s (%s)\n",
+			 core->gen->name, core->gen->unit_sets ?
+			 "GF100+ has no documented single event mode setup" :
+			 "NV40:GF100 only");
+		return -EOPNOTSUPP;
+	}
+	if ((c & NVPC_CFG_SHORT) || (c1 & NVPC_CFG1_RECORD_FIELDS)) {
+		nvpc_dbg(core, "single event mode: record fields set\n");
+		return -EINVAL;
+	}
+	if (c2 & ~NVPC_CFG2_SARG) {
+		nvpc_dbg(core, "single event mode: config2 0x%llx: only bits 48-63 (pre/periods/thr)\n",
+			 c2);
+		return -EINVAL;
+	}
+	if (c & NVPC_CFG_CYCLES) {
+		if (slot || (c & NVPC_WIN_INPUT) || sarg) {
+			nvpc_dbg(core, "single event mode cycles: no slot, input or argument\n");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!slot || slot > NVPC_NR_SLOTS) {
+		nvpc_dbg(core, "single event mode: slot %u: name the input, 1-4 (pre/start/event/stop)\n",
+			 slot);
+		return -EINVAL;
+	}
+	if (nvpc_check_sigs(core, dom, c))
+		return -EINVAL;
+	if (opbits & ~core->gen->opbits[slot - 1]) {
+		nvpc_dbg(core, "op bits 0x%x: not on the %s input of a %s\n",
+			 (u32)FIELD_GET(NVPC_OP_BITS, opbits),
+			 nvpc_win_slot_names[slot - 1], core->gen->name);
+		return -EINVAL;
+	}
+	if (slot - 1 == NVPC_SLOT_START && sarg) {
+		nvpc_dbg(core, "single event mode: START takes no argument (0x%x)\n",
+			 sarg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * nvpc_window_alloc() - claim the input a single event mode event names
+ * @t: its domain's slot table (live, or group validation's copy)
+ * @event: the event (checked)
+ * @claimed: set to the slot claimed
+ *
+ * The inputs of one domain's program belong to one group: a slot that is
+ * taken, or any slot held by another group or a quad-mode event, makes the
+ * event wait.
+ *
+ * Return: the counter (its slot; NVPC_SLOT_EVENT for cycles), or -ENOSPC.
+ */
+int nvpc_window_alloc(struct nvpc_slots *t, struct perf_event *event,
+		      unsigned long *claimed)
+{
+	unsigned int slot, s;
+
+	*claimed = 0;
+	slot = event->attr.config & NVPC_CFG_CYCLES ? NVPC_SLOT_EVENT :
+		FIELD_GET(NVPC_CFG_SLOT, event->attr.config) - 1;
+	if (t->ev[slot])
+		return -ENOSPC;
+	for (s = 0; s < NVPC_NR_SLOTS; s++) {
+		struct perf_event *ev = t->ev[s];
+
+		if (ev && (!nvpc_is_window(ev) ||
+			   ev->group_leader != event->group_leader))
+			return -ENOSPC;
+	}
+	t->ev[slot] = event;
+	*claimed = BIT(slot);
+	return slot;
+}
+
+/**
+ * nvpc_window_regs() - the _SRC/_OP shadows of a single event mode event
+ * @dom: its domain
+ * @event: the event, placed on its slot (hw.idx)
+ */
+void nvpc_window_regs(struct nvpc_domain *dom, struct perf_event *event)
+{
+	u64 c = event->attr.config;
+	unsigned int s = event->hw.idx;
+	u16 tt = FIELD_GET(NVPC_CFG_OP, c);
+
+	if (c & NVPC_CFG_CYCLES) {
+		/* every cycle of a window */
+		dom->src[s] = 0;
+		dom->op[s] = NVPC_WIN_ALWAYS;
+		return;
+	}
+	dom->src[s] = lower_32_bits(c);
+	dom->op[s] = (tt ? tt : NVPC_OP_ARG0) |
+		     FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
+}
+
+/*
+ * The program of the domain's members; an input no member describes is
+ * PRE always true (one pulse), START always true (a window opens on the
+ * cycle after it closed), EVENT and STOP never true (one endless window).
+ */
+static void nvpc_window_build(struct nvpc_domain *dom,
+			      struct nvpc_single_prog *p, bool *thr,
+			      bool *endless)
+{
+	unsigned int s;
+
+	memset(p, 0, sizeof(*p));
+	p->op[NVPC_SLOT_PRE] = NVPC_WIN_ALWAYS;
+	p->op[NVPC_SLOT_START] = NVPC_WIN_ALWAYS;
+	p->op[NVPC_SLOT_EVENT] = NVPC_WIN_NEVER;
+	p->op[NVPC_SLOT_STOP] = NVPC_WIN_NEVER;
+	p->stop = U32_MAX;
+	p->event_all = true;
+	*thr = false;
+	*endless = true;
+	for (s = 0; s < NVPC_NR_SLOTS; s++) {
+		struct perf_event *ev = dom->slots->ev[s];
+		u32 sarg;
+
+		if (!ev)
+			continue;
+		sarg = FIELD_GET(NVPC_CFG2_SARG, ev->attr.config2);
+		p->src[s] = dom->src[s];
+		p->op[s] = dom->op[s];
+		if (s == NVPC_SLOT_PRE) {
+			p->pre = sarg;
+		} else if (s == NVPC_SLOT_STOP && sarg) {
+			p->stop = sarg - 1;
+			*endless = false;
+		} else if (s == NVPC_SLOT_EVENT && sarg) {
+			/* CTR_START per period needs CTR_EVENT per period */
+			p->threshold = sarg;
+			p->event_all = false;
+			*thr = true;
+		}
+	}
+}
+
+static bool nvpc_window_same(const struct nvpc_single_ctrs *a,
+			     const struct nvpc_single_ctrs *b)
+{
+	return a->event == b->event && a->start == b->start &&
+	       a->pre == b->pre && a->stop == b->stop && a->state == b->state;
+}
+
+/* Start a process; @old: the process as just read, NULL to read it. */
+static void nvpc_window_start(struct nvpc_core *core, struct nvpc_domain *dom,
+			      const struct nvpc_single_prog *p,
+			      const struct nvpc_single_ctrs *old)
+{
+	struct nvpc_window *w = &dom->win;
+
+	if (old)
+		w->old = *old;
+	else
+		core->gen->single_read(core, dom, &w->old);
+	core->gen->single_start(core, dom, p);
+	w->pending = true;
+	/* a new process counts from 0 (CTR_PRE and CTR_STOP from init) */
+	w->last[NVPC_SLOT_START] = 0;
+	w->last[NVPC_SLOT_EVENT] = 0;
+	w->last[NVPC_SLOT_STOP] = 0;
+	dom->sample_ns = ktime_get_ns();
+}
+
+/**
+ * nvpc_window_program() - (re)start the domain's single event mode program
+ *	after its members changed
+ * @core: the GPU
+ * @dom: the domain, its members placed (the commit; lock held)
+ *
+ * The counts of the running process are folded first; a program equal to
+ * the running one (perf put the same group back) keeps running.
+ */
+void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	struct nvpc_window *w = &dom->win;
+	struct nvpc_single_prog p;
+	bool thr, endless;
+	unsigned int s;
+
+	lockdep_assert_held(&core->lock);
+	nvpc_window_build(dom, &p, &thr, &endless);
+	if (w->on && !memcmp(&p, &w->prog, sizeof(p)))
+		return;
+	if (w->on)
+		nvpc_window_sample(core, dom);
+	w->prog = p;
+	w->thr = thr;
+	w->endless = endless;
+	w->restarted = false;
+	w->last[NVPC_SLOT_PRE] = 0;
+	nvpc_window_start(core, dom, &p, NULL);
+	w->on = true;
+	/* the first read of it, in this same hold */
+	nvpc_window_sample(core, dom);
+	for (s = 0; s < NVPC_NR_SLOTS; s++) {
+		dom->hw_src[s] = dom->src[s];
+		dom->hw_op[s] = dom->op[s];
+	}
+}
+
+/*
+ * An endless process restarted before a counter saturates: same inputs,
+ * PRE always true (its pulses were seen). Inside a window, the window ends
+ * here: counted closed as it was counted opened.
+ */
+static void nvpc_window_restart(struct nvpc_core *core,
+				struct nvpc_domain *dom,
+				const struct nvpc_single_ctrs *c)
+{
+	struct nvpc_window *w = &dom->win;
+	struct nvpc_single_prog p = w->prog;
+
+	if (c->state == NVPC_SINGLE_COUNTING) {
+		dom->acc[NVPC_SLOT_STOP]++;
+		/* as STOP there would have compared it (ONE: this window) */
+		if (w->thr && c->event != U32_MAX && c->event >= p.threshold)
+			dom->acc[NVPC_SLOT_EVENT]++;
+		dom->win_cuts++;
+	}
+	p.src[NVPC_SLOT_PRE] = 0;
+	p.op[NVPC_SLOT_PRE] = NVPC_WIN_ALWAYS;
+	p.pre = 0;
+	nvpc_window_start(core, dom, &p, c);
+	w->restarted = true;
+	dom->win_restarts++;
+}
+
+/**
+ * nvpc_window_sample() - fold a single event mode process's growth
+ * @core: the GPU
+ * @dom: the domain, running its program (lock held)
+ *
+ * The live values are lower bounds of the process's counts at the read
+ * (CTR_STOP is read before SINGLE_STATE, so a window that closes between
+ * the reads is not counted twice); each sum only grows. An endless
+ * process is restarted here when one of its counters has to be.
+ */
+void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	struct nvpc_window *w = &dom->win;
+	const struct nvpc_single_prog *p = &w->prog;
+	struct nvpc_single_ctrs c;
+	u64 live[NVPC_NR_SLOTS], top;
+	u32 ev;
+	unsigned int s;
+
+	lockdep_assert_held(&core->lock);
+	if (!w->on || READ_ONCE(core->gone))
+		return;
+	core->gen->single_read(core, dom, &c);
+	if (READ_ONCE(core->gone))
+		return;
+	if (w->pending) {
+		if (nvpc_window_same(&c, &w->old)) {
+			dom->stragglers++;
+			return;
+		}
+		w->pending = false;
+	}
+	/* the process ends INACTIVE after its last period (assumption: the
+	 * start has landed, see the DOC above)
+	 */
+	live[NVPC_SLOT_STOP] = c.state == NVPC_SINGLE_INACTIVE ?
+			       (u64)p->stop + 1 : (u64)(p->stop - min(c.stop, p->stop));
+	live[NVPC_SLOT_START] = live[NVPC_SLOT_STOP] +
+				(c.state == NVPC_SINGLE_COUNTING);
+	if (w->restarted)
+		live[NVPC_SLOT_PRE] = w->last[NVPC_SLOT_PRE];
+	else if (c.state == NVPC_SINGLE_WAIT_PRE)
+		live[NVPC_SLOT_PRE] = p->pre - min(c.pre, p->pre);
+	else
+		live[NVPC_SLOT_PRE] = (u64)p->pre + 1;
+	ev = w->thr ? c.start : c.event;
+	if (ev == U32_MAX) {
+		/* the true count is unknown: never add it */
+		dom->saturations++;
+		dev_warn_ratelimited(core->dev,
+				     "%s: domain %s: single event mode %s saturated, left out\n",
+				     core->name, dom->name,
+				     w->thr ? "CTR_START" : "CTR_EVENT");
+		live[NVPC_SLOT_EVENT] = w->last[NVPC_SLOT_EVENT];
+	} else {
+		live[NVPC_SLOT_EVENT] = ev;
+	}
+	for (s = 0; s < NVPC_NR_SLOTS; s++) {
+		live[s] = max(live[s], w->last[s]);
+		dom->acc[s] += live[s] - w->last[s];
+		w->last[s] = live[s];
+	}
+	dom->sample_ns = ktime_get_ns();
+	dom->samples++;
+	if (!w->endless)
+		return;
+	top = max3((u64)c.event, (u64)c.start, live[NVPC_SLOT_STOP]);
+	if (top >= NVPC_WIN_RESTART_FORCE ||
+	    (top >= NVPC_WIN_RESTART_IDLE && c.state != NVPC_SINGLE_COUNTING))
+		nvpc_window_restart(core, dom, &c);
+}
+
+/**
+ * nvpc_window_use() - what a single event mode event counts, for sysfs
+ * @event: the event
+ *
+ * Return: "window" (its input's count inside windows, or the windows for
+ * START/STOP, the pulses for PRE), "threshold" or "wcycles".
+ */
+const char *nvpc_window_use(struct perf_event *event)
+{
+	if (event->attr.config & NVPC_CFG_CYCLES)
+		return "wcycles";
+	if (FIELD_GET(NVPC_CFG_SLOT, event->attr.config) ==
+	    NVPC_SLOT_EVENT + 1 && FIELD_GET(NVPC_CFG2_SARG, event->attr.config2))
+		return "threshold";
+	return "window";
+}
