@@ -435,4 +435,18 @@ static inline u64 nvpc_sim_ctr_add(u8 gen, u64 v, u64 a)
 	return (hi & 1) << 39 | (low & GENMASK_ULL(38, 0));
 }
 
+/*
+ * pcounter.rst "Single event mode": a PRE_OP write's start clears the
+ * counters but PRE and STOP, which take their initial values.
+ */
+static inline void nvpc_sim_single_start_ctrs(struct nvpc_sim_hw *hw)
+{
+	hw->ctr[NVPC_SIM_CTR_EVENT] = 0;
+	hw->ctr[NVPC_SIM_CTR_START] = 0;
+	hw->ctr[NVPC_SIM_CTR_CYCLES] = 0;
+	hw->ctr[NVPC_SIM_CTR_CYCLES_ALT] = 0;
+	hw->ctr[NVPC_SIM_CTR_PRE] = hw->pre_init;
+	hw->ctr[NVPC_SIM_CTR_STOP] = hw->stop_init;
+}
+
 #endif /* _NVPC_SIM_INTERNAL_H */

@@ -817,12 +817,7 @@ static void nvpc_sim_settle_single(struct nvpc_sim_hw *hw)
 		hw->pend_abort = 0;
 	}
 	if (hw->single_state == NVPC_SINGLE_INACTIVE && hw->pend_start) {
-		hw->ctr[NVPC_SIM_CTR_EVENT] = 0;
-		hw->ctr[NVPC_SIM_CTR_START] = 0;
-		hw->ctr[NVPC_SIM_CTR_CYCLES] = 0;
-		hw->ctr[NVPC_SIM_CTR_CYCLES_ALT] = 0;
-		hw->ctr[NVPC_SIM_CTR_PRE] = hw->pre_init;
-		hw->ctr[NVPC_SIM_CTR_STOP] = hw->stop_init;
+		nvpc_sim_single_start_ctrs(hw);
 		hw->single_state = NVPC_SINGLE_WAIT_PRE;
 		hw->start_settled = 1;
 	}

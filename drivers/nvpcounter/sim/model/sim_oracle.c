@@ -230,12 +230,7 @@ static void or_single(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	switch (hw->single_state) {
 	case NVPC_SINGLE_INACTIVE:
 		if (hw->pend_start) {
-			hw->ctr[NVPC_SIM_CTR_EVENT] = 0;
-			hw->ctr[NVPC_SIM_CTR_START] = 0;
-			hw->ctr[NVPC_SIM_CTR_CYCLES] = 0;
-			hw->ctr[NVPC_SIM_CTR_CYCLES_ALT] = 0;
-			hw->ctr[NVPC_SIM_CTR_PRE] = hw->pre_init;
-			hw->ctr[NVPC_SIM_CTR_STOP] = hw->stop_init;
+			nvpc_sim_single_start_ctrs(hw);
 			hw->latch = 0;
 			hw->single_state = NVPC_SINGLE_WAIT_PRE;
 		}
