@@ -144,9 +144,9 @@ static inline long long nvpc_pmu_num(const char *pmudir, const char *rel)
 	return strtoll(buf, NULL, 0);
 }
 
-/* Open a counting event; the fd or -errno. */
-static inline int nvpc_ev_open(int type, __u64 config, __u64 config1,
-			       __u64 config2, int group_fd)
+/* Open a counting event, pinned or not; the fd or -errno. */
+static inline int nvpc_ev_open_pinned(int type, __u64 config, __u64 config1,
+				      __u64 config2, int pinned, int group_fd)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
@@ -154,12 +154,21 @@ static inline int nvpc_ev_open(int type, __u64 config, __u64 config1,
 		.config = config,
 		.config1 = config1,
 		.config2 = config2,
+		.pinned = pinned,
 		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			       PERF_FORMAT_TOTAL_TIME_RUNNING,
 	};
 	int fd = syscall(__NR_perf_event_open, &attr, -1, 0, group_fd, 0);
 
 	return fd < 0 ? -errno : fd;
+}
+
+/* Open a counting event; the fd or -errno. */
+static inline int nvpc_ev_open(int type, __u64 config, __u64 config1,
+			       __u64 config2, int group_fd)
+{
+	return nvpc_ev_open_pinned(type, config, config1, config2, 0,
+				   group_fd);
 }
 
 /* Same with a whole attr (for the error cases); the fd or -errno. */

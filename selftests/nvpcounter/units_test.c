@@ -100,18 +100,8 @@ static int setup_gf100(struct _test_data_units *self)
 static int open_attr(struct _test_data_units *self, __u64 config,
 		     __u64 config1, int pinned, int group)
 {
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = self->type,
-		.config = config,
-		.config1 = config1,
-		.pinned = pinned,
-		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			       PERF_FORMAT_TOTAL_TIME_RUNNING,
-	};
-	int fd = syscall(__NR_perf_event_open, &attr, -1, 0, group, 0);
-
-	return fd < 0 ? -errno : fd;
+	return nvpc_ev_open_pinned(self->type, config, config1, 0, pinned,
+				   group);
 }
 
 /*
