@@ -639,7 +639,7 @@ static void log_rt_stats(struct __test_metadata *_metadata, int gpu)
 {
 	static const char *const keys[] = {
 		"rt_behind", "rt_behind_max_ns", "rt_access_max_ns",
-		"rt_skipped_ns", "work", "ns_per_work",
+		"rt_skipped_ns", "posted_writes", "work", "ns_per_work",
 	};
 	char path[PATH_MAX], buf[1024], *line, *save;
 	unsigned int k;
@@ -665,7 +665,17 @@ static void log_rt_stats(struct __test_metadata *_metadata, int gpu)
  * different, so that counts landing on another event show; a pinned
  * cycles event of main.0 (CTR_CYCLES needs no slot, a pinned event is
  * never rotated out) counts the domain's cycles over the same time. Each
- * scaled count must be within 1% of share x cycles. The sim runs in real
+ * scaled count must be within 1% of share x cycles, as perf stat -I shows
+ * it: the 15 s are read as five 3 s segments, and the median of an
+ * event's five segment errors must be within the bound. The median, not
+ * the worst: the arriving event counts the leaving one's signal between a
+ * rotation's swap and its input writes (Documentation/sim.rst "Known
+ * limit"), tens of microseconds under TCG, but as long as the host keeps
+ * the emulator's vCPU off its CPU there; one such stall of 50 ms after
+ * the 1/1 event left moves the 3/8 event's count 0.8% over 10 s of
+ * running time. A defect of the driver's scaling or swaps shows in every
+ * segment; the host's scheduling in one. Every segment's error and the
+ * whole run's are logged. The sim runs in real
  * time, with every clock at @hz, or at the catalogue's clocks if @hz is
  * NULL. A rotation's register accesses take about 1 ms of the 4 ms under
  * TCG: the one swap of a commit ends the events leaving and starts those
@@ -692,6 +702,28 @@ static double mux_bound(void)
 	return 0.01;
 }
 
+/* Scaled count of @v against the truth from the pinned cycles @vc. */
+static double mux_err(const struct nvpc_val *v, const struct nvpc_val *vc,
+		      int width, int period)
+{
+	double scaled, truth;
+
+	scaled = (double)v->count * v->enabled / v->running;
+	/* share x the cycles over this event's own enabled time */
+	truth = (double)vc->count * v->enabled / vc->enabled * width / period;
+	return (scaled - truth) / truth;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+#define MUX_SEGS	5
+#define MUX_SEG_S	3
+
 static void multiplex_six(struct __test_metadata *_metadata,
 			  struct _test_data_perf *self, const char *hz)
 {
@@ -703,10 +735,10 @@ static void multiplex_six(struct __test_metadata *_metadata,
 		.pinned = 1, .read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 					    PERF_FORMAT_TOTAL_TIME_RUNNING,
 	};
+	struct nvpc_val v[6][MUX_SEGS + 1], vc[MUX_SEGS + 1], d, dc;
+	double err, seg[MUX_SEGS], worst = 0;
 	char mux[PATH_MAX], ms[32];
-	struct nvpc_val v, vc;
-	int fd[6], fc, i;
-	double scaled, truth, err, worst = 0;
+	int fd[6], fc, i, k;
 
 	ASSERT_EQ(0, sim_gpu_create(1, "g84"));
 	self->gpu = 1;
@@ -734,32 +766,50 @@ static void multiplex_six(struct __test_metadata *_metadata,
 			   CFG1_DOM(0, 0, 0), 0, -1);
 		ASSERT_LE(0, fd[i]);
 	}
-	sleep(15);
+	/* read at the start and at the end of every segment, as perf stat -I */
+	for (k = 0; k <= MUX_SEGS; k++) {
+		if (k)
+			sleep(MUX_SEG_S);
+		ASSERT_EQ(0, nvpc_ev_read(fc, &vc[k]));
+		for (i = 0; i < 6; i++)
+			ASSERT_EQ(0, nvpc_ev_read(fd[i], &v[i][k]));
+	}
 	for (i = 0; i < 6; i++)
 		ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0);
 	ioctl(fc, PERF_EVENT_IOC_DISABLE, 0);
-	ASSERT_EQ(0, nvpc_ev_read(fc, &vc));
-	ASSERT_EQ(vc.enabled, vc.running);
-	ASSERT_LT(100000, vc.count);
+	ASSERT_EQ(vc[MUX_SEGS].enabled, vc[MUX_SEGS].running);
+	ASSERT_LT(100000, vc[MUX_SEGS].count);
 	TH_LOG("main.0 measured clock_hz %lld",
 	       nvpc_pmu_num(self->pmu, "domains/main.0/clock_hz"));
 	for (i = 0; i < 6; i++) {
-		ASSERT_EQ(0, nvpc_ev_read(fd[i], &v));
-		ASSERT_LT(0, v.running);
-		/* multiplexed: it did not run all the time */
-		EXPECT_LT(v.running, v.enabled);
-		scaled = (double)v.count * v.enabled / v.running;
-		/* share x the cycles over this event's own enabled time */
-		truth = (double)vc.count * v.enabled / vc.enabled *
-			wv[i].width / wv[i].period;
-		err = (scaled - truth) / truth;
-		TH_LOG("ev %d (%d/%d): %llu en %llu run %llu: %.0f vs %.0f, %.3f%%",
-		       i, wv[i].width, wv[i].period, v.count, v.enabled,
-		       v.running, scaled, truth, 100 * err);
-		EXPECT_GT(mux_bound(), fabs(err));
+		for (k = 0; k < MUX_SEGS; k++) {
+			d.count = v[i][k + 1].count - v[i][k].count;
+			d.enabled = v[i][k + 1].enabled - v[i][k].enabled;
+			d.running = v[i][k + 1].running - v[i][k].running;
+			dc.count = vc[k + 1].count - vc[k].count;
+			dc.enabled = vc[k + 1].enabled - vc[k].enabled;
+			ASSERT_LT(0, d.running);
+			ASSERT_LT(0, dc.enabled);
+			/* multiplexed: it did not run all the time */
+			EXPECT_LT(d.running, d.enabled);
+			seg[k] = fabs(mux_err(&d, &dc, wv[i].width,
+					      wv[i].period));
+		}
+		err = mux_err(&v[i][MUX_SEGS], &vc[MUX_SEGS], wv[i].width,
+			      wv[i].period);
+		TH_LOG("ev %d (%d/%d): %llu en %llu run %llu: %.3f%%; %s %.3f %.3f %.3f %.3f %.3f%%",
+		       i, wv[i].width, wv[i].period, v[i][MUX_SEGS].count,
+		       v[i][MUX_SEGS].enabled, v[i][MUX_SEGS].running,
+		       100 * err, "segments", 100 * seg[0], 100 * seg[1], 100 * seg[2],
+		       100 * seg[3], 100 * seg[4]);
+		qsort(seg, MUX_SEGS, sizeof(seg[0]), cmp_double);
+		EXPECT_GT(mux_bound(), seg[MUX_SEGS / 2]) {
+			TH_LOG("ev %d: median segment error %.3f%%", i,
+			       100 * seg[MUX_SEGS / 2]);
+		}
 		worst = fabs(err) > fabs(worst) ? err : worst;
 	}
-	TH_LOG("worst %.3f%%", 100 * worst);
+	TH_LOG("worst over the whole run %.3f%%", 100 * worst);
 	log_rt_stats(_metadata, self->gpu);
 }
 

@@ -40,8 +40,30 @@ import_tap() {
 		result fail "$prefix" "no TAP output"
 		return
 	fi
+	local diag="" expect=""
+
 	while IFS= read -r line; do
 		case $line in
+		"#  RUN "*|"# RUN "*)
+			diag=""
+			expect=""
+			;;
+		"#"*"FAIL "*|"#"*" OK "*)
+			;;
+		"# "*)
+			# a failure's reason: the first failed expectation
+			# and the line after it, else the last diagnostics
+			if [ -n "$expect" ]; then
+				[ "$expect" = 1 ] && diag="$diag|${line#\# }"
+				expect=2
+			elif [ "${line#*:Expected }" != "$line" ]; then
+				diag=${line#\# }
+				expect=1
+			else
+				diag=$(printf '%s\n%s' "$diag" "${line#\# }" |
+				       tail -n 3)
+			fi
+			;;
 		1..*)
 			planned=$(( ${planned:-0} + ${line#1..} ))
 			;;
@@ -52,7 +74,8 @@ import_tap() {
 				result skip "$prefix: ${desc%%#*}" \
 					"$(echo "$desc" | sed -E 's/.*# *SKIP *//I')"
 			elif [ "${line#not }" != "$line" ]; then
-				result fail "$prefix: $desc"
+				result fail "$prefix: $desc" \
+					"$(echo "$diag" | sed '/^$/d' | paste -sd'|' | cut -c1-400)"
 			else
 				result ok "$prefix: $desc"
 			fi

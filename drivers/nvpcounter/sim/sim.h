@@ -86,6 +86,8 @@ struct platform_device;
 #define NVPC_SIMDEV_RT_BUDGET_NS	(4 * NSEC_PER_MSEC)
 /* wall time the model may lag behind before the lag is skipped */
 #define NVPC_SIMDEV_RT_MAX_LAG_NS	(500 * NSEC_PER_MSEC)
+/* real-time: posted register writes held until the next access */
+#define NVPC_SIMDEV_POSTED		16
 
 /**
  * struct nvpc_simdev_dom - where a flat model domain comes from
@@ -206,6 +208,13 @@ struct nvpc_simdev_vm_test {
  *	wall time (the run did not fit their budget)
  * @rt_behind_max_ns: real-time: the largest such lag
  * @rt_access_max_ns: real-time: the longest model run of a register access
+ * @posted: real-time: register writes posted, not yet applied, in their
+ *	order, each with the wall time it was issued at (a write does not
+ *	wait for the model, as a CPU's MMIO write does not wait for the GPU;
+ *	the next access, or anything else that takes @lock, applies them at
+ *	their times first: nvpc_simdev_flush())
+ * @nr_posted: entries in @posted
+ * @posted_writes: real-time: writes that were posted
  * @settle_lag_ns: real-time: a cycle of the slowest domain; a read settles
  *	the model (nvpc_sim_settle()) when it lags the wall time that much
  * @ns_per_work: measured cost of a unit of model work (nanoseconds)
@@ -273,6 +282,13 @@ struct nvpc_simdev {
 	u64 rt_behind;
 	u64 rt_behind_max_ns;
 	u64 rt_access_max_ns;
+	struct nvpc_simdev_posted {
+		u64 t;
+		u32 addr;
+		u32 val;
+	} posted[NVPC_SIMDEV_POSTED];
+	unsigned int nr_posted;
+	u64 posted_writes;
 	u64 settle_lag_ns;
 	u64 ns_per_work;
 	struct delayed_work rt_work;
@@ -325,6 +341,7 @@ struct nvpc_simdev_opts {
 
 struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o);
 void nvpc_simdev_destroy(struct nvpc_simdev *sd);
+void nvpc_simdev_flush(struct nvpc_simdev *sd);
 int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz);
 void nvpc_simdev_set_realtime(struct nvpc_simdev *sd, bool on);
 int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,

@@ -216,6 +216,7 @@ static int nvpc_simdev_domains_show(struct seq_file *m, void *unused)
 	for (i = 0; i < sd->nr_dom; i++) {
 		dd = &sd->mdoms[sd->doms[i].desc];
 		raw_spin_lock_irqsave(&sd->lock, flags);
+		nvpc_simdev_flush(sd);
 		cycles = nvpc_sim_cycles(sd->sim, i);
 		hz = nvpc_sim_clock_hz(sd->sim, i);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -236,9 +237,10 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	struct nvpc_sim_stats st;
 	unsigned long flags;
 	u64 skipped, lost, mw, mf, work, npw, behind, behind_max, amax;
-	u64 vw, vf, cp;
+	u64 vw, vf, cp, pw;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	nvpc_sim_get_stats(sd->sim, &st);
 	work = nvpc_sim_work(sd->sim);
 	npw = sd->ns_per_work;
@@ -252,6 +254,7 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	vw = sd->vm_writes;
 	vf = sd->vm_faults;
 	cp = sd->copy_packets;
+	pw = sd->posted_writes;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 
 	seq_printf(m, "reads %llu\n", st.reads);
@@ -265,6 +268,7 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "rt_behind %llu\n", behind);
 	seq_printf(m, "rt_behind_max_ns %llu\n", behind_max);
 	seq_printf(m, "rt_access_max_ns %llu\n", amax);
+	seq_printf(m, "posted_writes %llu\n", pw);
 	seq_printf(m, "trace_lost %llu\n", lost);
 	seq_printf(m, "mem_writes %llu\n", mw);
 	seq_printf(m, "mem_faults %llu\n", mf);
@@ -317,6 +321,7 @@ static int nvpc_simdev_clocks_show(struct seq_file *m, void *unused)
 	mutex_lock(&sd->ctl);
 	for (i = 0; i < sd->nr_dom; i++) {
 		raw_spin_lock_irqsave(&sd->lock, flags);
+		nvpc_simdev_flush(sd);
 		hz = nvpc_sim_clock_hz(sd->sim, i);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
 		seq_printf(m, "%u %s %u\n", i,
@@ -434,6 +439,7 @@ static int nvpc_simdev_wave_cmd(struct nvpc_simdev *sd, int argc,
 		break;
 	}
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	ret = nvpc_sim_set_wave(sd->sim, dom, sig, &w);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	if (ret)
@@ -449,6 +455,7 @@ static int nvpc_simdev_truth_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&sd->ctl);
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	from = sd->truth_from;
 	to = sd->truth_to;
 	if (to == U64_MAX)
@@ -458,6 +465,7 @@ static int nvpc_simdev_truth_show(struct seq_file *m, void *unused)
 	while (from < to) {
 		step = min(to - from, NVPC_SIMDEV_TRUTH_CHUNK);
 		raw_spin_lock_irqsave(&sd->lock, flags);
+		nvpc_simdev_flush(sd);
 		n += nvpc_sim_truth(sd->sim, sd->truth_dom, sd->truth_sig,
 				    from, from + step);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -551,6 +559,7 @@ static int nvpc_simdev_trace_show(struct seq_file *m, void *unused)
 	if (!snap)
 		return -ENOMEM;
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	n = sd->trace_count;
 	first = (sd->trace_head + NVPC_SIMDEV_TRACE_LEN - n) %
 		NVPC_SIMDEV_TRACE_LEN;
@@ -582,6 +591,7 @@ static int nvpc_simdev_trace_cmd(struct nvpc_simdev *sd, int argc,
 		return -EINVAL;
 	}
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	if (!strcmp(argv[0], "clear")) {
 		sd->trace_head = 0;
 		sd->trace_count = 0;
@@ -666,6 +676,7 @@ static int nvpc_simdev_fault_cmd(struct nvpc_simdev *sd, int argc,
 	}
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	switch (cmd) {
 	case NVPC_SIMDEV_UNSTICK:
 		nvpc_sim_fault_clear_stuck(sd->sim);
@@ -712,6 +723,7 @@ static int nvpc_simdev_pm_trigger_cmd(struct nvpc_simdev *sd, int argc,
 		return -EINVAL;
 	}
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	nvpc_sim_pm_trigger(sd->sim);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return 0;
@@ -727,6 +739,7 @@ static int nvpc_simdev_mem_ctl_show(struct seq_file *m, void *unused)
 	u32 size;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	va = sd->mem_va;
 	size = sd->mem_size;
 	w = sd->mem_writes;
@@ -814,6 +827,7 @@ static size_t nvpc_simdev_mem_fill(struct nvpc_simdev *sd, void *bounce,
 	size_t n = 0;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	if (sd->mem && pos < sd->mem_size) {
 		n = min_t(size_t, len, sd->mem_size - pos);
 		memcpy(bounce, sd->mem + pos, n);
@@ -837,6 +851,7 @@ static int nvpc_simdev_vm_list_show(struct seq_file *m, void *unused)
 	/* slot by slot: the mapping may go meanwhile (record_unmap) */
 	for (i = 0; i < NVPC_SIMDEV_VM_MAX; i++) {
 		raw_spin_lock_irqsave(&sd->lock, flags);
+		nvpc_simdev_flush(sd);
 		v = sd->vm[i];
 		if (v) {
 			va = v->va;
@@ -903,6 +918,7 @@ static size_t nvpc_simdev_vm_test_fill(struct nvpc_simdev *sd, void *bounce,
 		n = min_t(size_t, len, PAGE_SIZE - offset_in_page(pos));
 		/* the lock: no packet is half written meanwhile */
 		raw_spin_lock_irqsave(&sd->lock, flags);
+		nvpc_simdev_flush(sd);
 		memcpy(bounce, (u8 *)t->pages[pos >> PAGE_SHIFT] +
 		       offset_in_page(pos), n);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);

@@ -77,29 +77,27 @@ static bool nvpc_simdev_rt_run(struct nvpc_simdev *sd, u64 to, u64 hold_ns,
 
 /*
  * Before a register access in real-time mode: bring the model to the wall
- * time read now if that fits NVPC_SIMDEV_RT_ACCESS_NS of work (the access
- * runs with interrupts off), else leave it to the worker: a part of the
+ * time @now (read at the access, or when a posted write was issued) if
+ * that fits the work left in @budget (the access runs with interrupts
+ * off; an access and the posted writes it applies share one
+ * NVPC_SIMDEV_RT_ACCESS_NS), else leave it to the worker: a part of the
  * span is not worth the search for it. The estimate counts the domains
  * that run (lazy ones, which nothing observes, stay behind) and the
  * catch-up of the lazy domains that the access at @addr observes
  * (nvpc_sim_advance_access()); steady periodic sources skip whole
  * hyperperiods in constant work. Lock held.
  */
-static void nvpc_simdev_rt_access(struct nvpc_simdev *sd, u32 addr,
-				  bool write, u32 val)
+static void nvpc_simdev_rt_access(struct nvpc_simdev *sd, u64 now,
+				  u64 *budget, u32 addr, bool write, u32 val)
 {
-	u64 now, w0, t0, budget;
+	u64 w0, t0, work;
 	int ret;
 
-	if (!sd->realtime)
-		return;
-	now = ktime_get_ns();
-	if (now <= sd->rt_last)
+	if (!sd->realtime || now <= sd->rt_last)
 		return;
 	w0 = nvpc_sim_work(sd->sim);
-	t0 = now;
-	budget = nvpc_simdev_budget(sd, NVPC_SIMDEV_RT_ACCESS_NS);
-	ret = nvpc_sim_advance_access(sd->sim, now - sd->rt_last, budget, addr,
+	t0 = ktime_get_ns();
+	ret = nvpc_sim_advance_access(sd->sim, now - sd->rt_last, *budget, addr,
 				      write, val);
 	if (ret < 0) {
 		/* the model's time would overflow: it stops, and says so */
@@ -108,8 +106,10 @@ static void nvpc_simdev_rt_access(struct nvpc_simdev *sd, u32 addr,
 	} else if (ret) {
 		sd->rt_last = now;
 		t0 = ktime_get_ns() - t0;
+		work = nvpc_sim_work(sd->sim) - w0;
+		*budget -= min(*budget, work);
 		sd->rt_access_max_ns = max(sd->rt_access_max_ns, t0);
-		nvpc_simdev_calibrate(sd, t0, nvpc_sim_work(sd->sim) - w0);
+		nvpc_simdev_calibrate(sd, t0, work);
 	} else {
 		sd->rt_behind++;
 		sd->rt_behind_max_ns = max(sd->rt_behind_max_ns,
@@ -124,15 +124,55 @@ static void nvpc_simdev_rt_access(struct nvpc_simdev *sd, u32 addr,
 	}
 }
 
+/* Apply the posted writes at their times, sharing @budget. Lock held. */
+static void nvpc_simdev_flush_budget(struct nvpc_simdev *sd, u64 *budget)
+{
+	const struct nvpc_simdev_posted *p;
+	unsigned int i;
+
+	for (i = 0; i < sd->nr_posted; i++) {
+		p = &sd->posted[i];
+		nvpc_simdev_rt_access(sd, p->t, budget, p->addr, true, p->val);
+		nvpc_sim_wr32(sd->sim, p->addr, p->val);
+	}
+	sd->nr_posted = 0;
+}
+
+/**
+ * nvpc_simdev_flush() - apply the posted register writes
+ * @sd: the GPU
+ *
+ * Real-time mode posts the core's register writes (@sd->posted): as on
+ * the bus, a write does not wait for the GPU, and what a later access
+ * sees is the model with every earlier write applied at the wall time it
+ * was issued. Whatever looks at or changes the model under @sd->lock
+ * calls this first, so that no one sees it without them. With the lock
+ * held; at most one register access's budget of model work.
+ */
+void nvpc_simdev_flush(struct nvpc_simdev *sd)
+{
+	u64 budget;
+
+	lockdep_assert_held(&sd->lock);
+	if (!sd->nr_posted)
+		return;
+	budget = nvpc_simdev_budget(sd, NVPC_SIMDEV_RT_ACCESS_NS);
+	nvpc_simdev_flush_budget(sd, &budget);
+}
+
 static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 {
 	struct nvpc_simdev *sd = priv;
 	unsigned long flags;
+	u64 budget;
 	u32 v;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sd->seq++;
-	nvpc_simdev_rt_access(sd, addr, false, 0);
+	budget = nvpc_simdev_budget(sd, NVPC_SIMDEV_RT_ACCESS_NS);
+	/* a read is not passed by the writes before it (PCIe ordering) */
+	nvpc_simdev_flush_budget(sd, &budget);
+	nvpc_simdev_rt_access(sd, ktime_get_ns(), &budget, addr, false, 0);
 	/*
 	 * Manual clock: no cycle runs between a swap trigger and the
 	 * driver's poll of QUAD_STATE; do the swap of the next cycle now
@@ -148,15 +188,35 @@ static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 	return v;
 }
 
+/*
+ * Manual clock: the write lands now (no time passes between accesses).
+ * Real time: it is posted with the wall time of its issue, to be applied
+ * at that time by the next access (nvpc_simdev_flush()), so that a burst
+ * of writes (a rotation's swap and the inputs it sets) is as far apart
+ * in model time as the core issued them, not as far as the model's
+ * catch-ups before each would put them under TCG. A full queue is
+ * applied first.
+ */
 static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
 {
 	struct nvpc_simdev *sd = priv;
+	struct nvpc_simdev_posted *p;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sd->seq++;
-	nvpc_simdev_rt_access(sd, addr, true, val);
-	nvpc_sim_wr32(sd->sim, addr, val);
+	if (!sd->realtime) {
+		nvpc_simdev_flush(sd);
+		nvpc_sim_wr32(sd->sim, addr, val);
+	} else {
+		if (sd->nr_posted == NVPC_SIMDEV_POSTED)
+			nvpc_simdev_flush(sd);
+		p = &sd->posted[sd->nr_posted++];
+		p->t = ktime_get_ns();
+		p->addr = addr;
+		p->val = val;
+		sd->posted_writes++;
+	}
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 }
 
@@ -274,6 +334,7 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 	sd->copy_nr = 0;
 	sd->copy_spoilt = false;
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	seq = sd->seq;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	memcpy(c, sd->sim, sd->sim_size);
@@ -309,6 +370,7 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 	if (ret || sd->copy_spoilt)
 		done = 0;
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	nvpc_simdev_calibrate(sd, took, work);
 	ok = done && sd->seq == seq && nvpc_simdev_copy_flush(sd);
 	if (ok) {
@@ -342,6 +404,7 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 		/* again while the run itself left a lag worth a run */
 		do {
 			raw_spin_lock_irqsave(&sd->lock, flags);
+			nvpc_simdev_flush(sd);
 			now = ktime_get_ns();
 			n = sd->realtime && now > sd->rt_last ?
 			    now - sd->rt_last : 0;
@@ -355,6 +418,7 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 	}
 	while (again) {
 		raw_spin_lock_irqsave(&sd->lock, flags);
+		nvpc_simdev_flush(sd);
 		now = ktime_get_ns();
 		/*
 		 * not even the shortest step fitted the budget (whose unit
@@ -374,6 +438,7 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 	}
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	/* the model cannot keep up: skip rather than lag ever further */
 	now = ktime_get_ns();
 	if (sd->realtime && now > sd->rt_last + NVPC_SIMDEV_RT_MAX_LAG_NS) {
@@ -401,6 +466,7 @@ void nvpc_simdev_set_realtime(struct nvpc_simdev *sd, bool on)
 	bool was;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	was = sd->realtime;
 	sd->realtime = on;
 	if (on && !was)
@@ -485,6 +551,7 @@ int nvpc_simdev_set_mem(struct nvpc_simdev *sd, u64 va, u32 size)
 			return -ENOMEM;
 	}
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	old = sd->mem;
 	sd->mem = mem;
 	sd->mem_va = size ? va : 0;
@@ -669,6 +736,7 @@ int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
 	}
 	kfree(prev);
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	old = sd->sim;
 	sd->sim = sim;
 	sd->settle_lag_ns = nvpc_simdev_slowest_cycle_ns(sim);
@@ -691,6 +759,7 @@ static int nvpc_simdev_advance_hold(struct nvpc_simdev *sd, unsigned int dom,
 	int ret;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	w0 = nvpc_sim_work(sd->sim);
 	t0 = ktime_get_ns();
 	ret = nvpc_sim_advance_bounded(sd->sim, dom, n,
@@ -769,6 +838,7 @@ void nvpc_simdev_set_record_latency(struct nvpc_simdev *sd, u32 cycles)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	sd->record_latency = cycles;
 	nvpc_sim_set_record_latency(sd->sim, cycles);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -789,6 +859,7 @@ void nvpc_simdev_remove_hw(struct nvpc_simdev *sd)
 	if (sd->gone)
 		return;
 	raw_spin_lock_irqsave(&sd->lock, flags);
+	nvpc_simdev_flush(sd);
 	sd->gone = true;
 	nvpc_sim_fault_removed(sd->sim, true);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
