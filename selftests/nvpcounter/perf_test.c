@@ -797,7 +797,7 @@ static void multiplex_six(struct __test_metadata *_metadata,
 		}
 		err = mux_err(&v[i][MUX_SEGS], &vc[MUX_SEGS], wv[i].width,
 			      wv[i].period);
-		TH_LOG("ev %d (%d/%d): %llu en %llu run %llu: %.3f%%; %s %.3f %.3f %.3f %.3f %.3f%%",
+		TH_LOG("ev %d (%d/%d): %llu en %llu run %llu: %.3f%% %s %.3f %.3f %.3f %.3f %.3f%%",
 		       i, wv[i].width, wv[i].period, v[i][MUX_SEGS].count,
 		       v[i][MUX_SEGS].enabled, v[i][MUX_SEGS].running,
 		       100 * err, "segments", 100 * seg[0], 100 * seg[1], 100 * seg[2],
