@@ -342,6 +342,19 @@ struct nvpc_simdev_opts {
 struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o);
 void nvpc_simdev_destroy(struct nvpc_simdev *sd);
 void nvpc_simdev_flush(struct nvpc_simdev *sd);
+
+/*
+ * Take @sd->lock (irqsave into *@flags) with the posted register writes
+ * applied: every holder but the register accessors themselves takes it so.
+ */
+static inline void nvpc_simdev_lock(struct nvpc_simdev *sd,
+				    unsigned long *flags)
+	__acquires(&sd->lock)
+{
+	raw_spin_lock_irqsave(&sd->lock, *flags);
+	nvpc_simdev_flush(sd);
+}
+
 int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz);
 void nvpc_simdev_set_realtime(struct nvpc_simdev *sd, bool on);
 int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,

@@ -215,8 +215,7 @@ static int nvpc_simdev_domains_show(struct seq_file *m, void *unused)
 	mutex_lock(&sd->ctl);
 	for (i = 0; i < sd->nr_dom; i++) {
 		dd = &sd->mdoms[sd->doms[i].desc];
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		nvpc_simdev_flush(sd);
+		nvpc_simdev_lock(sd, &flags);
 		cycles = nvpc_sim_cycles(sd->sim, i);
 		hz = nvpc_sim_clock_hz(sd->sim, i);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -239,8 +238,7 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	u64 skipped, lost, mw, mf, work, npw, behind, behind_max, amax;
 	u64 vw, vf, cp, pw;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	nvpc_sim_get_stats(sd->sim, &st);
 	work = nvpc_sim_work(sd->sim);
 	npw = sd->ns_per_work;
@@ -320,8 +318,7 @@ static int nvpc_simdev_clocks_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&sd->ctl);
 	for (i = 0; i < sd->nr_dom; i++) {
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		nvpc_simdev_flush(sd);
+		nvpc_simdev_lock(sd, &flags);
 		hz = nvpc_sim_clock_hz(sd->sim, i);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
 		seq_printf(m, "%u %s %u\n", i,
@@ -438,8 +435,7 @@ static int nvpc_simdev_wave_cmd(struct nvpc_simdev *sd, int argc,
 		w.density = arg[1];
 		break;
 	}
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	ret = nvpc_sim_set_wave(sd->sim, dom, sig, &w);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	if (ret)
@@ -454,8 +450,7 @@ static int nvpc_simdev_truth_show(struct seq_file *m, void *unused)
 	u64 from, to, step, n = 0;
 
 	mutex_lock(&sd->ctl);
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	from = sd->truth_from;
 	to = sd->truth_to;
 	if (to == U64_MAX)
@@ -464,8 +459,7 @@ static int nvpc_simdev_truth_show(struct seq_file *m, void *unused)
 	/* random waveforms are counted cycle by cycle: slice the interval */
 	while (from < to) {
 		step = min(to - from, NVPC_SIMDEV_TRUTH_CHUNK);
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		nvpc_simdev_flush(sd);
+		nvpc_simdev_lock(sd, &flags);
 		n += nvpc_sim_truth(sd->sim, sd->truth_dom, sd->truth_sig,
 				    from, from + step);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -558,8 +552,7 @@ static int nvpc_simdev_trace_show(struct seq_file *m, void *unused)
 			      GFP_KERNEL);
 	if (!snap)
 		return -ENOMEM;
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	n = sd->trace_count;
 	first = (sd->trace_head + NVPC_SIMDEV_TRACE_LEN - n) %
 		NVPC_SIMDEV_TRACE_LEN;
@@ -590,8 +583,7 @@ static int nvpc_simdev_trace_cmd(struct nvpc_simdev *sd, int argc,
 		nvpc_simdev_dbg(sd, "trace: on, off or clear\n");
 		return -EINVAL;
 	}
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	if (!strcmp(argv[0], "clear")) {
 		sd->trace_head = 0;
 		sd->trace_count = 0;
@@ -675,8 +667,7 @@ static int nvpc_simdev_fault_cmd(struct nvpc_simdev *sd, int argc,
 		goto bad;
 	}
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	switch (cmd) {
 	case NVPC_SIMDEV_UNSTICK:
 		nvpc_sim_fault_clear_stuck(sd->sim);
@@ -722,8 +713,7 @@ static int nvpc_simdev_pm_trigger_cmd(struct nvpc_simdev *sd, int argc,
 		nvpc_simdev_dbg(sd, "pm_trigger: write 1\n");
 		return -EINVAL;
 	}
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	nvpc_sim_pm_trigger(sd->sim);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return 0;
@@ -738,8 +728,7 @@ static int nvpc_simdev_mem_ctl_show(struct seq_file *m, void *unused)
 	u64 va, w, f;
 	u32 size;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	va = sd->mem_va;
 	size = sd->mem_size;
 	w = sd->mem_writes;
@@ -826,8 +815,7 @@ static size_t nvpc_simdev_mem_fill(struct nvpc_simdev *sd, void *bounce,
 	unsigned long flags;
 	size_t n = 0;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	if (sd->mem && pos < sd->mem_size) {
 		n = min_t(size_t, len, sd->mem_size - pos);
 		memcpy(bounce, sd->mem + pos, n);
@@ -850,8 +838,7 @@ static int nvpc_simdev_vm_list_show(struct seq_file *m, void *unused)
 
 	/* slot by slot: the mapping may go meanwhile (record_unmap) */
 	for (i = 0; i < NVPC_SIMDEV_VM_MAX; i++) {
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		nvpc_simdev_flush(sd);
+		nvpc_simdev_lock(sd, &flags);
 		v = sd->vm[i];
 		if (v) {
 			va = v->va;
@@ -917,8 +904,7 @@ static size_t nvpc_simdev_vm_test_fill(struct nvpc_simdev *sd, void *bounce,
 	if (t && pos < (loff_t)t->nr_pages * PAGE_SIZE) {
 		n = min_t(size_t, len, PAGE_SIZE - offset_in_page(pos));
 		/* the lock: no packet is half written meanwhile */
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		nvpc_simdev_flush(sd);
+		nvpc_simdev_lock(sd, &flags);
 		memcpy(bounce, (u8 *)t->pages[pos >> PAGE_SHIFT] +
 		       offset_in_page(pos), n);
 		raw_spin_unlock_irqrestore(&sd->lock, flags);

@@ -146,8 +146,9 @@ static void nvpc_simdev_flush_budget(struct nvpc_simdev *sd, u64 *budget)
  * the bus, a write does not wait for the GPU, and what a later access
  * sees is the model with every earlier write applied at the wall time it
  * was issued. Whatever looks at or changes the model under @sd->lock
- * calls this first, so that no one sees it without them. With the lock
- * held; at most one register access's budget of model work.
+ * takes it with nvpc_simdev_lock(), which calls this, so that no one sees
+ * the model without them. With the lock held; at most one register
+ * access's budget of model work.
  */
 void nvpc_simdev_flush(struct nvpc_simdev *sd)
 {
@@ -205,8 +206,8 @@ static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sd->seq++;
+	/* nothing is posted outside real time (set_realtime() flushes) */
 	if (!sd->realtime) {
-		nvpc_simdev_flush(sd);
 		nvpc_sim_wr32(sd->sim, addr, val);
 	} else {
 		if (sd->nr_posted == NVPC_SIMDEV_POSTED)
@@ -333,8 +334,7 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 	c = sd->spare;
 	sd->copy_nr = 0;
 	sd->copy_spoilt = false;
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	seq = sd->seq;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	memcpy(c, sd->sim, sd->sim_size);
@@ -369,8 +369,7 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 				      NVPC_SIMDEV_COPY_WORK);
 	if (ret || sd->copy_spoilt)
 		done = 0;
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	nvpc_simdev_calibrate(sd, took, work);
 	ok = done && sd->seq == seq && nvpc_simdev_copy_flush(sd);
 	if (ok) {
@@ -403,8 +402,7 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 	if (mutex_trylock(&sd->ctl)) {
 		/* again while the run itself left a lag worth a run */
 		do {
-			raw_spin_lock_irqsave(&sd->lock, flags);
-			nvpc_simdev_flush(sd);
+			nvpc_simdev_lock(sd, &flags);
 			now = ktime_get_ns();
 			n = sd->realtime && now > sd->rt_last ?
 			    now - sd->rt_last : 0;
@@ -417,8 +415,7 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 		mutex_unlock(&sd->ctl);
 	}
 	while (again) {
-		raw_spin_lock_irqsave(&sd->lock, flags);
-		nvpc_simdev_flush(sd);
+		nvpc_simdev_lock(sd, &flags);
 		now = ktime_get_ns();
 		/*
 		 * not even the shortest step fitted the budget (whose unit
@@ -437,8 +434,7 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 		cond_resched();
 	}
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	/* the model cannot keep up: skip rather than lag ever further */
 	now = ktime_get_ns();
 	if (sd->realtime && now > sd->rt_last + NVPC_SIMDEV_RT_MAX_LAG_NS) {
@@ -465,8 +461,7 @@ void nvpc_simdev_set_realtime(struct nvpc_simdev *sd, bool on)
 	unsigned long flags;
 	bool was;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	was = sd->realtime;
 	sd->realtime = on;
 	if (on && !was)
@@ -550,8 +545,7 @@ int nvpc_simdev_set_mem(struct nvpc_simdev *sd, u64 va, u32 size)
 		if (!mem)
 			return -ENOMEM;
 	}
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	old = sd->mem;
 	sd->mem = mem;
 	sd->mem_va = size ? va : 0;
@@ -735,8 +729,7 @@ int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz)
 		return PTR_ERR(sim);
 	}
 	kfree(prev);
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	old = sd->sim;
 	sd->sim = sim;
 	sd->settle_lag_ns = nvpc_simdev_slowest_cycle_ns(sim);
@@ -758,8 +751,7 @@ static int nvpc_simdev_advance_hold(struct nvpc_simdev *sd, unsigned int dom,
 	u64 w0, t0;
 	int ret;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	w0 = nvpc_sim_work(sd->sim);
 	t0 = ktime_get_ns();
 	ret = nvpc_sim_advance_bounded(sd->sim, dom, n,
@@ -837,8 +829,7 @@ void nvpc_simdev_set_record_latency(struct nvpc_simdev *sd, u32 cycles)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	sd->record_latency = cycles;
 	nvpc_sim_set_record_latency(sd->sim, cycles);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -858,8 +849,7 @@ void nvpc_simdev_remove_hw(struct nvpc_simdev *sd)
 
 	if (sd->gone)
 		return;
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	sd->gone = true;
 	nvpc_sim_fault_removed(sd->sim, true);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);

@@ -256,8 +256,7 @@ int nvpc_simdev_record_map(void *priv, u64 va, u64 size, void **pages,
 		}
 	}
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	slot = nvpc_simdev_vm_slot(sd, va, size);
 	if (slot >= 0)
 		sd->vm[slot] = m;
@@ -292,8 +291,7 @@ void nvpc_simdev_record_unmap(void *priv, u64 va)
 	unsigned long flags;
 	unsigned int i;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	nvpc_simdev_flush(sd);
+	nvpc_simdev_lock(sd, &flags);
 	for (i = 0; i < NVPC_SIMDEV_VM_MAX; i++) {
 		if (sd->vm[i] && sd->vm[i]->va == va) {
 			m = sd->vm[i];
