@@ -2,12 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The test command (make check): install what is missing, then lint, host
-# unit tests, the kselftests in QEMU on every target kernel, and with
-# NVPC_DEBUG_KERNEL=1 every kselftest again under the debug kernel with a
-# kmemleak scan at the end (without it, a TAP skip says the stage was
-# left out). The debug kernel is built (once per machine,
-# tools/testing/debugkernel/build.sh) in the background from the start,
-# niced, while the other phases run. Ends with one line
+# unit tests, the kselftests in QEMU on every target kernel, and every
+# kselftest again under the debug kernel with a kmemleak scan at the end
+# (NVPC_DEBUG_KERNEL=0 leaves that stage out, and a TAP skip says so).
+# The debug kernel is built (once per machine, debugkernel/build.sh) in
+# the background from the start, niced, while the other phases run. Ends with one line
 # "N passed, N failed, N skipped"; exits non-zero on any failure.
 set -u
 
@@ -41,7 +40,7 @@ echo "# target kernels: $KVERS"
 dk_results=$TOP/build/debug-kernel.tap
 : > "$dk_results"
 dk_pid=
-if [ "${NVPC_DEBUG_KERNEL:-0}" = 1 ]; then
+if [ "${NVPC_DEBUG_KERNEL:-1}" != 0 ]; then
 	NVPC_RESULTS=$dk_results "$TOP/tools/testing/debugkernel/build.sh" \
 		> "$TOP/build/debug-kernel.log" 2>&1 &
 	dk_pid=$!
@@ -76,9 +75,9 @@ if [ -n "$dk_pid" ]; then
 	fi
 fi
 
-if [ "${NVPC_DEBUG_KERNEL:-0}" != 1 ]; then
+if [ "${NVPC_DEBUG_KERNEL:-1}" = 0 ]; then
 	result skip "debug-kernel: every kselftest under KASAN, kmemleak, lockdep" \
-		"opt-in: NVPC_DEBUG_KERNEL=1 make check"
+		"left out: NVPC_DEBUG_KERNEL=0"
 fi
 
 echo "# wall time $(($(date +%s) - t0)) s"
