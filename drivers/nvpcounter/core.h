@@ -95,15 +95,16 @@ struct nvpc_single_prog {
 
 /**
  * struct nvpc_single_ctrs - a single event mode process as read
- * @event: CTR_EVENT
- * @start: CTR_START (periods that ended with CTR_EVENT >= THRESHOLD)
+ * @event: CTR_EVENT (40 bits on NV10:NV30, else 32)
+ * @start: CTR_START (periods that ended with CTR_EVENT >= THRESHOLD; 40
+ *	bits on NV10:NV30)
  * @pre: CTR_PRE (PRE pulses still wanted, while WAIT_FOR_PRE)
  * @stop: CTR_STOP (periods left after the current one)
  * @state: SINGLE_STATE (NVPC_SINGLE_*)
  */
 struct nvpc_single_ctrs {
-	u32 event;
-	u32 start;
+	u64 event;
+	u64 start;
 	u32 pre;
 	u32 stop;
 	u8 state;
@@ -114,21 +115,28 @@ struct nvpc_single_ctrs {
  * @on: the hardware runs it
  * @thr: the EVENT input counts periods that reached THRESHOLD (ONE)
  * @endless: 0 periods: restarted before a counter could saturate
- * @restarted: the process runs since such a restart (PRE then always
- *	true, its pulses no longer counted)
+ * @pre_live: the running process counts PRE pulses (a restart after its
+ *	PRE pulses were seen takes PRE as always true and counts none)
  * @pending: no read has seen the last start land yet
+ * @done: a restart found the process at its end (its last window cut):
+ *	nothing runs, nothing more is folded
  * @old: the process as read just before that start
- * @prog: the registers of the first process
+ * @seen: the process as read at the last sample
+ * @prog: the registers of the program its members describe
+ * @cur: the registers of the process running (@prog, or a restart's)
  * @last: the live values (NVPC_SLOT_* order) at the last sample
  */
 struct nvpc_window {
 	bool on;
 	bool thr;
 	bool endless;
-	bool restarted;
+	bool pre_live;
 	bool pending;
+	bool done;
 	struct nvpc_single_ctrs old;
+	struct nvpc_single_ctrs seen;
 	struct nvpc_single_prog prog;
+	struct nvpc_single_prog cur;
 	u64 last[NVPC_NR_SLOTS];
 };
 
@@ -182,8 +190,9 @@ struct nvpc_window {
  * @nr_window: those of them in single event mode (window.c): they and
  *	quad-mode counting events exclude each other
  * @win: the single event mode program the domain runs (window.c)
- * @win_restarts: endless single event processes restarted before a
- *	counter could saturate
+ * @win_restarts: single event processes restarted: an endless one
+ *	before a counter could saturate, any one after a write of the
+ *	shared CTRL (NV10:NV40) for another domain aborted it
  * @win_cuts: those restarts that had to end a window early
  * @rec: the domain's record event's session, NULL if none
  * @rec_state: NVPC_REC_* (sysfs record_state)
@@ -684,6 +693,7 @@ int nvpc_window_alloc(struct nvpc_slots *t, struct perf_event *event,
 void nvpc_window_regs(struct nvpc_domain *dom, struct perf_event *event);
 void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom);
 void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom);
+void nvpc_window_aborted(struct nvpc_core *core, struct nvpc_domain *dom);
 const char *nvpc_window_use(struct perf_event *event);
 
 int nvpc_registry_init(void);

@@ -500,8 +500,12 @@ int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 	int idx;
 
 	*claimed = 0;
-	if (nvpc_is_window(event))
+	if (nvpc_is_window(event)) {
+		/* a window counts SIMPLE: a shared CTRL must stay so */
+		if (!nvpc_shared_mode_ok(core, tables, t, NVPC_MODE_SIMPLE))
+			return -ENOSPC;
 		return nvpc_window_alloc(t, event, claimed);
+	}
 	if (FIELD_GET(NVPC_CFG_CYCLES, config))
 		return NVPC_CTR_CYCLES;
 	if (mode) {
@@ -815,7 +819,10 @@ static void nvpc_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 
 		if (!d->running)
 			continue;
-		nvpc_domain_sample_live(core, d, now);
+		if (d->win.on)
+			nvpc_window_sample(core, d);
+		else
+			nvpc_domain_sample_live(core, d, now);
 		d->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
 	}
 }
@@ -912,7 +919,7 @@ static void nvpc_poll_work(struct work_struct *work)
 static void nvpc_poll_update(struct nvpc_core *core)
 {
 	unsigned int bits = core->gen->single ? core->gen->live_bits : 32;
-	u64 half = BIT_ULL(bits - 1), hz = 0, ns;
+	u64 half, hz = 0, ns;
 	unsigned int i;
 
 	for (i = 0; i < core->nr_domains; i++) {
@@ -920,9 +927,13 @@ static void nvpc_poll_update(struct nvpc_core *core)
 
 		if (!dom->running)
 			continue;
+		/* window.c's restarts want a sample every 2^31 cycles */
+		if (dom->win.on)
+			bits = 32;
 		hz = max3(hz, (u64)dom->desc->clock_hz,
 			  max(dom->clock_hz, dom->period_hz));
 	}
+	half = BIT_ULL(bits - 1);
 	/*
 	 * half / hz >= 10 means a period of 10 s or more; below it
 	 * half < 11 * hz and half * 10^9 / hz < 1.1 * 10^10 fits

@@ -16,6 +16,12 @@
  * NV30:NV40 have quad mode, swapped by PGRAPH PM_TRIGGER like NV40, with
  * the mode, QUAD_STATE and counter mode in the shared CTRL and one shared
  * QUAD_ACK_TRIGGER (pcounter.rst, Control registers, Quad event mode).
+ *
+ * Both run single event mode programs for window.c (NVPC_MODE_SINGLE
+ * events) on the same registers; a CTRL write aborts the single event
+ * process of both domains (Single event mode), so every CTRL write goes
+ * through nvpc_nv10_ctrl_write(), which starts the other domain's
+ * process again.
  */
 
 #include <nvpcounter/regs.h>
@@ -41,6 +47,55 @@ static u8 nvpc_nv10_ctrl_field(u32 ctrl, u32 mask)
 	return (ctrl & mask) >> __ffs(mask);
 }
 
+static void nvpc_nv10_restart(struct nvpc_core *core, struct nvpc_domain *dom);
+
+/*
+ * The shared CTRL as the driver wants it: NV10:NV30 take the hardware's
+ * (the TV-out bits are not ours), NV30:NV40 the driver's own copy.
+ */
+static u32 nvpc_nv10_ctrl_now(struct nvpc_core *core)
+{
+	if (core->gen->single)
+		return nvpc_rd32(core->ndev, NVPC_NV10_CTRL) & NVPC_NV10_CTRL_RW;
+	return core->ctrl;
+}
+
+/*
+ * Write the shared CTRL for @self, if it changes. A CTRL write aborts the
+ * single event process of every domain (pcounter.rst, Single event mode):
+ * the other domains' window programs are folded before it and started
+ * again from there after it (window.c), NV10:NV30's endless counting
+ * program is restarted (the engine folded it before the commit; the
+ * restart's three cycles are not counted). Quad mode counting goes on.
+ */
+static void nvpc_nv10_ctrl_write(struct nvpc_core *core,
+				 struct nvpc_domain *self, u32 ctrl)
+{
+	unsigned int d;
+
+	core->ctrl = ctrl;
+	if ((nvpc_rd32(core->ndev, NVPC_NV10_CTRL) & NVPC_NV10_CTRL_RW) ==
+	    ctrl)
+		return;
+	for (d = 0; d < core->nr_domains; d++) {
+		struct nvpc_domain *o = &core->domains[d];
+
+		if (o != self && o->running && o->win.on)
+			nvpc_window_sample(core, o);
+	}
+	nvpc_wr32(core->ndev, NVPC_NV10_CTRL, ctrl);
+	for (d = 0; d < core->nr_domains; d++) {
+		struct nvpc_domain *o = &core->domains[d];
+
+		if (o == self || !o->running)
+			continue;
+		if (o->win.on)
+			nvpc_window_aborted(core, o);
+		else if (core->gen->single)
+			nvpc_nv10_restart(core, o);
+	}
+}
+
 /*
  * (Re)start a domain's counting process: the restart is numbered in
  * CTR_STOP (a CTR write, which aborts the process), and a PRE_OP write in
@@ -64,24 +119,11 @@ static void nvpc_nv10_restart(struct nvpc_core *core, struct nvpc_domain *dom)
 static void nvpc_nv10_start(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	struct nvpc_device *ndev = core->ndev;
-	unsigned int i = dom->index, d;
-	u32 ctrl = nvpc_rd32(ndev, NVPC_NV10_CTRL);
+	unsigned int i = dom->index;
 
 	/* the engine counts 1 per cycle; nothing else may set EVENT_B4 */
-	if (ctrl & NVPC_NV10_CTRL_CTR_MODE) {
-		nvpc_wr32(ndev, NVPC_NV10_CTRL, ctrl & NVPC_NV10_CTRL_RW &
-			  ~NVPC_NV10_CTRL_CTR_MODE);
-		/*
-		 * A CTRL write aborts the counting process of both domains
-		 * (pcounter.rst, Single event mode; CTRL is shared): restart
-		 * the other one too. The engine folded its counts just
-		 * before; its restart costs the same three cycles.
-		 */
-		for (d = 0; d < core->nr_domains; d++)
-			if (&core->domains[d] != dom &&
-			    core->domains[d].running)
-				nvpc_nv10_restart(core, &core->domains[d]);
-	}
+	nvpc_nv10_ctrl_write(core, dom, nvpc_nv10_ctrl_now(core) &
+			     ~NVPC_NV10_CTRL_CTR_MODE);
 	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_INPUT_PRE), 0);
 	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_INPUT_START), 0);
 	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_INPUT_START), NVPC_OP_ALWAYS);
@@ -150,25 +192,88 @@ static u32 nvpc_nv10_read(struct nvpc_core *core, struct nvpc_domain *dom,
 }
 
 /* NV30: quad mode bits of both domains and the counter mode share CTRL */
-static void nvpc_nv30_ctrl(struct nvpc_core *core)
-{
-	nvpc_wr32(core->ndev, NVPC_NV10_CTRL, core->ctrl);
-}
-
 static void nvpc_nv30_start(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	core->ctrl |= NVPC_NV10_CTRL_MODE_QUAD(dom->index);
+	u32 ctrl = core->ctrl | NVPC_NV10_CTRL_MODE_QUAD(dom->index);
+
 	if (dom->ctr_mode == NVPC_MODE_EVENT_B4)
-		core->ctrl |= NVPC_NV10_CTRL_CTR_MODE;
+		ctrl |= NVPC_NV10_CTRL_CTR_MODE;
 	else
-		core->ctrl &= ~NVPC_NV10_CTRL_CTR_MODE;
-	nvpc_nv30_ctrl(core);
+		ctrl &= ~NVPC_NV10_CTRL_CTR_MODE;
+	nvpc_nv10_ctrl_write(core, dom, ctrl);
 }
 
 static void nvpc_nv30_stop(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	core->ctrl &= ~NVPC_NV10_CTRL_MODE_QUAD(dom->index);
-	nvpc_nv30_ctrl(core);
+	/* single event mode already: an input write aborts the process */
+	if (dom->win.on)
+		nvpc_nv10_stop(core, dom);
+	else
+		nvpc_nv10_ctrl_write(core, dom, core->ctrl &
+				     ~NVPC_NV10_CTRL_MODE_QUAD(dom->index));
+}
+
+/*
+ * Single event mode programs for window.c (pcounter.rst, Single event
+ * mode): the domain's CTRL fields (single event mode, EVENT_CTR_PERIOD on
+ * NV15+; NV10 has none and window.c asks it for ONE only), then as on
+ * NV40 the inputs, THRESHOLD (its high bits 0 on NV10:NV30) and the
+ * CTR_PRE/CTR_STOP initial values, PRE_OP last: it starts the process.
+ */
+static void nvpc_nv10_single_start(struct nvpc_core *core,
+				   struct nvpc_domain *dom,
+				   const struct nvpc_single_prog *p)
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int i = dom->index, s;
+	/* a window counts SIMPLE (the allocator keeps the other domain so) */
+	u32 ctrl = nvpc_nv10_ctrl_now(core) & ~NVPC_NV10_CTRL_MODE_QUAD(i) &
+		   ~NVPC_NV10_CTRL_CTR_MODE;
+
+	if (core->chip->gen != NVPC_GEN_NV10) {
+		ctrl &= ~NVPC_NV10_CTRL_EVENT_CTR_PERIOD(i);
+		if (p->event_all)
+			ctrl |= NVPC_NV10_CTRL_EVENT_CTR_PERIOD(i);
+	}
+	nvpc_nv10_ctrl_write(core, dom, ctrl);
+	for (s = NVPC_SLOT_START; s <= NVPC_SLOT_STOP; s++) {
+		nvpc_wr32(ndev, NVPC_NV10_SRC(i, s), p->src[s]);
+		nvpc_wr32(ndev, NVPC_NV10_OP(i, s), p->op[s]);
+	}
+	nvpc_wr32(ndev, NVPC_NV10_THRESHOLD(i), p->threshold);
+	if (core->gen->single)
+		nvpc_wr32(ndev, NVPC_NV10_THRESHOLD_HI(i), 0);
+	nvpc_wr32(ndev, NVPC_NV10_CTR_PRE(i), p->pre);
+	nvpc_wr32(ndev, NVPC_NV10_CTR_STOP(i), p->stop);
+	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_SLOT_PRE),
+		  p->src[NVPC_SLOT_PRE]);
+	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_SLOT_PRE), p->op[NVPC_SLOT_PRE]);
+}
+
+/*
+ * The counters first, SINGLE_STATE last (window.c relies on the order);
+ * CTR_EVENT and CTR_START are 40-bit on NV10:NV30 (Counters).
+ */
+static void nvpc_nv10_single_read(struct nvpc_core *core,
+				  struct nvpc_domain *dom,
+				  struct nvpc_single_ctrs *c)
+{
+	struct nvpc_device *ndev = core->ndev;
+	unsigned int i = dom->index;
+
+	if (core->gen->single) {
+		c->event = nvpc_nv10_read40(ndev, NVPC_NV10_CTR_EVENT(i),
+					    NVPC_NV10_CTR_EVENT_HI(i));
+		c->start = nvpc_nv10_read40(ndev, NVPC_NV10_CTR_START(i),
+					    NVPC_NV10_CTR_START_HI(i));
+	} else {
+		c->event = nvpc_rd32(ndev, NVPC_NV10_CTR_EVENT(i));
+		c->start = nvpc_rd32(ndev, NVPC_NV10_CTR_START(i));
+	}
+	c->pre = nvpc_rd32(ndev, NVPC_NV10_CTR_PRE(i));
+	c->stop = nvpc_rd32(ndev, NVPC_NV10_CTR_STOP(i));
+	c->state = nvpc_nv10_ctrl_field(nvpc_rd32(ndev, NVPC_NV10_CTRL),
+					NVPC_NV10_CTRL_SINGLE_STATE(i));
 }
 
 static void nvpc_nv30_program(struct nvpc_core *core, struct nvpc_domain *dom,
@@ -310,6 +415,8 @@ const struct nvpc_gen_ops nvpc_gen_nv10 = {
 	.state = nvpc_nv10_state,
 	.status_reg = nvpc_nv10_status_reg,
 	.dump_range = nvpc_nv10_dump_range,
+	.single_start = nvpc_nv10_single_start,
+	.single_read = nvpc_nv10_single_read,
 };
 
 const struct nvpc_gen_ops nvpc_gen_nv30 = {
@@ -330,4 +437,6 @@ const struct nvpc_gen_ops nvpc_gen_nv30 = {
 	.state = nvpc_nv10_state,
 	.status_reg = nvpc_nv10_status_reg,
 	.dump_range = nvpc_nv10_dump_range,
+	.single_start = nvpc_nv10_single_start,
+	.single_read = nvpc_nv10_single_read,
 };

@@ -170,12 +170,13 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 	for (s = 0; s < NVPC_NR_SLOTS; s++) {
 		struct perf_event *ev = dom->slots->ev[s];
 
-		if (!(core->gen->slots & BIT(s)))
+		/* NV10:NV30 count on EVENT only, a window on all four */
+		if (ev && nvpc_is_window(ev))
+			use[s] = nvpc_window_use(ev);
+		else if (!(core->gen->slots & BIT(s)) && !dom->nr_window)
 			use[s] = "none";
 		else if (!ev)
 			use[s] = "free";
-		else if (nvpc_is_window(ev))
-			use[s] = nvpc_window_use(ev);
 		else
 			use[s] = nvpc_ctr_mode_names[FIELD_GET(NVPC_CFG_MODE,
 							       ev->attr.config)];

@@ -48,8 +48,20 @@
  * start's state change at a read on its manual clock, Documentation/
  * sim.rst "Time and clocks"). GF100+ has no documented single event mode setup
  * (pcounter.rst: "figure out how single event mode is supposed to be used
- * on NVC0+"): those events are refused there (EOPNOTSUPP), as on NV10:NV40,
- * whose shared CTRL this does not program yet.
+ * on NVC0+"): those events are refused there (EOPNOTSUPP).
+ *
+ * NV10:NV40 have one CTRL for both domains (pcounter.rst "Control
+ * registers"), and a CTRL write aborts the process of each ("Single event
+ * mode"): a write for one domain (its EVENT_CTR_PERIOD, NV30's quad mode
+ * bit) folds the other domain's process just before it and starts it
+ * again after it from where that sample found it (nvpc_window_aborted()):
+ * with the periods left, the PRE pulses still wanted (or PRE always true
+ * once they were seen), a window open at the sample cut there as an
+ * endless process's restart cuts it; what happened between the sample
+ * and the write is not counted. NV10 itself has no EVENT_CTR_PERIOD
+ * (CTR_EVENT restarts with every window): it refuses an EVENT member
+ * without a threshold, and the window cycles, with EOPNOTSUPP. NV10:NV30
+ * count CTR_EVENT and CTR_START in 40 bits, bit 39 sticky ("Counters").
  */
 
 #include <linux/bitfield.h>
@@ -65,6 +77,15 @@
 /* the restart points of an endless process (see the DOC above) */
 #define NVPC_WIN_RESTART_IDLE	BIT_ULL(30)
 #define NVPC_WIN_RESTART_FORCE	BIT_ULL(31)
+
+/*
+ * CTR_EVENT and CTR_START read at or past this saturated: NV30+ stop at
+ * 0xffffffff, NV10:NV30 keep bit 39 once set (pcounter.rst "Counters")
+ */
+static u64 nvpc_window_sat(const struct nvpc_core *core)
+{
+	return core->gen->single ? BIT_ULL(core->gen->live_bits) : U32_MAX;
+}
 
 #define NVPC_WIN_INPUT	(NVPC_CFG_SIG0 | NVPC_CFG_SIG1 | NVPC_CFG_SIG2 | \
 			 NVPC_CFG_SIG3 | NVPC_CFG_OP | NVPC_CFG_OPBITS)
@@ -95,10 +116,15 @@ int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
 	u32 opbits = FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
 
 	if (!core->gen->single_start) {
-		nvpc_dbg(core, "single event mode: not on a %s (%s)\n",
-			 core->gen->name, core->gen->unit_sets ?
-			 "GF100+ has no documented single event mode setup" :
-			 "NV40:GF100 only");
+		nvpc_dbg(core, "single event mode: not on a %s (GF100+ has no documented single event mode setup)\n",
+			 core->gen->name);
+		return -EOPNOTSUPP;
+	}
+	/* NV10 lacks EVENT_CTR_PERIOD: CTR_EVENT holds one window */
+	if (core->chip->gen == NVPC_GEN_NV10 &&
+	    ((c & NVPC_CFG_CYCLES) ||
+	     (slot == NVPC_SLOT_EVENT + 1 && !sarg))) {
+		nvpc_dbg(core, "single event mode: a NV10 has no EVENT_CTR_PERIOD: CTR_EVENT counts one window, only a threshold (thr) is summed\n");
 		return -EOPNOTSUPP;
 	}
 	if ((c & NVPC_CFG_SHORT) || (c1 & NVPC_CFG1_RECORD_FIELDS)) {
@@ -255,12 +281,11 @@ static void nvpc_window_start(struct nvpc_core *core, struct nvpc_domain *dom,
 		w->old = *old;
 	else
 		core->gen->single_read(core, dom, &w->old);
+	w->cur = *p;
 	core->gen->single_start(core, dom, p);
 	w->pending = true;
 	/* a new process counts from 0 (CTR_PRE and CTR_STOP from init) */
-	w->last[NVPC_SLOT_START] = 0;
-	w->last[NVPC_SLOT_EVENT] = 0;
-	w->last[NVPC_SLOT_STOP] = 0;
+	memset(w->last, 0, sizeof(w->last));
 	dom->sample_ns = ktime_get_ns();
 }
 
@@ -289,8 +314,8 @@ void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom)
 	w->prog = p;
 	w->thr = thr;
 	w->endless = endless;
-	w->restarted = false;
-	w->last[NVPC_SLOT_PRE] = 0;
+	w->pre_live = true;
+	w->done = false;
 	nvpc_window_start(core, dom, &p, NULL);
 	w->on = true;
 	/* the first read of it, in this same hold */
@@ -302,30 +327,74 @@ void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom)
 }
 
 /*
- * An endless process restarted before a counter saturates: same inputs,
- * PRE always true (its pulses were seen). Inside a window, the window ends
- * here: counted closed as it was counted opened.
+ * Start the process again from where @c found it (an endless one before a
+ * counter saturates, any one after a shared CTRL write aborted it): same
+ * inputs; the PRE pulses still wanted, or once they were seen PRE always
+ * true (none counted); the periods left (an endless process: 0xffffffff
+ * again). Inside a window, the window ends here: counted closed as it was
+ * counted opened, and if it was the last period nothing is started
+ * (@done). @old: the process as read now, NULL to read it.
  */
 static void nvpc_window_restart(struct nvpc_core *core,
 				struct nvpc_domain *dom,
-				const struct nvpc_single_ctrs *c)
+				const struct nvpc_single_ctrs *c,
+				const struct nvpc_single_ctrs *old)
 {
 	struct nvpc_window *w = &dom->win;
-	struct nvpc_single_prog p = w->prog;
+	struct nvpc_single_prog p = w->cur;
 
+	if (c->state == NVPC_SINGLE_INACTIVE) {
+		/* it ran its last period: its counts are final */
+		w->done = true;
+		return;
+	}
 	if (c->state == NVPC_SINGLE_COUNTING) {
 		dom->acc[NVPC_SLOT_STOP]++;
 		/* as STOP there would have compared it (ONE: this window) */
-		if (w->thr && c->event != U32_MAX && c->event >= p.threshold)
+		if (w->thr && c->event < nvpc_window_sat(core) &&
+		    c->event >= p.threshold)
 			dom->acc[NVPC_SLOT_EVENT]++;
 		dom->win_cuts++;
 	}
-	p.src[NVPC_SLOT_PRE] = 0;
-	p.op[NVPC_SLOT_PRE] = NVPC_WIN_ALWAYS;
-	p.pre = 0;
-	nvpc_window_start(core, dom, &p, c);
-	w->restarted = true;
+	if (!w->endless) {
+		/* CTR_STOP: the periods left after the current one */
+		if (c->state == NVPC_SINGLE_COUNTING && !c->stop) {
+			w->done = true;
+			return;
+		}
+		p.stop = c->stop - (c->state == NVPC_SINGLE_COUNTING);
+	}
+	if (c->state == NVPC_SINGLE_WAIT_PRE) {
+		p.pre = c->pre;
+	} else {
+		p.src[NVPC_SLOT_PRE] = 0;
+		p.op[NVPC_SLOT_PRE] = NVPC_WIN_ALWAYS;
+		p.pre = 0;
+		w->pre_live = false;
+	}
+	nvpc_window_start(core, dom, &p, old);
 	dom->win_restarts++;
+}
+
+/**
+ * nvpc_window_aborted() - start a domain's single event mode process
+ *	again after a write of the shared CTRL aborted it (NV10:NV40)
+ * @core: the GPU
+ * @dom: the domain, running its program, sampled just before the write
+ *	(lock held)
+ */
+void nvpc_window_aborted(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	struct nvpc_window *w = &dom->win;
+
+	lockdep_assert_held(&core->lock);
+	if (!w->on || w->done || READ_ONCE(core->gone))
+		return;
+	if (w->pending)
+		/* not seen landed: nothing of it was counted, start it anew */
+		nvpc_window_start(core, dom, &w->cur, NULL);
+	else
+		nvpc_window_restart(core, dom, &w->seen, NULL);
 }
 
 /**
@@ -341,14 +410,13 @@ static void nvpc_window_restart(struct nvpc_core *core,
 void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	struct nvpc_window *w = &dom->win;
-	const struct nvpc_single_prog *p = &w->prog;
+	const struct nvpc_single_prog *p = &w->cur;
 	struct nvpc_single_ctrs c;
-	u64 live[NVPC_NR_SLOTS], top;
-	u32 ev;
+	u64 live[NVPC_NR_SLOTS], top, ev;
 	unsigned int s;
 
 	lockdep_assert_held(&core->lock);
-	if (!w->on || READ_ONCE(core->gone))
+	if (!w->on || w->done || READ_ONCE(core->gone))
 		return;
 	core->gen->single_read(core, dom, &c);
 	if (READ_ONCE(core->gone))
@@ -360,6 +428,7 @@ void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 		}
 		w->pending = false;
 	}
+	w->seen = c;
 	/* the process ends INACTIVE after its last period (assumption: the
 	 * start has landed, see the DOC above)
 	 */
@@ -367,14 +436,14 @@ void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 			       (u64)p->stop + 1 : (u64)(p->stop - min(c.stop, p->stop));
 	live[NVPC_SLOT_START] = live[NVPC_SLOT_STOP] +
 				(c.state == NVPC_SINGLE_COUNTING);
-	if (w->restarted)
-		live[NVPC_SLOT_PRE] = w->last[NVPC_SLOT_PRE];
+	if (!w->pre_live)
+		live[NVPC_SLOT_PRE] = 0;
 	else if (c.state == NVPC_SINGLE_WAIT_PRE)
 		live[NVPC_SLOT_PRE] = p->pre - min(c.pre, p->pre);
 	else
 		live[NVPC_SLOT_PRE] = (u64)p->pre + 1;
 	ev = w->thr ? c.start : c.event;
-	if (ev == U32_MAX) {
+	if (ev >= nvpc_window_sat(core)) {
 		/* the true count is unknown: never add it */
 		dom->saturations++;
 		dev_warn_ratelimited(core->dev,
@@ -394,10 +463,10 @@ void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 	dom->samples++;
 	if (!w->endless)
 		return;
-	top = max3((u64)c.event, (u64)c.start, live[NVPC_SLOT_STOP]);
+	top = max3(c.event, c.start, live[NVPC_SLOT_STOP]);
 	if (top >= NVPC_WIN_RESTART_FORCE ||
 	    (top >= NVPC_WIN_RESTART_IDLE && c.state != NVPC_SINGLE_COUNTING))
-		nvpc_window_restart(core, dom, &c);
+		nvpc_window_restart(core, dom, &c, &c);
 }
 
 /**

@@ -388,8 +388,10 @@ static int same_domain(const struct fuzz_gpu *g, int a, int a_sum, int b,
 }
 
 /*
- * A single event mode event (perf.rst "Windows and thresholds"): NV40:GF100
- * only (EOPNOTSUPP elsewhere); no record field or counter-mode signal;
+ * A single event mode event (perf.rst "Windows and thresholds"): NV10:GF100
+ * only (EOPNOTSUPP on GF100+), and on NV10 (no EVENT_CTR_PERIOD) neither
+ * cycles nor an EVENT input without a threshold (EOPNOTSUPP, checked
+ * before the fields); no record field or counter-mode signal;
  * cycles with no slot, input or argument, else a slot naming its input,
  * signal ids in range, no argument on START. Opbits: per slot.
  */
@@ -402,7 +404,10 @@ static fuzz_set expect_window(const struct fuzz_gpu *g,
 	unsigned int slot = field_get(c, NVPC_CFG_SLOT);
 	unsigned int sarg = field_get(c2, NVPC_CFG2_SARG), j;
 
-	if (g->gen < GEN_NV40 || g->gen >= GEN_GF100)
+	if (g->gen >= GEN_GF100)
+		return E(EOPNOTSUPP);
+	if (g->gen == GEN_NV10 && ((c & NVPC_CFG_CYCLES) ||
+				   (slot == NVPC_SLOT_EVENT + 1 && !sarg)))
 		return E(EOPNOTSUPP);
 	if ((c & NVPC_CFG_SHORT) || (c1 & NVPC_CFG1_RECORD_FIELDS) ||
 	    (c2 & ~NVPC_CFG2_SARG))

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Single event mode events (perf.rst "Windows and thresholds") on a
- * simulated G84, counted exactly against the documents.
+ * simulated G84 (NV40:GF100 register layout), NV20 (NV10:NV30: 40-bit
+ * counters, one CTRL for both domains) and NV34 (NV30:NV40: the shared
+ * CTRL also holds the quad mode bits), counted exactly against the
+ * documents; the same program gives the same counts on each.
  *
  * pcounter.rst "Single event mode", the pseudo-code, as it applies here:
  * the group's program is written (PRE_OP last) between cycles C0 - 1 and
@@ -60,10 +63,36 @@ FIXTURE(win) {
 	int n;
 };
 
+/*
+ * @shared: one CTRL for both domains (NV10:NV40): a write of it for one
+ * domain aborts the other's process; @quad_shared: quad mode's start and
+ * stop write it too (NV30:NV40).
+ */
+FIXTURE_VARIANT(win) {
+	const char *chip;
+	bool shared;
+	bool quad_shared;
+};
+
+FIXTURE_VARIANT_ADD(win, g84) {
+	.chip = "g84",
+};
+
+FIXTURE_VARIANT_ADD(win, nv20) {
+	.chip = "nv20",
+	.shared = true,
+};
+
+FIXTURE_VARIANT_ADD(win, nv34) {
+	.chip = "nv34",
+	.shared = true,
+	.quad_shared = true,
+};
+
 FIXTURE_SETUP(win)
 {
 	self->n = 0;
-	ASSERT_EQ(0, sim_gpu_create(GPU, "g84"));
+	ASSERT_EQ(0, sim_gpu_create(GPU, variant->chip));
 	self->type = nvpc_pmu_find(GPU, self->pmu, sizeof(self->pmu));
 	ASSERT_LT(0, self->type);
 	ASSERT_EQ(0, sim_wave(GPU, DOM, SIG_START, WAVE_PERIODIC(100, 1, 90)));
@@ -328,6 +357,57 @@ TEST_F_TIMEOUT(win, endless_restarts, 600)
 	EXPECT_EQ(0, dom_num(self, "saturations"));
 }
 
+/*
+ * Another domain's CTRL writes (pcounter.rst "Control registers": NV10:NV40
+ * have one CTRL, and a CTRL write aborts the single event process of
+ * each domain, "Single event mode"), with the windows of
+ * events_per_window on main.1.
+ *
+ * 1. At 2025, inside the window opened at 2010 (4 events in it), a window
+ * program starts on main.0 (a STOP member alone: EVENT_CTR_PERIOD = ALL
+ * for main.0, a CTRL write on NV20 and NV34). There main.1's process is
+ * sampled (84 events, 11 opened, 10 closed), aborted, and started again
+ * from there: the open window counted closed (window_cuts 1), PRE always
+ * true, so 2025 is the start's cycle and START is seen from 2027; the
+ * next window is 2111 .. 2140. Until 3000: 9 more windows, 72 events:
+ * 156, 20, 20. Without a shared CTRL (G84) nothing is cut: 160, 20, 20.
+ * 2. At 3000 (WAIT_FOR_START) the main.0 window closes (an input write
+ * there, no CTRL write) and a quad-mode event opens on main.0: on NV34
+ * its quad mode bit is a CTRL write, a restart without a cut (START seen
+ * from 3002, the next at 3010 as before); NV20 (no quad mode) and G84 do
+ * not write the shared CTRL. Until 4000: 10 more windows, 80 events.
+ */
+TEST_F(win, shared_ctrl_writes)
+{
+	int other, quad;
+
+	ASSERT_EQ(0, sim_wave(GPU, DOM, SIG_EVENT, WAVE_PERIODIC(4, 1, 0)));
+	ASSERT_LE(0, win_open(self, M_EVENT, 0));
+	ASSERT_LE(0, win_open(self, M_START, 0));
+	ASSERT_LE(0, win_open(self, M_STOP, 0));
+	ASSERT_EQ(0, sim_advance(GPU, 1025, DOM));
+	other = nvpc_ev_open(self->type, M_STOP, CFG1_DOM(0, 0, 0), 0, -1);
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, sim_advance(GPU, 975, DOM));
+	EXPECT_EQ(variant->shared ? 156 : 160, nvpc_ev_count(self->fd[0]));
+	EXPECT_EQ(20, nvpc_ev_count(self->fd[1]));
+	EXPECT_EQ(20, nvpc_ev_count(self->fd[2]));
+	EXPECT_EQ(variant->shared, dom_num(self, "single_restarts"));
+	EXPECT_EQ(variant->shared, dom_num(self, "window_cuts"));
+	close(other);
+	quad = nvpc_ev_open(self->type, CFG_SIG(0, 1), CFG1_DOM(0, 0, 0), 0,
+			    -1);
+	ASSERT_LE(0, quad);
+	ASSERT_EQ(0, sim_advance(GPU, 1000, DOM));
+	EXPECT_EQ(variant->shared ? 236 : 240, nvpc_ev_count(self->fd[0]));
+	EXPECT_EQ(30, nvpc_ev_count(self->fd[1]));
+	EXPECT_EQ(30, nvpc_ev_count(self->fd[2]));
+	EXPECT_EQ(variant->shared + variant->quad_shared,
+		  dom_num(self, "single_restarts"));
+	EXPECT_EQ(variant->shared, dom_num(self, "window_cuts"));
+	close(quad);
+}
+
 /* the errno of opening one event alone on @chip */
 static int open_on(const char *chip, __u64 config, __u64 config1,
 		   __u64 config2)
@@ -346,13 +426,30 @@ static int open_on(const char *chip, __u64 config, __u64 config1,
 	return fd >= 0 ? 0 : fd;
 }
 
+FIXTURE(ref) {
+	int type;
+	char pmu[PATH_MAX];
+};
+
+FIXTURE_SETUP(ref)
+{
+	ASSERT_EQ(0, sim_gpu_create(GPU, "g84"));
+	self->type = nvpc_pmu_find(GPU, self->pmu, sizeof(self->pmu));
+	ASSERT_LT(0, self->type);
+}
+
+FIXTURE_TEARDOWN(ref)
+{
+	sim_gpu_remove(GPU);
+}
+
 /*
  * Refused (perf.rst "Errors"): GF100+ has no documented single event
- * mode setup and NV10:NV40 lack the per-domain CTRL: EOPNOTSUPP; quad
- * counting, record and single event mode exclude each other on a domain:
- * EBUSY; bad fields: EINVAL.
+ * mode setup, NV10 no EVENT_CTR_PERIOD (an EVENT member without a
+ * threshold, window cycles): EOPNOTSUPP; quad counting, record and single
+ * event mode exclude each other on a domain: EBUSY; bad fields: EINVAL.
  */
-TEST_F(win, refusals)
+TEST_F(ref, refusals)
 {
 	struct perf_event_attr rec = {
 		.type = self->type,
@@ -360,12 +457,16 @@ TEST_F(win, refusals)
 		.config1 = CFG1,
 		.disabled = 1,
 	};
-	int fd;
+	int fd, wfd;
 
 	/* GF100 has no hub domain: GPC 0's domain 0 */
 	EXPECT_EQ(-EOPNOTSUPP, open_on("gf100", M_STOP, CFG1_DOM(1, 0, 0), 0));
-	EXPECT_EQ(-EOPNOTSUPP, open_on("nv30", M_STOP, CFG1_DOM(0, 0, 0), 0));
-	EXPECT_EQ(-EOPNOTSUPP, open_on("nv10", M_STOP, CFG1_DOM(0, 0, 0), 0));
+	EXPECT_EQ(-EOPNOTSUPP, open_on("nv10", M_EVENT, CFG1_DOM(0, 0, 0), 0));
+	EXPECT_EQ(-EOPNOTSUPP, open_on("nv10", M_CYCLES, CFG1_DOM(0, 0, 0), 0));
+	EXPECT_EQ(0, open_on("nv10", M_EVENT, CFG1_DOM(0, 0, 0), SARG(1)));
+	EXPECT_EQ(0, open_on("nv10", M_STOP, CFG1_DOM(0, 0, 0), 0));
+	EXPECT_EQ(0, open_on("nv15", M_EVENT, CFG1_DOM(0, 0, 0), 0));
+	EXPECT_EQ(0, open_on("nv30", M_CYCLES, CFG1_DOM(0, 0, 0), 0));
 	EXPECT_EQ(0, open_on("nv40", M_STOP, CFG1_DOM(0, 0, 0), 0));
 
 	/* fields */
@@ -398,7 +499,8 @@ TEST_F(win, refusals)
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-EBUSY, nvpc_ev_open(self->type, M_STOP, CFG1, 0, -1));
 	close(fd);
-	ASSERT_LE(0, win_open(self, M_STOP, 0));
+	wfd = nvpc_ev_open(self->type, M_STOP, CFG1, 0, -1);
+	ASSERT_LE(0, wfd);
 	EXPECT_EQ(-EBUSY, nvpc_ev_open(self->type, CFG_SIG(0, 1), CFG1, 0,
 				       -1));
 	EXPECT_EQ(-EBUSY, nvpc_ev_open(self->type, CFG_CYCLES, CFG1, 0, -1));
@@ -408,11 +510,66 @@ TEST_F(win, refusals)
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
 		close(fd);
-	close(self->fd[--self->n]);
+	close(wfd);
 	fd = nvpc_attr_open(&rec, -1, 0);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(-EBUSY, nvpc_ev_open(self->type, M_STOP, CFG1, 0, -1));
 	close(fd);
+}
+
+/*
+ * NV10 (no EVENT_CTR_PERIOD: CTR_EVENT counts the current window only)
+ * sums a threshold: its one domain main.0 with the waveforms of
+ * threshold_half_the_windows, 5 of 10 windows reach 30 events; and a
+ * counting event waits (EBUSY) while the domain runs the program.
+ */
+FIXTURE(nv10) {
+	int type;
+	char pmu[PATH_MAX];
+	int fd[4];
+	int n;
+};
+
+FIXTURE_SETUP(nv10)
+{
+	self->n = 0;
+	ASSERT_EQ(0, sim_gpu_create(GPU, "nv10"));
+	self->type = nvpc_pmu_find(GPU, self->pmu, sizeof(self->pmu));
+	ASSERT_LT(0, self->type);
+	ASSERT_EQ(0, sim_wave(GPU, "main.0", SIG_START,
+			      WAVE_PERIODIC(100, 1, 90)));
+	ASSERT_EQ(0, sim_wave(GPU, "main.0", SIG_STOP,
+			      WAVE_PERIODIC(100, 1, 60)));
+	ASSERT_EQ(0, sim_wave(GPU, "main.0", SIG_EVENT,
+			      WAVE_PERIODIC(200, 50, 0)));
+	ASSERT_EQ(0, sim_advance(GPU, C0, "main.0"));
+}
+
+FIXTURE_TEARDOWN(nv10)
+{
+	while (self->n)
+		close(self->fd[--self->n]);
+	sim_gpu_remove(GPU);
+}
+
+TEST_F(nv10, threshold)
+{
+	static const __u64 cfg[] = { M_EVENT, M_STOP, M_START };
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < 3; i++) {
+		fd = nvpc_ev_open(self->type, cfg[i], CFG1_DOM(0, 0, 0),
+				  i ? 0 : SARG(30), self->n ? self->fd[0] : -1);
+		ASSERT_LE(0, fd);
+		self->fd[self->n++] = fd;
+	}
+	EXPECT_EQ(-EBUSY, nvpc_ev_open(self->type, CFG_SIG(0, 1),
+				       CFG1_DOM(0, 0, 0), 0, -1));
+	ASSERT_EQ(0, sim_advance(GPU, 1000, "main.0"));
+	EXPECT_EQ(5, nvpc_ev_count(self->fd[0]));
+	EXPECT_EQ(10, nvpc_ev_count(self->fd[1]));
+	EXPECT_EQ(10, nvpc_ev_count(self->fd[2]));
 }
 
 TEST_HARNESS_MAIN
