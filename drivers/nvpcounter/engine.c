@@ -992,7 +992,11 @@ static void nvpc_mode_update(struct nvpc_core *core, struct nvpc_domain *dom)
 	for (i = 0; i < core->nr_domains; i++) {
 		struct nvpc_domain *d = &core->domains[i];
 
-		if (d->running && d->ctr_mode != nvpc_ctr_mode(core, d)) {
+		/* a window domain has no quad program (its CTRL fields are
+		 * window.c's; the CTRL write restarts its process)
+		 */
+		if (d->running && !d->win.on &&
+		    d->ctr_mode != nvpc_ctr_mode(core, d)) {
 			d->ctr_mode = nvpc_ctr_mode(core, d);
 			core->gen->start(core, d);
 		}

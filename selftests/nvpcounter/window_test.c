@@ -408,6 +408,42 @@ TEST_F(win, shared_ctrl_writes)
 	close(quad);
 }
 
+/*
+ * A counter mode on the other domain (pcounter.rst "Special counter
+ * modes"; on NV30:NV40 CTR_MODE is a field of the shared CTRL): START and
+ * STOP members only on main.1 (EVENT never true, so an EVENT_B4 CTR_MODE
+ * changes nothing there), 10 windows by 2000; an event_b4 event opens on
+ * main.0. The NV34 writes CTRL (main.0's quad mode bit and CTR_MODE):
+ * main.1 is restarted outside a window (single_restarts 1, the window at
+ * 2010 opens as before) and stays in single event mode; the G84 has a
+ * CTRL per domain; the NV20 has no counter modes (EINVAL). By 3000 20
+ * windows on each.
+ */
+TEST_F(win, other_domain_counter_mode)
+{
+	char buf[32];
+	int b4;
+
+	ASSERT_LE(0, win_open(self, M_START, 0));
+	ASSERT_LE(0, win_open(self, M_STOP, 0));
+	ASSERT_EQ(0, sim_advance(GPU, 1000, DOM));
+	EXPECT_EQ(10, nvpc_ev_count(self->fd[1]));
+	b4 = nvpc_ev_open(self->type, CFG_SIG(0, 1) |
+			  CFG_MODE(NVPC_MODE_EVENT_B4), CFG1_DOM(0, 0, 0),
+			  CFG2_BSIG(0, 2), -1);
+	/* opens, except on the NV20: EINVAL */
+	ASSERT_EQ(variant->shared && !variant->quad_shared ? -EINVAL : 0,
+		  b4 < 0 ? b4 : 0);
+	ASSERT_EQ(0, sim_advance(GPU, 1000, DOM));
+	EXPECT_EQ(20, nvpc_ev_count(self->fd[0]));
+	EXPECT_EQ(20, nvpc_ev_count(self->fd[1]));
+	EXPECT_EQ(variant->quad_shared, dom_num(self, "single_restarts"));
+	ASSERT_LT(0, dom_str(self, "mode", buf, sizeof(buf)));
+	EXPECT_STREQ("single", buf);
+	if (b4 >= 0)
+		close(b4);
+}
+
 /* the errno of opening one event alone on @chip */
 static int open_on(const char *chip, __u64 config, __u64 config1,
 		   __u64 config2)
