@@ -46,6 +46,16 @@ static int type_by_name(const char *name)
 	return n <= 0 ? (n ? n : -EIO) : atoi(buf);
 }
 
+/* the PMU's identifier (chip and bus id) into @buf, or "" */
+static void ident_by_name(const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), NVPC_PMU_DIR "/%s/identifier", name);
+	if (nvpc_read_file(path, buf, len) <= 0)
+		buf[0] = '\0';
+}
+
 static int pmu_dir_exists(const char *name)
 {
 	char path[PATH_MAX];
@@ -438,15 +448,22 @@ static void *race_opener(void *arg)
 
 			if (strncmp(de->d_name, "nvpcounter", 10))
 				continue;
-			char dir[PATH_MAX], dom[32];
+			char dir[PATH_MAX], dom[32], id[64], id2[64];
 			__u64 config1;
 
+			ident_by_name(de->d_name, id, sizeof(id));
 			type = type_by_name(de->d_name);
 			snprintf(dir, sizeof(dir), NVPC_PMU_DIR "/%s",
 				 de->d_name);
 			if (type < 0 ||
 			    first_domain(dir, dom, sizeof(dom), &config1))
 				continue;
+			/* the name went to another GPU meanwhile */
+			ident_by_name(de->d_name, id2, sizeof(id2));
+			if (strcmp(id, id2)) {
+				atomic_fetch_add(&r->gone_type, 1);
+				continue;
+			}
 			fd = nvpc_ev_open(type, CFG_CYCLES, config1, 0, -1);
 			if (fd == -ENODEV) {
 				atomic_fetch_add(&r->enodev, 1);
@@ -455,12 +472,18 @@ static void *race_opener(void *arg)
 			/*
 			 * the PMU went between the name and the open: its
 			 * type is free (ENOENT) or already another GPU's PMU,
-			 * whose domains may not have this config (EINVAL);
-			 * the name then has another type, or none
+			 * whose domains may not have this config (EINVAL).
+			 * That GPU may have the name as well (perf reuses
+			 * the type; a GPU whose index's name is held takes
+			 * the lowest free number, perf.rst): the name then
+			 * has another type, or none, or another identifier.
 			 */
+			if (fd == -EINVAL)
+				ident_by_name(de->d_name, id2, sizeof(id2));
 			if (fd == -ENOENT ||
 			    (fd == -EINVAL &&
-			     type_by_name(de->d_name) != type)) {
+			     (type_by_name(de->d_name) != type ||
+			      strcmp(id, id2)))) {
 				atomic_fetch_add(&r->gone_type, 1);
 				continue;
 			}
