@@ -260,6 +260,21 @@ TEST_F(units, slots_show_the_units)
 }
 
 /*
+ * perf's times (time_enabled, time_running) are perf_clock(), that is
+ * local_clock(). When the guest's TSCs are unsynchronized (TCG: "Marking
+ * TSC unstable"), local_clock() never runs more than one tick
+ * (TICK_NSEC) past the CPU's last sched_clock_tick() (kernel/sched/
+ * clock.c, sched_clock_local()), so an open and a read a few
+ * milliseconds apart within a late tick can see the same time: sleep
+ * for two ticks at HZ=100, waking the CPU from idle (which ticks the
+ * clock), before a read whose times are checked.
+ */
+static void perf_clock_tick(void)
+{
+	usleep(20000);
+}
+
+/*
  * All or nothing: four pinned events hold every input of gpc2.0 (slot
  * 1..4) and a pinned one holds EVENT of gpc0.0. Pinned events are
  * scheduled before the others and never rotated out, so the sum (not
@@ -295,6 +310,7 @@ TEST_F_TIMEOUT(units, add_is_all_or_nothing, 60)
 	for (s = 0; s < 4; s++)
 		EXPECT_EQ(gpc_want[2], nvpc_ev_count(full[s]));
 	EXPECT_EQ(gpc_want[0], nvpc_ev_count(f0));
+	perf_clock_tick();
 	ASSERT_EQ(0, nvpc_ev_read(fs, &v));
 	EXPECT_EQ(0, v.count);
 	EXPECT_EQ(0, v.running);
@@ -309,6 +325,7 @@ TEST_F_TIMEOUT(units, add_is_all_or_nothing, 60)
 	SLOTS("gpc0.0", "pre=free start=simple+sum event=simple stop=free cycles=0");
 	SLOTS("gpc2.0", "pre=free start=free event=simple+sum stop=free cycles=0");
 	ASSERT_EQ(0, sim_advance(GPU, N, "gpc0.0"));
+	perf_clock_tick();
 	ASSERT_EQ(0, nvpc_ev_read(fs, &v));
 	EXPECT_EQ(SUM_WANT, v.count);
 	EXPECT_LT(0, v.running);
