@@ -255,6 +255,7 @@ enum nvpc_rec_state {
 	NVPC_REC_RECORDING,
 	NVPC_REC_STALLED,
 	NVPC_REC_FAULTED,
+	NVPC_REC_GONE,
 };
 
 /**
@@ -320,6 +321,11 @@ struct nvpc_rec_buf {
  * @timer: the drain
  * @buf: the AUX area of the session
  * @active: a session runs (a handle is open); under &nvpc_core.lock
+ * @parked: deleted inside a perf transaction with the hardware left
+ *	running and the handle open: an add in the same transaction takes
+ *	the session back, the transaction's end halts it
+ * @hw_on: the domain is in record mode for this session (counts in
+ *	&nvpc_core.nr_rec_hw)
  * @stalled: the AUX area was full: the hardware waits at LIMIT until
  *	the consumer frees room; under &nvpc_core.lock
  * @gap: the next published data follows a restart (PERF_AUX_FLAG_PARTIAL)
@@ -335,6 +341,8 @@ struct nvpc_rec_buf {
  * @bytes: bytes drained in the session
  * @last_bytes: @bytes at the last drain
  * @last_ns: time of the last drain
+ * @x_prev_max: @x_max before the last LIMIT raise (watchdog)
+ * @moved_ns: when the position last moved (watchdog)
  */
 struct nvpc_record {
 	struct nvpc_core *core;
@@ -345,6 +353,8 @@ struct nvpc_record {
 	struct hrtimer timer;
 	struct nvpc_rec_buf *buf;
 	bool active;
+	bool parked;
+	bool hw_on;
 	bool stalled;
 	bool gap;
 	u64 sessions;
@@ -356,6 +366,8 @@ struct nvpc_record {
 	u64 bytes;
 	u64 last_bytes;
 	u64 last_ns;
+	u32 x_prev_max;
+	u64 moved_ns;
 };
 
 /* &nvpc_gen_ops.record: how a generation records */
@@ -440,8 +452,10 @@ struct nvpc_reg_range {
  *	file shows them: fills @r with range @n (16-byte aligned), counting
  *	from 0; false past the last
  * @record: NVPC_REC_*: record mode and where its buffer is
+ * @record_bind: bind the channel and DMA object of the record buffer
+ *	(global for all domains: once per GPU while any domain records)
  * @record_setup: program a domain for record mode, in the documented
- *	order (bind, addresses, sources, LIMIT, CTRL, then START)
+ *	order (addresses, sources, LIMIT, CTRL, then START)
  * @record_restart: write LIMIT then START (resets the record counters)
  * @record_limit: write LIMIT
  * @record_status: RECORD_STATUS (MAIN POS): position, FAULT bit 0
@@ -477,6 +491,8 @@ struct nvpc_gen_ops {
 	bool (*dump_range)(struct nvpc_core *core, unsigned int n,
 			   struct nvpc_reg_range *r);
 	u8 record;
+	void (*record_bind)(struct nvpc_core *core,
+			    const struct nvpc_record_prog *p);
 	void (*record_setup)(struct nvpc_core *core, struct nvpc_domain *dom,
 			     const struct nvpc_record_prog *p);
 	void (*record_restart)(struct nvpc_core *core, struct nvpc_domain *dom,
@@ -590,6 +606,8 @@ void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom);
  * @domains_kobj: the PMU's domains/ directory
  * @domain_kobjs: the directories in it, one per domain
  * @rec_bufs: AUX areas mapped for the GPU (under @lock)
+ * @nr_rec_hw: domains in record mode; the record buffer is bound while
+ *	there is one (under @lock)
  */
 struct nvpc_core {
 	struct nvpc_device *ndev;
@@ -631,6 +649,7 @@ struct nvpc_core {
 	struct kobject *domains_kobj;
 	struct kobject **domain_kobjs;
 	struct list_head rec_bufs;
+	unsigned int nr_rec_hw;
 };
 
 #define to_nvpc_core(p)	container_of(p, struct nvpc_core, pmu)
@@ -737,6 +756,8 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 void nvpc_record_free_aux(void *priv);
 void nvpc_record_start(struct perf_event *event);
 void nvpc_record_stop(struct perf_event *event);
+void nvpc_record_del(struct perf_event *event);
+void nvpc_record_txn_end(struct nvpc_core *core);
 void nvpc_record_detach(struct nvpc_core *core);
 enum hrtimer_restart nvpc_record_tick(struct hrtimer *t);
 const char *nvpc_record_state_name(struct nvpc_domain *dom);

@@ -133,6 +133,14 @@ static bool nvpc_gf100_dump_range(struct nvpc_core *core, unsigned int n,
  * ADDRESS_HIGH/STATUS, CTRL MODE 3 writes long packets and 5 short ones.
  * MAIN CHAN is written like RECORD_CHAN; how GF100 binds is not known.
  */
+static void nvpc_gf100_record_bind(struct nvpc_core *core,
+				   const struct nvpc_record_prog *p)
+{
+	nvpc_wr32(core->ndev, NVPC_GF100_MAIN_RECORD_CHAN,
+		  FIELD_PREP(NVPC_RECORD_CHAN_CHAN, p->chan) |
+		  NVPC_RECORD_CHAN_VALID);
+}
+
 static void nvpc_gf100_record_setup(struct nvpc_core *core,
 				    struct nvpc_domain *dom,
 				    const struct nvpc_record_prog *p)
@@ -140,9 +148,6 @@ static void nvpc_gf100_record_setup(struct nvpc_core *core,
 	struct nvpc_device *ndev = core->ndev;
 	unsigned int s;
 
-	nvpc_wr32(ndev, NVPC_GF100_MAIN_RECORD_CHAN,
-		  FIELD_PREP(NVPC_RECORD_CHAN_CHAN, p->chan) |
-		  NVPC_RECORD_CHAN_VALID);
 	nvpc_wr32(ndev, NVPC_GF100_MAIN_RECORD_ADDRESS_HIGH,
 		  FIELD_PREP(NVPC_RECORD_ADDRESS_HIGH_MASK, p->addr_high));
 	for (s = 0; s < NVPC_NR_SLOTS; s++)
@@ -199,6 +204,7 @@ const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.status_reg = nvpc_gf100_status_reg,
 	.dump_range = nvpc_gf100_dump_range,
 	.record = NVPC_REC_MAIN,
+	.record_bind = nvpc_gf100_record_bind,
 	.record_setup = nvpc_gf100_record_setup,
 	.record_restart = nvpc_gf100_record_restart,
 	.record_limit = nvpc_gf100_record_limit,

@@ -126,10 +126,23 @@ static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
 
 /*
  * Record mode, G84:GF100 ("Record mode setup"): the DMA object, then the
- * channel write that binds both; the buffer's registers; the sources;
- * LIMIT; record mode; and START last, in record mode, so that it resets
- * the record counters (START written in another mode leaves them, and a
- * bogus packet follows the switch to record mode).
+ * channel write that binds both, global for all domains.
+ */
+static void nvpc_g84_record_bind(struct nvpc_core *core,
+				 const struct nvpc_record_prog *p)
+{
+	nvpc_wr32(core->ndev, NVPC_G84_RECORD_DMA,
+		  FIELD_PREP(NVPC_RECORD_DMA_OBJ, p->dma));
+	nvpc_wr32(core->ndev, NVPC_G84_RECORD_CHAN,
+		  FIELD_PREP(NVPC_RECORD_CHAN_CHAN, p->chan) |
+		  NVPC_RECORD_CHAN_VALID);
+}
+
+/*
+ * Then per domain: the buffer's registers; the sources; LIMIT; record
+ * mode; and START last, in record mode, so that it resets the record
+ * counters (START written in another mode leaves them, and a bogus
+ * packet follows the switch to record mode).
  */
 static void nvpc_g84_record_setup(struct nvpc_core *core,
 				  struct nvpc_domain *dom,
@@ -138,11 +151,6 @@ static void nvpc_g84_record_setup(struct nvpc_core *core,
 	struct nvpc_device *ndev = core->ndev;
 	unsigned int i = dom->index, s;
 
-	nvpc_wr32(ndev, NVPC_G84_RECORD_DMA,
-		  FIELD_PREP(NVPC_RECORD_DMA_OBJ, p->dma));
-	nvpc_wr32(ndev, NVPC_G84_RECORD_CHAN,
-		  FIELD_PREP(NVPC_RECORD_CHAN_CHAN, p->chan) |
-		  NVPC_RECORD_CHAN_VALID);
 	/* G84:G92 force the high 8 bits to 0 and have no such register */
 	if (core->gen->record == NVPC_REC_DOMAIN)
 		nvpc_wr32(ndev, NVPC_G92_RECORD_ADDRESS_HIGH(i),
@@ -180,6 +188,7 @@ static u32 nvpc_g84_record_status(struct nvpc_core *core,
 }
 
 #define NVPC_G84_RECORD_OPS						\
+	.record_bind = nvpc_g84_record_bind,				\
 	.record_setup = nvpc_g84_record_setup,				\
 	.record_restart = nvpc_g84_record_restart,			\
 	.record_limit = nvpc_g84_record_limit,				\

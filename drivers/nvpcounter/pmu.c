@@ -428,7 +428,7 @@ static void nvpc_event_del(struct perf_event *event, int flags)
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
 
 	if (nvpc_is_record(event)) {
-		nvpc_record_stop(event);
+		nvpc_record_del(event);
 		return;
 	}
 	if (nvpc_is_unit_sum(event))
@@ -449,6 +449,7 @@ static void nvpc_pmu_disable(struct pmu *pmu)
 static void nvpc_pmu_enable(struct pmu *pmu)
 {
 	nvpc_engine_txn(to_nvpc_core(pmu), false);
+	nvpc_record_txn_end(to_nvpc_core(pmu));
 }
 
 static void nvpc_event_read(struct perf_event *event)

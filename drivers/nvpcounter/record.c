@@ -49,6 +49,13 @@
 #define NVPC_REC_PERIOD_MAX_NS	(10 * NSEC_PER_MSEC)
 /* the first period of a session, before a rate is known */
 #define NVPC_REC_PERIOD_START_NS (1 * NSEC_PER_MSEC)
+/* the most a LIMIT may run ahead of what is published (DMA syncs) */
+#define NVPC_REC_STEP_MAX	SZ_1M
+/* a halted domain's position, read until two reads agree */
+#define NVPC_REC_QUIET_READS	4
+/* the watchdog: PERIODIC pulses without a packet, and a floor */
+#define NVPC_REC_WATCHDOG_PULSES 64
+#define NVPC_REC_WATCHDOG_MIN_NS (500 * NSEC_PER_MSEC)
 
 /* G84:G92: 32-bit addresses: a window per domain in the top 2 GiB */
 #define NVPC_REC_G84_BASE	0x80000000ULL
@@ -61,13 +68,14 @@ static const char * const nvpc_rec_state_names[] = {
 	[NVPC_REC_RECORDING] = "recording",
 	[NVPC_REC_STALLED] = "stalled",
 	[NVPC_REC_FAULTED] = "faulted",
+	[NVPC_REC_GONE] = "gone",
 };
 
 /**
  * nvpc_record_state_name() - a domain's record_state as sysfs shows it
  * @dom: the domain
  *
- * Return: "idle", "recording", "stalled" or "faulted".
+ * Return: "idle", "recording", "stalled", "faulted" or "gone".
  */
 const char *nvpc_record_state_name(struct nvpc_domain *dom)
 {
@@ -220,6 +228,11 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 		nvpc_dbg(core, "a record event has its domain alone: no group\n");
 		return -EINVAL;
 	}
+	/*
+	 * Pinned: perf's rotation and a flexible event's arrival leave it
+	 * scheduled, and no failed flexible group keeps it out.
+	 */
+	event->attr.pinned = 1;
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
 		return -ENOMEM;
@@ -421,10 +434,14 @@ static u64 nvpc_record_free(struct nvpc_record *rec)
 	return rounddown(rec->handle.size - 1, rec->prog.pkt);
 }
 
-/* the last packet slot (offset from START) the free space allows */
+/*
+ * The last packet slot (offset from START) the free space allows, at most
+ * NVPC_REC_STEP_MAX past what is published: the pages a drain hands to
+ * the CPU and back to the GPU stay a few hundred.
+ */
 static u32 nvpc_record_room(struct nvpc_record *rec)
 {
-	u64 room = nvpc_record_free(rec);
+	u64 room = min_t(u64, nvpc_record_free(rec), NVPC_REC_STEP_MAX);
 	u64 top = rec->buf->window - rec->win_off - rec->prog.pkt;
 	u64 last;
 
@@ -432,6 +449,36 @@ static u32 nvpc_record_room(struct nvpc_record *rec)
 		return rec->x_max;
 	last = min(rec->x_pub + room - rec->prog.pkt, top);
 	return max_t(u64, last, rec->x_max);
+}
+
+/* DMA ownership of [@x, @x + @len) from START (<nvpcounter/device.h>) */
+static void nvpc_record_sync(struct nvpc_core *core, struct nvpc_record *rec,
+			     u64 x, u64 len, bool for_cpu)
+{
+	const struct nvpc_backend_ops *ops = core->ndev->ops;
+
+	if (len && ops->record_sync)
+		ops->record_sync(core->ndev->priv, rec->buf->va,
+				 rec->win_off + x, len, for_cpu);
+}
+
+/* Enter record mode; the first recording domain binds the buffer. */
+static void nvpc_record_hw_on(struct nvpc_core *core, struct nvpc_record *rec)
+{
+	if (!rec->hw_on && !core->nr_rec_hw++)
+		core->gen->record_bind(core, &rec->prog);
+	rec->hw_on = true;
+	core->gen->record_setup(core, rec->dom, &rec->prog);
+}
+
+/* Halt the domain (no new packet is formed); @core->lock held. */
+static void nvpc_record_hw_off(struct nvpc_core *core, struct nvpc_record *rec)
+{
+	if (!core->gone)
+		core->gen->stop(core, rec->dom);
+	if (rec->hw_on)
+		core->nr_rec_hw--;
+	rec->hw_on = false;
 }
 
 /*
@@ -452,18 +499,29 @@ static bool nvpc_record_arm(struct nvpc_core *core, struct nvpc_record *rec,
 	rec->x_max = 0;
 	rec->x_suspect = 0;
 	rec->x_max = nvpc_record_room(rec);
+	rec->x_prev_max = rec->x_max;
+	rec->moved_ns = ktime_get_ns();
+	nvpc_record_sync(core, rec, 0, rec->x_max + rec->prog.pkt, false);
 	rec->prog.start = base + rec->win_off;
 	rec->prog.limit = rec->prog.start + rec->x_max;
 	rec->prog.addr_high = upper_32_bits(buf->va);
-	if (full)
-		core->gen->record_setup(core, rec->dom, &rec->prog);
+	if (full || !rec->hw_on)
+		nvpc_record_hw_on(core, rec);
 	else
 		core->gen->record_restart(core, rec->dom, &rec->prog);
 	return true;
 }
 
+/* A restart or a loss: the next record is PARTIAL, record_gaps counts it. */
+static void nvpc_record_gap(struct nvpc_record *rec)
+{
+	rec->gap = true;
+	WRITE_ONCE(rec->dom->rec_gaps, rec->dom->rec_gaps + 1);
+}
+
 /* Publish @n new bytes; @flags PERF_AUX_FLAG_*. Ends the handle. */
-static void nvpc_record_publish(struct nvpc_record *rec, u32 n, u64 flags)
+static void nvpc_record_publish(struct nvpc_core *core,
+				struct nvpc_record *rec, u32 n, u64 flags)
 {
 	struct nvpc_domain *dom = rec->dom;
 
@@ -471,12 +529,22 @@ static void nvpc_record_publish(struct nvpc_record *rec, u32 n, u64 flags)
 		flags |= PERF_AUX_FLAG_PARTIAL;
 		rec->gap = false;
 	}
+	if (n && !core->gone)
+		nvpc_record_sync(core, rec, rec->x_pub, n, true);
 	if (flags)
 		perf_aux_output_flag(&rec->handle, flags);
 	perf_aux_output_end(&rec->handle, n);
 	rec->x_pub += n;
 	WRITE_ONCE(dom->rec_packets, dom->rec_packets + n / rec->prog.pkt);
 	local64_add(n / rec->prog.pkt, &rec->event->count);
+}
+
+/* The GPU stopped answering: what it wrote since the last drain is lost. */
+static void nvpc_record_gone(struct nvpc_core *core, struct nvpc_record *rec)
+{
+	nvpc_record_hw_off(core, rec);
+	nvpc_record_publish(core, rec, 0, PERF_AUX_FLAG_TRUNCATED);
+	WRITE_ONCE(rec->dom->rec_state, NVPC_REC_GONE);
 }
 
 /*
@@ -488,12 +556,72 @@ static void nvpc_record_fault(struct nvpc_core *core, struct nvpc_record *rec,
 {
 	struct nvpc_domain *dom = rec->dom;
 
-	core->gen->stop(core, dom);
-	nvpc_record_publish(rec, n, PERF_AUX_FLAG_TRUNCATED);
+	nvpc_record_hw_off(core, rec);
+	nvpc_record_publish(core, rec, n, PERF_AUX_FLAG_TRUNCATED);
 	WRITE_ONCE(dom->rec_faults, dom->rec_faults + 1);
 	WRITE_ONCE(dom->rec_state, NVPC_REC_FAULTED);
-	dev_err_ratelimited(core->dev, "%s: %s: VM fault writing record packets: the domain is wedged until the GPU is reset\n",
+	dev_err_ratelimited(core->dev, "%s: %s: VM fault writing record packets: the domain is wedged until PCOUNTER is reset\n",
 			    core->name, dom->name);
+}
+
+/*
+ * Where the hardware is: @x_now, its position from START. An all-ones
+ * RECORD_STATUS is a GPU that stopped answering if PMC.BOOT_0 reads
+ * all-ones too (or the backend said so meanwhile), not a fault.
+ *
+ * Return: 0, -ENODEV (gone), -EFAULT (FAULT set: @x_now is valid) or
+ * -ERANGE (a position the hardware cannot be at).
+ */
+static int nvpc_record_pos(struct nvpc_core *core, struct nvpc_record *rec,
+			   u32 *x_now)
+{
+	u32 st = core->gen->record_status(core, rec->dom);
+
+	if (st == U32_MAX && (READ_ONCE(core->gone) ||
+			      nvpc_rd32(core->ndev, NVPC_PMC_BOOT_0) == U32_MAX))
+		return -ENODEV;
+	*x_now = (st & NVPC_RECORD_STATUS_POS) - rec->prog.start;
+	/* the packets are in memory before the position says so */
+	dma_rmb();
+	if (*x_now > rec->x_max + rec->prog.pkt || *x_now < rec->x_pub) {
+		dev_err_ratelimited(core->dev, "%s: %s: record position 0x%x outside 0x%x..0x%x\n",
+				    core->name, rec->dom->name, *x_now,
+				    rec->x_pub, rec->x_max + rec->prog.pkt);
+		*x_now = rec->x_pub;
+		return -ERANGE;
+	}
+	return st & NVPC_RECORD_STATUS_FAULT ? -EFAULT : 0;
+}
+
+/* Act on a bad nvpc_record_pos(); false: the session is over. */
+static bool nvpc_record_pos_bad(struct nvpc_core *core,
+				struct nvpc_record *rec, int ret, u32 x_now)
+{
+	if (ret == -ENODEV)
+		nvpc_record_gone(core, rec);
+	else
+		nvpc_record_fault(core, rec, x_now - rec->x_pub);
+	return false;
+}
+
+/*
+ * Watchdog: the position has sat right after the LIMIT in force before
+ * the last raise for NVPC_REC_WATCHDOG_PULSES PERIODIC pulses (and at
+ * least NVPC_REC_WATCHDOG_MIN_NS): the packet at that LIMIT was in flight
+ * at the raise, so the hardware stopped there unseen.
+ */
+static bool nvpc_record_wedged(struct nvpc_record *rec, u32 x_now, u64 now)
+{
+	u64 hz = max(rec->dom->clock_hz, rec->dom->desc->clock_hz), due;
+
+	if (x_now != rec->x_pub || !rec->prog.periodic_stop || !hz ||
+	    rec->x_prev_max == rec->x_max ||
+	    x_now != rec->x_prev_max + rec->prog.pkt)
+		return false;
+	/* PERIODIC periods are at most 2^15 * 0x400 cycles: no overflow */
+	due = div64_u64((u64)NVPC_PERIODIC_CLOCKS(rec->prog.periodic) *
+			NVPC_REC_WATCHDOG_PULSES * NSEC_PER_SEC, hz);
+	return now - rec->moved_ns > max_t(u64, due, NVPC_REC_WATCHDOG_MIN_NS);
 }
 
 /*
@@ -506,26 +634,15 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 {
 	const struct nvpc_gen_ops *gen = core->gen;
 	struct nvpc_domain *dom = rec->dom;
-	u32 st, x_now, n, x2, old_max;
+	u32 x_now, n, x2, old_max;
+	u64 now = ktime_get_ns();
 	bool stopped;
+	int ret;
 
-	st = gen->record_status(core, dom);
-	x_now = (st & NVPC_RECORD_STATUS_POS) - rec->prog.start;
-	/* the packets are in memory before the position says so */
-	dma_rmb();
-	if (x_now > rec->x_max + rec->prog.pkt || x_now < rec->x_pub) {
-		/* not where the hardware can be: treat it as a fault */
-		dev_err_ratelimited(core->dev, "%s: %s: record position 0x%x outside 0x%x..0x%x\n",
-				    core->name, dom->name, x_now, rec->x_pub,
-				    rec->x_max + rec->prog.pkt);
-		nvpc_record_fault(core, rec, 0);
-		return false;
-	}
+	ret = nvpc_record_pos(core, rec, &x_now);
+	if (ret)
+		return nvpc_record_pos_bad(core, rec, ret, x_now);
 	n = x_now - rec->x_pub;
-	if (st & NVPC_RECORD_STATUS_FAULT) {
-		nvpc_record_fault(core, rec, n);
-		return false;
-	}
 	rec->bytes += n;
 	/*
 	 * Stopped: it wrote the packet at the LIMIT in force, or at one it
@@ -533,7 +650,14 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	 */
 	stopped = x_now == rec->x_max + rec->prog.pkt ||
 		  (rec->x_suspect && x_now == rec->x_suspect);
-	nvpc_record_publish(rec, n, 0);
+	if (!stopped && nvpc_record_wedged(rec, x_now, now)) {
+		nvpc_dbg(core, "%s: no packet for long after a LIMIT raise: restarting\n",
+			 dom->name);
+		stopped = true;
+	}
+	if (n)
+		rec->moved_ns = now;
+	nvpc_record_publish(core, rec, n, 0);
 	if (!perf_aux_output_begin(&rec->handle, rec->event))
 		goto lost;
 	if (stopped)
@@ -542,6 +666,10 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	rec->x_max = nvpc_record_room(rec);
 	rec->x_suspect = 0;
 	if (rec->x_max != old_max) {
+		rec->x_prev_max = old_max;
+		rec->moved_ns = now;
+		nvpc_record_sync(core, rec, old_max + rec->prog.pkt,
+				 rec->x_max - old_max, false);
 		gen->record_limit(core, dom, rec->prog.start + rec->x_max);
 		/* passed the old last slot: maybe before the raise */
 		x2 = (gen->record_status(core, dom) & NVPC_RECORD_STATUS_POS) -
@@ -555,8 +683,7 @@ restart:
 	/* at the top of the window, or the AUX area filled up: a stall */
 	if (x_now + rec->prog.pkt <= rec->buf->window - rec->win_off)
 		WRITE_ONCE(dom->rec_stalls, dom->rec_stalls + 1);
-	rec->gap = true;
-	WRITE_ONCE(dom->rec_gaps, dom->rec_gaps + 1);
+	nvpc_record_gap(rec);
 	if (!nvpc_record_arm(core, rec, false)) {
 		/* no packet's room: wait at LIMIT for the consumer */
 		rec->stalled = true;
@@ -569,9 +696,8 @@ lost:
 	 * perf gave no handle: the area is going away, or a consumer that
 	 * leaves aux_tail off a byte boundary we never fill filled it.
 	 */
-	rec->gap = true;
-	WRITE_ONCE(dom->rec_gaps, dom->rec_gaps + 1);
-	gen->stop(core, dom);
+	nvpc_record_gap(rec);
+	nvpc_record_hw_off(core, rec);
 	WRITE_ONCE(dom->rec_state, NVPC_REC_STALLED);
 	return false;
 }
@@ -587,7 +713,7 @@ static bool nvpc_record_resume(struct nvpc_core *core, struct nvpc_record *rec)
 {
 	perf_aux_output_end(&rec->handle, 0);
 	if (!perf_aux_output_begin(&rec->handle, rec->event)) {
-		core->gen->stop(core, rec->dom);
+		nvpc_record_hw_off(core, rec);
 		return false;
 	}
 	if (!nvpc_record_arm(core, rec, false))
@@ -597,10 +723,13 @@ static bool nvpc_record_resume(struct nvpc_core *core, struct nvpc_record *rec)
 	return true;
 }
 
-/* The next drain: when about a quarter of the AUX area may have filled. */
+/*
+ * The next drain: when about a quarter of the AUX area, and at most half
+ * of NVPC_REC_STEP_MAX, may have filled.
+ */
 static u64 nvpc_record_period(struct nvpc_record *rec, u64 now)
 {
-	u64 dt = now - rec->last_ns, rate = 0, hz, period;
+	u64 dt = now - rec->last_ns, rate = 0, hz, period, fill;
 
 	/* bytes per second: measured, and the PERIODIC bound if known */
 	if (dt && rec->last_bytes <= rec->bytes)
@@ -615,8 +744,9 @@ static u64 nvpc_record_period(struct nvpc_record *rec, u64 now)
 	rec->last_bytes = rec->bytes;
 	if (!rate)
 		return NVPC_REC_PERIOD_MAX_NS;
-	/* buf->size / 4 < 2^30 and NSEC_PER_SEC < 2^30: no overflow */
-	period = div64_u64((rec->buf->size / 4) * NSEC_PER_SEC, rate);
+	fill = min_t(u64, rec->buf->size / 4, NVPC_REC_STEP_MAX / 2);
+	/* fill < 2^30 and NSEC_PER_SEC < 2^30: no overflow */
+	period = div64_u64(fill * NSEC_PER_SEC, rate);
 	return clamp_t(u64, period, NVPC_REC_PERIOD_MIN_NS,
 		       NVPC_REC_PERIOD_MAX_NS);
 }
@@ -637,8 +767,7 @@ enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
 
 	raw_spin_lock_irqsave(&core->lock, flags);
 	if (rec->active && core->gone)
-		/* what the GPU wrote since the last drain cannot be known */
-		nvpc_record_publish(rec, 0, PERF_AUX_FLAG_TRUNCATED);
+		nvpc_record_gone(core, rec);
 	else if (rec->active && rec->stalled)
 		more = nvpc_record_resume(core, rec);
 	else if (rec->active)
@@ -652,13 +781,34 @@ enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
+/*
+ * A VM fault wedges a domain until PCOUNTER is reset (pcounter.rst
+ * "Record mode setup"): RECORD_STATUS keeps FAULT until then, also across
+ * a reload of this module. A domain whose FAULT is gone was reset.
+ * @core->lock held, device present.
+ */
+static bool nvpc_record_wedged_hw(struct nvpc_core *core,
+				  struct nvpc_domain *dom)
+{
+	u32 st = core->gen->record_status(core, dom);
+
+	if (st == U32_MAX)
+		return false;
+	if (st & NVPC_RECORD_STATUS_FAULT) {
+		WRITE_ONCE(dom->rec_state, NVPC_REC_FAULTED);
+		return true;
+	}
+	return false;
+}
+
 /**
  * nvpc_record_start() - pmu::start of a record event: a session begins
  * @event: the record event
  *
  * Takes an AUX handle and programs the domain (pcounter.rst "Record mode
- * setup"). Without an AUX area, with a full one, on a wedged domain or a
- * gone device the event stays stopped.
+ * setup"). A session parked by a del in this perf transaction goes on
+ * as it was. Without an AUX area, with a full one, on a wedged domain or
+ * a gone device the event stays stopped.
  */
 void nvpc_record_start(struct perf_event *event)
 {
@@ -669,10 +819,20 @@ void nvpc_record_start(struct perf_event *event)
 	unsigned long flags;
 	const char *why;
 
+	raw_spin_lock_irqsave(&core->lock, flags);
+	if (rec->parked) {
+		/* the hardware ran on, the handle is open: nothing lost */
+		rec->parked = false;
+		raw_spin_unlock_irqrestore(&core->lock, flags);
+		event->hw.state = 0;
+		return;
+	}
+	why = !core->gone && nvpc_record_wedged_hw(core, dom) ?
+	      "wedged by a VM fault: no record until PCOUNTER is reset" : NULL;
+	raw_spin_unlock_irqrestore(&core->lock, flags);
 	event->hw.state = PERF_HES_STOPPED;
-	if (READ_ONCE(dom->rec_state) == NVPC_REC_FAULTED) {
-		nvpc_dbg(core, "%s is wedged by a VM fault: no record until the GPU is reset\n",
-			 dom->name);
+	if (why) {
+		nvpc_dbg(core, "%s: %s\n", dom->name, why);
 		return;
 	}
 	if (!READ_ONCE(rec->owned)) {
@@ -690,8 +850,8 @@ void nvpc_record_start(struct perf_event *event)
 	}
 	rec->buf = buf;
 	/* a restart after a pause or a stall: the cycle counter restarts */
-	rec->gap |= rec->sessions > 0;
-	rec->sessions++;
+	if (rec->sessions++)
+		nvpc_record_gap(rec);
 	rec->stalled = false;
 	if (!nvpc_record_arm(core, rec, true)) {
 		why = "less than a packet of room in the AUX area";
@@ -715,8 +875,55 @@ refuse:
 	perf_aux_output_end(&rec->handle, 0);
 }
 
+/*
+ * End the session: halt the domain first, then take its final position
+ * once it is quiet (its one outgoing packet landed: two reads agree), and
+ * publish everything. @core->lock held, session active.
+ */
+static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
+{
+	struct nvpc_domain *dom = rec->dom;
+	u32 x_now, x_last;
+	unsigned int i;
+	int ret;
+
+	rec->active = false;
+	rec->parked = false;
+	if (core->gone) {
+		nvpc_record_gone(core, rec);
+		return;
+	}
+	nvpc_record_hw_off(core, rec);
+	if (rec->stalled) {
+		/* it waits at LIMIT: nothing new since its drain */
+		rec->stalled = false;
+		nvpc_record_publish(core, rec, 0, 0);
+		WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
+		return;
+	}
+	ret = nvpc_record_pos(core, rec, &x_now);
+	for (i = 0; !ret && i < NVPC_REC_QUIET_READS; i++) {
+		x_last = x_now;
+		ret = nvpc_record_pos(core, rec, &x_now);
+		if (!ret && x_now == x_last)
+			break;
+	}
+	if (ret) {
+		nvpc_record_pos_bad(core, rec, ret, x_now);
+		return;
+	}
+	if (i == NVPC_REC_QUIET_READS) {
+		/* still moving: what follows is lost */
+		dev_warn_ratelimited(core->dev, "%s: %s: record position still moving after the halt\n",
+				     core->name, dom->name);
+		nvpc_record_gap(rec);
+	}
+	nvpc_record_publish(core, rec, x_now - rec->x_pub, 0);
+	WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
+}
+
 /**
- * nvpc_record_stop() - pmu::stop of a record event: drain and halt
+ * nvpc_record_stop() - pmu::stop of a record event: halt and drain
  * @event: the record event
  */
 void nvpc_record_stop(struct perf_event *event)
@@ -725,27 +932,71 @@ void nvpc_record_stop(struct perf_event *event)
 	struct nvpc_domain *dom = event->pmu_private;
 	struct nvpc_record *rec = dom->rec;
 	unsigned long flags;
-	bool open;
 
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	hrtimer_cancel(&rec->timer);
 	raw_spin_lock_irqsave(&core->lock, flags);
-	open = rec->active;
-	rec->active = false;
-	if (open && core->gone) {
-		/* what the GPU wrote since the last drain cannot be known */
-		nvpc_record_publish(rec, 0, PERF_AUX_FLAG_TRUNCATED);
-	} else if (open) {
-		/* stalled, it waits at LIMIT: nothing new since its drain */
-		if (!rec->stalled)
-			open = nvpc_record_drain(core, rec);
-		if (open) {
-			rec->stalled = false;
-			core->gen->stop(core, dom);
-			nvpc_record_publish(rec, 0, 0);
-			WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
+	if (rec->active)
+		nvpc_record_halt(core, rec);
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+}
+
+/**
+ * nvpc_record_del() - pmu::del of a record event
+ * @event: the record event
+ *
+ * perf deletes every event of a context, the record event included, to
+ * reschedule it (another event opens, is enabled, or a pinned one is
+ * added), inside a transaction (pmu_disable), and adds it back before the
+ * transaction ends. The session is parked: the hardware runs on, the
+ * handle stays open (no munmap can run in between: the transaction runs
+ * with interrupts off on the event's CPU), and the add takes it back, so
+ * the recording has no gap. Without an add, nvpc_record_txn_end() halts
+ * it. Outside a transaction, del is a stop.
+ */
+void nvpc_record_del(struct perf_event *event)
+{
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
+	struct nvpc_domain *dom = event->pmu_private;
+	struct nvpc_record *rec = dom->rec;
+	unsigned long flags;
+	bool parked = false;
+
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	raw_spin_lock_irqsave(&core->lock, flags);
+	if (core->txn && rec->active && !core->gone) {
+		rec->parked = true;
+		parked = true;
+	}
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	if (parked)
+		event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	else
+		nvpc_record_stop(event);
+}
+
+/**
+ * nvpc_record_txn_end() - the end of a perf transaction: halt the
+ *	sessions parked in it that perf did not add back
+ * @core: the GPU
+ *
+ * Context: perf's pmu_enable, interrupts off, the events' CPU.
+ */
+void nvpc_record_txn_end(struct nvpc_core *core)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	for (i = 0; i < core->nr_domains && !core->txn; i++) {
+		struct nvpc_record *rec = core->domains[i].rec;
+
+		if (rec && rec->parked) {
+			hrtimer_try_to_cancel(&rec->timer);
+			nvpc_record_halt(core, rec);
 		}
 	}
 	raw_spin_unlock_irqrestore(&core->lock, flags);
@@ -766,8 +1017,8 @@ void nvpc_record_detach(struct nvpc_core *core)
 	for (i = 0; i < core->nr_domains; i++) {
 		struct nvpc_record *rec = core->domains[i].rec;
 
-		if (rec && rec->active && !core->gone)
-			core->gen->stop(core, &core->domains[i]);
+		if (rec && rec->hw_on && !core->gone)
+			nvpc_record_hw_off(core, rec);
 	}
 	list_for_each_entry(buf, &core->rec_bufs, node)
 		nvpc_record_unmap(core, buf);

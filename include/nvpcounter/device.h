@@ -39,7 +39,15 @@ struct nvpc_core;
  *	a mapping, -EOPNOTSUPP, -ENOMEM.
  * @record_unmap: optional, record mode: undo the @record_map at @va.
  *	When it returns the GPU writes nothing more into those pages. Any
- *	context; must not sleep.
+ *	context; must not sleep, and its cost must not grow with the
+ *	mapping's size (the core calls it with interrupts off): defer what
+ *	does to process context.
+ * @record_sync: optional, record mode: hand the bytes [@x, @x + @len) of
+ *	the window of the @record_map at @va to the CPU (@for_cpu: before
+ *	the core publishes packets the GPU wrote there) or back to the GPU
+ *	(before the core lets the GPU write there again), as
+ *	dma_sync_single_for_cpu() and _for_device() do. Any context; the
+ *	core keeps @len to a few hundred pages.
  *
  * @rd32 and @wr32 may be called from any context the core uses for
  * register access: process context and perf callbacks (hard irq, or
@@ -56,6 +64,7 @@ struct nvpc_backend_ops {
 	int (*record_map)(void *priv, u64 va, u64 size, void **pages,
 			  unsigned int nr_pages);
 	void (*record_unmap)(void *priv, u64 va);
+	void (*record_sync)(void *priv, u64 va, u64 x, u64 len, bool for_cpu);
 };
 
 /**

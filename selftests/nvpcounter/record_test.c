@@ -642,4 +642,211 @@ TEST_F(rec, teardown_mid_record)
 		    PERF_AUX_FLAG_TRUNCATED);
 }
 
+/* the sim's register trace: writes of @addr since "trace on" */
+static int trace_writes(int gpu, unsigned int addr)
+{
+	char path[128], line[128], want[32];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), NVPC_SIM_DIR "/gpu%d/trace", gpu);
+	snprintf(want, sizeof(want), "W 0x%06x ", addr);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		n += !strncmp(line, want, strlen(want));
+	fclose(f);
+	return n;
+}
+
+/*
+ * A recording beside counting events of the same GPU (Documentation/
+ * record.rst "Beside other events"): while main.0 records, six flexible
+ * events on main.1 multiplex at perf's default rotation, an event on
+ * main.2 opens and closes between steps, and a pinned one opens (which
+ * reschedules the pinned record event too). One run: every packet
+ * exact, no flag, record_gaps 0.
+ */
+#define BESIDE_STEPS	20
+TEST_F(rec, beside_counting_events)
+{
+	int mux[6], i, k, fd;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 16));
+	for (i = 0; i < 6; i++) {
+		mux[i] = nvpc_ev_open(self->type, CFG_SIG(0, 1 + i),
+				      CFG1_DOM(0, 0, 1), 0, -1);
+		ASSERT_LE(0, mux[i]);
+	}
+	fd = -1;
+	for (k = 0; k < BESIDE_STEPS; k++) {
+		if (k % 3 == 0) {
+			fd = nvpc_ev_open(self->type, CFG_SIG(0, 2),
+					  CFG1_DOM(0, 0, 2), 0, -1);
+			ASSERT_LE(0, fd);
+		} else if (k % 3 == 1 && fd >= 0) {
+			close(fd);
+			fd = -1;
+		} else if (k == 5) {
+			fd = nvpc_ev_open_pinned(self->type, CFG_CYCLES,
+						 CFG1_DOM(0, 0, 3), 0, 1, -1);
+			ASSERT_LE(0, fd);
+		}
+		ASSERT_EQ(0, sim_advance(self->gpu, 1000, "main.0"));
+		/* a few of perf's 4 ms rotations */
+		usleep(15000);
+		rec_drain(self);
+	}
+	if (fd >= 0)
+		close(fd);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	for (i = 0; i < 6; i++) {
+		struct nvpc_val v;
+
+		ASSERT_EQ(0, nvpc_ev_read(mux[i], &v));
+		/* they did multiplex */
+		EXPECT_LT(v.running, v.enabled);
+		close(mux[i]);
+	}
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, BESIDE_STEPS);
+	for (i = 0; i < self->nrecs; i++)
+		EXPECT_EQ(0, self->recs[i].flags);
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_gaps"));
+	EXPECT_EQ(BESIDE_STEPS, dom_num(self, "main.0", "record_packets"));
+}
+
+/*
+ * RECORD_DMA/RECORD_CHAN are global (pcounter.rst "Record mode setup"):
+ * bound once while any domain records. Two domains record at once (both
+ * exact), then, with none recording, a new session binds again.
+ */
+TEST_F(rec, bind_once_per_gpu)
+{
+	int fd2, i;
+	void *base2, *aux2;
+	struct perf_event_mmap_page *up;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, sim_cmd(self->gpu, "trace", "on"));
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	fd2 = rec_open(self, STOP_SIG2, CFG1_DOM(0, 0, 1) | CFG1_RSIG(0, 1), 0);
+	ASSERT_LE(0, fd2);
+	base2 = mmap(NULL, (1 + DATA_PAGES) * PAGE, PROT_READ | PROT_WRITE,
+		     MAP_SHARED, fd2, 0);
+	ASSERT_NE(MAP_FAILED, base2);
+	up = base2;
+	up->aux_offset = (1 + DATA_PAGES) * PAGE;
+	up->aux_size = 4 * PAGE;
+	aux2 = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd2,
+		    up->aux_offset);
+	ASSERT_NE(MAP_FAILED, aux2);
+	ASSERT_EQ(0, ioctl(fd2, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.1", 2, WAVE_PERIODIC(500, 1, 1)));
+	/* main.1's clock is not main.0's: 3000 of its cycles, 6 packets */
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.1"));
+	ASSERT_EQ(0, rec_wait(self, NVPC_PKT_LONG));
+	for (i = 0; i < 200 && nvpc_ev_count(fd2) < 6; i++)
+		usleep(10000);
+	EXPECT_EQ(6, nvpc_ev_count(fd2));
+	EXPECT_EQ(1, trace_writes(self->gpu, 0xa7a0));
+	EXPECT_EQ(1, trace_writes(self->gpu, 0xa7a4));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ioctl(fd2, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1,
+		      self->nbytes / NVPC_PKT_LONG);
+	EXPECT_EQ(0, dom_num(self, "main.1", "record_gaps"));
+	munmap(aux2, 4 * PAGE);
+	munmap(base2, (1 + DATA_PAGES) * PAGE);
+	close(fd2);
+	/* nothing records: the next session binds */
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	EXPECT_EQ(2, trace_writes(self->gpu, 0xa7a0));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+}
+
+/*
+ * Removal is not a fault: the sim's "fault remove" (all-ones reads, the
+ * core told) mid-record ends the output TRUNCATED with record_state
+ * "gone" and record_faults 0.
+ */
+TEST_F(rec, removal_is_gone)
+{
+	char st[32];
+	int i;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "main.0"));
+	ASSERT_EQ(0, rec_wait(self, 2 * NVPC_PKT_LONG));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "remove"));
+	for (i = 0; i < 200; i++) {
+		ASSERT_LT(0, dom_str(self, "main.0", "record_state", st,
+				     sizeof(st)));
+		if (!strcmp(st, "gone"))
+			break;
+		usleep(10000);
+	}
+	EXPECT_STREQ("gone", st);
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_faults"));
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 2);
+	ASSERT_LT(0, self->nrecs);
+	EXPECT_TRUE(self->recs[self->nrecs - 1].flags &
+		    PERF_AUX_FLAG_TRUNCATED);
+}
+
+/*
+ * A wedged domain comes back when PCOUNTER is reset (Documentation/
+ * record.rst "Faults"): on a GF100, clearing PMC.ENABLE bit 28 (sim.rst
+ * "GF100+ record mode"). Before the reset an enable records nothing;
+ * after it the packets are exact again.
+ */
+TEST_F(rec, gf100_fault_then_reset)
+{
+	char st[32];
+	int i;
+
+	ASSERT_EQ(0, gpu_setup(self, "gf100 gpcs=1 parts=1"));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 2,
+			      WAVE_PERIODIC(1000, 1, 1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 1, WAVE_PERIODIC(10, 3, 0)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 3, WAVE_CONST(1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 4, WAVE_CONST(0)));
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, CFG1_DOM(1, 0, 0) | RSIGS_134,
+			       0, 4));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "record gpc0.0"));
+	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "gpc0.0"));
+	for (i = 0; i < 200; i++) {
+		ASSERT_LT(0, dom_str(self, "gpc0.0", "record_state", st,
+				     sizeof(st)));
+		if (!strcmp(st, "faulted"))
+			break;
+		usleep(10000);
+	}
+	ASSERT_STREQ("faulted", st);
+	rec_drain(self);
+	EXPECT_EQ(0, self->nbytes);
+	/* still wedged */
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "gpc0.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	EXPECT_EQ(0, self->nbytes);
+	/* the reset */
+	ASSERT_EQ(0, sim_cmd(self->gpu, "reg", "0x200 0xefffffff"));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "reg", "0x200 0xffffffff"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_LT(0, dom_str(self, "gpc0.0", "record_state", st, sizeof(st)));
+	EXPECT_STREQ("recording", st);
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "gpc0.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 3);
+	EXPECT_EQ(1, dom_num(self, "gpc0.0", "record_faults"));
+}
+
 TEST_HARNESS_MAIN

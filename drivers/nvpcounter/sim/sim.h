@@ -59,8 +59,14 @@ struct platform_device;
 #define NVPC_SIMDEV_NS_PER_WORK_INIT	2000
 #define NVPC_SIMDEV_NS_PER_WORK_MAX	(10 * NSEC_PER_USEC)
 #define NVPC_SIMDEV_CALIBRATE_MIN_WORK	8
-/* the real-time worker's budget grows up to this factor to make progress */
-#define NVPC_SIMDEV_RT_GROW_MAX		1024
+/*
+ * A run on a copy (interrupts on) grows its budget up to COPY_GROW_MAX
+ * times to make progress; the real-time worker's lock holds only up to
+ * RT_GROW_MAX times (200 us): what does not fit waits for a copy run, or
+ * is skipped as a lag (RT_MAX_LAG_NS)
+ */
+#define NVPC_SIMDEV_COPY_GROW_MAX	1024
+#define NVPC_SIMDEV_RT_GROW_MAX		4
 /*
  * Long runs (debugfs advance, the real-time worker) run on a copy of the
  * model without the lock, in slices of this much wall time each, and
@@ -369,6 +375,7 @@ int nvpc_simdev_record_bind(void *priv, u32 *chan, u32 *dma);
 int nvpc_simdev_record_map(void *priv, u64 va, u64 size, void **pages,
 			   unsigned int nr_pages);
 void nvpc_simdev_record_unmap(void *priv, u64 va);
+void nvpc_simdev_record_sync(void *priv, u64 va, u64 x, u64 len, bool for_cpu);
 int nvpc_simdev_vm_write(struct nvpc_simdev *sd, u64 va, const void *buf,
 			 u32 len);
 bool nvpc_simdev_vm_mapped(struct nvpc_simdev *sd, u64 va, u32 len);

@@ -227,6 +227,7 @@ static const struct nvpc_backend_ops nvpc_simdev_ops = {
 	.record_bind = nvpc_simdev_record_bind,
 	.record_map = nvpc_simdev_record_map,
 	.record_unmap = nvpc_simdev_record_unmap,
+	.record_sync = nvpc_simdev_record_sync,
 };
 
 static int nvpc_simdev_mem_write(void *ctx, u64 gpu_va, const void *buf,
@@ -351,7 +352,8 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 		took += ktime_get_ns() - t1;
 		work += nvpc_sim_work(c) - w0;
 		/* as the worker's holds: bounded, so no one call runs away */
-		grow = step ? 1 : min_t(u64, grow * 2, NVPC_SIMDEV_RT_GROW_MAX);
+		grow = step ? 1 : min_t(u64, grow * 2,
+						   NVPC_SIMDEV_COPY_GROW_MAX);
 		done += step;
 		if (sd->copy_spoilt || READ_ONCE(sd->seq) != seq ||
 		    sd->copy_nr > NVPC_SIMDEV_COPY_PKTS / 2 ||
@@ -419,8 +421,8 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 		now = ktime_get_ns();
 		/*
 		 * not even the shortest step fitted the budget (whose unit
-		 * cost is learnt only from work done): allow more, as a
-		 * debugfs advance does, so that real time always moves
+		 * cost is learnt only from work done): allow a little more,
+		 * never more than RT_GROW_MAX holds' worth
 		 */
 		if (sd->realtime &&
 		    !nvpc_simdev_rt_run(sd, now, NVPC_SIMDEV_HOLD_NS, grow))

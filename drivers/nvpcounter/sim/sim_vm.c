@@ -56,16 +56,29 @@ static void nvpc_simdev_vm_free_map(struct nvpc_simdev_vm_map *m)
 	kfree(m);
 }
 
-/* Process context: free the arrays of the mappings record_unmap removed. */
+/*
+ * Process context: undo the DMA mappings of what record_unmap removed and
+ * free their arrays. The pages may be freed already: the GPU writes
+ * nothing more into them, and no CPU sync may touch them.
+ */
 static void nvpc_simdev_vm_free_work(struct work_struct *work)
 {
 	struct nvpc_simdev *sd = container_of(work, struct nvpc_simdev,
 					      vm_free_work);
 	struct nvpc_simdev_vm_map *m, *t;
 	struct llist_node *list = llist_del_all(&sd->vm_free);
+	unsigned int n;
 
-	llist_for_each_entry_safe(m, t, list, free_node)
+	llist_for_each_entry_safe(m, t, list, free_node) {
+		for (n = 0; n < m->nr_pages; n++) {
+			dma_unmap_page_attrs(&sd->pdev->dev, m->dma[n],
+					     PAGE_SIZE, DMA_FROM_DEVICE,
+					     DMA_ATTR_SKIP_CPU_SYNC);
+			if (!(n % 1024))
+				cond_resched();
+		}
 		nvpc_simdev_vm_free_map(m);
+	}
 }
 
 /**
@@ -280,9 +293,9 @@ int nvpc_simdev_record_map(void *priv, u64 va, u64 size, void **pages,
  *
  * The mapping leaves the table under the GPU's raw lock, which the model
  * holds while it writes a packet: nothing is written into the pages once
- * this returns. The DMA mappings are undone here (dma_unmap_page() does
- * not sleep); the arrays are freed later by a work item. Any context;
- * does not sleep. An unknown @va is ignored (with a dev_dbg).
+ * this returns. The DMA mappings are undone, and the arrays freed, by a
+ * work item: this costs the same for every size. Any context; does not
+ * sleep. An unknown @va is ignored (with a dev_dbg).
  */
 void nvpc_simdev_record_unmap(void *priv, u64 va)
 {
@@ -304,9 +317,50 @@ void nvpc_simdev_record_unmap(void *priv, u64 va)
 		nvpc_simdev_vm_dbg(sd, "unmap of %#llx: not mapped\n", va);
 		return;
 	}
-	nvpc_simdev_vm_dma_unmap(sd, m, m->nr_pages);
 	llist_add(&m->free_node, &sd->vm_free);
 	schedule_work(&sd->vm_free_work);
+}
+
+/**
+ * nvpc_simdev_record_sync() - the record_sync backend op
+ * @priv: the GPU
+ * @va: the address a nvpc_simdev_record_map() was given
+ * @x: offset in the window of the first byte
+ * @len: bytes
+ * @for_cpu: to the CPU (dma_sync_single_for_cpu()), else to the GPU
+ *
+ * Syncs each page of the ring the bytes lie in, at most once. Any
+ * context; does not sleep.
+ */
+void nvpc_simdev_record_sync(void *priv, u64 va, u64 x, u64 len, bool for_cpu)
+{
+	struct nvpc_simdev *sd = priv;
+	struct nvpc_simdev_vm_map *m = NULL;
+	unsigned long flags;
+	u64 first, nr, i;
+	u32 page;
+
+	nvpc_simdev_lock(sd, &flags);
+	for (i = 0; i < NVPC_SIMDEV_VM_MAX; i++)
+		if (sd->vm[i] && sd->vm[i]->va == va)
+			m = sd->vm[i];
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	/* the caller keeps the mapping until record_unmap */
+	if (!m || !len)
+		return;
+	first = x >> PAGE_SHIFT;
+	nr = min_t(u64, ((x + len - 1) >> PAGE_SHIFT) - first + 1,
+		   m->nr_pages);
+	for (i = 0; i < nr; i++) {
+		div_u64_rem(first + i, m->nr_pages, &page);
+		if (for_cpu)
+			dma_sync_single_for_cpu(&sd->pdev->dev, m->dma[page],
+						PAGE_SIZE, DMA_FROM_DEVICE);
+		else
+			dma_sync_single_for_device(&sd->pdev->dev,
+						   m->dma[page], PAGE_SIZE,
+						   DMA_FROM_DEVICE);
+	}
 }
 
 /* Lock held: the kernel address of GPU address @va in a mapping, or NULL. */
