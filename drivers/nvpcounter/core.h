@@ -608,6 +608,7 @@ void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom);
  * @rec_bufs: AUX areas mapped for the GPU (under @lock)
  * @nr_rec_hw: domains in record mode; the record buffer is bound while
  *	there is one (under @lock)
+ * @rec_max_pages: the most AUX pages the backend maps (0: no record_map)
  */
 struct nvpc_core {
 	struct nvpc_device *ndev;
@@ -650,6 +651,7 @@ struct nvpc_core {
 	struct kobject **domain_kobjs;
 	struct list_head rec_bufs;
 	unsigned int nr_rec_hw;
+	u32 rec_max_pages;
 };
 
 #define to_nvpc_core(p)	container_of(p, struct nvpc_core, pmu)
@@ -761,6 +763,7 @@ void nvpc_record_txn_end(struct nvpc_core *core);
 void nvpc_record_detach(struct nvpc_core *core);
 enum hrtimer_restart nvpc_record_tick(struct hrtimer *t);
 const char *nvpc_record_state_name(struct nvpc_domain *dom);
+u64 nvpc_record_aux_max(struct nvpc_core *core, struct nvpc_domain *dom);
 
 int nvpc_core_open(struct nvpc_core *core);
 void nvpc_core_close(struct nvpc_core *core);

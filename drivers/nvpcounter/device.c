@@ -86,6 +86,8 @@ int nvpc_device_register(struct nvpc_device *ndev)
 		return -ENOMEM;
 	core->ndev = ndev;
 	core->chip = ndev->chip;
+	core->rec_max_pages = ndev->ops->record_map ?
+			      ndev->record_max_pages ?: U32_MAX : 0;
 	core->dev = get_device(ndev->dev);
 	strscpy(core->bus_id, ndev->bus_id ? ndev->bus_id : dev_name(ndev->dev),
 		sizeof(core->bus_id));

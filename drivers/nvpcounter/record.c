@@ -105,6 +105,25 @@ static void nvpc_record_window(struct nvpc_core *core, struct nvpc_domain *dom,
 	}
 }
 
+/**
+ * nvpc_record_aux_max() - the largest AUX area of a record event of a domain
+ * @core: the GPU
+ * @dom: the domain
+ *
+ * Return: bytes, a power of 2: the domain's GPU window, or less if the
+ * backend maps fewer pages; 0 without record mode.
+ */
+u64 nvpc_record_aux_max(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	u64 va, window;
+
+	if (!core->gen->record || !core->rec_max_pages)
+		return 0;
+	nvpc_record_window(core, dom, &va, &window);
+	return min_t(u64, window,
+		     rounddown_pow_of_two((u64)core->rec_max_pages) << PAGE_SHIFT);
+}
+
 /* the signal ids of the record counters and STOP, checked per domain */
 static int nvpc_record_sig(struct nvpc_core *core, struct nvpc_domain *dom,
 			   const char *what, unsigned int n, u32 sig)
@@ -353,9 +372,10 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 	buf->dom = dom;
 	buf->size = (u64)nr_pages << PAGE_SHIFT;
 	nvpc_record_window(core, dom, &buf->va, &buf->window);
-	if (buf->size > buf->window) {
-		nvpc_dbg(core, "AUX area of %llu bytes: the GPU window of %s holds %llu\n",
-			 buf->size, dom->name, buf->window);
+	if (buf->size > nvpc_record_aux_max(core, dom)) {
+		nvpc_dbg(core, "AUX area of %llu bytes: %s takes %llu (record_aux_max: the GPU window holds %llu)\n",
+			 buf->size, dom->name, nvpc_record_aux_max(core, dom),
+			 buf->window);
 		goto err;
 	}
 	mutex_lock(&core->active_lock);

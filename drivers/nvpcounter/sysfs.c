@@ -226,7 +226,7 @@ static struct nvpc_dom_counter_attr nvpc_dom_counters[] = {
 	NVPC_DOM_COUNTER(window_cuts, win_cuts),
 };
 
-/* idle, recording, stalled (the consumer fell behind) or faulted */
+/* idle, recording, stalled (the consumer fell behind), faulted or gone */
 static ssize_t record_state_show(struct kobject *kobj,
 				 struct kobj_attribute *attr, char *buf)
 {
@@ -252,10 +252,21 @@ static ssize_t status_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  st[7]);
 }
 
+/* the largest AUX area a record event of the domain maps, in bytes */
+static ssize_t record_aux_max_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	struct nvpc_domain_kobj *dk = to_nvpc_dk(kobj);
+
+	return sysfs_emit(buf, "%llu\n", nvpc_record_aux_max(dk->core, dk->dom));
+}
+
 static struct kobj_attribute nvpc_dom_attr_slots = __ATTR_RO(slots);
 static struct kobj_attribute nvpc_dom_attr_status = __ATTR_RO(status);
 static struct kobj_attribute nvpc_dom_attr_record_state =
 	__ATTR_RO(record_state);
+static struct kobj_attribute nvpc_dom_attr_record_aux_max =
+	__ATTR_RO(record_aux_max);
 
 static struct attribute *nvpc_domain_attrs[] = {
 	&nvpc_dom_attr_clock.attr,
@@ -280,6 +291,7 @@ static struct attribute *nvpc_domain_attrs[] = {
 	&nvpc_dom_counters[9].attr.attr,
 	&nvpc_dom_counters[10].attr.attr,
 	&nvpc_dom_attr_record_state.attr,
+	&nvpc_dom_attr_record_aux_max.attr,
 	&nvpc_dom_attr_status.attr,
 	NULL,
 };

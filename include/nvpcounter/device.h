@@ -79,6 +79,8 @@ struct nvpc_backend_ops {
  *	held by open events, has that name (then the lowest free one)
  * @gpc_mask: GF100+: GPCs present (bit per GPC), 0 before GF100
  * @part_mask: GF100+: memory partitions present (bit per partition)
+ * @record_max_pages: the most pages one @record_map of the backend takes
+ *	(0: as many as the window holds)
  * @ops: register access (the PCI backend checks each address against
  *	the ranges it mapped, the sim runs its model)
  * @priv: the backend's cookie for @ops
@@ -93,6 +95,7 @@ struct nvpc_device {
 	const char *bus_id;
 	int index;
 	u32 gpc_mask;
+	u32 record_max_pages;
 	u32 part_mask;
 	const struct nvpc_backend_ops *ops;
 	void *priv;

@@ -947,6 +947,7 @@ struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o)
 	if (sd->nr_part)
 		sd->ndev.part_mask = GENMASK(sd->nr_part - 1, 0);
 	sd->ndev.ops = &nvpc_simdev_ops;
+	sd->ndev.record_max_pages = NVPC_SIMDEV_VM_MAX_PAGES;
 	sd->ndev.priv = sd;
 
 	if (o->realtime)
