@@ -1126,7 +1126,8 @@ static void one_call(int null_fd)
 	opened++;
 	e = &open_ev[i];
 	*e = (struct fuzz_fd){ .fd = fd, .gpu = fc.gpu, .leader = fc.group,
-			       .pinned = fc.attr.pinned,
+			       /* the driver pins record events (record.rst) */
+			       .pinned = fc.attr.pinned || fc.record,
 			       .inherit = fc.attr.inherit,
 			       .dom = fc.dom, .record = fc.record,
 			       .sum = fc.sum,

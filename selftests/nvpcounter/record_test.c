@@ -745,19 +745,18 @@ TEST_F(rec, bind_once_per_gpu)
 	ASSERT_NE(MAP_FAILED, aux2);
 	ASSERT_EQ(0, ioctl(fd2, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, sim_wave(self->gpu, "main.1", 2, WAVE_PERIODIC(500, 1, 1)));
-	/* main.1's clock is not main.0's: 3000 of its cycles, 6 packets */
-	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.1"));
-	ASSERT_EQ(0, rec_wait(self, NVPC_PKT_LONG));
-	for (i = 0; i < 200 && nvpc_ev_count(fd2) < 6; i++)
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.0"));
+	ASSERT_EQ(0, rec_wait(self, 3 * NVPC_PKT_LONG));
+	/* main.1 (its own clock) wrote packets meanwhile */
+	for (i = 0; i < 200 && !nvpc_ev_count(fd2); i++)
 		usleep(10000);
-	EXPECT_EQ(6, nvpc_ev_count(fd2));
+	EXPECT_LT(0, nvpc_ev_count(fd2));
 	EXPECT_EQ(1, trace_writes(self->gpu, 0xa7a0));
 	EXPECT_EQ(1, trace_writes(self->gpu, 0xa7a4));
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(0, ioctl(fd2, PERF_EVENT_IOC_DISABLE, 0));
 	rec_drain(self);
-	check_packets(_metadata, self, NVPC_PKT_LONG, 1,
-		      self->nbytes / NVPC_PKT_LONG);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 3);
 	EXPECT_EQ(0, dom_num(self, "main.1", "record_gaps"));
 	munmap(aux2, 4 * PAGE);
 	munmap(base2, (1 + DATA_PAGES) * PAGE);
