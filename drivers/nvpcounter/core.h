@@ -341,7 +341,8 @@ struct nvpc_rec_buf {
  * @bytes: bytes drained in the session
  * @last_bytes: @bytes at the last drain
  * @last_ns: time of the last drain
- * @x_prev_max: @x_max before the last LIMIT raise (watchdog)
+ * @x_watch: the position after a packet that may have been in flight at
+ *	the old LIMIT when LIMIT was raised (0: none; watchdog)
  * @moved_ns: when the position last moved (watchdog)
  */
 struct nvpc_record {
@@ -366,7 +367,7 @@ struct nvpc_record {
 	u64 bytes;
 	u64 last_bytes;
 	u64 last_ns;
-	u32 x_prev_max;
+	u32 x_watch;
 	u64 moved_ns;
 };
 

@@ -519,7 +519,7 @@ static bool nvpc_record_arm(struct nvpc_core *core, struct nvpc_record *rec,
 	rec->x_max = 0;
 	rec->x_suspect = 0;
 	rec->x_max = nvpc_record_room(rec);
-	rec->x_prev_max = rec->x_max;
+	rec->x_watch = 0;
 	rec->moved_ns = ktime_get_ns();
 	nvpc_record_sync(core, rec, 0, rec->x_max + rec->prog.pkt, false);
 	rec->prog.start = base + rec->win_off;
@@ -625,18 +625,20 @@ static bool nvpc_record_pos_bad(struct nvpc_core *core,
 }
 
 /*
- * Watchdog: the position has sat right after the LIMIT in force before
- * the last raise for NVPC_REC_WATCHDOG_PULSES PERIODIC pulses (and at
- * least NVPC_REC_WATCHDOG_MIN_NS): the packet at that LIMIT was in flight
- * at the raise, so the hardware stopped there unseen.
+ * Watchdog: LIMIT was raised while the position was at the old LIMIT's
+ * slot, so that slot's packet may have been in flight and the hardware
+ * may have stopped after it (@x_watch). The position has sat there for
+ * NVPC_REC_WATCHDOG_PULSES PERIODIC pulses (and at least
+ * NVPC_REC_WATCHDOG_MIN_NS): it did.
  */
 static bool nvpc_record_wedged(struct nvpc_record *rec, u32 x_now, u64 now)
 {
 	u64 hz = max(rec->dom->clock_hz, rec->dom->desc->clock_hz), due;
 
-	if (x_now != rec->x_pub || !rec->prog.periodic_stop || !hz ||
-	    rec->x_prev_max == rec->x_max ||
-	    x_now != rec->x_prev_max + rec->prog.pkt)
+	if (x_now > rec->x_watch)
+		rec->x_watch = 0;
+	if (!rec->x_watch || x_now != rec->x_watch || x_now != rec->x_pub ||
+	    !rec->prog.periodic_stop || !hz)
 		return false;
 	/* PERIODIC periods are at most 2^15 * 0x400 cycles: no overflow */
 	due = div64_u64((u64)NVPC_PERIODIC_CLOCKS(rec->prog.periodic) *
@@ -686,7 +688,6 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	rec->x_max = nvpc_record_room(rec);
 	rec->x_suspect = 0;
 	if (rec->x_max != old_max) {
-		rec->x_prev_max = old_max;
 		rec->moved_ns = now;
 		nvpc_record_sync(core, rec, old_max + rec->prog.pkt,
 				 rec->x_max - old_max, false);
@@ -696,6 +697,8 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 		     rec->prog.start;
 		if (x2 > old_max)
 			rec->x_suspect = old_max + rec->prog.pkt;
+		else if (x2 == old_max)
+			rec->x_watch = old_max + rec->prog.pkt;
 	}
 	return true;
 

@@ -848,4 +848,61 @@ TEST_F(rec, gf100_fault_then_reset)
 	EXPECT_EQ(1, dom_num(self, "gpc0.0", "record_faults"));
 }
 
+/*
+ * The watchdog (Documentation/record.rst "Losses"): PERIODIC STOP every
+ * 1024 cycles into a one-page area (room for 127 packets: LIMIT at slot
+ * 126). 126 packets put the position at the LIMIT's slot; the test frees
+ * them and the drain raises LIMIT with the position there, so that slot's
+ * packet might have been in flight at the raise. One more packet, and
+ * the position sits right after that slot (the manual clock stands still,
+ * which the driver cannot tell from hardware that stopped there): after
+ * 500 ms the drain restarts the domain: a stall, and a gap flagged
+ * PARTIAL; the packets after it are 1024 cycles apart again.
+ */
+TEST_F(rec, watchdog_restarts_after_old_limit)
+{
+	int i, last, k;
+	struct pkt a, b;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, 0, G84_MAIN0 | RSIGS_134 | CFG1_PERIOD(1),
+			       0, 1));
+	ASSERT_EQ(0, sim_advance(self->gpu, 126 * 1024, "main.0"));
+	for (i = 0; i < 300; i++) {
+		if (dom_num(self, "main.0", "record_packets") >= 126)
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(126, dom_num(self, "main.0", "record_packets"));
+	rec_drain(self);
+	ASSERT_EQ(126 * NVPC_PKT_LONG, self->nbytes);
+	/* the drain sees the freed room and raises LIMIT */
+	usleep(50000);
+	ASSERT_EQ(0, sim_advance(self->gpu, 1024, "main.0"));
+	for (i = 0; i < 300; i++) {
+		if (dom_num(self, "main.0", "record_gaps") > 0)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(1, dom_num(self, "main.0", "record_gaps"));
+	/* it stopped at a LIMIT: the end of the free space back then */
+	EXPECT_EQ(1, dom_num(self, "main.0", "record_stalls"));
+	rec_drain(self);
+	ASSERT_EQ(127 * NVPC_PKT_LONG, self->nbytes);
+	last = self->nrecs;
+	ASSERT_EQ(0, sim_advance(self->gpu, 4 * 1024, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_LT(last, self->nrecs);
+	EXPECT_EQ(PERF_AUX_FLAG_PARTIAL, self->recs[last].flags);
+	ASSERT_LE(131 * NVPC_PKT_LONG, self->nbytes);
+	for (k = 128; k < 131; k++) {
+		a = decode(self->bytes + (k - 1) * NVPC_PKT_LONG, NVPC_PKT_LONG);
+		b = decode(self->bytes + k * NVPC_PKT_LONG, NVPC_PKT_LONG);
+		EXPECT_EQ(1024, b.cycles - a.cycles);
+		EXPECT_EQ(1, b.stop);
+		EXPECT_EQ(1024, b.ctr[1]);
+	}
+}
+
 TEST_HARNESS_MAIN
