@@ -549,10 +549,19 @@ TEST_F(rec, refusals)
 
 	ASSERT_EQ(0, gpu_setup(self, "nv40"));
 	EXPECT_EQ(-EOPNOTSUPP, rec_open(self, STOP_SIG2, CFG1_DOM(0, 0, 0), 0));
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_aux_max"));
+	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	self->gpu = -1;
+
+	/* G92+: a 2 GiB window, of which the sim maps 1 GiB */
+	ASSERT_EQ(0, gpu_setup(self, "gt215"));
+	EXPECT_EQ(1LL << 30, dom_num(self, "main.0", "record_aux_max"));
 	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
 	self->gpu = -1;
 
 	ASSERT_EQ(0, gpu_setup(self, "g84"));
+	/* G84: 256 MiB windows */
+	EXPECT_EQ(256LL << 20, dom_num(self, "main.0", "record_aux_max"));
 	/* no STOP input */
 	EXPECT_EQ(-EINVAL, rec_open(self, 0, G84_MAIN0, 0));
 	/* a signal id beyond the domain's */

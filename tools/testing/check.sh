@@ -56,6 +56,11 @@ if make -s -C "$TOP" modules selftests nvpc > "$TOP/build/selftests.log" 2>&1; t
 	"$TOP/tools/testing/vm/run.sh" $KVERS
 	# shellcheck disable=SC2086
 	"$TOP/tools/testing/vm/pci-ivshmem.sh" $KVERS
+	# record mode through bounce buffers (Documentation/record.rst "DMA")
+	# shellcheck disable=SC2086
+	NVPC_VM_NAME=swiotlb NVPC_VM_APPEND=swiotlb=force \
+		NVPC_VM_SCRIPT=$TOP/tools/testing/vm/guest-record.sh \
+		"$TOP/tools/testing/vm/run.sh" $KVERS
 else
 	result fail "build: modules, kselftests and tools/nvpc" "see build/selftests.log"
 fi

@@ -128,6 +128,8 @@ struct nvpc_simdev_trace_ent {
  * @nr_pages: pages of the ring
  * @pages: their kernel addresses
  * @dma: their DMA addresses for the platform device
+ * @bus: where the GPU's writes to each page land: the page, or its
+ *	swiotlb bounce buffer
  * @packets: record packets written into the window (first byte in it)
  * @free_node: in &nvpc_simdev.vm_free once unmapped
  */
@@ -137,6 +139,7 @@ struct nvpc_simdev_vm_map {
 	unsigned int nr_pages;
 	void **pages;
 	dma_addr_t *dma;
+	void **bus;
 	u64 packets;
 	struct llist_node free_node;
 };

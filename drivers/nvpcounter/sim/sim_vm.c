@@ -21,6 +21,7 @@
 
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/iommu.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/platform_device.h>
@@ -49,9 +50,28 @@ static void nvpc_simdev_vm_dma_unmap(struct nvpc_simdev *sd,
 			       DMA_FROM_DEVICE);
 }
 
+/*
+ * The memory a device write to @dma reaches: a DMA address that is not
+ * the page's physical address, with no IOMMU and no DMA offset, is a
+ * bounce buffer (swiotlb), which only dma_sync_single_for_cpu() copies
+ * to the page; else the page itself.
+ */
+static void *nvpc_simdev_vm_bus(struct nvpc_simdev *sd, void *addr,
+				dma_addr_t dma)
+{
+	struct device *dev = &sd->pdev->dev;
+	phys_addr_t phys = page_to_phys(nvpc_simdev_vm_page(addr));
+
+	if (dma != phys && !dev->dma_range_map &&
+	    !iommu_get_domain_for_dev(dev) && pfn_valid(PHYS_PFN(dma)))
+		return phys_to_virt(dma);
+	return addr;
+}
+
 static void nvpc_simdev_vm_free_map(struct nvpc_simdev_vm_map *m)
 {
 	kvfree(m->dma);
+	kvfree(m->bus);
 	kvfree(m->pages);
 	kfree(m);
 }
@@ -248,7 +268,8 @@ int nvpc_simdev_record_map(void *priv, u64 va, u64 size, void **pages,
 		return -ENOMEM;
 	m->pages = kvmalloc_array(nr_pages, sizeof(*m->pages), GFP_KERNEL);
 	m->dma = kvmalloc_array(nr_pages, sizeof(*m->dma), GFP_KERNEL);
-	if (!m->pages || !m->dma) {
+	m->bus = kvmalloc_array(nr_pages, sizeof(*m->bus), GFP_KERNEL);
+	if (!m->pages || !m->dma || !m->bus) {
 		nvpc_simdev_vm_free_map(m);
 		return -ENOMEM;
 	}
@@ -267,6 +288,7 @@ int nvpc_simdev_record_map(void *priv, u64 va, u64 size, void **pages,
 			nvpc_simdev_vm_free_map(m);
 			return -ENOMEM;
 		}
+		m->bus[i] = nvpc_simdev_vm_bus(sd, pages[i], m->dma[i]);
 	}
 
 	nvpc_simdev_lock(sd, &flags);
@@ -363,7 +385,7 @@ void nvpc_simdev_record_sync(void *priv, u64 va, u64 x, u64 len, bool for_cpu)
 	}
 }
 
-/* Lock held: the kernel address of GPU address @va in a mapping, or NULL. */
+/* Lock held: where the GPU's write of GPU address @va lands, or NULL. */
 static u8 *nvpc_simdev_vm_resolve(struct nvpc_simdev *sd, u64 va, u32 *room,
 				  struct nvpc_simdev_vm_map **map)
 {
@@ -380,7 +402,7 @@ static u8 *nvpc_simdev_vm_resolve(struct nvpc_simdev *sd, u64 va, u32 *room,
 		div_u64_rem(x >> PAGE_SHIFT, m->nr_pages, &page);
 		*room = PAGE_SIZE - offset_in_page(x);
 		*map = m;
-		return (u8 *)m->pages[page] + offset_in_page(x);
+		return (u8 *)m->bus[page] + offset_in_page(x);
 	}
 	return NULL;
 }
