@@ -254,6 +254,21 @@ TEST_F(sim, bad_input_einval)
 }
 
 /*
+ * sim.rst "wave": a trailer signal the model computes takes no waveform
+ * (EINVAL, not accepted without effect). GK104 gpc3.2 has 0x40 signals,
+ * its trailer base 0 (catalog/gf100.c): 0x21 is a ZERO of the GF100+
+ * trailer (base + 0x1f .. base + 0x2f), 0x27 USER_0; signal 2 is a
+ * source.
+ */
+TEST_F(sim, wave_refused_on_trailer)
+{
+	ASSERT_EQ(0, sim_create("gk104"));
+	EXPECT_EQ(-EINVAL, sim_cmd(0, "wave", "gpc3.2 0x21 const 1"));
+	EXPECT_EQ(-EINVAL, sim_cmd(0, "wave", "gpc3.2 0x27 periodic 10 1 0"));
+	EXPECT_EQ(0, sim_cmd(0, "wave", "gpc3.2 2 const 1"));
+}
+
+/*
  * Quad mode on G84 domain 0 with signal 2 held at 1 (pcounter.rst "Quad
  * event mode"): the visible counters hold the previous period; a PRE_OP
  * write swaps (G84:GF100) before the next cycle counts.

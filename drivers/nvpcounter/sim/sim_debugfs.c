@@ -380,6 +380,7 @@ static int nvpc_simdev_wave_cmd(struct nvpc_simdev *sd, int argc,
 	unsigned int dom, sig, i, want;
 	unsigned long flags;
 	u32 arg[3];
+	bool wave;
 	int ret;
 
 	if (argc < 3) {
@@ -436,9 +437,13 @@ static int nvpc_simdev_wave_cmd(struct nvpc_simdev *sd, int argc,
 		break;
 	}
 	nvpc_simdev_lock(sd, &flags);
-	ret = nvpc_sim_set_wave(sd->sim, dom, sig, &w);
+	wave = nvpc_sim_sig_has_wave(sd->sim, dom, sig);
+	ret = wave ? nvpc_sim_set_wave(sd->sim, dom, sig, &w) : -EINVAL;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
-	if (ret)
+	if (!wave)
+		nvpc_simdev_dbg(sd, "signal %#x is a trailer signal the model computes: it takes no waveform\n",
+				sig);
+	else if (ret)
 		nvpc_simdev_dbg(sd, "model refused the waveform: %d\n", ret);
 	return ret;
 }

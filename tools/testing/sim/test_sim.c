@@ -769,6 +769,45 @@ TEST_F(sim, zero_trailers)
 	EXPECT_EQ(0, RD(NVPC_NV40_STATUS(0, 1)) & BIT(0x0e));
 }
 
+/*
+ * sim.rst "wave": a waveform on a trailer signal the model computes
+ * (here ZERO, PERIODIC, USER, an import and GK104 gpc3.2's 0x21, a ZERO
+ * at GF100+ base + 0x21) is refused, not stored without effect; the
+ * domain's other signals take one.
+ */
+TEST_F(sim, wave_refused_on_trailer)
+{
+	static const unsigned int g84_tr[] = {
+		NVPC_NV40_TRAILER_ZERO_C, NVPC_NV40_TRAILER_PERIODIC,
+		NVPC_NV40_TRAILER_PM_TRIGGER, NVPC_NV40_TRAILER_FLAG(1),
+		NVPC_NV40_TRAILER_EVENT(0),
+	};
+	struct nvpc_sim_wave w = { .kind = NVPC_SIM_WAVE_CONST, .value = 1 };
+	struct nvpc_sim *s = NEW(&chip_g84);
+	int d;
+
+	EXPECT_EQ(0, nvpc_sim_set_wave(s, 0, S1, &w));
+	EXPECT_TRUE(nvpc_sim_sig_has_wave(s, 0, S1));
+	for (unsigned int i = 0; i < ARRAY_SIZE(g84_tr); i++) {
+		EXPECT_FALSE(nvpc_sim_sig_has_wave(s, 0, TR(g84_tr[i])));
+		EXPECT_EQ(-EINVAL, nvpc_sim_set_wave(s, 0, TR(g84_tr[i]), &w));
+	}
+	/* beyond the domain's 0x40 signals, and no such domain */
+	EXPECT_EQ(-EINVAL, nvpc_sim_set_wave(s, 0, 0x40, &w));
+	EXPECT_EQ(-EINVAL, nvpc_sim_set_wave(s, 2, S1, &w));
+	ADV(0, 100);
+	EXPECT_EQ(100, nvpc_sim_truth(s, 0, S1, 0, 100));
+	EXPECT_EQ(0, nvpc_sim_truth(s, 0, TR(NVPC_NV40_TRAILER_ZERO_C), 0, 100));
+
+	s = NEW(&chip_gf100);
+	d = nvpc_sim_domain_find(s, NVPC_DSET_GPC, 1, 0);
+	ASSERT_LE(0, d);
+	EXPECT_EQ(-EINVAL, nvpc_sim_set_wave(s, d, TR(0x21), &w));
+	EXPECT_EQ(-EINVAL, nvpc_sim_set_wave(s, d, TR(NVPC_GF100_TRAILER_USER(0)), &w));
+	EXPECT_EQ(-EINVAL, nvpc_sim_set_wave(s, d, TR(NVPC_GF100_TRAILER_PERIODIC), &w));
+	EXPECT_EQ(0, nvpc_sim_set_wave(s, d, S1, &w));
+}
+
 /* ---- single event mode ---- */
 
 static void single_setup(struct nvpc_sim *s, u32 ctrl, u32 thr)

@@ -199,9 +199,7 @@ u64 nvpc_sim_truth(const struct nvpc_sim *sim, unsigned int dom,
 	const struct nvpc_sim_wave *w;
 	u64 n = 0, c, ph, k;
 
-	if (dom >= sim->nr_dom || sig >= NVPC_SIM_NR_SIGNALS || to <= from)
-		return 0;
-	if (NVPC_SIM_SIG_KIND(sim->dom[dom].sig[sig]) != NVPC_SIM_SIG_WAVE)
+	if (!nvpc_sim_sig_has_wave(sim, dom, sig) || to <= from)
 		return 0;
 	w = &sim->dom[dom].wave[sig];
 	switch (w->kind) {
@@ -221,18 +219,39 @@ u64 nvpc_sim_truth(const struct nvpc_sim *sim, unsigned int dom,
 }
 
 /**
+ * nvpc_sim_sig_has_wave() - whether a signal's source is a waveform
+ * @sim: the sim
+ * @dom: flat domain index
+ * @sig: signal id
+ *
+ * Return: true for a signal of the domain the model takes from its
+ * waveform; false for a trailer signal the model computes itself (FLAG,
+ * EVENT, imports, PERIODIC, USER, PM_TRIGGER, ZERO: pcounter.rst "Trailer
+ * signals"), an id beyond the domain's signals, or no such domain.
+ */
+bool nvpc_sim_sig_has_wave(const struct nvpc_sim *sim, unsigned int dom,
+			   unsigned int sig)
+{
+	return dom < sim->nr_dom && sig < NVPC_SIM_NR_SIGNALS &&
+	       NVPC_SIM_SIG_KIND(sim->dom[dom].sig[sig]) == NVPC_SIM_SIG_WAVE;
+}
+
+/**
  * nvpc_sim_set_wave() - program the waveform of a signal source
  * @sim: the sim
  * @dom: flat domain index
  * @sig: signal id
  * @w: the waveform (copied)
  *
+ * A waveform on a signal it could not drive (nvpc_sim_sig_has_wave()) is
+ * refused rather than stored without effect.
+ *
  * Return: 0, or -EINVAL for a bad domain, signal or waveform.
  */
 int nvpc_sim_set_wave(struct nvpc_sim *sim, unsigned int dom,
 		      unsigned int sig, const struct nvpc_sim_wave *w)
 {
-	if (dom >= sim->nr_dom || sig >= NVPC_SIM_NR_SIGNALS)
+	if (!nvpc_sim_sig_has_wave(sim, dom, sig))
 		return -EINVAL;
 	if (w->kind > NVPC_SIM_WAVE_RANDOM)
 		return -EINVAL;

@@ -268,6 +268,8 @@ unsigned int nvpc_sim_nr_domains(const struct nvpc_sim *sim);
 int nvpc_sim_domain_find(const struct nvpc_sim *sim, enum nvpc_dset dset,
 			 unsigned int unit, unsigned int index);
 
+bool nvpc_sim_sig_has_wave(const struct nvpc_sim *sim, unsigned int dom,
+			   unsigned int sig);
 int nvpc_sim_set_wave(struct nvpc_sim *sim, unsigned int dom,
 		      unsigned int sig, const struct nvpc_sim_wave *w);
 u64 nvpc_sim_truth(const struct nvpc_sim *sim, unsigned int dom,
