@@ -25,6 +25,9 @@ void nvpc_dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* copy src into dst of len bytes, cut to fit, always NUL-terminated */
 void nvpc_strlcpy(char *dst, const char *src, size_t len);
 
+/* *list (malloc()ed or NULL) with ",item" appended: 0 or -ENOMEM */
+int nvpc_list_append(char **list, const char *item);
+
 /* a decimal or 0x number that fills the whole string; 0 or -EINVAL */
 int nvpc_parse_u64(const char *s, uint64_t *v);
 

@@ -48,7 +48,7 @@
 struct rec_opts {
 	const char *pmu;
 	const char *domain;
-	const char *signals;
+	char *signals;		/* every -s, comma-separated */
 	const char *stop;
 	const char *output;
 	uint64_t every;		/* 0: not given */
@@ -178,7 +178,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 			o->domain = optarg;
 			break;
 		case 's':
-			o->signals = optarg;
+			if (nvpc_list_append(&o->signals, optarg))
+				return -ENOMEM;
 			break;
 		case 'o':
 			o->output = optarg;

@@ -45,6 +45,21 @@ void nvpc_strlcpy(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 }
 
+int nvpc_list_append(char **list, const char *item)
+{
+	char *grown;
+
+	if (!*list) {
+		*list = strdup(item);
+		return *list ? 0 : -ENOMEM;
+	}
+	if (asprintf(&grown, "%s,%s", *list, item) < 0)
+		return -ENOMEM;
+	free(*list);
+	*list = grown;
+	return 0;
+}
+
 int nvpc_parse_u64(const char *s, uint64_t *v)
 {
 	char *end;

@@ -688,6 +688,21 @@ TEST(record_event_fields)
 	EXPECT_EQ(0, system(cmd));
 }
 
+/* -s more than once adds to the signals (counter i is the i-th named) */
+TEST(record_signals_repeated)
+{
+	char root[128], out[8192], cmd[256];
+
+	fake_sysfs(root, sizeof(root));
+	EXPECT_EQ(1, record(root, "-v -d main.1 -s graph_idle -s 0x10 -s zcull_00 --every 1024", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "config=0x1000000000000000 config1=0x710bd00010001 config2=0x0 cpu=0"));
+	EXPECT_EQ(2, record(root, "-d main.1 -s 1,2,3 -s 4,5,6,7,8,9,10,11,12,13", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "more than 12 signals"));
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	EXPECT_EQ(0, system(cmd));
+}
+
 /*
  * A GF100's named GPC signals carry allunits (perf.rst "Whole-GPU
  * counts"): their id still names a signal of the GPC domain recorded.
