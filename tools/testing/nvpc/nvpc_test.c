@@ -574,6 +574,22 @@ TEST(plot_svg)
 	unlink(c.path);
 }
 
+/* make -C tools/nvpc CFLAGS=... keeps what the build needs */
+TEST(make_with_cflags)
+{
+	const char *src = getenv("NVPC_SRC");
+	char dir[160], cmd[1024], out[8192];
+
+	if (!src)
+		SKIP(return, "NVPC_SRC (tools/nvpc) not given");
+	tmp_path(dir, sizeof(dir), "cflags");
+	snprintf(cmd, sizeof(cmd), "make -s -C %s OUT=%s CFLAGS='-O0 -g0' 2>&1 && %s/nvpc --help",
+		 src, dir, dir);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
 /* --- nvpc record's checks, on a fake sysfs tree ------------------------ */
 
 static void put(const char *root, const char *rel, const char *text)
