@@ -89,6 +89,32 @@ nvpc record -g "$PMU" -d main.1 -s ptimer_time_b12 -o "$W/x" \
 check "a signal of main.0 refused on main.1" \
 	grep -q "another domain" "$W/dom.txt"
 
+# --- the AUX area's size (Documentation/record.rst "Sizing") ---------------
+# 575 MHz / 1024 x 32 bytes x 4 x 10 ms = 718,749 bytes: 256 pages
+nvpc record -v -g "$PMU" -d main.1 -s 0x11 --every 1024 --clock 575000000 \
+	--duration 0.2 -o "$W/auto.nvpc" > "$W/auto.txt" 2>&1
+check "AUX area from the rate: 256 pages at 575 MHz, every 1024" \
+	grep -q "AUX area 256 pages" "$W/auto.txt"
+# 100 kHz / 65536: a few bytes a second, the 16-page floor
+nvpc record -v -g "$PMU" -d main.1 -s 0x11 --every 65536 --clock $HZ \
+	--duration 0.2 -o "$W/auto.nvpc" > "$W/auto.txt" 2>&1
+check "AUX area from the rate: at least 16 pages" \
+	grep -q "AUX area 16 pages" "$W/auto.txt"
+nvpc record -v -g "$PMU" -d main.1 -s 0x11 --stop 0x12 --clock $HZ \
+	--duration 0.2 -o "$W/auto.nvpc" > "$W/auto.txt" 2>&1
+check "AUX area with --stop: 64 pages" grep -q "AUX area 64 pages" "$W/auto.txt"
+# no record mode before G84: said before any mmap (record_aux_max 0)
+echo "nv40 id=1" > "$SIM/create"
+for d in /sys/bus/event_source/devices/nvpcounter*; do
+	grep -qs ' sim\.1$' "$d/identifier" && PMU1=$(basename "$d")
+done
+nvpc record -g "${PMU1:-none}" -d main.0 -s 0x1 --duration 0.2 \
+	-o "$W/x" > "$W/nv40.txt" 2>&1
+sed 's/^/# /' "$W/nv40.txt"
+check "an NV40 has no record mode: said, with record_aux_max" \
+	grep -q "has no record mode here (record_aux_max 0" "$W/nv40.txt"
+echo 1 > "$SIM/remove"
+
 # --- not permitted: nobody at perf_event_paranoid 2 -------------------------
 old=$(cat /proc/sys/kernel/perf_event_paranoid)
 echo 2 > /proc/sys/kernel/perf_event_paranoid
@@ -101,10 +127,25 @@ check "not permitted: names perf_event_paranoid 2 and CAP_PERFMON" \
 	grep -q "kernel.perf_event_paranoid is 2.*CAP_PERFMON" "$W/perm.txt"
 
 # --- the recording ----------------------------------------------------------
-# 3 s at 100 kHz, a packet per 1024 cycles: about 290 packets.
+# 3 s at 100 kHz, a packet per 1024 cycles: about 290 packets. Meanwhile
+# perf stat counts main.2's cycles for a moment, twice, and then six
+# events on main.0 that multiplex at perf's default rotation: the
+# recording must not notice (record.rst "Beside other events").
+MUX=
+for s in 1 2 3 4 5 6; do MUX="$MUX -e $PMU/dom=0,sig0=$s/"; done
 nvpc record -g "$PMU" -d main.1 -s $G84_SIGS --every 1024 --clock $HZ \
-	-o "$W/run.nvpc" -- sleep 3 > "$W/record.txt" 2>&1
+	-o "$W/run.nvpc" -- sh -c "
+	sleep 0.3
+	perf stat -a -x';' -o $W/stat1.txt -e $PMU/dom=2,cycles/ -- sleep 0.2
+	perf stat -a -x';' -o $W/stat2.txt -e $PMU/dom=2,cycles/ -- sleep 0.2
+	perf stat -a -x';' -o $W/stat3.txt $MUX -- sleep 1.5
+	sleep 0.3" > "$W/record.txt" 2>&1
 rc=$?
+sed 's/^/# /' "$W/stat3.txt"
+# perf stat -x';': value;unit;event;run time;percent running;...
+check "perf stat beside the recording multiplexed six events" \
+	awk -F';' '/sig0=6/ { n++; ok = $5 > 0 && $5 < 100 }
+		END { exit !(n == 1 && ok) }' "$W/stat3.txt"
 sed 's/^/# /' "$W/record.txt"
 if grep -q "cannot record on" "$W/record.txt"; then
 	# the rest needs the driver's record mode (issue 13)

@@ -37,7 +37,13 @@
 #include "nvpc.h"
 
 #define DEFAULT_EVERY		65536
+/* with --stop the packet rate is unknown: 256 KiB */
 #define DEFAULT_AUX_PAGES	64
+/* the sizing rule of Documentation/record.rst "Sizing" */
+#define AUX_DRAIN_MS		10
+#define AUX_DRAIN_HOLD		4
+#define AUX_MIN_PAGES		16
+#define AUX_MAX_PAGES		65536
 #define DEFAULT_DATA_PAGES	8
 #define POLL_MS			100
 #define CHILD_TERM_MS		2000
@@ -53,7 +59,7 @@ struct rec_opts {
 	const char *output;
 	uint64_t every;		/* 0: not given */
 	uint64_t clock_hz;	/* --clock, 0: from sysfs */
-	uint64_t aux_pages;
+	uint64_t aux_pages;	/* 0: chosen from the packet rate */
 	uint64_t data_pages;
 	double duration;	/* seconds, 0: none */
 	bool short_pkt;
@@ -125,13 +131,15 @@ static void usage(FILE *f)
 "      --short           16-byte packets (4 counters) instead of 32-byte\n"
 "  -o, --output FILE     the capture (default " NVPC_DEFAULT_OUTPUT ")\n"
 "      --duration SECS   stop after SECS seconds\n"
-"      --aux-pages N     AUX area pages, a power of two (default %d)\n"
+"      --aux-pages N     AUX area pages, a power of two (default: 4 times\n"
+"                        what 10 ms of packets take at the domain's clock\n"
+"                        and --every, at least %d; %d with --stop)\n"
 "      --data-pages N    data ring pages, a power of two (default %d)\n"
 "      --clock HZ        the domain's clock for the report (default: its\n"
 "                        measured clock_hz, else nominal_hz)\n"
 "  -q, --quiet           no summary\n"
 "  -v, --verbose         say what is opened and every gap\n",
-		DEFAULT_AUX_PAGES, DEFAULT_DATA_PAGES);
+		AUX_MIN_PAGES, DEFAULT_AUX_PAGES, DEFAULT_DATA_PAGES);
 }
 
 static bool pow2(uint64_t v)
@@ -165,7 +173,6 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 
 	o->pmu = NVPC_DEFAULT_PMU;
 	o->output = NVPC_DEFAULT_OUTPUT;
-	o->aux_pages = DEFAULT_AUX_PAGES;
 	o->data_pages = DEFAULT_DATA_PAGES;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+g:d:s:o:qvh", longopts,
@@ -213,7 +220,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 			if (nvpc_parse_u64(optarg, c == O_AUX ? &o->aux_pages :
 					   &o->data_pages) ||
 			    !pow2(c == O_AUX ? o->aux_pages : o->data_pages) ||
-			    (c == O_AUX ? o->aux_pages : o->data_pages) > 65536) {
+			    (c == O_AUX ? o->aux_pages : o->data_pages) >
+			    AUX_MAX_PAGES) {
 				nvpc_err("--%s %s: a power of two from 1 to 65536 pages",
 					 c == O_AUX ? "aux-pages" : "data-pages",
 					 optarg);
@@ -327,6 +335,8 @@ static void build_attr(struct rec *r)
 	a->config1 = cfg1;
 	a->config2 = cfg2;
 	a->disabled = 1;
+	/* the driver pins record events anyway (record.rst) */
+	a->pinned = 1;
 	/* a wakeup for every record: the packets' latency is the driver's */
 	a->watermark = 1;
 	a->wakeup_watermark = 1;
@@ -411,9 +421,62 @@ static void explain_mmap(const char *what, uint64_t bytes, int err)
 	}
 }
 
+static bool read_domain_u64(struct rec *r, const char *attr, uint64_t *v);
+
+/*
+ * The AUX area (Documentation/record.rst "Sizing"): AUX_DRAIN_HOLD times
+ * the bytes of one drain period at the PERIODIC rate, in whole pages, a
+ * power of two, within what the domain maps.
+ */
+static uint64_t aux_pages_auto(struct rec *r, long page, uint64_t max)
+{
+	uint64_t pkt = r->hdr.packet_size, pages = AUX_MIN_PAGES, bytes;
+
+	if (!r->o.every || !r->hdr.clock_hz)
+		return DEFAULT_AUX_PAGES;
+	bytes = r->hdr.clock_hz / r->o.every * pkt * AUX_DRAIN_HOLD *
+		AUX_DRAIN_MS / 1000;
+	while (pages < AUX_MAX_PAGES && pages * page < bytes)
+		pages *= 2;
+	while (max && pages > 1 && pages * page > max)
+		pages /= 2;
+	return pages;
+}
+
+/* the AUX area's size against the domain's record_aux_max */
+static int aux_size_check(struct rec *r, long page)
+{
+	uint64_t max = 0;
+	bool known = read_domain_u64(r, "record_aux_max", &max);
+
+	if (known && !max) {
+		nvpc_err("%s of %s has no record mode here (record_aux_max 0: record mode is G84+, and the PCI backend maps no memory for the GPU)",
+			 r->dom.name, r->gpu.pmu);
+		return -EOPNOTSUPP;
+	}
+	if (!r->o.aux_pages)
+		r->o.aux_pages = aux_pages_auto(r, page, known ? max : 0);
+	if (known && r->o.aux_pages * page > max) {
+		nvpc_err("--aux-pages %llu (%llu KiB): %s maps at most %llu KiB (record_aux_max: its GPU window, or what the backend maps); give --aux-pages %llu or less",
+			 (unsigned long long)r->o.aux_pages,
+			 (unsigned long long)(r->o.aux_pages * page) >> 10,
+			 r->dom.name, (unsigned long long)max >> 10,
+			 (unsigned long long)(max / page));
+		return -EINVAL;
+	}
+	nvpc_dbg("AUX area %llu pages (%s)",
+		 (unsigned long long)r->o.aux_pages,
+		 known ? "record_aux_max known" : "no record_aux_max");
+	return 0;
+}
+
 static int open_event(struct rec *r)
 {
 	long page = sysconf(_SC_PAGESIZE);
+	int ret = aux_size_check(r, page);
+
+	if (ret)
+		return ret;
 
 	build_attr(r);
 	nvpc_dbg("perf_event_open type=%u config=0x%llx config1=0x%llx config2=0x%llx cpu=%d",

@@ -56,14 +56,23 @@ int nvpc_capture_decode(const char *path, FILE *f,
 {
 	char err[256];
 	int ret = nvpc_decode(f, h, hz, fn, arg, st, err, sizeof(err));
+	int status = NVPC_EXIT_OK;
 
-	if (ret)
+	if (ret == -ENOMEM) {
+		nvpc_err("%s: out of memory", path);
+		return NVPC_EXIT_ERROR;
+	}
+	if (ret) {
 		nvpc_err("%s: %s; the packets before it are reported", path,
 			 err);
-	if (!st->have_end)
+		status = NVPC_EXIT_DAMAGED;
+	}
+	if (!st->have_end) {
 		nvpc_err("%s has no end record: the recording did not finish (killed?); the packets in it are reported",
 			 path);
-	return ret;
+		status = NVPC_EXIT_DAMAGED;
+	}
+	return status;
 }
 
 static void csv_packet(const struct nvpc_packet *p, void *arg)
@@ -141,9 +150,12 @@ static void start_time(const struct nvpc_header *h, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
-static void print_status(FILE *o, const struct nvpc_end *e, bool json)
+/* the command's status: JSON null without an END chunk or a command */
+static void print_status(FILE *o, const struct nvpc_stats *st, bool json)
 {
-	if (e->status == -1) {
+	const struct nvpc_end *e = &st->end;
+
+	if (!st->have_end || e->status == -1) {
 		if (json)
 			fprintf(o, "null");
 		return;
@@ -175,7 +187,7 @@ static void text_summary(const char *path, const struct nvpc_header *h,
 	printf("  started    %s\n", when);
 	if (st->have_end) {
 		printf("  ended      %s", nvpc_end_reason_name(st->end.reason));
-		print_status(stdout, &st->end, false);
+		print_status(stdout, st, false);
 		printf(" after %.6f s\n", st->end.end_ns / 1e9);
 	} else {
 		printf("  ended      unknown: no end record (killed?)\n");
@@ -266,9 +278,7 @@ static void json_summary(const char *path, const struct nvpc_header *h,
 	json_str("end_reason", st->have_end ?
 		 nvpc_end_reason_name(st->end.reason) : "unknown", true);
 	printf("  \"command_status\": ");
-	print_status(stdout, &st->end, true);
-	if (!st->have_end)
-		printf("null");
+	print_status(stdout, st, true);
 	printf(",\n");
 	json_u64("wall_ns", st->have_end ? st->end.end_ns : st->last_ns);
 	json_u64("packets", st->packets);
@@ -323,7 +333,12 @@ static void usage(FILE *f)
 "  -J, --json   the summary as JSON\n"
 "  -t, --trace  a Chrome/Perfetto JSON trace: a counter track per signal\n"
 "               (busy %%), an instant event per gap\n"
-"  --clock HZ   convert cycles with HZ instead of the recorded clock\n");
+"  --clock HZ   convert cycles with HZ instead of the recorded clock\n"
+"\n"
+"Exit status: 0 a complete capture; 1 nothing reported (not a capture,\n"
+"a corrupt header, a write error); 2 bad arguments; 3 an unfinished or\n"
+"damaged capture (no end record, a torn or corrupt chunk: the packets\n"
+"before it are reported).\n");
 }
 
 int nvpc_report(int argc, char **argv)
@@ -343,7 +358,7 @@ int nvpc_report(int argc, char **argv)
 	struct nvpc_stats st;
 	uint64_t clock = 0, hz;
 	FILE *f;
-	int c;
+	int c, status;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "cJth", longopts, NULL)) != -1) {
@@ -387,7 +402,8 @@ int nvpc_report(int argc, char **argv)
 		for (unsigned int i = 0; i < h.nr_signals; i++)
 			printf(",%s", h.signals[i].name);
 		printf("\n");
-		nvpc_capture_decode(path, f, &h, hz, csv_packet, NULL, &st);
+		status = nvpc_capture_decode(path, f, &h, hz, csv_packet, NULL,
+					     &st);
 		break;
 	case FMT_TRACE:
 		t.h = &h;
@@ -396,24 +412,25 @@ int nvpc_report(int argc, char **argv)
 		trace_sep(&t);
 		printf("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"%s %s %s\"}}",
 		       h.chip, h.bus, h.domain);
-		nvpc_capture_decode(path, f, &h, hz, trace_packet, &t, &st);
+		status = nvpc_capture_decode(path, f, &h, hz, trace_packet, &t,
+					     &st);
 		if (st.packets)
 			trace_values(&t, st.last_ns, NULL);
 		printf("\n]}\n");
 		break;
 	case FMT_JSON:
-		nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
+		status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
 		json_summary(path, &h, hz, &st);
 		break;
 	default:
-		nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
+		status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
 		text_summary(path, &h, hz, &st);
 		break;
 	}
 	fclose(f);
 	if (fflush(stdout)) {
 		nvpc_err("writing the report: %s", strerror(errno));
-		return 1;
+		return NVPC_EXIT_ERROR;
 	}
-	return 0;
+	return status;
 }
