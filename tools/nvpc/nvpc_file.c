@@ -62,6 +62,8 @@ enum {
 
 /* the largest chunk payload a reader accepts (a corrupt size is refused) */
 #define NVPC_FILE_MAX_PAYLOAD	(256u << 20)
+/* the first allocation for a payload: it grows only as bytes arrive */
+#define NVPC_FILE_READ_STEP	(64u << 10)
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -194,6 +196,53 @@ int nvpc_file_write_end(FILE *f, uint64_t time_ns, const struct nvpc_end *e)
 	return nvpc_file_write_chunk(f, &c, b);
 }
 
+/* read and drop len bytes: how many there were */
+static size_t skip(FILE *f, size_t len)
+{
+	uint8_t b[4096];
+	size_t done = 0, n;
+
+	while (done < len) {
+		n = len - done < sizeof(b) ? len - done : sizeof(b);
+		n = fread(b, 1, n, f);
+		if (!n)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+/*
+ * The payload of len bytes into a malloc()ed buffer, grown as the bytes
+ * arrive (a corrupt size in a short file allocates no more than the file
+ * holds): bytes read, *payload NULL on ENOMEM.
+ */
+static size_t read_payload(FILE *f, uint32_t len, void **payload)
+{
+	size_t cap = len < NVPC_FILE_READ_STEP ? len : NVPC_FILE_READ_STEP;
+	uint8_t *p = malloc(cap ? cap : 1), *grown;
+	size_t done = 0, n;
+
+	while (p && done < len) {
+		if (done == cap) {
+			cap = cap * 2 < len ? cap * 2 : len;
+			grown = realloc(p, cap);
+			if (!grown) {
+				free(p);
+				p = NULL;
+				break;
+			}
+			p = grown;
+		}
+		n = fread(p + done, 1, cap - done, f);
+		if (!n)
+			break;
+		done += n;
+	}
+	*payload = p;
+	return done;
+}
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -222,13 +271,22 @@ int nvpc_file_read_header(FILE *f, struct nvpc_header *h,
 		return fail(err, errlen,
 			    "capture format version %u, this nvpc reads version %u",
 			    h->version, NVPC_FILE_VERSION);
-	if (n < sizeof(b) || h->header_size < NVPC_FILE_HEADER_SIZE)
-		return fail(err, errlen, "truncated header (%zu bytes)", n);
+	if (n < sizeof(b))
+		return fail(err, errlen,
+			    "truncated header: the file ends after %zu of its %d bytes",
+			    n, NVPC_FILE_HEADER_SIZE);
+	if (h->header_size < NVPC_FILE_HEADER_SIZE ||
+	    h->header_size > NVPC_FILE_MAX_HEADER)
+		return fail(err, errlen,
+			    "corrupt header: header_size %u (%d to %d)",
+			    h->header_size, NVPC_FILE_HEADER_SIZE,
+			    NVPC_FILE_MAX_HEADER);
 	/* a later minor revision may append fields: skip them */
-	if (h->header_size > sizeof(b) &&
-	    fseek(f, h->header_size, SEEK_SET))
-		return fail(err, errlen, "header of %u bytes is truncated",
-			    h->header_size);
+	n = skip(f, h->header_size - sizeof(b));
+	if (n < h->header_size - sizeof(b))
+		return fail(err, errlen,
+			    "truncated header: header_size %u, the file ends after %zu bytes",
+			    h->header_size, sizeof(b) + n);
 	h->packet_size = get32(b + HDR_PACKET_SIZE);
 	h->nr_signals = get32(b + HDR_NR_SIGNALS);
 	h->clock_hz = get64(b + HDR_CLOCK_HZ);
@@ -289,10 +347,9 @@ int nvpc_file_read_chunk(FILE *f, struct nvpc_chunk *c, void **payload,
 	if (c->size > NVPC_FILE_MAX_PAYLOAD)
 		return fail(err, errlen, "chunk of %u bytes (corrupt file?)",
 			    c->size);
-	p = malloc(c->size ? c->size : 1);
+	n = read_payload(f, c->size, &p);
 	if (!p)
 		return -ENOMEM;
-	n = fread(p, 1, c->size, f);
 	if (n < c->size) {
 		free(p);
 		return fail(err, errlen, "torn chunk at the end (%zu of %u bytes)",

@@ -16,6 +16,7 @@
 #define NVPC_FILE_MAGIC		"NVPCREC"	/* 8 bytes with the NUL */
 #define NVPC_FILE_VERSION	1
 #define NVPC_FILE_HEADER_SIZE	1088
+#define NVPC_FILE_MAX_HEADER	65536	/* header_size a reader accepts */
 #define NVPC_FILE_CHUNK_SIZE	32
 #define NVPC_FILE_END_SIZE	64
 #define NVPC_FILE_MAX_SIGNALS	12
@@ -106,7 +107,8 @@ int nvpc_file_write_end(FILE *f, uint64_t time_ns, const struct nvpc_end *e);
 
 /*
  * Reading: the header (0, or -EINVAL with a message in err for a file
- * that is not an nvpc capture of a version this tool reads), then each
+ * that is not an nvpc capture of a version this tool reads, or whose
+ * header is corrupt or cut), then each
  * chunk: 1 with *payload a malloc()ed buffer of c->size bytes (the
  * caller frees it), 0 at the end of the file, -EINVAL for a torn or
  * corrupt chunk (err says which).

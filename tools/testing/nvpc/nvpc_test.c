@@ -151,7 +151,13 @@ static int run(const char *cmd, char *out, size_t len)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* nvpc report --csv: the rows after the header line */
+/* the exit status of the last csv() */
+static int csv_status;
+
+/*
+ * nvpc report --csv: the rows after the header line; -1 when it reported
+ * nothing (exit 1 or 2)
+ */
 static int csv(const char *path, struct row *rows, char *header, size_t hlen)
 {
 	static char out[1 << 16];
@@ -159,7 +165,8 @@ static int csv(const char *path, struct row *rows, char *header, size_t hlen)
 	int n = 0;
 
 	snprintf(cmd, sizeof(cmd), "%s report --csv %s", bin(), path);
-	if (run(cmd, out, sizeof(out)))
+	csv_status = run(cmd, out, sizeof(out));
+	if (csv_status < 0 || csv_status == 1 || csv_status == 2)
 		return -1;
 	line = strtok_r(out, "\n", &save);
 	if (!line)
@@ -493,8 +500,9 @@ TEST(unfinished_capture)
 	fclose(c.f);
 	ASSERT_EQ(0, truncate(c.path, NVPC_FILE_HEADER_SIZE + 32 + 32 + 32 + 10));
 	ASSERT_EQ(1, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(3, csv_status);
 	snprintf(cmd, sizeof(cmd), "%s report %s 2>&1", bin(), c.path);
-	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	ASSERT_EQ(3, run(cmd, out, sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "torn chunk"));
 	EXPECT_NE(NULL, strstr(out, "no end record"));
 	unlink(c.path);
@@ -572,6 +580,185 @@ TEST(plot_svg)
 	EXPECT_EQ(2, run(cmd, NULL, 0));
 	unlink(svg);
 	unlink(c.path);
+}
+
+/* --- exit status, damaged and killed captures (nvpc.rst "Exit status") -- */
+
+/* s as one shell word: single-quoted, a quote as '\'' */
+static const char *shq(char *buf, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	buf[n++] = '\'';
+	for (; *s && n + 6 < len; s++) {
+		if (*s == '\'') {
+			memcpy(buf + n, "'\\''", 4);
+			n += 4;
+		} else {
+			buf[n++] = *s;
+		}
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
+/* nvpc report ARGS PATH, stdout into the file out, stderr into err */
+static int report_to(const char *args, const char *path, const char *out,
+		     char *err, size_t len)
+{
+	char cmd[1024], p[256], o[256];
+
+	snprintf(cmd, sizeof(cmd), "%s report %s %s 2>&1 > %s", bin(), args,
+		 shq(p, sizeof(p), path), shq(o, sizeof(o), out));
+	return run(cmd, err, len);
+}
+
+/* a one-signal capture of n packets of 1000 cycles, read at n ms */
+static void cap_simple(struct cap *c, const char *name, int n, bool end)
+{
+	uint8_t buf[32];
+
+	cap_begin(c, name, 32, 1);
+	for (int k = 1; k <= n; k++) {
+		pkt(buf, 32, 1000 * k, 1, (uint16_t[]){ 250 }, 1);
+		cap_aux(c, 0, 1000 * k * NS, buf, 32);
+	}
+	if (end)
+		cap_end(c, 1000 * n * NS);
+	else
+		fclose(c->f);
+}
+
+static bool have_py(void)
+{
+	return have("python3");
+}
+
+/*
+ * tools/testing/nvpc/outputs.py: the output parsed by Python (json, csv,
+ * xml), its names printed; its exit status
+ */
+static int py_names(const char *kind, const char *path, char *out, size_t len)
+{
+	const char *dir = getenv("NVPC_TESTS");
+	char cmd[1024], p[256];
+
+	snprintf(cmd, sizeof(cmd), "python3 %s/outputs.py %s %s 2>&1",
+		 dir ? dir : ".", kind, shq(p, sizeof(p), path));
+	return run(cmd, out, len);
+}
+
+/* a killed recording: no END chunk, or a torn one; JSON says null */
+TEST(killed_capture_json)
+{
+	char js[8192], out[160], err[4096];
+	struct cap c;
+	struct stat sb;
+
+	if (!have_py())
+		SKIP(return, "no python3 to parse JSON");
+	tmp_path(out, sizeof(out), "killed.json");
+	cap_simple(&c, "killed", 3, false);
+	EXPECT_EQ(3, report_to("--json", c.path, out, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "no end record"));
+	ASSERT_EQ(0, py_names("json", out, js, sizeof(js)));
+	EXPECT_EQ(3, json(c.path, js, sizeof(js)));
+	EXPECT_NE(NULL, strstr(js, "\"command_status\": null,"));
+	EXPECT_NE(NULL, strstr(js, "\"complete\": false,"));
+
+	/* the END chunk cut in the middle of its payload */
+	cap_simple(&c, "killed", 3, true);
+	ASSERT_EQ(0, stat(c.path, &sb));
+	ASSERT_EQ(0, truncate(c.path, sb.st_size - 20));
+	EXPECT_EQ(3, report_to("--json", c.path, out, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "torn chunk"));
+	ASSERT_EQ(0, py_names("json", out, js, sizeof(js)));
+	EXPECT_EQ(3, json(c.path, js, sizeof(js)));
+	EXPECT_NE(NULL, strstr(js, "\"command_status\": null,"));
+	EXPECT_EQ(3, json_num(js, "packets"));
+	unlink(out);
+	unlink(c.path);
+}
+
+/* the 32-bit field at offset off of the file replaced by v */
+static void patch32(const char *path, long off, uint32_t v)
+{
+	uint8_t b[4] = { v, v >> 8, v >> 16, v >> 24 };
+	FILE *f = fopen(path, "r+");
+
+	fseek(f, off, SEEK_SET);
+	fwrite(b, 1, 4, f);
+	fclose(f);
+}
+
+#define HDR_HEADER_SIZE	12	/* nvpc.rst "Header" */
+#define CHK_SIZE	24	/* nvpc.rst: the chunk's size */
+
+/* a header_size past the file's end is a cut header, not a killed recording */
+TEST(header_size_past_end)
+{
+	char out[160], err[4096];
+	struct cap c;
+
+	tmp_path(out, sizeof(out), "hdr.txt");
+	cap_simple(&c, "hdr", 2, true);
+	patch32(c.path, HDR_HEADER_SIZE, 8192);
+	EXPECT_EQ(1, report_to("", c.path, out, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "truncated header: header_size 8192"));
+	EXPECT_EQ(NULL, strstr(err, "no end record"));
+	patch32(c.path, HDR_HEADER_SIZE, 1u << 30);
+	EXPECT_EQ(1, report_to("--json", c.path, out, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "corrupt header: header_size 1073741824"));
+	patch32(c.path, HDR_HEADER_SIZE, 100);
+	EXPECT_EQ(1, report_to("--csv", c.path, out, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "corrupt header: header_size 100"));
+	/* a later revision's longer header is skipped */
+	cap_begin(&c, "hdr", 32, 1);
+	fwrite((uint8_t[16]){ 0xff }, 1, 16, c.f);
+	cap_restart(&c, 0);
+	cap_end(&c, 0);
+	patch32(c.path, HDR_HEADER_SIZE, NVPC_FILE_HEADER_SIZE + 16);
+	EXPECT_EQ(0, report_to("--json", c.path, out, err, sizeof(err)));
+	EXPECT_STREQ("", err);
+	unlink(out);
+	unlink(c.path);
+}
+
+/* 0 complete, 1 nothing reported, 3 unfinished or damaged, 4 impossible */
+TEST(report_exit_status)
+{
+	static const char * const modes[] = { "", "--csv", "--json", "--trace" };
+	uint8_t junk[32] = { 0 };
+	char out[160], err[4096];
+	struct cap c;
+	FILE *f;
+
+	tmp_path(out, sizeof(out), "status.txt");
+	for (int m = 0; m < 4; m++) {
+		cap_simple(&c, "status", 2, true);
+		EXPECT_EQ(0, report_to(modes[m], c.path, out, err, sizeof(err)));
+		cap_simple(&c, "status", 2, false);
+		EXPECT_EQ(3, report_to(modes[m], c.path, out, err, sizeof(err)));
+		/* a chunk whose size runs past the end of the file */
+		cap_simple(&c, "status", 2, false);
+		f = fopen(c.path, "a");
+		nvpc_file_write_chunk(f, &(struct nvpc_chunk){ .type = 1, .size = 32 }, junk);
+		fclose(f);
+		ASSERT_EQ(0, truncate(c.path, NVPC_FILE_HEADER_SIZE + 2 * 64 + 40));
+		EXPECT_EQ(3, report_to(modes[m], c.path, out, err, sizeof(err)));
+		EXPECT_NE(NULL, strstr(err, "torn chunk at the end (8 of 32 bytes)"));
+		/* a corrupt chunk size in the middle */
+		cap_begin(&c, "status", 32, 1);
+		cap_restart(&c, 0);
+		cap_end(&c, 0);
+		patch32(c.path, NVPC_FILE_HEADER_SIZE + CHK_SIZE, 0x7fffffff);
+		EXPECT_EQ(3, report_to(modes[m], c.path, out, err, sizeof(err)));
+		EXPECT_NE(NULL, strstr(err, "corrupt file"));
+		unlink(c.path);
+		EXPECT_EQ(1, report_to(modes[m], c.path, out, err, sizeof(err)));
+	}
+	unlink(out);
 }
 
 /* make -C tools/nvpc CFLAGS=... keeps what the build needs */
