@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Opening and decoding a capture, shared by report and plot.
+ * Opening and decoding a capture, shared by report and plot, and their
+ * outputs as functions of streams (the host fuzzer calls them).
  */
 #ifndef NVPC_REPORT_H
 #define NVPC_REPORT_H
@@ -9,7 +10,7 @@
 
 #include "nvpc_decode.h"
 
-/* exit statuses of report (Documentation/nvpc.rst, "Exit status") */
+/* exit statuses of report and plot (Documentation/nvpc.rst, "Exit status") */
 enum {
 	NVPC_EXIT_OK = 0,
 	NVPC_EXIT_ERROR = 1,		/* nothing reported (see the message) */
@@ -17,12 +18,19 @@ enum {
 	NVPC_EXIT_DAMAGED = 3,		/* unfinished, torn or corrupt chunk */
 };
 
+enum nvpc_report_fmt {
+	NVPC_REPORT_TEXT,
+	NVPC_REPORT_CSV,
+	NVPC_REPORT_JSON,
+	NVPC_REPORT_TRACE,
+};
+
 /*
- * Open path and read its header; *hz is clock_hz if nonzero, else the
- * recorded clock. Prints why on failure and returns -errno.
+ * Read the header of f (path names it in messages); *hz is clock_hz if
+ * nonzero, else the recorded clock. Prints why on failure: -EINVAL.
  */
-int nvpc_capture_open(const char *path, uint64_t clock_hz, FILE **f,
-		      struct nvpc_header *h, uint64_t *hz);
+int nvpc_capture_header(const char *path, FILE *f, uint64_t clock_hz,
+			struct nvpc_header *h, uint64_t *hz);
 
 /*
  * Decode the chunks; warns about an unfinished, torn or corrupt capture.
@@ -31,5 +39,17 @@ int nvpc_capture_open(const char *path, uint64_t clock_hz, FILE **f,
 int nvpc_capture_decode(const char *path, FILE *f,
 			const struct nvpc_header *h, uint64_t hz,
 			nvpc_packet_fn fn, void *arg, struct nvpc_stats *st);
+
+/* nvpc report of the capture f in fmt to o: an exit status */
+int nvpc_report_write(FILE *f, const char *path, enum nvpc_report_fmt fmt,
+		      uint64_t clock_hz, FILE *o);
+
+/*
+ * nvpc plot's gnuplot script for the capture f (read twice: f must
+ * seek) to o: terminal term, the plot on gnuplot's stdout. An exit
+ * status; NVPC_EXIT_ERROR (and a message) when f holds no packet.
+ */
+int nvpc_plot_script(FILE *f, const char *path, const char *term,
+		     uint64_t clock_hz, FILE *o);
 
 #endif /* NVPC_REPORT_H */

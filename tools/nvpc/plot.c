@@ -4,8 +4,16 @@
  * PNG or PDF by the output's extension). Packets are merged into at most
  * PLOT_POINTS time bins (a bin's share is its counts over its cycles);
  * the curves break at gaps.
+ *
+ * Nothing from the capture is code to gnuplot: its names are in
+ * single-quoted strings made printable (nvpc_gp_str()), where gnuplot
+ * substitutes nothing and no newline can end the command; the data are
+ * numbers the tool prints. gnuplot runs without a shell (execvp) and
+ * writes to its stdout, a file the tool created: the output's name never
+ * reaches gnuplot either.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +24,7 @@
 #include <sys/wait.h>
 
 #include "nvpc.h"
+#include "nvpc_escape.h"
 #include "nvpc_report.h"
 
 #define PLOT_POINTS	2000
@@ -35,7 +44,7 @@ static void flush_bin(struct bins *b)
 {
 	if (!b->open)
 		return;
-	fprintf(b->out, "%.9f", (b->from_ns + b->to_ns) / 2e9);
+	fprintf(b->out, "%.9f", (b->from_ns / 2 + b->to_ns / 2) / 1e9);
 	for (unsigned int i = 0; i < b->nr; i++)
 		fprintf(b->out, " %.4f",
 			b->cycles ? 100.0 * b->count[i] / b->cycles : 0.0);
@@ -66,18 +75,6 @@ static void bin_packet(const struct nvpc_packet *p, void *arg)
 		b->count[i] += p->ctr[i];
 }
 
-/* a gnuplot single-quoted string */
-static void gp_str(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
 static const char *terminal_of(const char *out)
 {
 	const char *dot = strrchr(out, '.');
@@ -93,93 +90,114 @@ static const char *terminal_of(const char *out)
 	return NULL;
 }
 
-static void usage(FILE *f)
+int nvpc_plot_script(FILE *f, const char *path, const char *term,
+		     uint64_t clock_hz, FILE *o)
 {
-	fprintf(f,
-"usage: nvpc plot [-o OUT] [--clock HZ] [FILE]\n"
-"\n"
-"Plot each signal's busy share over time from an nvpc capture (default\n"
-NVPC_DEFAULT_OUTPUT ") with gnuplot. OUT ends in .svg, .png or .pdf\n"
-"(default: FILE with .svg).\n");
-}
-
-int nvpc_plot(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "clock", required_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *path = NVPC_DEFAULT_OUTPUT, *term;
-	char *out = NULL, *gp_out = NULL;
 	struct nvpc_header h;
 	struct nvpc_stats st;
-	struct bins b = { 0 };
-	uint64_t clock = 0, hz;
-	int c, p[2], status, ret = 1;
+	struct bins b = { .out = o };
+	char title[320], err[256];
+	uint64_t hz;
+	int status;
+
+	/* the span first, for the bin width; the messages once */
+	if (nvpc_capture_header(path, f, clock_hz, &h, &hz))
+		return NVPC_EXIT_ERROR;
+	status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
+	if (status == NVPC_EXIT_ERROR)
+		return status;
+	if (!st.segments) {
+		nvpc_err("%s holds no packet to plot", path);
+		return NVPC_EXIT_ERROR;
+	}
+	if (fseek(f, 0, SEEK_SET) ||
+	    nvpc_file_read_header(f, &h, err, sizeof(err))) {
+		nvpc_err("%s: cannot read it a second time", path);
+		return NVPC_EXIT_ERROR;
+	}
+
+	fprintf(o, "set terminal %s noenhanced\nset output\nset title ", term);
+	snprintf(title, sizeof(title),
+		 "%s %s %s: busy share per signal (STOP %s, %llu Hz)",
+		 h.chip, h.bus, h.domain, h.stop, (unsigned long long)hz);
+	nvpc_gp_str(o, title);
+	fprintf(o, "\nset xlabel 'time (s)'\nset ylabel 'busy (%% of cycles)'\n"
+		"set yrange [0:105]\nset grid\nset key outside right top\n"
+		"set datafile missing '?'\n$d << EOD\n");
+	b.nr = h.nr_signals;
+	b.width_ns = st.last_ns / PLOT_POINTS + 1;
+	nvpc_decode(f, &h, hz, bin_packet, &b, &st, err, sizeof(err));
+	flush_bin(&b);
+	fprintf(o, "EOD\nplot ");
+	for (unsigned int i = 0; i < h.nr_signals; i++) {
+		fprintf(o, "%s$d using 1:%u with lines title ", i ? ", " : "",
+			i + 2);
+		nvpc_gp_str(o, h.signals[i].name);
+	}
+	fprintf(o, "\n");
+	return status;
+}
+
+/* the output's name with a random suffix, created in its directory */
+static int create_temp(const char *out, char **tmp)
+{
+	mode_t mask = umask(0);
+	int fd;
+
+	umask(mask);
+	if (asprintf(tmp, "%s.XXXXXX", out) < 0) {
+		*tmp = NULL;
+		return -ENOMEM;
+	}
+	fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd < 0 || fchmod(fd, 0666 & ~mask)) {
+		int ret = -errno;
+
+		if (fd >= 0) {
+			close(fd);
+			unlink(*tmp);
+		}
+		free(*tmp);
+		*tmp = NULL;
+		return ret;
+	}
+	return fd;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -errno;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * gnuplot (execvp, no shell) reads script on its stdin and writes the
+ * plot on its stdout: a temporary file beside out, renamed to out when
+ * gnuplot succeeded. 0 or -1 (said why).
+ */
+static int run_gnuplot(const char *script, size_t len, const char *out)
+{
+	char *const argv[] = { "gnuplot", NULL };
+	int fd, p[2], status, ret = -1;
+	char *tmp;
 	struct stat sb;
-	FILE *f, *gp;
 	pid_t pid;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'C':
-			if (nvpc_parse_u64(optarg, &clock) || !clock) {
-				nvpc_err("--clock %s: the domain's clock in Hz, above 0",
-					 optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+	fd = create_temp(out, &tmp);
+	if (fd < 0) {
+		nvpc_err("cannot create %s: %s", out, strerror(-fd));
+		return -1;
 	}
-	if (optind + 1 < argc) {
-		nvpc_err("plot reads one capture, not %d", argc - optind);
-		return 2;
-	}
-	if (optind < argc)
-		path = argv[optind];
-	if (!out) {
-		const char *dot = strrchr(path, '.');
-		size_t n = dot && !strchr(dot, '/') ? (size_t)(dot - path) :
-			   strlen(path);
-
-		gp_out = malloc(n + 5);
-		if (!gp_out)
-			return 1;
-		memcpy(gp_out, path, n);
-		strcpy(gp_out + n, ".svg");
-		out = gp_out;
-	}
-	term = terminal_of(out);
-	if (!term) {
-		nvpc_err("-o %s: the plot's format comes from its extension: .svg, .png or .pdf",
-			 out);
-		free(gp_out);
-		return 2;
-	}
-
-	/* the span first, for the bin width */
-	if (nvpc_capture_open(path, clock, &f, &h, &hz))
-		goto out;
-	nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
-	fclose(f);
-	if (!st.packets) {
-		nvpc_err("%s holds no packet: nothing to plot", path);
-		goto out;
-	}
-
-	if (pipe(p)) {
+	if (pipe2(p, O_CLOEXEC)) {
 		nvpc_err("pipe: %s", strerror(errno));
 		goto out;
 	}
@@ -191,55 +209,16 @@ int nvpc_plot(int argc, char **argv)
 		goto out;
 	}
 	if (pid == 0) {
-		dup2(p[0], STDIN_FILENO);
-		close(p[0]);
-		close(p[1]);
-		execlp("gnuplot", "gnuplot", (char *)NULL);
+		if (dup2(p[0], STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0)
+			_exit(126);
+		execvp(argv[0], argv);
 		_exit(127);
 	}
 	close(p[0]);
 	signal(SIGPIPE, SIG_IGN);
-	gp = fdopen(p[1], "w");
-	if (!gp) {
-		close(p[1]);
-		waitpid(pid, NULL, 0);
-		goto out;
-	}
-
-	fprintf(gp, "set terminal %s noenhanced\nset output ", term);
-	gp_str(gp, out);
-	fprintf(gp, "\nset title ");
-	{
-		char title[256];
-
-		snprintf(title, sizeof(title), "%s %s %s: busy share per signal (STOP %s, %llu Hz)",
-			 h.chip, h.bus, h.domain, h.stop,
-			 (unsigned long long)hz);
-		gp_str(gp, title);
-	}
-	fprintf(gp, "\nset xlabel 'time (s)'\nset ylabel 'busy (%% of cycles)'\n"
-		"set yrange [0:105]\nset grid\nset key outside right top\n"
-		"set datafile missing '?'\n$d << EOD\n");
-	b.out = gp;
-	b.nr = h.nr_signals;
-	b.width_ns = st.last_ns / PLOT_POINTS + 1;
-	if (nvpc_capture_open(path, clock, &f, &h, &hz) == 0) {
-		struct nvpc_stats st2;
-		char err[256];
-
-		nvpc_decode(f, &h, hz, bin_packet, &b, &st2, err, sizeof(err));
-		flush_bin(&b);
-		fclose(f);
-	}
-	fprintf(gp, "EOD\nplot ");
-	for (unsigned int i = 0; i < h.nr_signals; i++) {
-		fprintf(gp, "%s$d using 1:%u with lines title ", i ? ", " : "",
-			i + 2);
-		gp_str(gp, h.signals[i].name);
-	}
-	fprintf(gp, "\n");
-	if (fclose(gp))
+	if (write_all(p[1], script, len))
 		nvpc_err("writing to gnuplot: %s", strerror(errno));
+	close(p[1]);
 	if (waitpid(pid, &status, 0) != pid) {
 		nvpc_err("waiting for gnuplot: %s", strerror(errno));
 		goto out;
@@ -252,12 +231,113 @@ int nvpc_plot(int argc, char **argv)
 		nvpc_err("gnuplot failed (its message is above)");
 		goto out;
 	}
-	if (stat(out, &sb) || !sb.st_size) {
+	if (fstat(fd, &sb) || !sb.st_size) {
 		nvpc_err("gnuplot wrote no %s", out);
+		goto out;
+	}
+	if (rename(tmp, out)) {
+		nvpc_err("cannot write %s: %s", out, strerror(errno));
 		goto out;
 	}
 	ret = 0;
 out:
-	free(gp_out);
+	close(fd);
+	if (ret)
+		unlink(tmp);
+	free(tmp);
 	return ret;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: nvpc plot [-o OUT] [--clock HZ] [FILE]\n"
+"\n"
+"Plot each signal's busy share over time from an nvpc capture (default\n"
+NVPC_DEFAULT_OUTPUT ") with gnuplot. OUT ends in .svg, .png or .pdf\n"
+"(default: FILE with .svg). Exit status as nvpc report's.\n");
+}
+
+int nvpc_plot(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "clock", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *path = NVPC_DEFAULT_OUTPUT, *term;
+	char *out = NULL, *gp_out = NULL, *script = NULL;
+	size_t len = 0;
+	uint64_t clock = 0;
+	int c, status = NVPC_EXIT_ERROR;
+	FILE *f, *o;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'C':
+			if (nvpc_parse_u64(optarg, &clock) || !clock) {
+				nvpc_err("--clock %s: the domain's clock in Hz, above 0",
+					 optarg);
+				return NVPC_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return NVPC_EXIT_OK;
+		default:
+			usage(stderr);
+			return NVPC_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 < argc) {
+		nvpc_err("plot reads one capture, not %d", argc - optind);
+		return NVPC_EXIT_USAGE;
+	}
+	if (optind < argc)
+		path = argv[optind];
+	if (!out) {
+		const char *dot = strrchr(path, '.');
+		size_t n = dot && !strchr(dot, '/') ? (size_t)(dot - path) :
+			   strlen(path);
+
+		gp_out = malloc(n + 5);
+		if (!gp_out)
+			return NVPC_EXIT_ERROR;
+		memcpy(gp_out, path, n);
+		strcpy(gp_out + n, ".svg");
+		out = gp_out;
+	}
+	term = terminal_of(out);
+	if (!term) {
+		nvpc_err("-o %s: the plot's format comes from its extension: .svg, .png or .pdf",
+			 out);
+		free(gp_out);
+		return NVPC_EXIT_USAGE;
+	}
+
+	f = fopen(path, "re");
+	if (!f) {
+		nvpc_err("cannot open %s: %s", path, strerror(errno));
+		goto out;
+	}
+	o = open_memstream(&script, &len);
+	if (!o) {
+		fclose(f);
+		goto out;
+	}
+	status = nvpc_plot_script(f, path, term, clock, o);
+	fclose(f);
+	if (fclose(o))
+		status = NVPC_EXIT_ERROR;
+	if (status != NVPC_EXIT_ERROR && run_gnuplot(script, len, out))
+		status = NVPC_EXIT_ERROR;
+out:
+	free(script);
+	free(gp_out);
+	return status;
 }

@@ -2,7 +2,8 @@
 /*
  * nvpc report: what a capture holds, as a summary (text or JSON), one CSV
  * row per packet, or a Chrome/Perfetto counter trace (the JSON trace
- * event format's "C" events). Documentation/nvpc.rst, "Report".
+ * event format's "C" events). Documentation/nvpc.rst, "Report". Every
+ * string from the capture is quoted for its output (nvpc_escape.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,37 +15,31 @@
 
 #include "nvpc.h"
 #include "nvpc_decode.h"
+#include "nvpc_escape.h"
 #include "nvpc_report.h"
 
-enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_TRACE };
+/* a capture's name made printable: 4 bytes per byte at the most */
+#define NAME_BUF	(4 * NVPC_FILE_STOP_LEN)
 
 struct trace_state {
+	FILE *o;
 	const struct nvpc_header *h;
 	bool first;
 };
 
-int nvpc_capture_open(const char *path, uint64_t clock_hz, FILE **f,
-		      struct nvpc_header *h, uint64_t *hz)
+int nvpc_capture_header(const char *path, FILE *f, uint64_t clock_hz,
+			struct nvpc_header *h, uint64_t *hz)
 {
-	char err[256];
+	char err[256], dom[NAME_BUF];
 
-	*f = fopen(path, "re");
-	if (!*f) {
-		nvpc_err("cannot open %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (nvpc_file_read_header(*f, h, err, sizeof(err))) {
+	if (nvpc_file_read_header(f, h, err, sizeof(err))) {
 		nvpc_err("%s: %s", path, err);
-		fclose(*f);
-		*f = NULL;
 		return -EINVAL;
 	}
 	*hz = clock_hz ? clock_hz : h->clock_hz;
 	if (!*hz) {
-		nvpc_err("%s records no clock for %s: give --clock HZ",
-			 path, h->domain);
-		fclose(*f);
-		*f = NULL;
+		nvpc_err("%s records no clock for %s: give --clock HZ", path,
+			 nvpc_printable(dom, sizeof(dom), h->domain));
 		return -EINVAL;
 	}
 	return 0;
@@ -75,28 +70,39 @@ int nvpc_capture_decode(const char *path, FILE *f,
 	return status;
 }
 
+static void csv_header(FILE *o, const struct nvpc_header *h)
+{
+	fprintf(o, "segment,time_ns,cycles,delta,stop,saturated");
+	for (unsigned int i = 0; i < h->nr_signals; i++) {
+		fputc(',', o);
+		nvpc_csv_field(o, h->signals[i].name);
+	}
+	fputc('\n', o);
+}
+
 static void csv_packet(const struct nvpc_packet *p, void *arg)
 {
-	(void)arg;
-	printf("%u,%llu,%llu,%llu,%u,%u", p->segment,
-	       (unsigned long long)p->time_ns, (unsigned long long)p->cycles,
-	       (unsigned long long)p->delta, p->stop,
-	       __builtin_popcount(p->saturated));
+	FILE *o = arg;
+
+	fprintf(o, "%u,%llu,%llu,%llu,%u,%u", p->segment,
+		(unsigned long long)p->time_ns, (unsigned long long)p->cycles,
+		(unsigned long long)p->delta, p->stop,
+		__builtin_popcount(p->saturated));
 	for (unsigned int i = 0; i < p->nr; i++)
-		printf(",%u", p->ctr[i]);
-	printf("\n");
+		fprintf(o, ",%u", p->ctr[i]);
+	fputc('\n', o);
 }
 
 /* a trace timestamp: microseconds with the nanoseconds kept */
-static void trace_ts(uint64_t ns)
+static void trace_ts(FILE *o, uint64_t ns)
 {
-	printf("%llu.%03llu", (unsigned long long)(ns / 1000),
-	       (unsigned long long)(ns % 1000));
+	fprintf(o, "%llu.%03llu", (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000));
 }
 
 static void trace_sep(struct trace_state *t)
 {
-	printf("%s\n", t->first ? "" : ",");
+	fprintf(t->o, "%s\n", t->first ? "" : ",");
 	t->first = false;
 }
 
@@ -107,10 +113,11 @@ static void trace_values(struct trace_state *t, uint64_t ns,
 		double busy = p && p->delta ? 100.0 * p->ctr[i] / p->delta : 0;
 
 		trace_sep(t);
-		printf("{\"name\":\"%s\",\"ph\":\"C\",\"pid\":1,\"ts\":",
-		       t->h->signals[i].name);
-		trace_ts(ns);
-		printf(",\"args\":{\"busy %%\":%.3f}}", busy);
+		fprintf(t->o, "{\"name\":");
+		nvpc_json_str(t->o, t->h->signals[i].name);
+		fprintf(t->o, ",\"ph\":\"C\",\"pid\":1,\"ts\":");
+		trace_ts(t->o, ns);
+		fprintf(t->o, ",\"args\":{\"busy %%\":%.3f}}", busy);
 	}
 }
 
@@ -121,13 +128,35 @@ static void trace_packet(const struct nvpc_packet *p, void *arg)
 	if (p->after_gap) {
 		trace_values(t, p->gap_from_ns, NULL);
 		trace_sep(t);
-		printf("{\"name\":\"gap\",\"ph\":\"i\",\"s\":\"p\",\"pid\":1,\"tid\":1,\"ts\":");
-		trace_ts(p->gap_from_ns);
-		printf(",\"args\":{\"until_us\":");
-		trace_ts(p->start_ns);
-		printf("}}");
+		fprintf(t->o, "{\"name\":\"gap\",\"ph\":\"i\",\"s\":\"p\",\"pid\":1,\"tid\":1,\"ts\":");
+		trace_ts(t->o, p->gap_from_ns);
+		fprintf(t->o, ",\"args\":{\"until_us\":");
+		trace_ts(t->o, p->start_ns);
+		fprintf(t->o, "}}");
 	}
 	trace_values(t, p->start_ns, p);
+}
+
+static void trace_begin(struct trace_state *t, uint64_t hz)
+{
+	const struct nvpc_header *h = t->h;
+	char name[3 * NVPC_FILE_NAME_LEN + 3];
+
+	fprintf(t->o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"chip\":");
+	nvpc_json_str(t->o, h->chip);
+	fprintf(t->o, ",\"bus\":");
+	nvpc_json_str(t->o, h->bus);
+	fprintf(t->o, ",\"domain\":");
+	nvpc_json_str(t->o, h->domain);
+	fprintf(t->o, ",\"clock_hz\":%llu},\"traceEvents\":[",
+		(unsigned long long)hz);
+	trace_sep(t);
+	snprintf(name, sizeof(name), "%.*s %.*s %.*s", NVPC_FILE_NAME_LEN - 1,
+		 h->chip, NVPC_FILE_NAME_LEN - 1, h->bus,
+		 NVPC_FILE_NAME_LEN - 1, h->domain);
+	fprintf(t->o, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":");
+	nvpc_json_str(t->o, name);
+	fprintf(t->o, "}}");
 }
 
 static double rate(uint64_t count, uint64_t cycles, uint64_t hz)
@@ -169,153 +198,197 @@ static void print_status(FILE *o, const struct nvpc_stats *st, bool json)
 		fprintf(o, " (signal %d)", WTERMSIG(e->status));
 }
 
-static void text_summary(const char *path, const struct nvpc_header *h,
-			 uint64_t hz, const struct nvpc_stats *st)
+static void text_summary(FILE *o, const char *path,
+			 const struct nvpc_header *h, uint64_t hz,
+			 const struct nvpc_stats *st)
 {
-	char when[64];
+	char when[64], b1[NAME_BUF], b2[NAME_BUF], b3[NAME_BUF];
 	uint64_t wall = st->have_end ? st->end.end_ns : st->last_ns;
 
 	start_time(h, when, sizeof(when));
-	printf("%s: nvpc capture, format version %u\n", path, h->version);
-	printf("  GPU        %s %s (PMU %s)\n", h->chip, h->bus, h->pmu);
-	printf("  domain     %s, clock %llu Hz (%s; nominal %llu Hz, measured %llu Hz)\n",
-	       h->domain, (unsigned long long)hz,
-	       hz != h->clock_hz ? "--clock" : "recorded",
-	       (unsigned long long)h->nominal_hz,
-	       (unsigned long long)h->measured_hz);
-	printf("  packets    %u bytes, STOP %s\n", h->packet_size, h->stop);
-	printf("  started    %s\n", when);
+	fprintf(o, "%s: nvpc capture, format version %u\n",
+		nvpc_printable(b1, sizeof(b1), path), h->version);
+	fprintf(o, "  GPU        %s %s (PMU %s)\n",
+		nvpc_printable(b1, sizeof(b1), h->chip),
+		nvpc_printable(b2, sizeof(b2), h->bus),
+		nvpc_printable(b3, sizeof(b3), h->pmu));
+	fprintf(o, "  domain     %s, clock %llu Hz (%s; nominal %llu Hz, measured %llu Hz)\n",
+		nvpc_printable(b1, sizeof(b1), h->domain),
+		(unsigned long long)hz,
+		hz != h->clock_hz ? "--clock" : "recorded",
+		(unsigned long long)h->nominal_hz,
+		(unsigned long long)h->measured_hz);
+	fprintf(o, "  packets    %u bytes, STOP %s\n", h->packet_size,
+		nvpc_printable(b1, sizeof(b1), h->stop));
+	fprintf(o, "  started    %s\n", when);
 	if (st->have_end) {
-		printf("  ended      %s", nvpc_end_reason_name(st->end.reason));
-		print_status(stdout, st, false);
-		printf(" after %.6f s\n", st->end.end_ns / 1e9);
+		fprintf(o, "  ended      %s",
+			nvpc_end_reason_name(st->end.reason));
+		print_status(o, st, false);
+		fprintf(o, " after %.6f s\n", st->end.end_ns / 1e9);
 	} else {
-		printf("  ended      unknown: no end record (killed?)\n");
+		fprintf(o, "  ended      unknown: no end record (killed?)\n");
 	}
-	printf("  recorded   %llu packets in %u segment%s, covering %.6f s of %.6f s (%.1f%%)\n",
-	       (unsigned long long)st->packets, st->segments,
-	       st->segments == 1 ? "" : "s", st->covered_ns / 1e9, wall / 1e9,
-	       wall ? 100.0 * st->covered_ns / wall : 0.0);
-	printf("  gaps       %llu (hardware restarted, counts lost): %llu PARTIAL, %llu re-enables by the tool, %llu AUX discontinuities; about %.6f s not covered\n",
-	       (unsigned long long)st->gaps, (unsigned long long)st->partial,
-	       (unsigned long long)st->restarts,
-	       (unsigned long long)st->discontinuities, st->gap_ns / 1e9);
-	printf("  lost       %llu perf records lost, %llu bytes of torn packets, %llu truncated records\n",
-	       (unsigned long long)st->lost_records,
-	       (unsigned long long)st->torn_bytes,
-	       (unsigned long long)st->truncated);
+	fprintf(o, "  recorded   %llu packets in %u segment%s, covering %.6f s of %.6f s (%.1f%%)\n",
+		(unsigned long long)st->packets, st->segments,
+		st->segments == 1 ? "" : "s", st->covered_ns / 1e9, wall / 1e9,
+		wall ? 100.0 * st->covered_ns / wall : 0.0);
+	fprintf(o, "  gaps       %llu (hardware restarted, counts lost): %llu PARTIAL, %llu re-enables by the tool, %llu AUX discontinuities; about %.6f s not covered\n",
+		(unsigned long long)st->gaps, (unsigned long long)st->partial,
+		(unsigned long long)st->restarts,
+		(unsigned long long)st->discontinuities, st->gap_ns / 1e9);
+	fprintf(o, "  lost       %llu perf records lost, %llu bytes of torn packets, %llu truncated records\n",
+		(unsigned long long)st->lost_records,
+		(unsigned long long)st->torn_bytes,
+		(unsigned long long)st->truncated);
 	if (st->have_end && (st->end.hw_packets >= 0 || st->end.hw_gaps >= 0))
-		printf("  driver     %lld packets, %lld gaps, %llu stalls on a full AUX area (record_packets, record_gaps, record_stalls)\n",
-		       (long long)st->end.hw_packets,
-		       (long long)st->end.hw_gaps,
-		       (unsigned long long)st->end.stalls);
-	printf("  STOP       %llu pulses; %llu packets with STOP > 1 (%llu pulses merged into them); %llu early packets (a counter reached 0xf000, STOP 0)\n",
-	       (unsigned long long)st->stop_pulses,
-	       (unsigned long long)st->merged,
-	       (unsigned long long)st->merged_pulses,
-	       (unsigned long long)st->early);
-	printf("  saturated  %llu counter readings at 0xffff (their rates are lower bounds)\n",
-	       (unsigned long long)st->saturated);
-	printf("  cycles     %llu (%llu wraps of the 48-bit counter)\n\n",
-	       (unsigned long long)st->cycles, (unsigned long long)st->wraps);
-	printf("  %-24s %6s %14s %16s %9s %9s\n", "signal", "id", "count",
-	       "events/s", "busy", "saturated");
+		fprintf(o, "  driver     %lld packets, %lld gaps, %llu stalls on a full AUX area (record_packets, record_gaps, record_stalls)\n",
+			(long long)st->end.hw_packets,
+			(long long)st->end.hw_gaps,
+			(unsigned long long)st->end.stalls);
+	fprintf(o, "  STOP       %llu pulses; %llu packets with STOP > 1 (%llu pulses merged into them); %llu early packets (a counter reached 0xf000, STOP 0)\n",
+		(unsigned long long)st->stop_pulses,
+		(unsigned long long)st->merged,
+		(unsigned long long)st->merged_pulses,
+		(unsigned long long)st->early);
+	fprintf(o, "  saturated  %llu counter readings at 0xffff (their rates are lower bounds)\n",
+		(unsigned long long)st->saturated);
+	fprintf(o, "  cycles     %llu (%llu wraps of the 48-bit counter)\n\n",
+		(unsigned long long)st->cycles, (unsigned long long)st->wraps);
+	fprintf(o, "  %-24s %6s %14s %16s %9s %9s\n", "signal", "id", "count",
+		"events/s", "busy", "saturated");
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
 		const struct nvpc_signal_stats *s = &st->sig[i];
-
 		char id[8];
 
 		snprintf(id, sizeof(id), "0x%02x", h->signals[i].id & 0xff);
-		printf("  %-24s %6s %14llu %s%15.6g %8.3f%% %9llu\n",
-		       h->signals[i].name, id,
-		       (unsigned long long)s->count, s->saturated ? ">" : " ",
-		       rate(s->count, st->cycles, hz),
-		       busy(s->count, st->cycles),
-		       (unsigned long long)s->saturated);
+		fprintf(o, "  %-24s %6s %14llu %s%15.6g %8.3f%% %9llu\n",
+			nvpc_printable(b1, sizeof(b1), h->signals[i].name), id,
+			(unsigned long long)s->count, s->saturated ? ">" : " ",
+			rate(s->count, st->cycles, hz),
+			busy(s->count, st->cycles),
+			(unsigned long long)s->saturated);
 	}
 }
 
-static void json_str(const char *key, const char *s, bool comma)
+static void json_str(FILE *o, const char *key, const char *s)
 {
-	printf("  \"%s\": \"", key);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	printf("\"%s\n", comma ? "," : "");
+	fprintf(o, "  \"%s\": ", key);
+	nvpc_json_str(o, s);
+	fprintf(o, ",\n");
 }
 
-static void json_u64(const char *key, uint64_t v)
+static void json_u64(FILE *o, const char *key, uint64_t v)
 {
-	printf("  \"%s\": %llu,\n", key, (unsigned long long)v);
+	fprintf(o, "  \"%s\": %llu,\n", key, (unsigned long long)v);
 }
 
-static void json_summary(const char *path, const struct nvpc_header *h,
-			 uint64_t hz, const struct nvpc_stats *st)
+static void json_summary(FILE *o, const char *path,
+			 const struct nvpc_header *h, uint64_t hz,
+			 const struct nvpc_stats *st)
 {
-	printf("{\n");
-	json_str("file", path, true);
-	json_u64("version", h->version);
-	json_str("chip", h->chip, true);
-	json_str("bus", h->bus, true);
-	json_str("pmu", h->pmu, true);
-	json_str("domain", h->domain, true);
-	json_u64("clock_hz", hz);
-	json_u64("nominal_hz", h->nominal_hz);
-	json_u64("measured_hz", h->measured_hz);
-	json_u64("packet_size", h->packet_size);
-	json_str("stop", h->stop, true);
-	json_u64("period_cycles", h->period_cycles);
-	json_u64("start_realtime_ns", h->start_realtime_ns);
-	printf("  \"config\": \"0x%llx\",\n  \"config1\": \"0x%llx\",\n  \"config2\": \"0x%llx\",\n",
-	       (unsigned long long)h->config, (unsigned long long)h->config1,
-	       (unsigned long long)h->config2);
-	printf("  \"complete\": %s,\n", st->have_end ? "true" : "false");
-	json_str("end_reason", st->have_end ?
-		 nvpc_end_reason_name(st->end.reason) : "unknown", true);
-	printf("  \"command_status\": ");
-	print_status(stdout, st, true);
-	printf(",\n");
-	json_u64("wall_ns", st->have_end ? st->end.end_ns : st->last_ns);
-	json_u64("packets", st->packets);
-	json_u64("segments", st->segments);
-	json_u64("covered_ns", st->covered_ns);
-	json_u64("cycles", st->cycles);
-	json_u64("wraps", st->wraps);
-	json_u64("gaps", st->gaps);
-	json_u64("gap_ns", st->gap_ns);
-	json_u64("partial", st->partial);
-	json_u64("restarts", st->restarts);
-	json_u64("discontinuities", st->discontinuities);
-	json_u64("truncated", st->truncated);
-	json_u64("lost_records", st->lost_records);
-	json_u64("torn_bytes", st->torn_bytes);
-	json_u64("stop_pulses", st->stop_pulses);
-	json_u64("merged_packets", st->merged);
-	json_u64("merged_pulses", st->merged_pulses);
-	json_u64("early_packets", st->early);
-	json_u64("saturated", st->saturated);
-	printf("  \"driver_packets\": %lld,\n  \"driver_gaps\": %lld,\n  \"stalls\": %lld,\n",
-	       (long long)(st->have_end ? st->end.hw_packets : -1),
-	       (long long)(st->have_end ? st->end.hw_gaps : -1),
-	       (long long)(st->have_end ? (int64_t)st->end.stalls : -1));
-	printf("  \"signals\": [\n");
+	fprintf(o, "{\n");
+	json_str(o, "file", path);
+	json_u64(o, "version", h->version);
+	json_str(o, "chip", h->chip);
+	json_str(o, "bus", h->bus);
+	json_str(o, "pmu", h->pmu);
+	json_str(o, "domain", h->domain);
+	json_u64(o, "clock_hz", hz);
+	json_u64(o, "nominal_hz", h->nominal_hz);
+	json_u64(o, "measured_hz", h->measured_hz);
+	json_u64(o, "packet_size", h->packet_size);
+	json_str(o, "stop", h->stop);
+	json_u64(o, "period_cycles", h->period_cycles);
+	json_u64(o, "start_realtime_ns", h->start_realtime_ns);
+	fprintf(o, "  \"config\": \"0x%llx\",\n  \"config1\": \"0x%llx\",\n  \"config2\": \"0x%llx\",\n",
+		(unsigned long long)h->config, (unsigned long long)h->config1,
+		(unsigned long long)h->config2);
+	fprintf(o, "  \"complete\": %s,\n", st->have_end ? "true" : "false");
+	json_str(o, "end_reason", st->have_end ?
+		 nvpc_end_reason_name(st->end.reason) : "unknown");
+	fprintf(o, "  \"command_status\": ");
+	print_status(o, st, true);
+	fprintf(o, ",\n");
+	json_u64(o, "wall_ns", st->have_end ? st->end.end_ns : st->last_ns);
+	json_u64(o, "packets", st->packets);
+	json_u64(o, "segments", st->segments);
+	json_u64(o, "covered_ns", st->covered_ns);
+	json_u64(o, "cycles", st->cycles);
+	json_u64(o, "wraps", st->wraps);
+	json_u64(o, "gaps", st->gaps);
+	json_u64(o, "gap_ns", st->gap_ns);
+	json_u64(o, "partial", st->partial);
+	json_u64(o, "restarts", st->restarts);
+	json_u64(o, "discontinuities", st->discontinuities);
+	json_u64(o, "truncated", st->truncated);
+	json_u64(o, "lost_records", st->lost_records);
+	json_u64(o, "torn_bytes", st->torn_bytes);
+	json_u64(o, "stop_pulses", st->stop_pulses);
+	json_u64(o, "merged_packets", st->merged);
+	json_u64(o, "merged_pulses", st->merged_pulses);
+	json_u64(o, "early_packets", st->early);
+	json_u64(o, "saturated", st->saturated);
+	fprintf(o, "  \"driver_packets\": %lld,\n  \"driver_gaps\": %lld,\n  \"stalls\": %lld,\n",
+		(long long)(st->have_end ? st->end.hw_packets : -1),
+		(long long)(st->have_end ? st->end.hw_gaps : -1),
+		(long long)(st->have_end ? (int64_t)st->end.stalls : -1));
+	fprintf(o, "  \"signals\": [\n");
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
 		const struct nvpc_signal_stats *s = &st->sig[i];
 
-		printf("    {\"name\": \"%s\", \"id\": %u, \"count\": %llu, \"events_per_s\": %.6f, \"busy_pct\": %.6f, \"saturated\": %llu}%s\n",
-		       h->signals[i].name, h->signals[i].id,
-		       (unsigned long long)s->count,
-		       rate(s->count, st->cycles, hz),
-		       busy(s->count, st->cycles),
-		       (unsigned long long)s->saturated,
-		       i + 1 < h->nr_signals ? "," : "");
+		fprintf(o, "    {\"name\": ");
+		nvpc_json_str(o, h->signals[i].name);
+		fprintf(o, ", \"id\": %u, \"count\": %llu, \"events_per_s\": %.6f, \"busy_pct\": %.6f, \"saturated\": %llu}%s\n",
+			h->signals[i].id, (unsigned long long)s->count,
+			rate(s->count, st->cycles, hz),
+			busy(s->count, st->cycles),
+			(unsigned long long)s->saturated,
+			i + 1 < h->nr_signals ? "," : "");
 	}
-	printf("  ]\n}\n");
+	fprintf(o, "  ]\n}\n");
+}
+
+int nvpc_report_write(FILE *f, const char *path, enum nvpc_report_fmt fmt,
+		      uint64_t clock_hz, FILE *o)
+{
+	struct trace_state t = { .o = o, .first = true };
+	struct nvpc_header h;
+	struct nvpc_stats st;
+	uint64_t hz;
+	int status;
+
+	if (nvpc_capture_header(path, f, clock_hz, &h, &hz))
+		return NVPC_EXIT_ERROR;
+	switch (fmt) {
+	case NVPC_REPORT_CSV:
+		csv_header(o, &h);
+		status = nvpc_capture_decode(path, f, &h, hz, csv_packet, o,
+					     &st);
+		break;
+	case NVPC_REPORT_TRACE:
+		t.h = &h;
+		trace_begin(&t, hz);
+		status = nvpc_capture_decode(path, f, &h, hz, trace_packet,
+					     &t, &st);
+		if (st.packets)
+			trace_values(&t, st.last_ns, NULL);
+		fprintf(o, "\n]}\n");
+		break;
+	case NVPC_REPORT_JSON:
+		status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
+		json_summary(o, path, &h, hz, &st);
+		break;
+	default:
+		status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
+		text_summary(o, path, &h, hz, &st);
+		break;
+	}
+	if (fflush(o) || ferror(o)) {
+		nvpc_err("writing the report: %s", strerror(errno));
+		return NVPC_EXIT_ERROR;
+	}
+	return status;
 }
 
 static void usage(FILE *f)
@@ -352,11 +425,8 @@ int nvpc_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = NVPC_DEFAULT_OUTPUT;
-	struct trace_state t = { .first = true };
-	enum fmt fmt = FMT_TEXT;
-	struct nvpc_header h;
-	struct nvpc_stats st;
-	uint64_t clock = 0, hz;
+	enum nvpc_report_fmt fmt = NVPC_REPORT_TEXT;
+	uint64_t clock = 0;
 	FILE *f;
 	int c, status;
 
@@ -364,73 +434,41 @@ int nvpc_report(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "cJth", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			fmt = FMT_CSV;
+			fmt = NVPC_REPORT_CSV;
 			break;
 		case 'J':
-			fmt = FMT_JSON;
+			fmt = NVPC_REPORT_JSON;
 			break;
 		case 't':
-			fmt = FMT_TRACE;
+			fmt = NVPC_REPORT_TRACE;
 			break;
 		case 'C':
 			if (nvpc_parse_u64(optarg, &clock) || !clock) {
 				nvpc_err("--clock %s: the domain's clock in Hz, above 0",
 					 optarg);
-				return 2;
+				return NVPC_EXIT_USAGE;
 			}
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return NVPC_EXIT_OK;
 		default:
 			usage(stderr);
-			return 2;
+			return NVPC_EXIT_USAGE;
 		}
 	}
 	if (optind + 1 < argc) {
 		nvpc_err("report reads one capture, not %d", argc - optind);
-		return 2;
+		return NVPC_EXIT_USAGE;
 	}
 	if (optind < argc)
 		path = argv[optind];
-	if (nvpc_capture_open(path, clock, &f, &h, &hz))
-		return 1;
-
-	switch (fmt) {
-	case FMT_CSV:
-		printf("segment,time_ns,cycles,delta,stop,saturated");
-		for (unsigned int i = 0; i < h.nr_signals; i++)
-			printf(",%s", h.signals[i].name);
-		printf("\n");
-		status = nvpc_capture_decode(path, f, &h, hz, csv_packet, NULL,
-					     &st);
-		break;
-	case FMT_TRACE:
-		t.h = &h;
-		printf("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"chip\":\"%s\",\"bus\":\"%s\",\"domain\":\"%s\",\"clock_hz\":%llu},\"traceEvents\":[",
-		       h.chip, h.bus, h.domain, (unsigned long long)hz);
-		trace_sep(&t);
-		printf("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"%s %s %s\"}}",
-		       h.chip, h.bus, h.domain);
-		status = nvpc_capture_decode(path, f, &h, hz, trace_packet, &t,
-					     &st);
-		if (st.packets)
-			trace_values(&t, st.last_ns, NULL);
-		printf("\n]}\n");
-		break;
-	case FMT_JSON:
-		status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
-		json_summary(path, &h, hz, &st);
-		break;
-	default:
-		status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
-		text_summary(path, &h, hz, &st);
-		break;
-	}
-	fclose(f);
-	if (fflush(stdout)) {
-		nvpc_err("writing the report: %s", strerror(errno));
+	f = fopen(path, "re");
+	if (!f) {
+		nvpc_err("cannot open %s: %s", path, strerror(errno));
 		return NVPC_EXIT_ERROR;
 	}
+	status = nvpc_report_write(f, path, fmt, clock, stdout);
+	fclose(f);
 	return status;
 }

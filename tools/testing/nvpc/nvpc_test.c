@@ -99,6 +99,13 @@ static void pkt(uint8_t *b, unsigned int len, uint64_t cycles,
 	}
 }
 
+/* the header again, after changes to c->h (before any chunk) */
+static void cap_header(struct cap *c)
+{
+	rewind(c->f);
+	nvpc_file_write_header(c->f, &c->h);
+}
+
 static void cap_aux(struct cap *c, uint32_t flags, uint64_t t_ns,
 		    const uint8_t *data, uint32_t len)
 {
@@ -759,6 +766,149 @@ TEST(report_exit_status)
 		EXPECT_EQ(1, report_to(modes[m], c.path, out, err, sizeof(err)));
 	}
 	unlink(out);
+}
+
+/* --- names from the capture (nvpc.rst "Names in the outputs") ----------- */
+
+static const char * const hostile_sig[4] = {
+	"x,y", "q\"u", "n\nr\r", "\xff\xfe",
+};
+
+/* a capture whose every name holds a quote, a control character, ... */
+static void cap_hostile(struct cap *c)
+{
+	uint8_t buf[2 * 16];
+
+	cap_begin(c, "hostile", 16, 4);
+	strcpy(c->h.chip, "G\"84\\\n\x01\xff");
+	strcpy(c->h.bus, "a,b");
+	strcpy(c->h.pmu, "nvpc'");
+	strcpy(c->h.domain, "m\t\xc3");
+	strcpy(c->h.stop, "\xe2\x82\xac caf\xc3\xa9 \xed\xa0\x80");
+	for (int i = 0; i < 4; i++)
+		strcpy(c->h.signals[i].name, hostile_sig[i]);
+	cap_header(c);
+	pkt(buf, 16, 1000, 1, (uint16_t[]){ 1, 2, 3, 4 }, 4);
+	pkt(buf + 16, 16, 2000, 1, (uint16_t[]){ 5, 6, 7, 8 }, 4);
+	cap_aux(c, 0, 2000000, buf, sizeof(buf));
+	cap_end(c, 2000000);
+}
+
+/* JSON, trace and CSV parse (Python) and carry every name */
+TEST(hostile_names_parse)
+{
+	char out[160], err[4096], names[4096];
+	struct cap c;
+
+	if (!have_py())
+		SKIP(return, "no python3 to parse the outputs");
+	tmp_path(out, sizeof(out), "hostile.out");
+	cap_hostile(&c);
+
+	ASSERT_EQ(0, report_to("--json", c.path, out, err, sizeof(err)));
+	ASSERT_EQ(0, py_names("json", out, names, sizeof(names)));
+	EXPECT_STREQ("G\"84<5c><a><1><fffd>\na,b\nnvpc'\nm<9><fffd>\n"
+		     "<20ac> caf<e9> <fffd><fffd><fffd>\n"
+		     "x,y\nq\"u\nn<a>r<d>\n<fffd><fffd>\n", names);
+
+	ASSERT_EQ(0, report_to("--trace", c.path, out, err, sizeof(err)));
+	ASSERT_EQ(0, py_names("trace", out, names, sizeof(names)));
+	EXPECT_STREQ("G\"84<5c><a><1><fffd>\na,b\nm<9><fffd>\n"
+		     "G\"84<5c><a><1><fffd> a,b m<9><fffd>\n"
+		     "x,y\nq\"u\nn<a>r<d>\n<fffd><fffd>\n", names);
+
+	/* CSV: one line per record, control bytes as the text \xNN */
+	ASSERT_EQ(0, report_to("--csv", c.path, out, err, sizeof(err)));
+	ASSERT_EQ(0, py_names("csv", out, names, sizeof(names)));
+	EXPECT_STREQ("x,y\nq\"u\nn<5c>x0ar<5c>x0d\n<5c>xff<5c>xfe\n", names);
+	snprintf(names, sizeof(names), "wc -l < '%s'", out);
+	run(names, err, sizeof(err));
+	EXPECT_STREQ("3\n", err);
+	snprintf(names, sizeof(names), "head -1 '%s'", out);
+	run(names, err, sizeof(err));
+	EXPECT_STREQ("segment,time_ns,cycles,delta,stop,saturated,\"x,y\",\"q\"\"u\",n\\x0ar\\x0d,\\xff\\xfe\n",
+		     err);
+
+	ASSERT_EQ(0, report_to("", c.path, out, err, sizeof(err)));
+	EXPECT_EQ(0, py_names("text", out, names, sizeof(names)));
+	unlink(out);
+	unlink(c.path);
+}
+
+/* names and output paths that would be gnuplot commands: none runs */
+TEST(hostile_names_plot)
+{
+	static const char * const marks[] = {
+		"pwn1", "pwn2", "pwn3", "pwn4", "pwn5", "pwn6", "pwn7",
+	};
+	char svg[256], cmd[1024], out[8192], q[256];
+	uint8_t buf[20 * 32];
+	struct stat sb;
+	struct cap c;
+
+	if (!have("gnuplot"))
+		SKIP(return, "no gnuplot (Debian gnuplot-nox, make deps)");
+	for (unsigned int i = 0; i < 7; i++)
+		unlink(marks[i]);
+	cap_begin(&c, "plothostile", 32, 4);
+	strcpy(c.h.chip, "x'\nsystem 'touch pwn1'\n#");
+	strcpy(c.h.bus, "`touch pwn2`");
+	strcpy(c.h.domain, "\nsystem \"touch pwn3\"\n");
+	strcpy(c.h.stop, "'.system('touch pwn4').'");
+	strcpy(c.h.signals[0].name, "@x`touch pwn5`");
+	strcpy(c.h.signals[1].name, "'\n!touch pwn6\n'");
+	strcpy(c.h.signals[2].name, "<svg>&amp;\"\\");
+	strcpy(c.h.signals[3].name, "\xff\x01\xc3\xa9");
+	cap_header(&c);
+	for (int k = 0; k < 20; k++)
+		pkt(buf + k * 32, 32, 1000 * (k + 1), 1,
+		    (uint16_t[]){ 10 * k, 500, 0, 1000 }, 4);
+	cap_aux(&c, 0, 20000000, buf, sizeof(buf));
+	cap_end(&c, 20000000);
+
+	/* the output's name a command too */
+	tmp_path(svg, sizeof(svg), "o'\nsystem 'touch pwn7'\n.svg");
+	snprintf(cmd, sizeof(cmd), "%s plot -o %s %s 2>&1", bin(),
+		 shq(q, sizeof(q), svg), c.path);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out)));
+	TH_LOG("%s", out);
+	for (unsigned int i = 0; i < 7; i++) {
+		if (!stat(marks[i], &sb))
+			TH_LOG("the command making %s ran", marks[i]);
+		EXPECT_NE(0, stat(marks[i], &sb));
+	}
+	ASSERT_EQ(0, stat(svg, &sb));
+	EXPECT_GT(sb.st_size, 1000);
+	if (have_py()) {
+		EXPECT_EQ(0, py_names("svg", svg, out, sizeof(out)));
+		/* the names as labels, a quote as the text \x27 */
+		EXPECT_NE(NULL, strstr(out, "\nx<5c>x27<5c>x0asystem <5c>x27touch pwn1<5c>x27<5c>x0a# `touch pwn2` <5c>x0asystem \"touch pwn3\"<5c>x0a: busy share per signal (STOP <5c>x27.system(<5c>x27touch pwn4<5c>x27).<5c>x27, 1000000 Hz)\n"));
+		EXPECT_NE(NULL, strstr(out, "\n@x`touch pwn5`\n<5c>x27<5c>x0a!touch pwn6<5c>x0a<5c>x27\n<svg>&amp;\"<5c>\n<5c>xff<5c>x01<e9>\n"));
+	}
+	for (unsigned int i = 0; i < 7; i++)
+		unlink(marks[i]);
+	unlink(svg);
+	unlink(c.path);
+}
+
+/* -o into a missing directory: an error, nothing on stdout */
+TEST(plot_missing_directory)
+{
+	char png[256], cmd[1024], out[8192];
+	struct cap c;
+
+	cap_simple(&c, "plotdir", 20, true);
+	tmp_path(png, sizeof(png), "no-such-dir/run.png");
+	snprintf(cmd, sizeof(cmd), "%s plot -o %s %s 2>/dev/null | wc -c",
+		 bin(), png, c.path);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("0\n", out);
+	snprintf(cmd, sizeof(cmd), "%s plot -o %s %s 2>&1 >/dev/null", bin(),
+		 png, c.path);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "cannot create"));
+	EXPECT_NE(NULL, strstr(out, "No such file or directory"));
+	unlink(c.path);
 }
 
 /* make -C tools/nvpc CFLAGS=... keeps what the build needs */
