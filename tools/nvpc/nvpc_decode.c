@@ -11,10 +11,12 @@
 #include "nvpc_decode.h"
 
 #define CYCLES_MASK	((1ULL << NVPC_PKT_CYCLES_BITS) - 1)
+#define NSEC_PER_SEC	1000000000ULL
 
 struct decoder {
 	const struct nvpc_header *h;
 	uint64_t hz;
+	uint64_t check_hz;	/* the fastest clock named: cycles_plausible() */
 	nvpc_packet_fn fn;
 	void *arg;
 	struct nvpc_stats *st;
@@ -25,6 +27,7 @@ struct decoder {
 	uint64_t prev_raw;	/* last packet's 48-bit cycles */
 	uint64_t cycles;	/* extended cycles of the last packet */
 	uint64_t end_ns;	/* end of the last packet */
+	uint64_t read_ns;	/* when the tool read the current record */
 
 	bool gap_pending;	/* the next data starts a new segment */
 	bool after_gap;		/* the next packet is the first after one */
@@ -40,7 +43,9 @@ struct decoder {
 
 uint64_t nvpc_cycles_to_ns(uint64_t cycles, uint64_t hz)
 {
-	return (uint64_t)((unsigned __int128)cycles * 1000000000u / hz);
+	unsigned __int128 ns = (unsigned __int128)cycles * NSEC_PER_SEC / hz;
+
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
 static uint16_t word(const uint8_t *p, unsigned int w)
@@ -75,8 +80,6 @@ static void start_segment(struct decoder *d)
 {
 	uint64_t origin = d->end_ns;
 
-	d->st->torn_bytes += d->carry_len;
-	d->carry_len = 0;
 	if (d->hint_valid && d->hint_ns > origin)
 		origin = d->hint_ns;
 	if (d->seg_packets)
@@ -91,27 +94,99 @@ static void start_segment(struct decoder *d)
 	d->after_gap = true;
 }
 
+/*
+ * Whether a segment can have run for this many cycles: not for longer
+ * than the capture had lasted when the tool read the record holding the
+ * packet, at the fastest clock the capture or --clock names, twice over
+ * and 1 s more for a clock that is off. A backwards step of the 48-bit
+ * counter is a wrap only if the wrapped count passes this (2^48 cycles
+ * take 78 hours at 1 GHz). Documentation/nvpc.rst, "Impossible packets".
+ */
+static bool cycles_plausible(const struct decoder *d, unsigned __int128 cycles)
+{
+	unsigned __int128 ns = cycles * NSEC_PER_SEC / d->check_hz;
+
+	return cycles <= UINT64_MAX &&
+	       ns <= (unsigned __int128)d->read_ns * 2 + NSEC_PER_SEC;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* a counter or the STOP count above the cycles it counted in */
+static bool counts_above(const struct nvpc_packet *p)
+{
+	if (p->stop > p->delta)
+		return true;
+	for (unsigned int i = 0; i < p->nr; i++)
+		if (p->ctr[i] > p->delta)
+			return true;
+	return false;
+}
+
+static void impossible(struct nvpc_stats *st, uint64_t *why)
+{
+	st->impossible++;
+	(*why)++;
+}
+
+/*
+ * One packet: impossible ones are counted and left out of every sum and
+ * of fn (Documentation/nvpc.rst, "Impossible packets").
+ */
 static void packet(struct decoder *d, const uint8_t *b)
 {
 	struct nvpc_stats *st = d->st;
 	struct nvpc_packet p = { 0 };
+	unsigned __int128 cycles;
 
-	p.index = st->packets;
-	p.segment = d->segment;
+	p.index = st->packets++;
 	p.raw_cycles = raw_cycles(b);
 	p.delta = (p.raw_cycles - d->prev_raw) & CYCLES_MASK;
-	if (p.raw_cycles < d->prev_raw)
-		st->wraps++;
-	p.cycles = d->cycles + p.delta;
-	p.start_ns = d->origin_ns + nvpc_cycles_to_ns(d->cycles, d->hz);
-	p.time_ns = d->origin_ns + nvpc_cycles_to_ns(p.cycles, d->hz);
 	p.stop = word(b, NVPC_PKT_W_STOP) & NVPC_PKT_STOP_MASK;
 	p.nr = d->h->nr_signals;
-	p.after_gap = d->after_gap;
-	d->after_gap = false;
-	p.gap_from_ns = d->end_ns;
-	for (unsigned int i = 0; i < p.nr; i++) {
+	for (unsigned int i = 0; i < p.nr; i++)
 		p.ctr[i] = word(b, NVPC_PKT_W_CTR0 + i);
+
+	cycles = (unsigned __int128)d->cycles + p.delta;
+	if (!cycles_plausible(d, cycles)) {
+		/*
+		 * The counter restarted without a gap flag, or the packet
+		 * is corrupt: the next packets count from this one, in a
+		 * new segment if this one has packets.
+		 */
+		impossible(st, &st->bad_cycles);
+		if (d->seg_packets) {
+			st->gaps++;
+			start_segment(d);
+		}
+		d->prev_raw = p.raw_cycles;
+		return;
+	}
+	if (!p.delta) {
+		impossible(st, &st->zero_cycles);
+		return;
+	}
+	if (p.raw_cycles < d->prev_raw)
+		st->wraps++;
+	p.segment = d->segment;
+	p.cycles = cycles;
+	p.start_ns = add_sat(d->origin_ns, nvpc_cycles_to_ns(d->cycles, d->hz));
+	p.time_ns = add_sat(d->origin_ns, nvpc_cycles_to_ns(p.cycles, d->hz));
+	p.gap_from_ns = d->end_ns;
+	d->prev_raw = p.raw_cycles;
+	d->cycles = p.cycles;
+	d->end_ns = p.time_ns;
+	st->last_ns = p.time_ns;
+	if (counts_above(&p)) {
+		/* its interval stays in the time line, out of every sum */
+		impossible(st, &st->counts_above);
+		return;
+	}
+
+	for (unsigned int i = 0; i < p.nr; i++) {
 		st->sig[i].count += p.ctr[i];
 		if (p.ctr[i] == NVPC_PKT_CTR_MAX) {
 			p.saturated |= 1u << i;
@@ -119,8 +194,6 @@ static void packet(struct decoder *d, const uint8_t *b)
 			st->saturated++;
 		}
 	}
-
-	st->packets++;
 	st->stop_pulses += p.stop;
 	if (p.stop == 0)
 		st->early++;
@@ -130,11 +203,9 @@ static void packet(struct decoder *d, const uint8_t *b)
 	}
 	st->cycles += p.delta;
 	st->covered_ns += p.time_ns - p.start_ns;
-	st->last_ns = p.time_ns;
 
-	d->prev_raw = p.raw_cycles;
-	d->cycles = p.cycles;
-	d->end_ns = p.time_ns;
+	p.after_gap = d->after_gap;
+	d->after_gap = false;
 	d->seg_packets++;
 	if (d->seg_packets == 1)
 		st->segments++;
@@ -180,8 +251,12 @@ static void aux(struct decoder *d, const struct nvpc_chunk *c,
 	}
 	if (!c->size)
 		return;
-	if (d->gap_pending)
+	d->read_ns = c->time_ns;
+	if (d->gap_pending) {
+		d->st->torn_bytes += d->carry_len;
+		d->carry_len = 0;
 		start_segment(d);
+	}
 
 	if (d->carry_len) {
 		uint32_t n = len - d->carry_len;
@@ -218,6 +293,13 @@ int nvpc_decode(FILE *f, const struct nvpc_header *h, uint64_t clock_hz,
 		snprintf(err, errlen, "no clock: the capture has none, give --clock HZ");
 		return -EINVAL;
 	}
+	d.check_hz = clock_hz;
+	if (h->clock_hz > d.check_hz)
+		d.check_hz = h->clock_hz;
+	if (h->nominal_hz > d.check_hz)
+		d.check_hz = h->nominal_hz;
+	if (h->measured_hz > d.check_hz)
+		d.check_hz = h->measured_hz;
 	while ((ret = nvpc_file_read_chunk(f, &c, &payload, err, errlen)) > 0) {
 		switch (c.type) {
 		case NVPC_CHUNK_AUX:

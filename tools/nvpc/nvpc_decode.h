@@ -38,7 +38,7 @@ struct nvpc_signal_stats {
 };
 
 struct nvpc_stats {
-	uint64_t packets;
+	uint64_t packets;	/* impossible ones included */
 	unsigned int segments;	/* runs of packets without a gap */
 	uint64_t gaps;		/* PARTIAL, restarts, AUX discontinuities */
 	uint64_t partial;	/* records flagged PARTIAL */
@@ -50,6 +50,10 @@ struct nvpc_stats {
 	uint64_t aux_bytes;
 	uint64_t torn_bytes;	/* bytes of a packet cut by a gap */
 	uint64_t wraps;		/* 48-bit cycle counter wraps */
+	uint64_t impossible;	/* packets left out: the three below */
+	uint64_t bad_cycles;	/* cycle counter backwards (no wrap) or ahead */
+	uint64_t zero_cycles;	/* 0 cycles since the previous packet */
+	uint64_t counts_above;	/* a counter or STOP above the packet's cycles */
 	uint64_t early;		/* STOP 0: a counter reached 0xf000 */
 	uint64_t merged;	/* packets with STOP > 1 */
 	uint64_t merged_pulses;	/* the pulses those merged (STOP - 1) */
@@ -68,7 +72,8 @@ typedef void (*nvpc_packet_fn)(const struct nvpc_packet *p, void *arg);
 
 /*
  * Decode the chunks of f (after its header h) at clock_hz, calling fn for
- * each packet; fills st. Returns 0, or -errno with a message in err (the
+ * each packet that is not impossible (nvpc.rst, "Impossible packets");
+ * fills st. Returns 0, or -errno with a message in err (the
  * packets before the error were delivered and counted).
  */
 int nvpc_decode(FILE *f, const struct nvpc_header *h, uint64_t clock_hz,

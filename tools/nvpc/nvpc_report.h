@@ -16,6 +16,7 @@ enum {
 	NVPC_EXIT_ERROR = 1,		/* nothing reported (see the message) */
 	NVPC_EXIT_USAGE = 2,
 	NVPC_EXIT_DAMAGED = 3,		/* unfinished, torn or corrupt chunk */
+	NVPC_EXIT_IMPOSSIBLE = 4,	/* impossible packets left out */
 };
 
 enum nvpc_report_fmt {
@@ -33,8 +34,9 @@ int nvpc_capture_header(const char *path, FILE *f, uint64_t clock_hz,
 			struct nvpc_header *h, uint64_t *hz);
 
 /*
- * Decode the chunks; warns about an unfinished, torn or corrupt capture.
- * Returns NVPC_EXIT_OK or _DAMAGED, or _ERROR for want of memory.
+ * Decode the chunks; warns about an unfinished, torn or corrupt capture
+ * and about impossible packets. Returns NVPC_EXIT_OK, _DAMAGED or
+ * _IMPOSSIBLE (_DAMAGED wins), or _ERROR for want of memory.
  */
 int nvpc_capture_decode(const char *path, FILE *f,
 			const struct nvpc_header *h, uint64_t hz,

@@ -107,7 +107,8 @@ int nvpc_plot_script(FILE *f, const char *path, const char *term,
 	if (status == NVPC_EXIT_ERROR)
 		return status;
 	if (!st.segments) {
-		nvpc_err("%s holds no packet to plot", path);
+		nvpc_err("%s holds no packet to plot (%llu impossible)", path,
+			 (unsigned long long)st.impossible);
 		return NVPC_EXIT_ERROR;
 	}
 	if (fseek(f, 0, SEEK_SET) ||

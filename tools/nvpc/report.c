@@ -67,6 +67,12 @@ int nvpc_capture_decode(const char *path, FILE *f,
 			 path);
 		status = NVPC_EXIT_DAMAGED;
 	}
+	if (st->impossible) {
+		nvpc_err("%s: %llu impossible packets, left out of the counts and rates",
+			 path, (unsigned long long)st->impossible);
+		if (status == NVPC_EXIT_OK)
+			status = NVPC_EXIT_IMPOSSIBLE;
+	}
 	return status;
 }
 
@@ -241,6 +247,11 @@ static void text_summary(FILE *o, const char *path,
 		(unsigned long long)st->lost_records,
 		(unsigned long long)st->torn_bytes,
 		(unsigned long long)st->truncated);
+	fprintf(o, "  impossible %llu packets, left out of every count below: %llu with a cycle counter that is not continuous (backwards but no 48-bit wrap, or ahead of the capture's time), %llu of 0 cycles, %llu with a count above their cycles\n",
+		(unsigned long long)st->impossible,
+		(unsigned long long)st->bad_cycles,
+		(unsigned long long)st->zero_cycles,
+		(unsigned long long)st->counts_above);
 	if (st->have_end && (st->end.hw_packets >= 0 || st->end.hw_gaps >= 0))
 		fprintf(o, "  driver     %lld packets, %lld gaps, %llu stalls on a full AUX area (record_packets, record_gaps, record_stalls)\n",
 			(long long)st->end.hw_packets,
@@ -324,6 +335,10 @@ static void json_summary(FILE *o, const char *path,
 	json_u64(o, "truncated", st->truncated);
 	json_u64(o, "lost_records", st->lost_records);
 	json_u64(o, "torn_bytes", st->torn_bytes);
+	json_u64(o, "impossible_packets", st->impossible);
+	json_u64(o, "impossible_cycles", st->bad_cycles);
+	json_u64(o, "zero_cycle_packets", st->zero_cycles);
+	json_u64(o, "counts_above_cycles", st->counts_above);
 	json_u64(o, "stop_pulses", st->stop_pulses);
 	json_u64(o, "merged_packets", st->merged);
 	json_u64(o, "merged_pulses", st->merged_pulses);
@@ -399,8 +414,8 @@ static void usage(FILE *f)
 "Decode an nvpc capture (default " NVPC_DEFAULT_OUTPUT ").\n"
 "\n"
 "  (none)       summary: packets, time covered, gaps and losses, STOP\n"
-"               merges, early packets, saturated counters, and per signal\n"
-"               its rate in events/s and %% busy\n"
+"               merges, early packets, saturated counters, impossible\n"
+"               packets, and per signal its rate in events/s and %% busy\n"
 "  -c, --csv    one row per packet: segment, time_ns, cycles, delta,\n"
 "               stop, saturated, then each signal's count\n"
 "  -J, --json   the summary as JSON\n"
@@ -411,7 +426,7 @@ static void usage(FILE *f)
 "Exit status: 0 a complete capture; 1 nothing reported (not a capture,\n"
 "a corrupt header, a write error); 2 bad arguments; 3 an unfinished or\n"
 "damaged capture (no end record, a torn or corrupt chunk: the packets\n"
-"before it are reported).\n");
+"before it are reported); 4 impossible packets, left out of the counts.\n");
 }
 
 int nvpc_report(int argc, char **argv)

@@ -275,7 +275,10 @@ TEST(periodic_counts)
 	unlink(c.path);
 }
 
-/* the 48-bit cycle counter wraps between the second and third packet */
+/*
+ * The 48-bit cycle counter wraps between the second and third packet, 2^48
+ * cycles (8.9 years at 1 MHz) into the recording: the tool read them then.
+ */
 TEST(cycles_wrap_48)
 {
 	const uint64_t raw[4] = { C48 - 1500, C48 - 500, 500, 1500 };
@@ -287,10 +290,11 @@ TEST(cycles_wrap_48)
 	cap_begin(&c, "wrap", 32, 1);
 	for (int k = 0; k < 4; k++)
 		pkt(buf + k * 32, 32, raw[k], 1, (uint16_t[]){ 100 }, 1);
-	cap_aux(&c, 0, 0, buf, sizeof(buf));
-	cap_end(&c, 0);
+	cap_aux(&c, 0, (C48 + 2000) * NS, buf, sizeof(buf));
+	cap_end(&c, (C48 + 2000) * NS);
 
 	ASSERT_EQ(4, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(0, csv_status);
 	EXPECT_EQ(C48 - 1500, rows[0].cycles);
 	EXPECT_EQ(C48 - 1500, rows[0].delta);
 	EXPECT_EQ(C48 - 500, rows[1].cycles);
@@ -416,7 +420,11 @@ TEST(early_packet_0xf000)
 	unlink(c.path);
 }
 
-/* three STOP pulses merged into one packet (STOP 3), one saturated counter */
+/*
+ * Three STOP pulses merged into one packet (STOP 3); a saturated counter
+ * in a packet of 100000 cycles (STOP held 0 that long, its early packet
+ * not written in time).
+ */
 TEST(stop_merge_and_saturation)
 {
 	struct row rows[MAX_ROWS];
@@ -426,23 +434,27 @@ TEST(stop_merge_and_saturation)
 
 	cap_begin(&c, "merge", 32, 2);
 	pkt(buf, 32, 1000, 1, (uint16_t[]){ 300, 7 }, 2);
-	pkt(buf + 32, 32, 4000, 3, (uint16_t[]){ 900, 0xffff }, 2);
-	pkt(buf + 64, 32, 5000, 1, (uint16_t[]){ 300, 7 }, 2);
-	cap_aux(&c, 0, 0, buf, sizeof(buf));
-	cap_end(&c, 0);
+	pkt(buf + 32, 32, 4000, 3, (uint16_t[]){ 900, 7 }, 2);
+	pkt(buf + 64, 32, 104000, 1, (uint16_t[]){ 30000, 0xffff }, 2);
+	cap_aux(&c, 0, 104000 * NS, buf, sizeof(buf));
+	cap_end(&c, 104000 * NS);
 
 	ASSERT_EQ(3, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(0, csv_status);
 	EXPECT_EQ(3, rows[1].stop);
 	EXPECT_EQ(3000, rows[1].delta);
 	EXPECT_EQ(900, rows[1].ctr[0]);
-	EXPECT_EQ(1, rows[1].sat);
-	EXPECT_EQ(0xffff, rows[1].ctr[1]);
+	EXPECT_EQ(0, rows[1].sat);
+	EXPECT_EQ(100000, rows[2].delta);
+	EXPECT_EQ(1, rows[2].sat);
+	EXPECT_EQ(0xffff, rows[2].ctr[1]);
 	ASSERT_EQ(0, json(c.path, js, sizeof(js)));
 	EXPECT_EQ(1, json_num(js, "merged_packets"));
 	EXPECT_EQ(2, json_num(js, "merged_pulses"));
 	EXPECT_EQ(5, json_num(js, "stop_pulses"));
 	EXPECT_EQ(1, json_num(js, "saturated"));
-	EXPECT_NE(NULL, strstr(js, "\"name\": \"s0\", \"id\": 16, \"count\": 1500, \"events_per_s\": 300000.000000, \"busy_pct\": 30.000000, \"saturated\": 0"));
+	EXPECT_EQ(0, json_num(js, "impossible_packets"));
+	EXPECT_NE(NULL, strstr(js, "\"name\": \"s0\", \"id\": 16, \"count\": 31200, \"events_per_s\": 300000.000000, \"busy_pct\": 30.000000, \"saturated\": 0"));
 	EXPECT_NE(NULL, strstr(js, "\"saturated\": 1}"));
 	unlink(c.path);
 }
@@ -766,6 +778,126 @@ TEST(report_exit_status)
 		EXPECT_EQ(1, report_to(modes[m], c.path, out, err, sizeof(err)));
 	}
 	unlink(out);
+}
+
+/* --- impossible packets (nvpc.rst "Impossible packets") ----------------- */
+
+/*
+ * The cycle counter goes backwards 11 ms into a recording with no gap
+ * flag: not a 48-bit wrap (that takes 8.9 years at 1 MHz). The packet is
+ * left out, a new segment counts from it.
+ */
+TEST(impossible_backwards_cycles)
+{
+	const uint64_t raw[5] = { 1000, 2000, 500, 1500, 2500 };
+	struct row rows[MAX_ROWS];
+	uint8_t buf[5 * 32];
+	char js[8192], out[160], err[8192];
+	struct cap c;
+
+	cap_begin(&c, "backwards", 32, 1);
+	for (int k = 0; k < 5; k++)
+		pkt(buf + k * 32, 32, raw[k], 1, (uint16_t[]){ 100 }, 1);
+	cap_aux(&c, 0, 11000000, buf, sizeof(buf));
+	cap_end(&c, 11000000);
+
+	ASSERT_EQ(4, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(4, csv_status);
+	EXPECT_EQ(0, rows[1].seg);
+	EXPECT_EQ(2000, rows[1].cycles);
+	EXPECT_EQ(1, rows[2].seg);
+	EXPECT_EQ(1000, rows[2].delta);
+	EXPECT_EQ(1000, rows[2].cycles);
+	EXPECT_EQ(3000000, rows[2].time_ns);
+	EXPECT_EQ(2000, rows[3].cycles);
+	ASSERT_EQ(4, json(c.path, js, sizeof(js)));
+	EXPECT_EQ(5, json_num(js, "packets"));
+	EXPECT_EQ(1, json_num(js, "impossible_packets"));
+	EXPECT_EQ(1, json_num(js, "impossible_cycles"));
+	EXPECT_EQ(0, json_num(js, "wraps"));
+	EXPECT_EQ(1, json_num(js, "gaps"));
+	EXPECT_EQ(2, json_num(js, "segments"));
+	EXPECT_EQ(4000, json_num(js, "cycles"));
+	EXPECT_EQ(4000000, json_num(js, "covered_ns"));
+	EXPECT_NE(NULL, strstr(js, "\"count\": 400, \"events_per_s\": 100000.000000, \"busy_pct\": 10.000000"));
+	tmp_path(out, sizeof(out), "backwards.txt");
+	EXPECT_EQ(4, report_to("", c.path, out, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "1 impossible packets"));
+	snprintf(js, sizeof(js), "cat '%s'", out);
+	run(js, err, sizeof(err));
+	EXPECT_NE(NULL, strstr(err, "impossible 1 packets, left out of every count below: 1 with a cycle counter that is not continuous"));
+	EXPECT_NE(NULL, strstr(err, "covering 0.004000 s of 0.011000 s"));
+	unlink(out);
+	unlink(c.path);
+}
+
+/*
+ * A first packet 2^47 cycles in (1.6 days at 1 GHz) read 11 ms after the
+ * start, then the packets after it: the next one is no 48-bit wrap either.
+ */
+TEST(impossible_cycles_ahead)
+{
+	const uint64_t raw[4] = { 1ULL << 47, 1000, 2000, 3000 };
+	struct row rows[MAX_ROWS];
+	uint8_t buf[4 * 32];
+	char js[8192];
+	struct cap c;
+
+	cap_begin(&c, "ahead", 32, 1);
+	c.h.clock_hz = 1000000000;
+	cap_header(&c);
+	for (int k = 0; k < 4; k++)
+		pkt(buf + k * 32, 32, raw[k], 1, (uint16_t[]){ 100 }, 1);
+	cap_aux(&c, 0, 11000000, buf, sizeof(buf));
+	cap_end(&c, 11000000);
+
+	ASSERT_EQ(2, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(0, rows[0].seg);
+	EXPECT_EQ(1000, rows[0].delta);
+	EXPECT_EQ(2000, rows[1].cycles);
+	ASSERT_EQ(4, json(c.path, js, sizeof(js)));
+	EXPECT_EQ(2, json_num(js, "impossible_cycles"));
+	EXPECT_EQ(0, json_num(js, "wraps"));
+	EXPECT_EQ(0, json_num(js, "gaps"));
+	EXPECT_EQ(2000, json_num(js, "cycles"));
+	unlink(c.path);
+}
+
+/*
+ * A counter above its packet's cycles (6144% busy) and a packet of 0
+ * cycles: left out of the counts, rates and rows; the others stand.
+ */
+TEST(impossible_counts_and_zero_cycles)
+{
+	struct row rows[MAX_ROWS];
+	uint8_t buf[4 * 32];
+	char js[8192], cmd[512], out[1 << 14];
+	struct cap c;
+
+	cap_begin(&c, "counts", 32, 2);
+	pkt(buf, 32, 1000, 1, (uint16_t[]){ 500, 10 }, 2);
+	pkt(buf + 32, 32, 2000, 1, (uint16_t[]){ 61440, 10 }, 2);
+	pkt(buf + 64, 32, 2000, 1, (uint16_t[]){ 0, 0 }, 2);
+	pkt(buf + 96, 32, 3000, 2000, (uint16_t[]){ 500, 10 }, 2);
+	cap_aux(&c, 0, 5000000, buf, sizeof(buf));
+	cap_end(&c, 5000000);
+
+	ASSERT_EQ(1, csv(c.path, rows, NULL, 0));
+	EXPECT_EQ(4, csv_status);
+	EXPECT_EQ(1000, rows[0].cycles);
+	ASSERT_EQ(4, json(c.path, js, sizeof(js)));
+	EXPECT_EQ(3, json_num(js, "impossible_packets"));
+	EXPECT_EQ(2, json_num(js, "counts_above_cycles"));
+	EXPECT_EQ(1, json_num(js, "zero_cycle_packets"));
+	EXPECT_EQ(1000, json_num(js, "cycles"));
+	EXPECT_EQ(1, json_num(js, "stop_pulses"));
+	EXPECT_NE(NULL, strstr(js, "\"name\": \"s0\", \"id\": 16, \"count\": 500, \"events_per_s\": 500000.000000, \"busy_pct\": 50.000000"));
+	snprintf(cmd, sizeof(cmd), "%s report --trace %s 2>/dev/null", bin(),
+		 c.path);
+	EXPECT_EQ(4, run(cmd, out, sizeof(out)));
+	EXPECT_EQ(NULL, strstr(out, "6144"));
+	EXPECT_NE(NULL, strstr(out, "\"busy %\":50.000"));
+	unlink(c.path);
 }
 
 /* --- names from the capture (nvpc.rst "Names in the outputs") ----------- */
