@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "nvpc_file.h"
 
@@ -16,8 +17,10 @@
 #define NVPC_DEFAULT_OUTPUT	"nvpc.data"
 
 extern int nvpc_verbose;
+/* where nvpc_err() writes: NULL for stderr (the host fuzzer's own stream) */
+extern FILE *nvpc_msg_file;
 
-/* "nvpc: <message>" on stderr */
+/* "nvpc: <message>" on stderr (nvpc_msg_file if set) */
 void nvpc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* the same, only with -v */
 void nvpc_dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

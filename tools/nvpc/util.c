@@ -11,17 +11,19 @@
 #include "nvpc.h"
 
 int nvpc_verbose;
+FILE *nvpc_msg_file;
 
 void nvpc_err(const char *fmt, ...)
 {
+	FILE *o = nvpc_msg_file ? nvpc_msg_file : stderr;
 	va_list ap;
 
 	fflush(stdout);
-	fputs("nvpc: ", stderr);
+	fputs("nvpc: ", o);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(o, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputc('\n', o);
 }
 
 void nvpc_dbg(const char *fmt, ...)

@@ -19,6 +19,7 @@
 #include <linux/nvpcounter.h>
 
 #include "nvpc_file.h"
+#include "packet.h"
 
 /* TEST() wrappers of kselftest_harness.h leave parameters unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -80,23 +81,6 @@ static void cap_begin(struct cap *c, const char *name, unsigned int pkt,
 			 "s%u", i);
 	}
 	nvpc_file_write_header(c->f, &c->h);
-}
-
-/* one packet: the uapi layout, 16-bit little-endian words */
-static void pkt(uint8_t *b, unsigned int len, uint64_t cycles,
-		unsigned int stop, const uint16_t *ctr, unsigned int n)
-{
-	uint16_t w[16] = {
-		cycles & 0xffff, (cycles >> 16) & 0xffff,
-		(cycles >> 32) & 0xffff, stop & NVPC_PKT_STOP_MASK,
-	};
-
-	for (unsigned int i = 0; i < n; i++)
-		w[NVPC_PKT_W_CTR0 + i] = ctr[i];
-	for (unsigned int i = 0; i < len / 2; i++) {
-		b[2 * i] = w[i] & 0xff;
-		b[2 * i + 1] = w[i] >> 8;
-	}
 }
 
 /* the header again, after changes to c->h (before any chunk) */

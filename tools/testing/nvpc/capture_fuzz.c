@@ -1,0 +1,1107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A bounded mutation fuzzer of nvpc's capture reader and of every output
+ * made from a capture: the report (text, --csv, --json, --trace) and
+ * plot's gnuplot script (not run). The tool's report.c, plot.c and the
+ * reader are linked in and built with ASan and UBSan; each input runs in
+ * this process through nvpc_report_write() and nvpc_plot_script() on
+ * memory streams.
+ *
+ * Inputs: captures written by the tool's own writer (nvpc_file.c), each
+ * mutated 1-4 times per iteration: bit flips, bytes and integers set to
+ * edge values, hostile bytes in the header's names, chunk and packet
+ * fields, cuts, deletions, repeats, splices of two captures.
+ *
+ * Checks, after every mode of every input: the exit status is 0, 1, 3 or
+ * 4 (1 with no output at all); JSON and the trace are RFC 8259 JSON in
+ * UTF-8; CSV is RFC 4180, every record with the header's 6 + signals
+ * fields; the text report and nvpc's messages are UTF-8 without a control
+ * character but the newline; in the gnuplot script every line outside the
+ * data block, its single-quoted strings blanked, is a line the tool
+ * writes, every string holds printable UTF-8 and no quote, and the data
+ * lines are numbers. So no byte of a capture is gnuplot code.
+ *
+ * Bounds and replay (the seed is printed first):
+ *   NVPC_FUZZ_SEED=S      the seed (default: from the clock)
+ *   NVPC_FUZZ_ITERS=N     iterations at most (default 20000)
+ *   NVPC_FUZZ_SECONDS=T   seconds at most (default 20, at most 3600)
+ *   NVPC_FUZZ_ITER=I      only iteration I of seed S
+ * Iteration I's input depends only on S and I. A failing input is also
+ * saved as $TMPDIR/nvpc-fuzz-S-I.nvpc (nvpc report reads it).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/nvpcounter.h>
+
+#include "nvpc.h"
+#include "nvpc_file.h"
+#include "nvpc_report.h"
+#include "packet.h"
+
+/* TEST() wrappers of kselftest_harness.h leave parameters unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+
+#define HZ		1000000ULL
+#define NS		1000ULL		/* per cycle at HZ */
+#define MAX_INPUT	(64 << 10)
+#define SVG_TERM	"svg size 1000,600 dynamic background rgb 'white'"
+#define FUZZ_MAX_SECONDS 3600	/* NVPC_FUZZ_SECONDS above this is cut */
+
+/* --- validators --------------------------------------------------------- */
+
+/* a well-formed UTF-8 sequence at s (of n bytes): its length, 0 if none */
+static size_t utf8_at(const unsigned char *s, size_t n)
+{
+	uint32_t cp;
+	size_t len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		len = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		len = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		len = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+	    (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* UTF-8 with no control character but the newline: NULL or what is wrong */
+static const char *text_invalid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, len;
+
+	while (i < n) {
+		if ((p[i] < 0x20 && p[i] != '\n') || p[i] == 0x7f)
+			return "a control character";
+		len = utf8_at(p + i, n - i);
+		if (!len)
+			return "not UTF-8";
+		i += len;
+	}
+	return NULL;
+}
+
+struct json {
+	const unsigned char *p, *end;
+	int depth;
+	const char *err;
+};
+
+static bool j_fail(struct json *j, const char *why)
+{
+	if (!j->err)
+		j->err = why;
+	return false;
+}
+
+static void j_ws(struct json *j)
+{
+	while (j->p < j->end && strchr(" \t\n\r", *j->p) && *j->p)
+		j->p++;
+}
+
+static bool j_lit(struct json *j, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(j->end - j->p) < n || memcmp(j->p, lit, n))
+		return j_fail(j, "bad literal");
+	j->p += n;
+	return true;
+}
+
+static bool j_digits(struct json *j)
+{
+	const unsigned char *start = j->p;
+
+	while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+		j->p++;
+	return j->p > start || j_fail(j, "digits expected");
+}
+
+static bool j_number(struct json *j)
+{
+	if (j->p < j->end && *j->p == '-')
+		j->p++;
+	if (j->p < j->end && *j->p == '0')
+		j->p++;
+	else if (!j_digits(j))
+		return false;
+	if (j->p < j->end && *j->p == '.') {
+		j->p++;
+		if (!j_digits(j))
+			return false;
+	}
+	if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+		j->p++;
+		if (j->p < j->end && (*j->p == '+' || *j->p == '-'))
+			j->p++;
+		if (!j_digits(j))
+			return false;
+	}
+	return true;
+}
+
+static bool j_string(struct json *j)
+{
+	size_t len;
+
+	if (j->p >= j->end || *j->p != '"')
+		return j_fail(j, "string expected");
+	for (j->p++; j->p < j->end; ) {
+		unsigned char c = *j->p;
+
+		if (c == '"') {
+			j->p++;
+			return true;
+		}
+		if (c < 0x20)
+			return j_fail(j, "control character in a string");
+		if (c == '\\') {
+			if (j->end - j->p < 2)
+				break;
+			c = j->p[1];
+			if (c == 'u') {
+				if (j->end - j->p < 6)
+					break;
+				for (int i = 2; i < 6; i++)
+					if (!strchr("0123456789abcdefABCDEF",
+						    j->p[i]) || !j->p[i])
+						return j_fail(j, "bad \\u escape");
+				j->p += 6;
+			} else if (c && strchr("\"\\/bfnrt", c)) {
+				j->p += 2;
+			} else {
+				return j_fail(j, "bad escape");
+			}
+			continue;
+		}
+		len = utf8_at(j->p, j->end - j->p);
+		if (!len)
+			return j_fail(j, "not UTF-8 in a string");
+		j->p += len;
+	}
+	return j_fail(j, "unterminated string");
+}
+
+static bool j_value(struct json *j);
+
+/* an object (members) or an array, after its opening bracket */
+static bool j_container(struct json *j, bool object)
+{
+	char close = object ? '}' : ']';
+
+	j->p++;
+	j_ws(j);
+	if (j->p < j->end && *j->p == close) {
+		j->p++;
+		return true;
+	}
+	for (;;) {
+		if (object) {
+			if (!j_string(j))
+				return false;
+			j_ws(j);
+			if (j->p >= j->end || *j->p != ':')
+				return j_fail(j, "':' expected");
+			j->p++;
+		}
+		if (!j_value(j))
+			return false;
+		j_ws(j);
+		if (j->p < j->end && *j->p == ',') {
+			j->p++;
+			j_ws(j);
+			continue;
+		}
+		if (j->p < j->end && *j->p == close) {
+			j->p++;
+			return true;
+		}
+		return j_fail(j, "',' or a closing bracket expected");
+	}
+}
+
+static bool j_value(struct json *j)
+{
+	bool ok;
+
+	j_ws(j);
+	if (j->p >= j->end)
+		return j_fail(j, "value expected");
+	if (++j->depth > 64)
+		return j_fail(j, "nested too deep");
+	switch (*j->p) {
+	case '{':
+		ok = j_container(j, true);
+		break;
+	case '[':
+		ok = j_container(j, false);
+		break;
+	case '"':
+		ok = j_string(j);
+		break;
+	case 't':
+		ok = j_lit(j, "true");
+		break;
+	case 'f':
+		ok = j_lit(j, "false");
+		break;
+	case 'n':
+		ok = j_lit(j, "null");
+		break;
+	default:
+		ok = j_number(j);
+		break;
+	}
+	j->depth--;
+	return ok;
+}
+
+/* one RFC 8259 JSON text: NULL or what is wrong */
+static const char *json_invalid(const char *s, size_t n)
+{
+	struct json j = {
+		.p = (const unsigned char *)s,
+		.end = (const unsigned char *)s + n,
+	};
+
+	if (j_value(&j)) {
+		j_ws(&j);
+		if (j.p != j.end)
+			j_fail(&j, "text after the value");
+	}
+	return j.err;
+}
+
+/*
+ * RFC 4180 records ending in a newline, each of the header's number of
+ * fields, no carriage return or control character, UTF-8: NULL or what
+ * is wrong; *fields the header's count
+ */
+static const char *csv_invalid(const char *s, size_t n, unsigned int *fields)
+{
+	const char *bad = text_invalid(s, n);
+	unsigned int count = 1, records = 0;
+	size_t i = 0;
+
+	if (bad)
+		return bad;
+	*fields = 0;
+	while (i < n) {
+		if (s[i] == '"') {
+			for (i++; ; i++) {
+				if (i >= n)
+					return "unterminated quoted field";
+				if (s[i] == '"' && i + 1 < n && s[i + 1] == '"')
+					i++;
+				else if (s[i] == '"')
+					break;
+			}
+			i++;
+			if (i >= n || (s[i] != ',' && s[i] != '\n'))
+				return "text after a quoted field";
+		} else {
+			while (i < n && s[i] != ',' && s[i] != '\n') {
+				if (s[i] == '"')
+					return "a quote in an unquoted field";
+				i++;
+			}
+			if (i >= n)
+				return "no newline after the last record";
+		}
+		if (s[i++] == ',') {
+			count++;
+			continue;
+		}
+		if (!records++)
+			*fields = count;
+		else if (count != *fields)
+			return "a record with another number of fields";
+		count = 1;
+	}
+	return records ? NULL : "no header";
+}
+
+/*
+ * line with each single-quoted string replaced by '' into out: false
+ * (why in *bad) for an unterminated string or one holding a control
+ * character or bytes that are not UTF-8
+ */
+static bool blank_strings(const char *line, size_t n, char *out, size_t len,
+			  const char **bad)
+{
+	size_t o = 0, i = 0, end;
+
+	while (i < n && o + 3 < len) {
+		if (line[i] != '\'') {
+			out[o++] = line[i++];
+			continue;
+		}
+		end = i + 1;
+		while (end < n && line[end] != '\'')
+			end++;
+		if (end >= n) {
+			*bad = "unterminated string";
+			return false;
+		}
+		*bad = text_invalid(line + i + 1, end - i - 1);
+		if (*bad || memchr(line + i + 1, '\n', end - i - 1))
+			return false;
+		out[o++] = '\'';
+		out[o++] = '\'';
+		i = end + 1;
+	}
+	out[o] = '\0';
+	return i == n || (*bad = "line too long", false);
+}
+
+static bool plot_line_ok(const char *l)
+{
+	unsigned int col = 2, got;
+	int used;
+
+	if (strncmp(l, "plot ", 5))
+		return false;
+	l += 5;
+	for (;;) {
+		used = 0;
+		if (sscanf(l, "$d using 1:%u with lines title ''%n", &got,
+			   &used) != 1 || !used || got != col++)
+			return false;
+		l += used;
+		if (!*l)
+			return col <= 2 + NVPC_FILE_MAX_SIGNALS;
+		if (strncmp(l, ", ", 2))
+			return false;
+		l += 2;
+	}
+}
+
+static bool data_line_ok(const char *l)
+{
+	char *end;
+
+	while (*l) {
+		if (*l == ' ') {
+			l++;
+			continue;
+		}
+		if (!strchr("0123456789-", *l))
+			return false;
+		strtod(l, &end);
+		if (end == l)
+			return false;
+		l = end;
+	}
+	return true;
+}
+
+/* nvpc_plot_script()'s output: NULL or what is wrong */
+static const char *script_invalid(const char *s, size_t n)
+{
+	static const char * const header[] = {
+		"set terminal svg size 1000,600 dynamic background rgb '' noenhanced",
+		"set output", "set title ''", "set xlabel ''", "set ylabel ''",
+		"set yrange [0:105]", "set grid", "set key outside right top",
+		"set datafile missing ''", "$d << EOD",
+	};
+	static char line[8192];
+	const char *bad = text_invalid(s, n), *nl;
+	unsigned int k = 0;
+	enum { HEADER, DATA, PLOT, DONE } state = HEADER;
+	size_t i = 0, len;
+
+	if (bad)
+		return bad;
+	while (i < n) {
+		nl = memchr(s + i, '\n', n - i);
+		if (!nl)
+			return "no newline at the end";
+		len = nl - (s + i);
+		switch (state) {
+		case HEADER:
+			if (!blank_strings(s + i, len, line, sizeof(line), &bad))
+				return bad;
+			if (strcmp(line, header[k]))
+				return "a line the tool does not write";
+			if (++k == ARRAY_SIZE(header))
+				state = DATA;
+			break;
+		case DATA:
+			if (len >= sizeof(line))
+				return "data line too long";
+			memcpy(line, s + i, len);
+			line[len] = '\0';
+			if (!strcmp(line, "EOD"))
+				state = PLOT;
+			else if (!data_line_ok(line))
+				return "a data line that is not numbers";
+			break;
+		case PLOT:
+			if (!blank_strings(s + i, len, line, sizeof(line), &bad))
+				return bad;
+			if (!plot_line_ok(line))
+				return "not the plot line";
+			state = DONE;
+			break;
+		case DONE:
+			return "a line after the plot";
+		}
+		i += len + 1;
+	}
+	return state == DONE ? NULL : "the script ends early";
+}
+
+/* --- inputs ------------------------------------------------------------- */
+
+struct buf {
+	char *p;
+	size_t len;
+};
+
+struct seed {
+	const char *name;
+	struct buf b;
+};
+
+static void aux(FILE *f, uint64_t *off, uint32_t flags, uint64_t t_ns,
+		const void *data, uint32_t len)
+{
+	struct nvpc_chunk c = {
+		.type = NVPC_CHUNK_AUX, .flags = flags, .offset = *off,
+		.time_ns = t_ns, .size = len,
+	};
+
+	nvpc_file_write_chunk(f, &c, data);
+	*off += len;
+}
+
+static void end(FILE *f, uint64_t t_ns)
+{
+	struct nvpc_end e = {
+		.end_ns = t_ns, .reason = NVPC_END_COMMAND, .status = 0,
+		.hw_packets = -1, .hw_gaps = -1,
+	};
+
+	nvpc_file_write_end(f, t_ns, &e);
+}
+
+static FILE *begin(struct buf *b, unsigned int size, unsigned int nr,
+		   struct nvpc_header *h)
+{
+	FILE *f = open_memstream(&b->p, &b->len);
+
+	memset(h, 0, sizeof(*h));
+	h->packet_size = size;
+	h->nr_signals = nr;
+	h->clock_hz = HZ;
+	h->nominal_hz = 575000000;
+	h->period_cycles = 1024;
+	strcpy(h->chip, "G84");
+	strcpy(h->bus, "sim.0");
+	strcpy(h->pmu, "nvpcounter");
+	strcpy(h->domain, "main.1");
+	strcpy(h->stop, "every 1024 cycles (PERIODIC)");
+	for (unsigned int i = 0; i < nr; i++) {
+		h->signals[i].id = 0x10 + i;
+		snprintf(h->signals[i].name, sizeof(h->signals[i].name),
+			 "sig%u", i);
+	}
+	return f;
+}
+
+/* n packets of every 1024 cycles, counts derived from k */
+static void packets(uint8_t *b, unsigned int size, unsigned int nr,
+		    uint64_t first, unsigned int n)
+{
+	uint16_t ctr[NVPC_FILE_MAX_SIGNALS];
+
+	for (unsigned int k = 0; k < n; k++) {
+		for (unsigned int i = 0; i < nr; i++)
+			ctr[i] = (k * 37 + i * 101) % 1025;
+		pkt(b + k * size, size, first + 1024ULL * k, 1, ctr, nr);
+	}
+}
+
+static void seed_periodic(struct buf *b)
+{
+	struct nvpc_header h;
+	uint8_t d[40 * 32];
+	uint64_t off = 0;
+	FILE *f = begin(b, 32, 3, &h);
+
+	nvpc_file_write_header(f, &h);
+	packets(d, 32, 3, 1024, 40);
+	aux(f, &off, 0, 20000000, d, 13 * 32 + 7);
+	aux(f, &off, 0, 41000000, d + 13 * 32 + 7, 27 * 32 - 7);
+	end(f, 42000000);
+	fclose(f);
+}
+
+/* short packets; a PARTIAL gap, a restart and a LOST record */
+static void seed_gaps(struct buf *b)
+{
+	struct nvpc_chunk restart = { .type = NVPC_CHUNK_RESTART,
+				      .time_ns = 30000000 };
+	struct nvpc_chunk lost = { .type = NVPC_CHUNK_LOST, .offset = 2,
+				   .time_ns = 31000000 };
+	struct nvpc_header h;
+	uint8_t d[30 * 16];
+	uint64_t off = 0;
+	FILE *f = begin(b, 16, 4, &h);
+
+	nvpc_file_write_header(f, &h);
+	packets(d, 16, 4, 1024, 10);
+	aux(f, &off, 0, 11000000, d, 10 * 16);
+	packets(d, 16, 4, 1024, 10);
+	aux(f, &off, NVPC_AUX_PARTIAL, 25000000, d, 10 * 16);
+	aux(f, &off, NVPC_AUX_TRUNCATED, 25000000, NULL, 0);
+	nvpc_file_write_chunk(f, &restart, NULL);
+	nvpc_file_write_chunk(f, &lost, NULL);
+	packets(d, 16, 4, 1024, 10);
+	off += 64;
+	aux(f, &off, NVPC_AUX_PARTIAL | NVPC_AUX_COLLISION, 45000000, d,
+	    10 * 16);
+	end(f, 46000000);
+	fclose(f);
+}
+
+/* the 48-bit wrap, an early packet, a merge, a saturated counter */
+static void seed_edges(struct buf *b)
+{
+	const uint64_t c48 = 1ULL << 48;
+	struct nvpc_header h;
+	uint8_t d[6 * 32];
+	uint64_t off = 0;
+	FILE *f = begin(b, 32, 12, &h);
+
+	nvpc_file_write_header(f, &h);
+	pkt(d, 32, c48 - 2048, 1, (uint16_t[]){ 1, 2, 3 }, 3);
+	pkt(d + 32, 32, c48 - 1024, 1, (uint16_t[]){ 4, 5, 6 }, 3);
+	pkt(d + 64, 32, 0xf000 - 1024, 0, (uint16_t[]){ 0xf000 }, 1);
+	pkt(d + 96, 32, 0xf000 + 2048, 3, (uint16_t[]){ 7, 8 }, 2);
+	pkt(d + 128, 32, 0x30000, 1, (uint16_t[]){ 0xffff, 9 }, 2);
+	pkt(d + 160, 32, 0x30400, 1, NULL, 0);
+	aux(f, &off, 0, (c48 + 0x40000) * NS, d, sizeof(d));
+	end(f, (c48 + 0x40000) * NS);
+	fclose(f);
+}
+
+/* every name a quote, a control character, a comma, bytes not UTF-8 */
+static void seed_names(struct buf *b)
+{
+	static const char * const sig[] = {
+		"x,y", "q\"u'", "n\nr\r", "\xff\xfe", "`touch pwn`",
+		"@m\\", "\xe2\x82\xac", "\xed\xa0\x80", "\xc0\xaf",
+		"\xf4\x90\x80\x80", "'\n!touch pwn\n'", "",
+	};
+	struct nvpc_header h;
+	uint8_t d[20 * 32];
+	uint64_t off = 0;
+	FILE *f = begin(b, 32, 12, &h);
+
+	strcpy(h.chip, "x'\nsystem 'touch pwn'\n#");
+	strcpy(h.bus, "\"a\",\\b\x01\x7f");
+	strcpy(h.pmu, "\xc3");
+	strcpy(h.domain, "\nsystem \"touch pwn\"\n");
+	strcpy(h.stop, "'.system('touch pwn').' \xe2\x82");
+	for (unsigned int i = 0; i < 12; i++)
+		strcpy(h.signals[i].name, sig[i]);
+	nvpc_file_write_header(f, &h);
+	packets(d, 32, 12, 1024, 20);
+	aux(f, &off, 0, 21000000, d, sizeof(d));
+	end(f, 21000000);
+	fclose(f);
+}
+
+/* killed: no END, a torn last chunk */
+static void seed_killed(struct buf *b)
+{
+	struct nvpc_header h;
+	uint8_t d[300 * 32];
+	uint64_t off = 0;
+	FILE *f = begin(b, 32, 2, &h);
+
+	nvpc_file_write_header(f, &h);
+	packets(d, 32, 2, 1024, 300);
+	for (unsigned int k = 0; k < 300; k += 50)
+		aux(f, &off, 0, (k + 50) * 1024 * NS, d + k * 32, 50 * 32);
+	fclose(f);
+	b->len -= 40;
+}
+
+static struct seed seeds[] = {
+	{ .name = "periodic" }, { .name = "gaps" }, { .name = "edges" },
+	{ .name = "names" }, { .name = "killed" },
+};
+
+static void make_seeds(void)
+{
+	static void (* const make[])(struct buf *) = {
+		seed_periodic, seed_gaps, seed_edges, seed_names, seed_killed,
+	};
+
+	if (seeds[0].b.p)
+		return;
+	for (unsigned int i = 0; i < ARRAY_SIZE(seeds); i++)
+		make[i](&seeds[i].b);
+}
+
+/* --- running the outputs ------------------------------------------------ */
+
+enum mode { M_TEXT, M_CSV, M_JSON, M_TRACE, M_PLOT, M_NR };
+
+static const char * const mode_name[M_NR] = {
+	"text", "--csv", "--json", "--trace", "plot script",
+};
+
+struct result {
+	int status;
+	const char *bad;	/* what is wrong, NULL if nothing */
+	char *out, *msg;
+	size_t out_len, msg_len;
+};
+
+static void result_free(struct result *r)
+{
+	free(r->out);
+	free(r->msg);
+	memset(r, 0, sizeof(*r));
+}
+
+static const char *output_invalid(enum mode m, const struct result *r)
+{
+	unsigned int fields;
+	const char *bad;
+
+	if (r->status != NVPC_EXIT_OK && r->status != NVPC_EXIT_ERROR &&
+	    r->status != NVPC_EXIT_DAMAGED &&
+	    r->status != NVPC_EXIT_IMPOSSIBLE)
+		return "an exit status not documented";
+	bad = text_invalid(r->msg, r->msg_len);
+	if (bad)
+		return bad;
+	if (r->status == NVPC_EXIT_ERROR)
+		return r->out_len ? "output beside exit status 1" : NULL;
+	switch (m) {
+	case M_TEXT:
+		return text_invalid(r->out, r->out_len);
+	case M_CSV:
+		bad = csv_invalid(r->out, r->out_len, &fields);
+		if (!bad && (fields < 7 || fields > 6 + NVPC_FILE_MAX_SIGNALS))
+			bad = "a header without 1 to 12 signals";
+		return bad;
+	case M_JSON:
+	case M_TRACE:
+		return json_invalid(r->out, r->out_len);
+	default:
+		return script_invalid(r->out, r->out_len);
+	}
+}
+
+static void run_mode(enum mode m, const struct buf *in, uint64_t clock,
+		     struct result *r)
+{
+	static const enum nvpc_report_fmt fmt[] = {
+		NVPC_REPORT_TEXT, NVPC_REPORT_CSV, NVPC_REPORT_JSON,
+		NVPC_REPORT_TRACE,
+	};
+	FILE *f = fmemopen(in->p, in->len, "r");
+	FILE *o = open_memstream(&r->out, &r->out_len);
+	FILE *msg = open_memstream(&r->msg, &r->msg_len);
+
+	nvpc_msg_file = msg;
+	if (m == M_PLOT)
+		r->status = nvpc_plot_script(f, "fuzz.nvpc", SVG_TERM, clock, o);
+	else
+		r->status = nvpc_report_write(f, "fuzz.nvpc", fmt[m], clock, o);
+	nvpc_msg_file = NULL;
+	fclose(f);
+	fclose(o);
+	fclose(msg);
+	r->bad = output_invalid(m, r);
+}
+
+/* --- mutations ---------------------------------------------------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rng_below(uint64_t *s, uint64_t n)
+{
+	return n ? rng_next(s) % n : 0;
+}
+
+static const uint8_t hostile_bytes[] = {
+	0, 1, '\t', '\n', '\r', 0x1b, 0x7f, 0x80, 0xbf, 0xc0, 0xc3, 0xe2,
+	0xed, 0xf4, 0xff, '"', '\'', '\\', ',', '`', '@', '$', '!', '<', '&',
+};
+
+static uint64_t edge_value(uint64_t *s)
+{
+	static const uint64_t v[] = {
+		0, 1, 2, 4, 12, 13, 16, 32, 1088, 1089, 4096, 0xf000, 0xffff,
+		0x10000, 0x7fffffff, 0x80000000, 0xffffffff, 1ULL << 47,
+		(1ULL << 48) - 1, 1ULL << 48, 1ULL << 63, UINT64_MAX,
+		256u << 20, (256u << 20) + 1,
+	};
+
+	if (rng_below(s, 4) == 0)
+		return rng_next(s);
+	return v[rng_below(s, ARRAY_SIZE(v))];
+}
+
+static void put_le(uint8_t *p, uint64_t v, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		p[i] = v >> (8 * i);
+}
+
+/* header fields (nvpc.rst "Header"): offset and size */
+static const struct { uint16_t off, len; } header_ints[] = {
+	{ 8, 4 }, { 12, 4 }, { 16, 4 }, { 20, 4 }, { 24, 8 }, { 32, 8 },
+	{ 40, 8 }, { 48, 8 }, { 56, 8 }, { 92, 4 }, { 96, 4 },
+};
+
+static const struct { uint16_t off, len; } header_strs[] = {
+	{ 120, 32 }, { 152, 32 }, { 184, 32 }, { 216, 32 }, { 248, 64 },
+	{ 324, 60 }, { 388, 60 }, { 452, 60 }, { 1028, 60 },
+};
+
+/* the offset of a random chunk header, by walking the sizes; 0 if none */
+static size_t some_chunk(uint64_t *s, const uint8_t *b, size_t len)
+{
+	size_t at[64], n = 0, pos = NVPC_FILE_HEADER_SIZE;
+
+	while (pos + NVPC_FILE_CHUNK_SIZE <= len && n < 64) {
+		at[n++] = pos;
+		pos += NVPC_FILE_CHUNK_SIZE +
+		       (b[pos + 24] | b[pos + 25] << 8 |
+			(size_t)b[pos + 26] << 16 | (size_t)b[pos + 27] << 24);
+	}
+	return n ? at[rng_below(s, n)] : 0;
+}
+
+static void mutate_once(uint64_t *s, uint8_t *b, size_t *len)
+{
+	size_t n = *len, at, k, c;
+
+	switch (rng_below(s, 12)) {
+	case 0:		/* a bit */
+		at = rng_below(s, n);
+		b[at] ^= 1u << rng_below(s, 8);
+		break;
+	case 1:		/* a byte */
+		b[rng_below(s, n)] =
+			hostile_bytes[rng_below(s, sizeof(hostile_bytes))];
+		break;
+	case 2:		/* an integer anywhere */
+		k = 1u << rng_below(s, 4);
+		if (n >= k)
+			put_le(b + rng_below(s, n - k + 1), edge_value(s), k);
+		break;
+	case 3:		/* a header field */
+		k = rng_below(s, ARRAY_SIZE(header_ints));
+		if (n >= header_ints[k].off + header_ints[k].len)
+			put_le(b + header_ints[k].off, edge_value(s),
+			       header_ints[k].len);
+		break;
+	case 4:		/* a header name */
+		k = rng_below(s, ARRAY_SIZE(header_strs));
+		if (n < header_strs[k].off + header_strs[k].len)
+			break;
+		c = rng_below(s, header_strs[k].len + 1);
+		for (size_t i = 0; i < c; i++)
+			b[header_strs[k].off + i] = rng_below(s, 3) ?
+				hostile_bytes[rng_below(s, sizeof(hostile_bytes))] :
+				(uint8_t)rng_next(s);
+		break;
+	case 5:		/* a chunk header field */
+		at = some_chunk(s, b, n);
+		if (at) {
+			static const uint8_t off[] = { 0, 4, 8, 16, 24 };
+
+			k = off[rng_below(s, sizeof(off))];
+			put_le(b + at + k, edge_value(s), k == 8 || k == 16 ? 8 : 4);
+		}
+		break;
+	case 6:		/* a packet word in a payload */
+		at = some_chunk(s, b, n);
+		if (at && at + NVPC_FILE_CHUNK_SIZE + 2 <= n) {
+			at += NVPC_FILE_CHUNK_SIZE +
+			      2 * rng_below(s, (n - at - NVPC_FILE_CHUNK_SIZE) / 2);
+			put_le(b + at, edge_value(s), 2);
+		}
+		break;
+	case 7:		/* cut */
+		*len = 1 + rng_below(s, n);
+		break;
+	case 8:		/* delete a range */
+		at = rng_below(s, n);
+		k = rng_below(s, n - at);
+		if (n - k >= 1) {
+			memmove(b + at, b + at + k, n - at - k);
+			*len = n - k;
+		}
+		break;
+	case 9:		/* repeat a range */
+		at = rng_below(s, n);
+		k = rng_below(s, n - at + 1);
+		if (k && n + k <= MAX_INPUT) {
+			memmove(b + at + k, b + at, n - at);
+			*len = n + k;
+		}
+		break;
+	case 10:	/* splice: another capture's tail */
+		k = rng_below(s, ARRAY_SIZE(seeds));
+		at = rng_below(s, seeds[k].b.len);
+		c = seeds[k].b.len - at;
+		if (c > MAX_INPUT - n)
+			c = MAX_INPUT - n;
+		memcpy(b + n, seeds[k].b.p + at, c);
+		*len = n + c;
+		break;
+	default:	/* a STOP or counter word set high */
+		at = some_chunk(s, b, n);
+		if (at && at + NVPC_FILE_CHUNK_SIZE + 32 <= n)
+			put_le(b + at + NVPC_FILE_CHUNK_SIZE + 6 +
+			       2 * rng_below(s, 13), rng_next(s), 2);
+		break;
+	}
+}
+
+/* iteration iter of seed: its input in b, its clock override */
+static void make_input(uint64_t seed, uint64_t iter, uint8_t *b, size_t *len,
+		       uint64_t *clock)
+{
+	uint64_t s = seed ^ (iter * 0xd1b54a32d192ed03ULL);
+	const struct buf *from;
+	unsigned int ops;
+
+	rng_next(&s);
+	from = &seeds[rng_below(&s, ARRAY_SIZE(seeds))].b;
+	memcpy(b, from->p, from->len);
+	*len = from->len;
+	ops = 1 + rng_below(&s, 4);
+	for (unsigned int i = 0; i < ops; i++)
+		mutate_once(&s, b, len);
+	*clock = rng_below(&s, 8) ? 0 : 1 + rng_below(&s, 1ULL << 40);
+}
+
+static uint64_t env_u64(const char *name, uint64_t def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoull(v, NULL, 0) : def;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void save_input(uint64_t seed, uint64_t iter, const uint8_t *b,
+		       size_t len, char *path, size_t plen)
+{
+	const char *dir = getenv("TMPDIR");
+	FILE *f;
+
+	snprintf(path, plen, "%s/nvpc-fuzz-0x%llx-%llu.nvpc", dir ? dir : "/tmp",
+		 (unsigned long long)seed, (unsigned long long)iter);
+	f = fopen(path, "w");
+	if (f) {
+		fwrite(b, 1, len, f);
+		fclose(f);
+	}
+}
+
+/* --- tests -------------------------------------------------------------- */
+
+/* the validators refuse what they are there to catch */
+TEST(validators_refuse)
+{
+	static const char * const bad_json[] = {
+		"{\"command_status\": 0null}", "{\"a\": \"\x01\"}",
+		"{\"a\": \"\xff\"}", "{\"a\": nan}", "[1,]", "{\"a\" 1}",
+		"\"\\x41\"", "{} {}", "",
+	};
+	static const char * const bad_csv[] = {
+		"a,b\n1\n", "a,\"b\n", "a,b\"c\n1,2\n", "a,b", "\"a\"b\n",
+		"a\r\n", "a,\xc3\n",
+	};
+	static const char * const bad_script[] = {
+		"set title 'x\nsystem \"touch y\"\n",
+		"set title 'x'; system 'touch y'\n",
+		"set terminal svg size 1000,600 dynamic background rgb 'white' noenhanced\nset output\nset title ''\nset xlabel ''\nset ylabel ''\nset yrange [0:105]\nset grid\nset key outside right top\nset datafile missing '?'\n$d << EOD\n1 2\nsystem 'x'\nEOD\n",
+		"set terminal svg size 1000,600 dynamic background rgb 'white' noenhanced\nset output\nset title ''\nset xlabel ''\nset ylabel ''\nset yrange [0:105]\nset grid\nset key outside right top\nset datafile missing '?'\n$d << EOD\nEOD\nplot $d using 1:2 with lines title 'a'b'\n",
+	};
+	static const char good_script[] =
+		"set terminal svg size 1000,600 dynamic background rgb 'white' noenhanced\nset output\nset title 'a \\x27 \xc3\xa9'\nset xlabel 'x'\nset ylabel 'y'\nset yrange [0:105]\nset grid\nset key outside right top\nset datafile missing '?'\n$d << EOD\n0.5 10.0 2e-3\n\n1 -0\nEOD\nplot $d using 1:2 with lines title 's', $d using 1:3 with lines title ''\n";
+	static const char good_json[] =
+		"{\"a\": [1, -2.5e+3, true, null, \"\\u00e9\xc3\xa9\\\"\"], \"b\": {}}";
+	static const char good_csv[] = "a,\"b,\"\"c\"\"\",x\nd,\"\",f\n";
+	unsigned int fields;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad_json); i++) {
+		EXPECT_NE(NULL, json_invalid(bad_json[i], strlen(bad_json[i])))
+			TH_LOG("JSON %u", i);
+	}
+	EXPECT_EQ(NULL, json_invalid(good_json, strlen(good_json)));
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad_csv); i++) {
+		EXPECT_NE(NULL, csv_invalid(bad_csv[i], strlen(bad_csv[i]), &fields))
+			TH_LOG("CSV %u", i);
+	}
+	EXPECT_EQ(NULL, csv_invalid(good_csv, strlen(good_csv), &fields));
+	EXPECT_EQ(3, fields);
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad_script); i++) {
+		EXPECT_NE(NULL, script_invalid(bad_script[i], strlen(bad_script[i])))
+			TH_LOG("script %u", i);
+	}
+	EXPECT_EQ(NULL, script_invalid(good_script, strlen(good_script)));
+	EXPECT_NE(NULL, text_invalid("a\x1b[2Jb", 6));
+	EXPECT_NE(NULL, text_invalid("\xed\xa0\x80", 3));
+	EXPECT_EQ(NULL, text_invalid("caf\xc3\xa9\n", 6));
+}
+
+/* every capture written by the tool: its status, valid outputs */
+TEST(seeds_every_output)
+{
+	static const int status[] = { 0, 0, 0, 0, NVPC_EXIT_DAMAGED };
+	struct result r;
+
+	make_seeds();
+	for (unsigned int i = 0; i < ARRAY_SIZE(seeds); i++) {
+		for (enum mode m = 0; m < M_NR; m++) {
+			run_mode(m, &seeds[i].b, 0, &r);
+			EXPECT_EQ(status[i], r.status)
+				TH_LOG("%s %s: %s", seeds[i].name, mode_name[m],
+				       r.msg);
+			EXPECT_EQ(NULL, r.bad)
+				TH_LOG("%s %s: %s\n%s", seeds[i].name,
+				       mode_name[m], r.bad, r.out);
+			result_free(&r);
+		}
+	}
+}
+
+/* the input being decoded, for a report when one hangs */
+static volatile uint64_t fuzz_seed, fuzz_iter;
+
+static void fuzz_hung(int sig)
+{
+	char msg[160];
+	int n = snprintf(msg, sizeof(msg),
+			 "# mutation_fuzz: iteration %llu hangs (NVPC_FUZZ_SEED=0x%llx NVPC_FUZZ_ITER=%llu)\n",
+			 (unsigned long long)fuzz_iter,
+			 (unsigned long long)fuzz_seed,
+			 (unsigned long long)fuzz_iter);
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, n) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+FIXTURE(fuzz) {};
+FIXTURE_SETUP(fuzz) {}
+FIXTURE_TEARDOWN(fuzz) {}
+
+/*
+ * The harness's own timeout is only a backstop: the run stops taking
+ * inputs after NVPC_FUZZ_SECONDS, and an input that hangs is reported
+ * (SIGALRM) 30 s after that.
+ */
+TEST_F_TIMEOUT(fuzz, mutation_fuzz, FUZZ_MAX_SECONDS + 60)
+{
+	uint64_t seed = env_u64("NVPC_FUZZ_SEED", (uint64_t)time(NULL) * 2654435761u);
+	uint64_t iters = env_u64("NVPC_FUZZ_ITERS", 20000);
+	uint64_t secs = env_u64("NVPC_FUZZ_SECONDS", 20);
+	double t0 = now_s();
+	uint64_t only = env_u64("NVPC_FUZZ_ITER", UINT64_MAX);
+	uint64_t from = only == UINT64_MAX ? 0 : only, iter, clock;
+	uint64_t by_status[5] = { 0 }, failures = 0;
+	static uint8_t b[2 * MAX_INPUT];
+	char path[256];
+	struct result r;
+	size_t len;
+
+	make_seeds();
+	if (secs > FUZZ_MAX_SECONDS)
+		secs = FUZZ_MAX_SECONDS;
+	fuzz_seed = seed;
+	signal(SIGALRM, fuzz_hung);
+	alarm(secs + 30);
+	ksft_print_msg("mutation_fuzz: seed 0x%llx (NVPC_FUZZ_SEED=0x%llx replays it), at most %llu inputs or %llu s\n",
+		       (unsigned long long)seed, (unsigned long long)seed,
+		       (unsigned long long)iters, (unsigned long long)secs);
+	for (iter = from; iter < (only == UINT64_MAX ? iters : only + 1);
+	     iter++) {
+		if (only == UINT64_MAX && now_s() - t0 > secs)
+			break;
+		fuzz_iter = iter;
+		make_input(seed, iter, b, &len, &clock);
+		for (enum mode m = 0; m < M_NR; m++) {
+			run_mode(m, &(struct buf){ (char *)b, len }, clock, &r);
+			if (r.status >= 0 && r.status < 5 && m == M_JSON)
+				by_status[r.status]++;
+			if (r.bad && failures++ < 5) {
+				save_input(seed, iter, b, len, path, sizeof(path));
+				TH_LOG("iteration %llu, %s%s: %s (NVPC_FUZZ_SEED=0x%llx NVPC_FUZZ_ITER=%llu; the input: %s)\n%.2000s",
+				       (unsigned long long)iter, mode_name[m],
+				       clock ? " with --clock" : "", r.bad,
+				       (unsigned long long)seed,
+				       (unsigned long long)iter, path, r.out);
+			}
+			result_free(&r);
+		}
+	}
+	ksft_print_msg("mutation_fuzz: %llu inputs x %d outputs in %.1f s; exit 0: %llu, 1: %llu, 3: %llu, 4: %llu; %llu invalid\n",
+		       (unsigned long long)(iter - from), M_NR, now_s() - t0,
+		       (unsigned long long)by_status[0],
+		       (unsigned long long)by_status[1],
+		       (unsigned long long)by_status[3],
+		       (unsigned long long)by_status[4],
+		       (unsigned long long)failures);
+	fflush(stdout);	/* the harness's child ends with _exit() */
+	EXPECT_EQ(0, failures);
+}
+
+TEST_HARNESS_MAIN
