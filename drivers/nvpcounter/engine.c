@@ -69,35 +69,6 @@ u8 nvpc_dset_id_of(enum nvpc_dset dset)
 	}
 }
 
-/**
- * nvpc_gen_ops_of() - the generation ops of a chip
- * @chip: the chip
- *
- * Return: the ops, NULL if the chip's generation cannot count yet.
- */
-const struct nvpc_gen_ops *nvpc_gen_ops_of(const struct nvpc_chip_desc *chip)
-{
-	switch (chip->gen) {
-	case NVPC_GEN_NV10:
-	case NVPC_GEN_NV15:
-	case NVPC_GEN_NV20:
-		return &nvpc_gen_nv10;
-	case NVPC_GEN_NV30:
-		return &nvpc_gen_nv30;
-	case NVPC_GEN_NV40:
-		return &nvpc_gen_nv40;
-	case NVPC_GEN_G84:
-		return &nvpc_gen_g84;
-	case NVPC_GEN_G92:
-	case NVPC_GEN_GT215:
-		return &nvpc_gen_g92;
-	case NVPC_GEN_GF100:
-		return &nvpc_gen_gf100;
-	default:
-		return NULL;
-	}
-}
-
 static void nvpc_domains_add(struct nvpc_core *core, enum nvpc_dset dset,
 			     unsigned int unit)
 {
@@ -1208,6 +1179,64 @@ static void nvpc_poll_kick(struct nvpc_core *core)
 				   nsecs_to_jiffies(READ_ONCE(core->poll_ns)));
 	else
 		cancel_delayed_work(&core->poll_work);
+}
+
+static const char * const nvpc_claim_names[] = {
+	[NVPC_CLAIM_COUNT] = "counting",
+	[NVPC_CLAIM_WINDOW] = "single event mode",
+	[NVPC_CLAIM_RECORD] = "record",
+};
+
+/**
+ * nvpc_domain_claim() - claim a domain for an event's mode
+ * @core: the GPU
+ * @dom: the domain
+ * @mode: NVPC_CLAIM_*
+ *
+ * A domain runs one mode at a time: counting events share it, as do the
+ * inputs of one window program; a record event has it alone.
+ * nvpc_domain_unclaim() gives the claim back.
+ *
+ * Context: any; takes &nvpc_core.lock.
+ * Return: 0, or -EBUSY if the domain is claimed for another mode (or
+ * records).
+ */
+int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
+		      enum nvpc_claim mode)
+{
+	unsigned long flags;
+	u8 held;
+	bool busy;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	held = dom->claim;
+	busy = dom->nr_claims &&
+	       (held != mode || mode == NVPC_CLAIM_RECORD);
+	if (!busy) {
+		dom->claim = mode;
+		dom->nr_claims++;
+	}
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	if (!busy)
+		return 0;
+	nvpc_dbg(core, "domain %s is claimed for %s: no %s event on it\n",
+		 dom->name, nvpc_claim_names[held], nvpc_claim_names[mode]);
+	return -EBUSY;
+}
+
+/**
+ * nvpc_domain_unclaim() - give back one nvpc_domain_claim()
+ * @core: the GPU
+ * @dom: the domain
+ */
+void nvpc_domain_unclaim(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&core->lock, flags);
+	if (dom->nr_claims)
+		dom->nr_claims--;
+	raw_spin_unlock_irqrestore(&core->lock, flags);
 }
 
 /**

@@ -283,19 +283,6 @@ static void nvpc_nv30_program(struct nvpc_core *core, struct nvpc_domain *dom,
 	nvpc_wr32(core->ndev, NVPC_NV10_OP(dom->index, slot), dom->op[slot]);
 }
 
-/**
- * nvpc_nv30_trigger_swap() - pulse PGRAPH PM_TRIGGER, which swaps every
- *	quad-mode domain (NV30:G84: SWAP is hardwired to it, pcounter.rst
- *	Input selection)
- * @core: the GPU
- * @dom: the domain asked for (all of them swap)
- */
-void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom)
-{
-	nvpc_wr32(core->ndev, NVPC_PGRAPH_PM_TRIGGER,
-		  NVPC_PGRAPH_PM_TRIGGER_PULSE);
-}
-
 static const u32 nvpc_nv30_ctr_reg[NVPC_NR_CTRS] = {
 	[NVPC_SLOT_PRE] = NVPC_NV10_CTR_PRE(0),
 	[NVPC_SLOT_START] = NVPC_NV10_CTR_START(0),
@@ -303,23 +290,6 @@ static const u32 nvpc_nv30_ctr_reg[NVPC_NR_CTRS] = {
 	[NVPC_SLOT_STOP] = NVPC_NV10_CTR_STOP(0),
 	[NVPC_CTR_CYCLES] = NVPC_NV10_CTR_CYCLES(0),
 };
-
-/**
- * nvpc_gen_read_ctrs() - read a quad-mode domain's visible counters
- * @core: the GPU
- * @reg: the generation's counter registers (NVPC_SLOT_*, NVPC_CTR_CYCLES)
- * @offset: the domain's offset from them
- * @used: the counters to read (bits of @reg's indices)
- * @ctr: the values read
- */
-void nvpc_gen_read_ctrs(struct nvpc_core *core, const u32 reg[NVPC_NR_CTRS],
-			u32 offset, unsigned long used, u64 ctr[NVPC_NR_CTRS])
-{
-	unsigned int c;
-
-	for_each_set_bit(c, &used, NVPC_NR_CTRS)
-		ctr[c] = nvpc_rd32(core->ndev, reg[c] + offset);
-}
 
 static u32 nvpc_nv30_read(struct nvpc_core *core, struct nvpc_domain *dom,
 			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
@@ -353,21 +323,6 @@ static void nvpc_nv10_state(struct nvpc_core *core, struct nvpc_domain *dom,
 	st->single = nvpc_nv10_ctrl_field(ctrl, NVPC_NV10_CTRL_SINGLE_STATE(i));
 	st->quad = quad ?
 		   nvpc_nv10_ctrl_field(ctrl, NVPC_NV10_CTRL_QUAD_STATE(i)) : 0;
-}
-
-/**
- * nvpc_gen_read_status() - read a domain's STATUS words (signals 0-255)
- * @core: the GPU
- * @dom: the domain
- * @st: the words, signals 0-31 first
- */
-void nvpc_gen_read_status(struct nvpc_core *core, struct nvpc_domain *dom,
-			  u32 st[NVPC_NR_STATUS])
-{
-	unsigned int j;
-
-	for (j = 0; j < NVPC_NR_STATUS; j++)
-		st[j] = nvpc_rd32(core->ndev, core->gen->status_reg(dom, j));
 }
 
 static u32 nvpc_nv10_status_reg(const struct nvpc_domain *dom, unsigned int j)

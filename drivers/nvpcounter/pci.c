@@ -34,7 +34,7 @@
 #include <nvpcounter/device.h>
 #include <nvpcounter/regs.h>
 
-#include "core.h"
+#include "gen.h"
 #include "pci.h"
 
 #define NVPC_PCI_MAX_IDS	8

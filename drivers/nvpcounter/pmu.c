@@ -186,67 +186,6 @@ static int nvpc_validate_group(struct nvpc_core *core,
 	return ret;
 }
 
-/*
- * A counting event's domain: no record event while it is there, and
- * single event mode (window.c) and quad-mode events exclude each other.
- */
-static int nvpc_domain_claim_as(struct nvpc_core *core,
-				struct nvpc_domain *dom, bool window)
-{
-	unsigned long flags;
-	int ret = 0;
-
-	raw_spin_lock_irqsave(&core->lock, flags);
-	if (dom->rec || (window ? dom->nr_events > dom->nr_window :
-			 dom->nr_window)) {
-		ret = -EBUSY;
-	} else {
-		dom->nr_events++;
-		dom->nr_window += window;
-	}
-	raw_spin_unlock_irqrestore(&core->lock, flags);
-	if (ret)
-		nvpc_dbg(core, "domain %s %s: no %s events on it\n", dom->name,
-			 dom->rec ? "records" : window ? "counts in quad mode" :
-			 "is in single event mode",
-			 window ? "single event mode" : "counting");
-	return ret;
-}
-
-static void nvpc_domain_unclaim_as(struct nvpc_core *core,
-				   struct nvpc_domain *dom, bool window)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&core->lock, flags);
-	dom->nr_events--;
-	dom->nr_window -= window;
-	raw_spin_unlock_irqrestore(&core->lock, flags);
-}
-
-/**
- * nvpc_domain_claim() - a quad-mode counting event's domain: no record
- *	event and no single event mode event while it is there
- * @core: the GPU
- * @dom: the domain
- *
- * Return: 0, or -EBUSY if the domain records or is in single event mode.
- */
-int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom)
-{
-	return nvpc_domain_claim_as(core, dom, false);
-}
-
-/**
- * nvpc_domain_unclaim() - undo nvpc_domain_claim()
- * @core: the GPU
- * @dom: the domain
- */
-void nvpc_domain_unclaim(struct nvpc_core *core, struct nvpc_domain *dom)
-{
-	nvpc_domain_unclaim_as(core, dom, false);
-}
-
 /* Give back what event_init claimed for the event. */
 static void nvpc_event_unclaim(struct nvpc_core *core,
 			       struct perf_event *event)
@@ -256,8 +195,7 @@ static void nvpc_event_unclaim(struct nvpc_core *core,
 	else if (nvpc_is_unit_sum(event))
 		nvpc_units_destroy(core, event);
 	else
-		nvpc_domain_unclaim_as(core, event->pmu_private,
-				       nvpc_is_window(event));
+		nvpc_domain_unclaim(core, event->pmu_private);
 }
 
 static void nvpc_event_destroy(struct perf_event *event)
@@ -339,8 +277,10 @@ static int nvpc_event_init(struct perf_event *event)
 		if (!ret)
 			ret = nvpc_validate_group(core, event);
 		if (!ret)
-			ret = nvpc_domain_claim_as(core, dom,
-						   nvpc_is_window(event));
+			ret = nvpc_domain_claim(core, dom,
+						nvpc_is_window(event) ?
+						NVPC_CLAIM_WINDOW :
+						NVPC_CLAIM_COUNT);
 		if (ret)
 			return ret;
 	}

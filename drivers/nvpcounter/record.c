@@ -63,6 +63,89 @@
 /* G92+: a 4 GiB block per domain (RECORD_ADDRESS_HIGH), its low half */
 #define NVPC_REC_HIGH_WINDOW	SZ_2G
 
+/**
+ * struct nvpc_rec_buf - an AUX area as the GPU sees it
+ * @core: the GPU
+ * @dom: the domain whose window maps it
+ * @va: GPU virtual address of the window
+ * @window: the window's size: the AUX pages repeat across it
+ * @size: the AUX area's size (a power of 2)
+ * @mapped: the GPU mapping is in place (under &nvpc_core.lock)
+ * @owner: the session of the record event that mapped it, while that
+ *	event lives (under &nvpc_core.lock)
+ * @node: in &nvpc_core.rec_bufs
+ */
+struct nvpc_rec_buf {
+	struct nvpc_core *core;
+	struct nvpc_domain *dom;
+	struct nvpc_record *owner;
+	u64 va;
+	u64 window;
+	u64 size;
+	bool mapped;
+	struct list_head node;
+};
+
+/**
+ * struct nvpc_record - a record event's session state (record.c)
+ * @core: the GPU
+ * @dom: the domain it owns
+ * @event: the record event
+ * @prog: its registers
+ * @handle: the open AUX handle while @active
+ * @timer: the drain
+ * @buf: the AUX area of the session
+ * @active: a session runs (a handle is open); under &nvpc_core.lock
+ * @parked: deleted inside a perf transaction with the hardware left
+ *	running and the handle open: an add in the same transaction takes
+ *	the session back, the transaction's end halts it
+ * @hw_on: the domain is in record mode for this session (counts in
+ *	&nvpc_core.nr_rec_hw)
+ * @stalled: the AUX area was full: the hardware waits at LIMIT until
+ *	the consumer frees room; under &nvpc_core.lock
+ * @gap: the next published data follows a restart (PERF_AUX_FLAG_PARTIAL)
+ * @sessions: sessions started
+ * @owned: AUX areas the event mapped itself (under &nvpc_core.lock): only
+ *	then does it take AUX handles (an event whose output perf redirected
+ *	into another event's area never does, so no two events nest on one)
+ * @win_off: window offset of RECORD_START
+ * @x_pub: bytes since RECORD_START published to perf
+ * @x_max: offset from RECORD_START of the last packet RECORD_LIMIT allows
+ * @x_suspect: a position where the hardware may have stopped at the
+ *	previous LIMIT while it was raised (0: none)
+ * @bytes: bytes drained in the session
+ * @last_bytes: @bytes at the last drain
+ * @last_ns: time of the last drain
+ * @x_watch: the position after a packet that may have been in flight at
+ *	the old LIMIT when LIMIT was raised (0: none; watchdog)
+ * @moved_ns: when the position last moved (watchdog)
+ */
+struct nvpc_record {
+	struct nvpc_core *core;
+	struct nvpc_domain *dom;
+	struct perf_event *event;
+	struct nvpc_record_prog prog;
+	struct perf_output_handle handle;
+	struct hrtimer timer;
+	struct nvpc_rec_buf *buf;
+	bool active;
+	bool parked;
+	bool hw_on;
+	bool stalled;
+	bool gap;
+	u64 sessions;
+	unsigned int owned;
+	u32 win_off;
+	u32 x_pub;
+	u32 x_max;
+	u32 x_suspect;
+	u64 bytes;
+	u64 last_bytes;
+	u64 last_ns;
+	u32 x_watch;
+	u64 moved_ns;
+};
+
 static const char * const nvpc_rec_state_names[] = {
 	[NVPC_REC_IDLE] = "idle",
 	[NVPC_REC_RECORDING] = "recording",
@@ -286,13 +369,11 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 	hrtimer_init(&rec->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	rec->timer.function = nvpc_record_tick;
 
+	ret = nvpc_domain_claim(core, dom, NVPC_CLAIM_RECORD);
+	if (ret)
+		goto err;
 	raw_spin_lock_irqsave(&core->lock, flags);
 	ret = -EBUSY;
-	if (dom->nr_events || dom->rec) {
-		nvpc_dbg(core, "domain %s is busy: %s\n", dom->name,
-			 dom->rec ? "it records" : "events count on it");
-		goto err_unlock;
-	}
 	for (i = 0; i < core->nr_domains; i++) {
 		if (core->gen->record == NVPC_REC_MAIN &&
 		    core->domains[i].rec) {
@@ -307,6 +388,7 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 
 err_unlock:
 	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_domain_unclaim(core, dom);
 err:
 	kfree(rec);
 	return ret;
@@ -333,8 +415,10 @@ void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event)
 		if (rec && buf->owner == rec)
 			buf->owner = NULL;
 	raw_spin_unlock_irqrestore(&core->lock, flags);
-	if (rec)
+	if (rec) {
 		hrtimer_cancel(&rec->timer);
+		nvpc_domain_unclaim(core, dom);
+	}
 	kfree(rec);
 }
 

@@ -173,7 +173,8 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 		/* NV10:NV30 count on EVENT only, a window on all four */
 		if (ev && nvpc_is_window(ev))
 			use[s] = nvpc_window_use(ev);
-		else if (!(core->gen->slots & BIT(s)) && !dom->nr_window)
+		else if (!(core->gen->slots & BIT(s)) &&
+			 !nvpc_domain_claimed(dom, NVPC_CLAIM_WINDOW))
 			use[s] = "none";
 		else if (!ev)
 			use[s] = "free";

@@ -170,7 +170,8 @@ int nvpc_units_claim(struct nvpc_core *core, struct perf_event *event)
 	int ret;
 
 	for (i = 0; i < sum->nr; i++) {
-		ret = nvpc_domain_claim(core, sum->units[i].ev.pmu_private);
+		ret = nvpc_domain_claim(core, sum->units[i].ev.pmu_private,
+					NVPC_CLAIM_COUNT);
 		if (ret) {
 			while (i--)
 				nvpc_domain_unclaim(core,

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The domain engine and its modes (DESIGN layer 2): the domains, their
+ * slots, and what the perf glue calls to count, sum units, run windows
+ * and record.
+ */
+#ifndef _NVPC_ENGINE_H
+#define _NVPC_ENGINE_H
+
+#include <linux/hrtimer.h>
+#include <linux/perf_event.h>
+
+#include "gen.h"
+
+/* event->hw.flags: added, not yet committed to the hardware */
+#define NVPC_HW_FRESH		BIT(0)
+/*
+ * event->hw.flags: deleted, its last counts are folded in at the commit
+ * (quad mode: the commit's one swap ends the period of every event leaving
+ * and starts the one of every event arriving)
+ */
+#define NVPC_HW_LEAVING		BIT(1)
+/* event->hw.flags: one unit of a unit sum (struct nvpc_unit, units.c) */
+#define NVPC_HW_UNIT		BIT(2)
+
+/* event->hw.idx of an event added after its GPU went away: no counter */
+#define NVPC_IDX_DETACHED	(-1)
+
+/**
+ * struct nvpc_slots - what occupies a domain's four inputs
+ * @ev: the event claiming each slot, or NULL
+ * @mode: the counter mode the domain's events need (NVPC_MODE_*)
+ *
+ * The live tables and group validation's throwaway copies have this same
+ * shape, so that one allocator serves both.
+ */
+struct nvpc_slots {
+	struct perf_event *ev[NVPC_NR_SLOTS];
+	u8 mode;
+};
+
+/**
+ * struct nvpc_window - a domain's single event mode program (window.c)
+ * @on: the hardware runs it
+ * @thr: the EVENT input counts periods that reached THRESHOLD (ONE)
+ * @endless: 0 periods: restarted before a counter could saturate
+ * @pre_live: the running process counts PRE pulses (a restart after its
+ *	PRE pulses were seen takes PRE as always true and counts none)
+ * @pending: no read has seen the last start land yet
+ * @done: a restart found the process at its end (its last window cut):
+ *	nothing runs, nothing more is folded
+ * @old: the process as read just before that start
+ * @seen: the process as read at the last sample
+ * @prog: the registers of the program its members describe
+ * @cur: the registers of the process running (@prog, or a restart's)
+ * @last: the live values (NVPC_SLOT_* order) at the last sample
+ */
+struct nvpc_window {
+	bool on;
+	bool thr;
+	bool endless;
+	bool pre_live;
+	bool pending;
+	bool done;
+	struct nvpc_single_ctrs old;
+	struct nvpc_single_ctrs seen;
+	struct nvpc_single_prog prog;
+	struct nvpc_single_prog cur;
+	u64 last[NVPC_NR_SLOTS];
+};
+
+/**
+ * struct nvpc_domain - one counter domain as the engine runs it
+ * @desc: the catalogue's description
+ * @name: the domain's one name, in sysfs, the log and the sim's debugfs:
+ *	"main.I" (before GF100), "hub.I", "gpcG.I" or "partP.I"
+ * @dset: NVPC_DSET_ID_* of the domain's set
+ * @unit: GPC or partition number (0 for hub/main domains)
+ * @index: domain index inside its set
+ * @base: GF100+: MMIO base of the domain's registers
+ * @slots: the domain's live slot table (in &nvpc_core.slots)
+ * @src: shadow of the four _SRC registers
+ * @op: shadow of the four _OP registers
+ * @hw_src: the _SRC values last written to the hardware
+ * @hw_op: the _OP values last written to the hardware
+ * @ctr_mode: the counter mode programmed (NVPC_MODE_* = CTR_MODE value)
+ * @nr_cycles: events counting this domain's cycles
+ * @dirty: slots whose registers wait for the transaction's commit
+ * @dirty_mode: the domain's mode or running state waits for the commit
+ * @acc: 64-bit accumulated counts of the four slots and CTR_CYCLES
+ * @last: single-event program: the live counters at the last sample
+ * @restarts: @single generations: restarts of the counting process,
+ *	numbered in CTR_STOP
+ * @sample_ns: when the domain was last sampled
+ * @sampled_txn: the number of the commit closing the transaction in which
+ *	the domain was last sampled (0: outside one): one sample serves
+ *	every del of a transaction
+ * @commit_seq: the number of the commit that last ended the domain's
+ *	period for its new events
+ * @clock_hz: the clock measured from CTR_CYCLES over at least a second of
+ *	counting, 0 until measured
+ * @period_hz: the clock measured over the last sample period
+ * @clock_win_ns: start of the current clock measurement window (0: none)
+ * @clock_win_cycles: cycles counted in it
+ * @samples: periods read
+ * @lost_periods: swaps seen in OVERFLOW state: counts lost for a period
+ * @saturations: counter readings at their saturation value, left out of
+ *	the sums
+ * @stragglers: samples in which the domain's swap had not landed at its
+ *	first poll (polled again within the sample's NVPC_SWAP_POLLS)
+ * @not_responding: swaps that never showed up in QUAD_STATE
+ * @running: the domain runs the engine's program
+ * @leaving: counters (BIT(hw.idx)) of events deleted since the last
+ *	commit, read at the commit
+ * @swapped: a sample or the commit swapped the domain and has not read
+ *	it yet
+ * @claim: NVPC_CLAIM_*: the mode the domain is claimed for, while
+ *	@nr_claims (under &nvpc_core.lock)
+ * @nr_claims: events holding the claim
+ * @win: the single event mode program the domain runs (window.c)
+ * @win_restarts: single event processes restarted: an endless one
+ *	before a counter could saturate, any one after a write of the
+ *	shared CTRL (NV10:NV40) for another domain aborted it
+ * @win_cuts: those restarts that had to end a window early
+ * @rec: the domain's record event's session, NULL if none
+ * @rec_state: NVPC_REC_* (sysfs record_state)
+ * @rec_packets: record packets published into AUX areas
+ * @rec_gaps: record restarts that lost counts (window top, consumer too
+ *	slow)
+ * @rec_stalls: times the hardware stopped because the AUX area was full
+ * @rec_faults: VM faults of record packet writes
+ */
+struct nvpc_domain {
+	const struct nvpc_domain_desc *desc;
+	char name[16];
+	u8 dset;
+	u8 unit;
+	u8 index;
+	u32 base;
+	struct nvpc_slots *slots;
+	u32 src[NVPC_NR_SLOTS];
+	u32 op[NVPC_NR_SLOTS];
+	u32 hw_src[NVPC_NR_SLOTS];
+	u32 hw_op[NVPC_NR_SLOTS];
+	u8 ctr_mode;
+	unsigned int nr_cycles;
+	u8 dirty;
+	bool dirty_mode;
+	u64 acc[NVPC_NR_CTRS];
+	u64 last[NVPC_NR_CTRS];
+	u32 restarts;
+	u64 sample_ns;
+	u64 sampled_txn;
+	u64 commit_seq;
+	u64 clock_hz;
+	u64 period_hz;
+	u64 clock_win_ns;
+	u64 clock_win_cycles;
+	u64 samples;
+	u64 lost_periods;
+	u64 saturations;
+	u64 stragglers;
+	u64 not_responding;
+	bool running;
+	u8 leaving;
+	bool swapped;
+	u8 claim;
+	unsigned int nr_claims;
+	struct nvpc_window win;
+	u64 win_restarts;
+	u64 win_cuts;
+	struct nvpc_record *rec;
+	u8 rec_state;
+	u64 rec_packets;
+	u64 rec_gaps;
+	u64 rec_stalls;
+	u64 rec_faults;
+};
+
+/*
+ * &nvpc_domain.claim: what a domain's events use it for, one at a time
+ * (CTRL.MODE): counting (quad mode; NV10:NV30's endless program), single
+ * event mode windows, or record mode, which an event has alone
+ */
+enum nvpc_claim {
+	NVPC_CLAIM_COUNT,
+	NVPC_CLAIM_WINDOW,
+	NVPC_CLAIM_RECORD,
+};
+
+int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
+		      enum nvpc_claim mode);
+void nvpc_domain_unclaim(struct nvpc_core *core, struct nvpc_domain *dom);
+
+/* the domain is claimed for @mode (&nvpc_core.lock held, or a hint) */
+static inline bool nvpc_domain_claimed(const struct nvpc_domain *dom,
+				       enum nvpc_claim mode)
+{
+	return dom->nr_claims && dom->claim == mode;
+}
+
+/* &nvpc_domain.rec_state */
+enum nvpc_rec_state {
+	NVPC_REC_IDLE,
+	NVPC_REC_RECORDING,
+	NVPC_REC_STALLED,
+	NVPC_REC_FAULTED,
+	NVPC_REC_GONE,
+};
+
+/* a record event: its domain in record mode, packets into its AUX area */
+static inline bool nvpc_is_record(struct perf_event *event)
+{
+	return event->attr.config & NVPC_CFG_RECORD;
+}
+
+/**
+ * struct nvpc_unit - one unit of a unit sum (units.c)
+ * @ev: the engine's event on the unit's domain, a copy of the sum's attr
+ *	naming that one domain; perf never sees it. Its hw.flags carry
+ *	NVPC_HW_UNIT.
+ * @sum: the unit sum's perf event, whose count the unit's counts go to
+ */
+struct nvpc_unit {
+	struct perf_event ev;
+	struct perf_event *sum;
+};
+
+/* the perf event whose count an engine event's counts go to */
+static inline struct perf_event *nvpc_count_owner(struct perf_event *event)
+{
+	if (event->hw.flags & NVPC_HW_UNIT)
+		return container_of(event, struct nvpc_unit, ev)->sum;
+	return event;
+}
+
+/*
+ * a unit sum: a GF100+ GPC or partition event counting every present
+ * unit (config1 allunits, without oneunit or a unit number)
+ */
+static inline bool nvpc_is_unit_sum(struct perf_event *event)
+{
+	u64 c1 = event->attr.config1;
+
+	return !nvpc_is_record(event) && (c1 & NVPC_CFG1_ALLUNITS) &&
+	       !(c1 & (NVPC_CFG1_ONEUNIT | NVPC_CFG1_UNIT));
+}
+
+/* one input of its domain's single event mode program (window.c) */
+static inline bool nvpc_is_window(struct perf_event *event)
+{
+	return FIELD_GET(NVPC_CFG_MODE, event->attr.config) ==
+	       NVPC_MODE_SINGLE && !nvpc_is_record(event);
+}
+
+int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
+		      struct perf_event *event);
+int nvpc_window_alloc(struct nvpc_slots *t, struct perf_event *event,
+		      unsigned long *claimed);
+void nvpc_window_regs(struct nvpc_domain *dom, struct perf_event *event);
+void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom);
+void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom);
+void nvpc_window_aborted(struct nvpc_core *core, struct nvpc_domain *dom);
+const char *nvpc_window_use(struct perf_event *event);
+
+int nvpc_engine_init(struct nvpc_core *core);
+void nvpc_engine_fini(struct nvpc_core *core);
+struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1);
+int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
+		    u64 config);
+int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
+		      struct perf_event *event);
+int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
+		    struct nvpc_domain *dom, struct perf_event *event,
+		    unsigned long *claimed, unsigned long prefer);
+int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event);
+void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
+		     bool fold);
+void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
+			bool fold);
+void nvpc_engine_txn(struct nvpc_core *core, bool open);
+
+int nvpc_units_check(struct nvpc_core *core, struct perf_event *event);
+int nvpc_units_init(struct nvpc_core *core, struct perf_event *event);
+int nvpc_units_claim(struct nvpc_core *core, struct perf_event *event);
+void nvpc_units_destroy(struct nvpc_core *core, struct perf_event *event);
+int nvpc_units_validate(struct nvpc_core *core, struct nvpc_slots *tables,
+			struct perf_event *event);
+int nvpc_units_add(struct nvpc_core *core, struct perf_event *event);
+void nvpc_units_del(struct nvpc_core *core, struct perf_event *event,
+		    bool fold);
+void nvpc_units_update(struct nvpc_core *core, struct perf_event *event,
+		       bool fold);
+
+int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
+		     struct perf_event *event);
+void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event);
+void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
+			    int nr_pages, bool overwrite);
+void nvpc_record_free_aux(void *priv);
+void nvpc_record_start(struct perf_event *event);
+void nvpc_record_stop(struct perf_event *event);
+void nvpc_record_del(struct perf_event *event);
+void nvpc_record_txn_end(struct nvpc_core *core);
+void nvpc_record_detach(struct nvpc_core *core);
+enum hrtimer_restart nvpc_record_tick(struct hrtimer *t);
+const char *nvpc_record_state_name(struct nvpc_domain *dom);
+u64 nvpc_record_aux_max(struct nvpc_core *core, struct nvpc_domain *dom);
+
+#endif /* _NVPC_ENGINE_H */

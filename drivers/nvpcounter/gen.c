@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generation interface (gen.h): a chip's table of functions, and the
+ * helpers the tables share (nouveau's nv40 -> g84 reuse).
+ */
+
+#include <linux/bitops.h>
+
+#include <nvpcounter/regs.h>
+
+#include "core.h"
+
+/**
+ * nvpc_gen_ops_of() - the generation ops of a chip
+ * @chip: the chip
+ *
+ * Return: the ops, NULL if the chip's generation cannot count yet.
+ */
+const struct nvpc_gen_ops *nvpc_gen_ops_of(const struct nvpc_chip_desc *chip)
+{
+	switch (chip->gen) {
+	case NVPC_GEN_NV10:
+	case NVPC_GEN_NV15:
+	case NVPC_GEN_NV20:
+		return &nvpc_gen_nv10;
+	case NVPC_GEN_NV30:
+		return &nvpc_gen_nv30;
+	case NVPC_GEN_NV40:
+		return &nvpc_gen_nv40;
+	case NVPC_GEN_G84:
+		return &nvpc_gen_g84;
+	case NVPC_GEN_G92:
+	case NVPC_GEN_GT215:
+		return &nvpc_gen_g92;
+	case NVPC_GEN_GF100:
+		return &nvpc_gen_gf100;
+	default:
+		return NULL;
+	}
+}
+
+/**
+ * nvpc_gen_read_ctrs() - read a quad-mode domain's visible counters
+ * @core: the GPU
+ * @reg: the generation's counter registers (NVPC_SLOT_*, NVPC_CTR_CYCLES)
+ * @offset: the domain's offset from them
+ * @used: the counters to read (bits of @reg's indices)
+ * @ctr: the values read
+ */
+void nvpc_gen_read_ctrs(struct nvpc_core *core, const u32 reg[NVPC_NR_CTRS],
+			u32 offset, unsigned long used, u64 ctr[NVPC_NR_CTRS])
+{
+	unsigned int c;
+
+	for_each_set_bit(c, &used, NVPC_NR_CTRS)
+		ctr[c] = nvpc_rd32(core->ndev, reg[c] + offset);
+}
+
+/**
+ * nvpc_gen_read_status() - read a domain's STATUS words (signals 0-255)
+ * @core: the GPU
+ * @dom: the domain
+ * @st: the words, signals 0-31 first
+ */
+void nvpc_gen_read_status(struct nvpc_core *core, struct nvpc_domain *dom,
+			  u32 st[NVPC_NR_STATUS])
+{
+	unsigned int j;
+
+	for (j = 0; j < NVPC_NR_STATUS; j++)
+		st[j] = nvpc_rd32(core->ndev, core->gen->status_reg(dom, j));
+}
+
+/**
+ * nvpc_nv30_trigger_swap() - pulse PGRAPH PM_TRIGGER, which swaps every
+ *	quad-mode domain (NV30:G84: SWAP is hardwired to it, pcounter.rst
+ *	Input selection)
+ * @core: the GPU
+ * @dom: the domain asked for (all of them swap)
+ */
+void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	nvpc_wr32(core->ndev, NVPC_PGRAPH_PM_TRIGGER,
+		  NVPC_PGRAPH_PM_TRIGGER_PULSE);
+}
