@@ -621,7 +621,12 @@ err_events:
  * hrtimer interrupt storm once the next GPU's PMU reused it). We found no
  * upstream fix: the 6.15 rework of perf_pmu_unregister() (perf_pmu_free())
  * that we read frees the contexts without an hrtimer_cancel() as well, and
- * perf offers a PMU no call to stop its timers. Cancel them just before
+ * perf offers a PMU no call to stop its timers. The fix belongs in perf:
+ * free_pmu_context() (6.15+: perf_pmu_free()) should hrtimer_cancel()
+ * each CPU's mux timer before free_percpu(), and the sysfs store should
+ * hold pmus_lock (as it does) while checking the PMU is still listed.
+ * Until then this is the one place the driver works around it. Cancel
+ * them just before
  * perf_pmu_unregister(): with no event left only a write of the file
  * re-arms them, and a (root's) write between here and its device_del()
  * remains the one window. perf_test's

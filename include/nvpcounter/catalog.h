@@ -18,7 +18,7 @@
 /**
  * DOC: chip catalogue
  *
- * Every chipset the hardware documents name (../shared/docs/hw) has one
+ * Every chipset envytools' PCOUNTER documents name has one
  * &struct nvpc_chip_desc: its domains with signal counts, trailer bases
  * and clocks, and its named signals.
  *

@@ -2,7 +2,7 @@
 /*
  * Chip descriptions: the hardware generations and the counter domains of
  * each chip. Shared contract between the chip catalogue (which fills these
- * in from ../shared/docs/hw), the sim model (which builds a GPU from one)
+ * in from envytools' PCOUNTER documents), the sim model (which builds a GPU from one)
  * and the driver (which exposes the domains through perf and sysfs).
  */
 #ifndef _NVPCOUNTER_CHIP_H

@@ -3,7 +3,7 @@
  * PCOUNTER register map of every hardware generation, shared by the driver
  * and the sim model.
  *
- * Sources: ../shared/docs/hw/pcounter.rst ("MMIO registers", "Input
+ * Sources: envytools' pcounter.rst ("MMIO registers", "Input
  * selection", "Counters", "Control registers", "Quad event mode", "Record
  * mode"), pcounter-rev2.txt (register tables) and FACTS.md (GF100+ domain
  * layout and unit enumeration). Offsets are absolute BAR0 addresses.

@@ -4,7 +4,7 @@
  *
  * Every GPU runs in manual clock mode with known waveforms; the expected
  * counts are computed here from the documents' semantics
- * (../shared/docs/hw/pcounter.rst: "Input selection" for the truth table
+ * (envytools' pcounter.rst: "Input selection" for the truth table
  * and the delay bits, "Special counter modes" for B4/B6, "Quad event mode"
  * and "Single event mode"), never read back from the sim.
  *

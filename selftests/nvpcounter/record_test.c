@@ -226,6 +226,23 @@ static int dom_str(struct _test_data_rec *self, const char *dom,
 	return n;
 }
 
+/* wait up to 2 s for @dom's record_state to read @want; the last read */
+static const char *wait_state(struct _test_data_rec *self, const char *dom,
+			      const char *want)
+{
+	static char st[32];
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (dom_str(self, dom, "record_state", st, sizeof(st)) <= 0)
+			st[0] = '\0';
+		if (!strcmp(st, want))
+			break;
+		usleep(10000);
+	}
+	return st;
+}
+
 /*
  * G84 main.0. STOP = signal 2, periodic 1000 1 1: cycles 999, 1999, ...
  * Record counter 0 = signal 1, periodic 10 3 0 (3 of every 10 cycles):
@@ -376,20 +393,12 @@ TEST_F_TIMEOUT(rec, many_wraps_lossless, 300)
  */
 TEST_F(rec, stalled_consumer_gap_flagged)
 {
-	char st[32];
 	int i, last;
 
 	g84_waves(_metadata, self);
 	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 1));
 	ASSERT_EQ(0, sim_advance(self->gpu, 200000, "main.0"));
-	for (i = 0; i < 200; i++) {
-		ASSERT_LT(0, dom_str(self, "main.0", "record_state", st,
-				     sizeof(st)));
-		if (!strcmp(st, "stalled"))
-			break;
-		usleep(10000);
-	}
-	ASSERT_STREQ("stalled", st);
+	ASSERT_STREQ("stalled", wait_state(self, "main.0", "stalled"));
 	EXPECT_EQ(1, dom_num(self, "main.0", "record_stalls"));
 	EXPECT_EQ(1, dom_num(self, "main.0", "record_gaps"));
 	/* read only now: nothing was freed while the hardware ran */
@@ -401,14 +410,7 @@ TEST_F(rec, stalled_consumer_gap_flagged)
 		EXPECT_EQ(0, self->recs[i].flags);
 
 	/* the room is free: the driver restarts within its 10 ms period */
-	for (i = 0; i < 200; i++) {
-		ASSERT_LT(0, dom_str(self, "main.0", "record_state", st,
-				     sizeof(st)));
-		if (!strcmp(st, "recording"))
-			break;
-		usleep(10000);
-	}
-	ASSERT_STREQ("recording", st);
+	ASSERT_STREQ("recording", wait_state(self, "main.0", "recording"));
 	self->nbytes = 0;
 	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.0"));
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
@@ -484,23 +486,13 @@ TEST_F(rec, periodic_stop)
  */
 TEST_F(rec, vm_fault_wedges)
 {
-	char st[32];
-	int i;
-
 	g84_waves(_metadata, self);
 	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
 	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "main.0"));
 	ASSERT_EQ(0, rec_wait(self, 2 * NVPC_PKT_LONG));
 	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "record 0"));
 	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "main.0"));
-	for (i = 0; i < 200; i++) {
-		EXPECT_LT(0, dom_str(self, "main.0", "record_state", st,
-				     sizeof(st)));
-		if (!strcmp(st, "faulted"))
-			break;
-		usleep(10000);
-	}
-	EXPECT_STREQ("faulted", st);
+	EXPECT_STREQ("faulted", wait_state(self, "main.0", "faulted"));
 	rec_drain(self);
 	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 2);
 	ASSERT_LT(0, self->nrecs);
@@ -783,22 +775,12 @@ TEST_F(rec, bind_once_per_gpu)
  */
 TEST_F(rec, removal_is_gone)
 {
-	char st[32];
-	int i;
-
 	g84_waves(_metadata, self);
 	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
 	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "main.0"));
 	ASSERT_EQ(0, rec_wait(self, 2 * NVPC_PKT_LONG));
 	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "remove"));
-	for (i = 0; i < 200; i++) {
-		ASSERT_LT(0, dom_str(self, "main.0", "record_state", st,
-				     sizeof(st)));
-		if (!strcmp(st, "gone"))
-			break;
-		usleep(10000);
-	}
-	EXPECT_STREQ("gone", st);
+	EXPECT_STREQ("gone", wait_state(self, "main.0", "gone"));
 	EXPECT_EQ(0, dom_num(self, "main.0", "record_faults"));
 	rec_drain(self);
 	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 2);
@@ -816,7 +798,6 @@ TEST_F(rec, removal_is_gone)
 TEST_F(rec, gf100_fault_then_reset)
 {
 	char st[32];
-	int i;
 
 	ASSERT_EQ(0, gpu_setup(self, "gf100 gpcs=1 parts=1"));
 	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 2,
@@ -828,14 +809,7 @@ TEST_F(rec, gf100_fault_then_reset)
 			       0, 4));
 	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "record gpc0.0"));
 	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "gpc0.0"));
-	for (i = 0; i < 200; i++) {
-		ASSERT_LT(0, dom_str(self, "gpc0.0", "record_state", st,
-				     sizeof(st)));
-		if (!strcmp(st, "faulted"))
-			break;
-		usleep(10000);
-	}
-	ASSERT_STREQ("faulted", st);
+	ASSERT_STREQ("faulted", wait_state(self, "gpc0.0", "faulted"));
 	rec_drain(self);
 	EXPECT_EQ(0, self->nbytes);
 	/* still wedged */

@@ -2,7 +2,7 @@
 /*
  * nvpcounter_sim: simulated GPUs driven through the debugfs interface of
  * Documentation/sim.rst, with expected counter values worked out by hand
- * from ../shared/docs/hw/pcounter.rst.
+ * from envytools' pcounter.rst.
  */
 #include <stdarg.h>
 #include <stdint.h>

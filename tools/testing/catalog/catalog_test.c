@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests of the chip catalogue: its internal consistency, and a
- * hand-checked sample of facts against ../shared/docs/hw.
+ * hand-checked sample of facts against envytools' PCOUNTER documents.
  */
 #include <nvpcounter/catalog.h>
 

@@ -11,7 +11,7 @@ afterwards checks it against the documented register values, printing TAP.
   pci_regfile.py agent TIMEOUT MONITOR_SOCKET ROLE:FILE:CHIP[:QEMU_ID]...
   pci_regfile.py verify FILE CHIP NAME
 
-Register offsets and values are cited from ../shared/docs/hw: pcounter.rst
+Register offsets and values are cited from envytools' pcounter.rst
 ("MMIO registers / NV40", "Quad event mode"), pcounter-rev2.txt (trailer
 signals) and FACTS.md (BOOT_0, PMC.ENABLE, GF100+ domain map and unit
 enumeration, the values nouveau programs).

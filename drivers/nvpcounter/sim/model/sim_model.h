@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nvpcounter sim: a register-level model of PCOUNTER written from
- * ../shared/docs/hw (pcounter.rst, pcounter-rev2.txt, FACTS.md).
+ * envytools' pcounter.rst and its later revision, and for GF100+ the
+ * facts of nouveau's PM engine (nvkm/engine/pm).
  *
  * DOC: time and clocks
  *
