@@ -221,15 +221,15 @@ else
 	tap skip "plot writes a non-empty SVG" "no gnuplot"
 fi
 
-# --- a full AUX area: the tool stops reading for 3 s ------------------------
+# --- a full AUX area: the tool stops reading until the driver stalls ----------
 # One page holds 127 packets (1.3 s): the hardware stalls, the driver
 # restarts it once the tool reads again (record_stalls grows), the next
 # record is PARTIAL: the report shows the gap, the stall and a second
 # segment, and nothing TRUNCATED (the event was never disabled).
-# (not through nvpc(): SIGSTOP must reach the tool, not a wrapper;
-# --duration bounds it)
+# (not through nvpc(): SIGSTOP and SIGINT must reach the tool, not a
+# wrapper; --duration bounds it)
 "$NVPC" record -g "$PMU" -d main.1 -s $G84_SIGS --every 1024 --clock $HZ \
-	--aux-pages 1 -o "$W/stall.nvpc" --duration 8 > "$W/stall.txt" 2>&1 &
+	--aux-pages 1 -o "$W/stall.nvpc" --duration 60 > "$W/stall.txt" 2>&1 &
 pid=$!
 # stop the tool once it records (its start takes seconds under the debug
 # kernel), and after it drained once
@@ -240,8 +240,18 @@ for i in $(seq 300); do
 done
 sleep 0.5
 kill -STOP $pid
-sleep 3
+# until the area is full: 127 packets, 1.3 s at 100 kHz if the model keeps
+# up (under the debug kernel it runs at about half the wall time)
+for i in $(seq 200); do
+	grep -qx stalled "/sys/bus/event_source/devices/$PMU/domains/main.1/record_state" \
+		2> /dev/null && break
+	sleep 0.1
+done
+sleep 0.5
 kill -CONT $pid
+# the driver restarts once the tool freed the area; record on for 3 s
+sleep 3
+kill -INT $pid
 wait $pid
 rc=$?
 sed 's/^/# /' "$W/stall.txt"
