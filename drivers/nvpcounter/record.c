@@ -899,13 +899,11 @@ static bool nvpc_record_wedged_hw(struct nvpc_core *core,
 {
 	u32 st = core->gen->record_status(core, dom);
 
-	if (st == U32_MAX)
+	/* all-ones: a GPU that stopped answering, not a wedge */
+	if (st == U32_MAX || !(st & NVPC_RECORD_STATUS_FAULT))
 		return false;
-	if (st & NVPC_RECORD_STATUS_FAULT) {
-		WRITE_ONCE(dom->rec_state, NVPC_REC_FAULTED);
-		return true;
-	}
-	return false;
+	WRITE_ONCE(dom->rec_state, NVPC_REC_FAULTED);
+	return true;
 }
 
 /**

@@ -52,6 +52,17 @@ pmu_of_sim0() {
 	return 1
 }
 
+# wait_record_state STATE TENTHS: until main.1's record_state reads STATE
+wait_record_state() {
+	local i
+	for i in $(seq "$2"); do
+		grep -qx "$1" "/sys/bus/event_source/devices/$PMU/domains/main.1/record_state" \
+			2> /dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 nvpc() { timeout --kill-after=5 120 "$NVPC" "$@"; }
 
 if [ ! -x "$NVPC" ]; then
@@ -233,20 +244,12 @@ fi
 pid=$!
 # stop the tool once it records (its start takes seconds under the debug
 # kernel), and after it drained once
-for i in $(seq 300); do
-	grep -qx recording "/sys/bus/event_source/devices/$PMU/domains/main.1/record_state" \
-		2> /dev/null && break
-	sleep 0.1
-done
+wait_record_state recording 300
 sleep 0.5
 kill -STOP $pid
 # until the area is full: 127 packets, 1.3 s at 100 kHz if the model keeps
 # up (under the debug kernel it runs at about half the wall time)
-for i in $(seq 200); do
-	grep -qx stalled "/sys/bus/event_source/devices/$PMU/domains/main.1/record_state" \
-		2> /dev/null && break
-	sleep 0.1
-done
+wait_record_state stalled 200
 sleep 0.5
 kill -CONT $pid
 # the driver restarts once the tool freed the area; record on for 3 s

@@ -260,6 +260,18 @@ static void g84_waves(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 4, WAVE_CONST(0)));
 }
 
+/* GF100 gpc0.0 with the waveforms of g84_waves() */
+static void gf100_waves(struct __test_metadata *_metadata,
+			struct _test_data_rec *self, const char *args)
+{
+	ASSERT_EQ(0, gpu_setup(self, args));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 2,
+			      WAVE_PERIODIC(1000, 1, 1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 1, WAVE_PERIODIC(10, 3, 0)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 3, WAVE_CONST(1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 4, WAVE_CONST(0)));
+}
+
 #define G84_MAIN0	CFG1_DOM(0, 0, 0)
 #define STOP_SIG2	CFG_SIG(0, 2)
 #define RSIGS_134	(CFG1_RSIG(0, 1) | CFG1_RSIG(1, 3) | CFG1_RSIG(2, 4))
@@ -515,12 +527,7 @@ TEST_F(rec, gf100_main_buffer)
 {
 	int fd2;
 
-	ASSERT_EQ(0, gpu_setup(self, "gf100 gpcs=2 parts=1"));
-	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 2,
-			      WAVE_PERIODIC(1000, 1, 1)));
-	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 1, WAVE_PERIODIC(10, 3, 0)));
-	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 3, WAVE_CONST(1)));
-	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 4, WAVE_CONST(0)));
+	gf100_waves(_metadata, self, "gf100 gpcs=2 parts=1");
 	ASSERT_EQ(0, rec_start(self, STOP_SIG2, CFG1_DOM(1, 0, 0) | RSIGS_134,
 			       0, 4));
 	fd2 = rec_open(self, STOP_SIG2, CFG1_DOM(1, 1, 0), 0);
@@ -799,12 +806,7 @@ TEST_F(rec, gf100_fault_then_reset)
 {
 	char st[32];
 
-	ASSERT_EQ(0, gpu_setup(self, "gf100 gpcs=1 parts=1"));
-	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 2,
-			      WAVE_PERIODIC(1000, 1, 1)));
-	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 1, WAVE_PERIODIC(10, 3, 0)));
-	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 3, WAVE_CONST(1)));
-	ASSERT_EQ(0, sim_wave(self->gpu, "gpc0.0", 4, WAVE_CONST(0)));
+	gf100_waves(_metadata, self, "gf100 gpcs=1 parts=1");
 	ASSERT_EQ(0, rec_start(self, STOP_SIG2, CFG1_DOM(1, 0, 0) | RSIGS_134,
 			       0, 4));
 	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "record gpc0.0"));
