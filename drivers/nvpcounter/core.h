@@ -64,6 +64,11 @@ extern struct dentry *nvpc_debugfs_root;
  * @domains: every domain of the GPU
  * @slots: the live slot tables, one per domain
  * @ctrl: @gen->shared_ctrl: shadow of the shared CTRL register
+ * @ctrl_writes: writes of the shared CTRL so far (the generation counts
+ *	them; nvpc_shared_ctrl_end() compares)
+ * @ctrl_seq: @ctrl_writes at the outermost nvpc_shared_ctrl_begin()
+ * @ctrl_nest: depth of nvpc_shared_ctrl_begin() without its end
+ * @modes: the mode ops of each NVPC_CLAIM_* on this GPU
  * @nr_domains: entries in @domains
  * @nr_active: events added (counting) on the GPU, each unit of a unit
  *	sum one event
@@ -112,6 +117,10 @@ struct nvpc_core {
 	struct nvpc_domain *domains;
 	struct nvpc_slots *slots;
 	u32 ctrl;
+	u64 ctrl_writes;
+	u64 ctrl_seq;
+	unsigned int ctrl_nest;
+	const struct nvpc_mode_ops *modes[NVPC_NR_CLAIMS];
 	unsigned int nr_domains;
 	unsigned int nr_active;
 	unsigned int nr_unit_extra;

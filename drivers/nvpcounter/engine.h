@@ -39,35 +39,9 @@ struct nvpc_slots {
 	u8 mode;
 };
 
-/**
- * struct nvpc_window - a domain's single event mode program (window.c)
- * @on: the hardware runs it
- * @thr: the EVENT input counts periods that reached THRESHOLD (ONE)
- * @endless: 0 periods: restarted before a counter could saturate
- * @pre_live: the running process counts PRE pulses (a restart after its
- *	PRE pulses were seen takes PRE as always true and counts none)
- * @pending: no read has seen the last start land yet
- * @done: a restart found the process at its end (its last window cut):
- *	nothing runs, nothing more is folded
- * @old: the process as read just before that start
- * @seen: the process as read at the last sample
- * @prog: the registers of the program its members describe
- * @cur: the registers of the process running (@prog, or a restart's)
- * @last: the live values (NVPC_SLOT_* order) at the last sample
- */
-struct nvpc_window {
-	bool on;
-	bool thr;
-	bool endless;
-	bool pre_live;
-	bool pending;
-	bool done;
-	struct nvpc_single_ctrs old;
-	struct nvpc_single_ctrs seen;
-	struct nvpc_single_prog prog;
-	struct nvpc_single_prog cur;
-	u64 last[NVPC_NR_SLOTS];
-};
+struct nvpc_live;
+struct nvpc_window;
+struct nvpc_record;
 
 /**
  * struct nvpc_domain - one counter domain as the engine runs it
@@ -78,6 +52,11 @@ struct nvpc_window {
  * @unit: GPC or partition number (0 for hub/main domains)
  * @index: domain index inside its set
  * @base: GF100+: MMIO base of the domain's registers
+ * @restarts: NV10:NV30: the generation's restarts of the counting
+ *	process, numbered in CTR_STOP
+ * @mode: the mode the domain is claimed for (its events' mode)
+ * @run: the mode the hardware runs, NULL while the domain is stopped
+ * @nr_claims: events holding the claim on @mode
  * @slots: the domain's live slot table (in &nvpc_core.slots)
  * @src: shadow of the four _SRC registers
  * @op: shadow of the four _OP registers
@@ -86,11 +65,13 @@ struct nvpc_window {
  * @ctr_mode: the counter mode programmed (NVPC_MODE_* = CTR_MODE value)
  * @nr_cycles: events counting this domain's cycles
  * @dirty: slots whose registers wait for the transaction's commit
- * @dirty_mode: the domain's mode or running state waits for the commit
+ * @dirty_mode: the domain's counter mode or running state waits for the
+ *	commit
+ * @leaving: counters (BIT(hw.idx)) of events deleted since the last
+ *	commit, read at the commit
+ * @swapped: a sample or the commit ended the domain's period and the
+ *	engine's collect has not read it yet (&nvpc_mode_ops.poll)
  * @acc: 64-bit accumulated counts of the four slots and CTR_CYCLES
- * @last: single-event program: the live counters at the last sample
- * @restarts: @single generations: restarts of the counting process,
- *	numbered in CTR_STOP
  * @sample_ns: when the domain was last sampled
  * @sampled_txn: the number of the commit closing the transaction in which
  *	the domain was last sampled (0: outside one): one sample serves
@@ -102,27 +83,23 @@ struct nvpc_window {
  * @period_hz: the clock measured over the last sample period
  * @clock_win_ns: start of the current clock measurement window (0: none)
  * @clock_win_cycles: cycles counted in it
- * @samples: periods read
- * @lost_periods: swaps seen in OVERFLOW state: counts lost for a period
+ * @live: live.c's state (NV10:NV30)
+ * @win: window.c's state (where the generation has single event mode
+ *	events)
+ * @rec: the domain's record event's session (record.c), NULL if none
+ * @samples: periods read (sysfs, like the counters below: cumulative
+ *	over every mode the domain ran)
+ * @lost_periods: quad mode swaps seen in OVERFLOW state: counts lost for
+ *	a period
  * @saturations: counter readings at their saturation value, left out of
  *	the sums
- * @stragglers: samples in which the domain's swap had not landed at its
- *	first poll (polled again within the sample's NVPC_SWAP_POLLS)
+ * @stragglers: samples in which the domain's swap or start had not landed
+ *	at its first poll
  * @not_responding: swaps that never showed up in QUAD_STATE
- * @running: the domain runs the engine's program
- * @leaving: counters (BIT(hw.idx)) of events deleted since the last
- *	commit, read at the commit
- * @swapped: a sample or the commit swapped the domain and has not read
- *	it yet
- * @claim: NVPC_CLAIM_*: the mode the domain is claimed for, while
- *	@nr_claims (under &nvpc_core.lock)
- * @nr_claims: events holding the claim
- * @win: the single event mode program the domain runs (window.c)
  * @win_restarts: single event processes restarted: an endless one
  *	before a counter could saturate, any one after a write of the
  *	shared CTRL (NV10:NV40) for another domain aborted it
  * @win_cuts: those restarts that had to end a window early
- * @rec: the domain's record event's session, NULL if none
  * @rec_state: NVPC_REC_* (sysfs record_state)
  * @rec_packets: record packets published into AUX areas
  * @rec_gaps: record restarts that lost counts (window top, consumer too
@@ -137,6 +114,12 @@ struct nvpc_domain {
 	u8 unit;
 	u8 index;
 	u32 base;
+	u32 restarts;
+
+	const struct nvpc_mode_ops *mode;
+	const struct nvpc_mode_ops *run;
+	unsigned int nr_claims;
+
 	struct nvpc_slots *slots;
 	u32 src[NVPC_NR_SLOTS];
 	u32 op[NVPC_NR_SLOTS];
@@ -146,9 +129,10 @@ struct nvpc_domain {
 	unsigned int nr_cycles;
 	u8 dirty;
 	bool dirty_mode;
+	u8 leaving;
+	bool swapped;
+
 	u64 acc[NVPC_NR_CTRS];
-	u64 last[NVPC_NR_CTRS];
-	u32 restarts;
 	u64 sample_ns;
 	u64 sampled_txn;
 	u64 commit_seq;
@@ -156,20 +140,18 @@ struct nvpc_domain {
 	u64 period_hz;
 	u64 clock_win_ns;
 	u64 clock_win_cycles;
+
+	struct nvpc_live *live;
+	struct nvpc_window *win;
+	struct nvpc_record *rec;
+
 	u64 samples;
 	u64 lost_periods;
 	u64 saturations;
 	u64 stragglers;
 	u64 not_responding;
-	bool running;
-	u8 leaving;
-	bool swapped;
-	u8 claim;
-	unsigned int nr_claims;
-	struct nvpc_window win;
 	u64 win_restarts;
 	u64 win_cuts;
-	struct nvpc_record *rec;
 	u8 rec_state;
 	u64 rec_packets;
 	u64 rec_gaps;
@@ -177,15 +159,75 @@ struct nvpc_domain {
 	u64 rec_faults;
 };
 
+/**
+ * struct nvpc_mode_ops - what the hardware does with a domain (CTRL.MODE)
+ * @name: for the log
+ * @setup: allocate the mode's state of a domain (engine init; may sleep)
+ * @teardown: free it
+ * @start: program a stopped domain for its events and start it
+ * @update: reprogram a running domain whose slots @dirty changed
+ * @stop: stop a running domain (its last period already read)
+ * @sample: fold what the domain counted since its last sample, or end its
+ *	period (@swapped) for @poll to read
+ * @poll: read a period @sample or @commit_begin ended; true while it has
+ *	not landed
+ * @commit_begin: once per commit, before any register write (@dirty: some
+ *	domain's registers change)
+ * @fresh: a commit's new event on the domain: make its period start in
+ *	this commit
+ * @del: an event leaves the running domain (@fold: its last counts are
+ *	its own)
+ * @set_ctr_mode: write a changed counter mode (B4/B6) to CTRL
+ * @ctrl_before: a write of the shared CTRL (NV10:NV40) for another domain
+ *	is about to abort the domain's process
+ * @ctrl_after: it did
+ * @txn_end: after the outermost perf transaction closed (lock not held)
+ * @width: the bits of the counters a sample must catch half full
+ * @alone: one event has the domain (EBUSY for a second)
+ *
+ * The engine calls every function with &nvpc_core.lock held except
+ * @setup, @teardown and @txn_end; any may be NULL where the mode has
+ * nothing to do.
+ */
+struct nvpc_mode_ops {
+	const char *name;
+	int (*setup)(struct nvpc_core *core, struct nvpc_domain *dom);
+	void (*teardown)(struct nvpc_domain *dom);
+	void (*start)(struct nvpc_core *core, struct nvpc_domain *dom);
+	void (*update)(struct nvpc_core *core, struct nvpc_domain *dom,
+		       unsigned long dirty);
+	void (*stop)(struct nvpc_core *core, struct nvpc_domain *dom);
+	void (*sample)(struct nvpc_core *core, struct nvpc_domain *dom,
+		       u64 now);
+	bool (*poll)(struct nvpc_core *core, struct nvpc_domain *dom, u64 now);
+	void (*commit_begin)(struct nvpc_core *core, bool dirty);
+	void (*fresh)(struct nvpc_core *core, struct nvpc_domain *dom);
+	void (*del)(struct nvpc_core *core, struct perf_event *event,
+		    bool fold);
+	void (*set_ctr_mode)(struct nvpc_core *core, struct nvpc_domain *dom);
+	void (*ctrl_before)(struct nvpc_core *core, struct nvpc_domain *dom);
+	void (*ctrl_after)(struct nvpc_core *core, struct nvpc_domain *dom);
+	void (*txn_end)(struct nvpc_core *core);
+	unsigned int (*width)(struct nvpc_core *core);
+	bool alone;
+};
+
+extern const struct nvpc_mode_ops nvpc_mode_quad;
+extern const struct nvpc_mode_ops nvpc_mode_live;
+extern const struct nvpc_mode_ops nvpc_mode_window;
+extern const struct nvpc_mode_ops nvpc_mode_record;
+
 /*
- * &nvpc_domain.claim: what a domain's events use it for, one at a time
- * (CTRL.MODE): counting (quad mode; NV10:NV30's endless program), single
- * event mode windows, or record mode, which an event has alone
+ * What a domain's events use it for, one at a time (CTRL.MODE): counting
+ * (quad mode; NV10:NV30's endless program), single event mode windows, or
+ * record mode, which an event has alone. &nvpc_core.modes maps each to
+ * the GPU's mode ops.
  */
 enum nvpc_claim {
 	NVPC_CLAIM_COUNT,
 	NVPC_CLAIM_WINDOW,
 	NVPC_CLAIM_RECORD,
+	NVPC_NR_CLAIMS,
 };
 
 int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
@@ -194,9 +236,9 @@ void nvpc_domain_unclaim(struct nvpc_core *core, struct nvpc_domain *dom);
 
 /* the domain is claimed for @mode (&nvpc_core.lock held, or a hint) */
 static inline bool nvpc_domain_claimed(const struct nvpc_domain *dom,
-				       enum nvpc_claim mode)
+				       const struct nvpc_mode_ops *mode)
 {
-	return dom->nr_claims && dom->claim == mode;
+	return dom->nr_claims && dom->mode == mode;
 }
 
 /* &nvpc_domain.rec_state */
@@ -258,9 +300,6 @@ int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
 int nvpc_window_alloc(struct nvpc_slots *t, struct perf_event *event,
 		      unsigned long *claimed);
 void nvpc_window_regs(struct nvpc_domain *dom, struct perf_event *event);
-void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom);
-void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom);
-void nvpc_window_aborted(struct nvpc_core *core, struct nvpc_domain *dom);
 const char *nvpc_window_use(struct perf_event *event);
 
 int nvpc_engine_init(struct nvpc_core *core);
@@ -273,12 +312,32 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 		    struct nvpc_domain *dom, struct perf_event *event,
 		    unsigned long *claimed, unsigned long prefer);
+void nvpc_slot_free(struct nvpc_slots *t, struct perf_event *event);
+void nvpc_slot_regs(struct nvpc_domain *dom, struct perf_event *event);
+u8 nvpc_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom);
+bool nvpc_slots_programmed(struct nvpc_domain *dom, unsigned long claims);
+bool nvpc_slot_sets_mode(struct perf_event *event);
 int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event);
 void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 		     bool fold);
 void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 			bool fold);
 void nvpc_engine_txn(struct nvpc_core *core, bool open);
+
+/* for the modes */
+void nvpc_engine_sample(struct nvpc_core *core, struct nvpc_domain *dom);
+unsigned long nvpc_domain_used(struct nvpc_domain *dom);
+void nvpc_clock_measure(struct nvpc_domain *dom, u64 cycles, u64 now);
+void nvpc_domain_program(struct nvpc_core *core, struct nvpc_domain *dom);
+unsigned long nvpc_event_program(struct nvpc_core *core,
+				 struct nvpc_domain *dom, unsigned long claims);
+void nvpc_domain_set_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom);
+void nvpc_event_leave(struct nvpc_core *core, struct perf_event *event,
+		      bool fold);
+void nvpc_event_sample_out(struct nvpc_core *core, struct perf_event *event,
+			   bool fold);
+void nvpc_shared_ctrl_begin(struct nvpc_core *core, struct nvpc_domain *self);
+void nvpc_shared_ctrl_end(struct nvpc_core *core, struct nvpc_domain *self);
 
 int nvpc_units_check(struct nvpc_core *core, struct perf_event *event);
 int nvpc_units_init(struct nvpc_core *core, struct perf_event *event);
@@ -301,7 +360,6 @@ void nvpc_record_free_aux(void *priv);
 void nvpc_record_start(struct perf_event *event);
 void nvpc_record_stop(struct perf_event *event);
 void nvpc_record_del(struct perf_event *event);
-void nvpc_record_txn_end(struct nvpc_core *core);
 void nvpc_record_detach(struct nvpc_core *core);
 enum hrtimer_restart nvpc_record_tick(struct hrtimer *t);
 const char *nvpc_record_state_name(struct nvpc_domain *dom);

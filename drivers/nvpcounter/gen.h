@@ -160,7 +160,8 @@ struct nvpc_reg_range {
  *	program and reads live counters (NV10:NV30)
  * @live_bits: @single: width of the part of a live counter that wraps
  * @shared_ctrl: one CTRL register (and counter mode) for all domains
- *	(NV10:NV40)
+ *	(NV10:NV40); its writes are counted in &nvpc_core.ctrl_writes, and
+ *	the engine brackets every op that may write it
  * @global_swap: one swap trigger serves every domain (PGRAPH PM_TRIGGER)
  * @unit_sets: the domains are in a hub set, one set per GPC and one per
  *	memory partition (GF100+); else in the one MAIN set
@@ -171,6 +172,8 @@ struct nvpc_reg_range {
  * @setup: per-domain set-up at registration (e.g. GF100 base address)
  * @start: put a domain in the engine's counting mode and clear its state
  * @stop: take a domain out of counting
+ * @restart: @single: restart the domain's counting process (a write of
+ *	the shared CTRL aborted it)
  * @program: write a slot's _SRC and _OP registers from the shadows; on
  *	@single generations this restarts the domain's counting process
  * @trigger_swap: make the domain's counters visible (may swap every domain if
@@ -197,6 +200,7 @@ struct nvpc_reg_range {
  *	process (its PRE_OP last); NULL: the generation has no single event
  *	mode events (window.c)
  * @single_read: read a single event mode process
+ * @single_stop: stop a single event mode process, where @stop does not
  */
 struct nvpc_gen_ops {
 	const char *name;
@@ -213,6 +217,7 @@ struct nvpc_gen_ops {
 	void (*setup)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*start)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*stop)(struct nvpc_core *core, struct nvpc_domain *dom);
+	void (*restart)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*program)(struct nvpc_core *core, struct nvpc_domain *dom,
 			unsigned int slot);
 	void (*trigger_swap)(struct nvpc_core *core, struct nvpc_domain *dom);
@@ -238,6 +243,7 @@ struct nvpc_gen_ops {
 			     const struct nvpc_single_prog *p);
 	void (*single_read)(struct nvpc_core *core, struct nvpc_domain *dom,
 			    struct nvpc_single_ctrs *c);
+	void (*single_stop)(struct nvpc_core *core, struct nvpc_domain *dom);
 };
 
 /*

@@ -19,9 +19,9 @@
  *
  * Both run single event mode programs for window.c (NVPC_MODE_SINGLE
  * events) on the same registers; a CTRL write aborts the single event
- * process of both domains (Single event mode), so every CTRL write goes
- * through nvpc_nv10_ctrl_write(), which starts the other domain's
- * process again.
+ * process of both domains (Single event mode): every CTRL write goes
+ * through nvpc_nv10_ctrl_write(), which counts it, and the engine
+ * restarts the other domain's process after an op that wrote it.
  */
 
 #include <nvpcounter/regs.h>
@@ -47,8 +47,6 @@ static u8 nvpc_nv10_ctrl_field(u32 ctrl, u32 mask)
 	return (ctrl & mask) >> __ffs(mask);
 }
 
-static void nvpc_nv10_restart(struct nvpc_core *core, struct nvpc_domain *dom);
-
 /*
  * The shared CTRL as the driver wants it: NV10:NV30 take the hardware's
  * (the TV-out bits are not ours), NV30:NV40 the driver's own copy.
@@ -62,38 +60,21 @@ static u32 nvpc_nv10_ctrl_now(struct nvpc_core *core)
 
 /*
  * Write the shared CTRL for @self, if it changes. A CTRL write aborts the
- * single event process of every domain (pcounter.rst, Single event mode):
- * the other domains' window programs are folded before it and started
- * again from there after it (window.c), NV10:NV30's endless counting
- * program is restarted (the engine folded it before the commit; the
- * restart's three cycles are not counted). Quad mode counting goes on.
+ * single event process of every domain (pcounter.rst "Single event
+ * mode"): the engine, which brackets this op (nvpc_shared_ctrl_begin()),
+ * folds the other domains' processes before it and starts them again
+ * after it (the restart's three cycles of NV10:NV30's counting program
+ * are not counted). Quad mode counting goes on.
  */
 static void nvpc_nv10_ctrl_write(struct nvpc_core *core,
 				 struct nvpc_domain *self, u32 ctrl)
 {
-	unsigned int d;
-
 	core->ctrl = ctrl;
 	if ((nvpc_rd32(core->ndev, NVPC_NV10_CTRL) & NVPC_NV10_CTRL_RW) ==
 	    ctrl)
 		return;
-	for (d = 0; d < core->nr_domains; d++) {
-		struct nvpc_domain *o = &core->domains[d];
-
-		if (o != self && o->running && o->win.on)
-			nvpc_window_sample(core, o);
-	}
 	nvpc_wr32(core->ndev, NVPC_NV10_CTRL, ctrl);
-	for (d = 0; d < core->nr_domains; d++) {
-		struct nvpc_domain *o = &core->domains[d];
-
-		if (o == self || !o->running)
-			continue;
-		if (o->win.on)
-			nvpc_window_aborted(core, o);
-		else if (core->gen->single)
-			nvpc_nv10_restart(core, o);
-	}
+	core->ctrl_writes++;
 }
 
 /*
@@ -109,7 +90,6 @@ static void nvpc_nv10_restart(struct nvpc_core *core, struct nvpc_domain *dom)
 	dom->restarts++;
 	nvpc_wr32(ndev, NVPC_NV10_CTR_STOP(i), dom->restarts);
 	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_INPUT_PRE), NVPC_OP_ALWAYS);
-	memset(dom->last, 0, sizeof(dom->last));
 }
 
 /*
@@ -205,12 +185,8 @@ static void nvpc_nv30_start(struct nvpc_core *core, struct nvpc_domain *dom)
 
 static void nvpc_nv30_stop(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	/* single event mode already: an input write aborts the process */
-	if (dom->win.on)
-		nvpc_nv10_stop(core, dom);
-	else
-		nvpc_nv10_ctrl_write(core, dom, core->ctrl &
-				     ~NVPC_NV10_CTRL_MODE_QUAD(dom->index));
+	nvpc_nv10_ctrl_write(core, dom, core->ctrl &
+			     ~NVPC_NV10_CTRL_MODE_QUAD(dom->index));
 }
 
 /*
@@ -365,6 +341,7 @@ const struct nvpc_gen_ops nvpc_gen_nv10 = {
 	.windows = { NVPC_NV10_WINDOW },
 	.start = nvpc_nv10_start,
 	.stop = nvpc_nv10_stop,
+	.restart = nvpc_nv10_restart,
 	.program = nvpc_nv10_program,
 	.read = nvpc_nv10_read,
 	.state = nvpc_nv10_state,
@@ -394,4 +371,5 @@ const struct nvpc_gen_ops nvpc_gen_nv30 = {
 	.dump_range = nvpc_nv10_dump_range,
 	.single_start = nvpc_nv10_single_start,
 	.single_read = nvpc_nv10_single_read,
+	.single_stop = nvpc_nv10_stop,
 };

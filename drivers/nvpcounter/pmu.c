@@ -389,7 +389,6 @@ static void nvpc_pmu_disable(struct pmu *pmu)
 static void nvpc_pmu_enable(struct pmu *pmu)
 {
 	nvpc_engine_txn(to_nvpc_core(pmu), false);
-	nvpc_record_txn_end(to_nvpc_core(pmu));
 }
 
 static void nvpc_event_read(struct perf_event *event)

@@ -1058,8 +1058,8 @@ void nvpc_record_stop(struct perf_event *event)
  * transaction ends. The session is parked: the hardware runs on, the
  * handle stays open (no munmap can run in between: the transaction runs
  * with interrupts off on the event's CPU), and the add takes it back, so
- * the recording has no gap. Without an add, nvpc_record_txn_end() halts
- * it. Outside a transaction, del is a stop.
+ * the recording has no gap. Without an add, the transaction's end
+ * (nvpc_record_txn_end()) halts it. Outside a transaction, del is a stop.
  */
 void nvpc_record_del(struct perf_event *event)
 {
@@ -1083,14 +1083,12 @@ void nvpc_record_del(struct perf_event *event)
 		nvpc_record_stop(event);
 }
 
-/**
- * nvpc_record_txn_end() - the end of a perf transaction: halt the
- *	sessions parked in it that perf did not add back
- * @core: the GPU
- *
- * Context: perf's pmu_enable, interrupts off, the events' CPU.
+/*
+ * The end of a perf transaction (&nvpc_mode_ops.txn_end): halt the
+ * sessions parked in it that perf did not add back. Context: perf's
+ * pmu_enable, interrupts off, the events' CPU.
  */
-void nvpc_record_txn_end(struct nvpc_core *core)
+static void nvpc_record_txn_end(struct nvpc_core *core)
 {
 	unsigned long flags;
 	unsigned int i;
@@ -1128,3 +1126,13 @@ void nvpc_record_detach(struct nvpc_core *core)
 	list_for_each_entry(buf, &core->rec_bufs, node)
 		nvpc_record_unmap(core, buf);
 }
+
+/*
+ * Record mode: a record event has its domain alone and runs it itself
+ * (perf's start/stop and the AUX area, not the engine's commit).
+ */
+const struct nvpc_mode_ops nvpc_mode_record = {
+	.name = "record",
+	.txn_end = nvpc_record_txn_end,
+	.alone = true,
+};

@@ -174,7 +174,7 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 		if (ev && nvpc_is_window(ev))
 			use[s] = nvpc_window_use(ev);
 		else if (!(core->gen->slots & BIT(s)) &&
-			 !nvpc_domain_claimed(dom, NVPC_CLAIM_WINDOW))
+			 !nvpc_domain_claimed(dom, &nvpc_mode_window))
 			use[s] = "none";
 		else if (!ev)
 			use[s] = "free";

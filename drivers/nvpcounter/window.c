@@ -65,10 +65,44 @@
  */
 
 #include <linux/bitfield.h>
+#include <linux/slab.h>
 
 #include <nvpcounter/regs.h>
 
 #include "core.h"
+
+/**
+ * struct nvpc_window - a domain's single event mode program (window.c)
+ * @on: the hardware runs it
+ * @thr: the EVENT input counts periods that reached THRESHOLD (ONE)
+ * @endless: 0 periods: restarted before a counter could saturate
+ * @pre_live: the running process counts PRE pulses (a restart after its
+ *	PRE pulses were seen takes PRE as always true and counts none)
+ * @pending: no read has seen the last start land yet
+ * @done: a restart found the process at its end (its last window cut):
+ *	nothing runs, nothing more is folded
+ * @old: the process as read just before that start
+ * @seen: the process as read at the last sample
+ * @prog: the registers of the program its members describe
+ * @cur: the registers of the process running (@prog, or a restart's)
+ * @last: the live values (NVPC_SLOT_* order) at the last sample
+ */
+struct nvpc_window {
+	bool on;
+	bool thr;
+	bool endless;
+	bool pre_live;
+	bool pending;
+	bool done;
+	struct nvpc_single_ctrs old;
+	struct nvpc_single_ctrs seen;
+	struct nvpc_single_prog prog;
+	struct nvpc_single_prog cur;
+	u64 last[NVPC_NR_SLOTS];
+};
+
+static void nvpc_window_sample(struct nvpc_core *core,
+			       struct nvpc_domain *dom);
 
 /* truth tables: always true, never true */
 #define NVPC_WIN_ALWAYS		0xffff
@@ -275,32 +309,31 @@ static void nvpc_window_start(struct nvpc_core *core, struct nvpc_domain *dom,
 			      const struct nvpc_single_prog *p,
 			      const struct nvpc_single_ctrs *old)
 {
-	struct nvpc_window *w = &dom->win;
+	struct nvpc_window *w = dom->win;
 
 	if (old)
 		w->old = *old;
 	else
 		core->gen->single_read(core, dom, &w->old);
 	w->cur = *p;
+	nvpc_shared_ctrl_begin(core, dom);
 	core->gen->single_start(core, dom, p);
+	nvpc_shared_ctrl_end(core, dom);
 	w->pending = true;
 	/* a new process counts from 0 (CTR_PRE and CTR_STOP from init) */
 	memset(w->last, 0, sizeof(w->last));
 	dom->sample_ns = ktime_get_ns();
 }
 
-/**
- * nvpc_window_program() - (re)start the domain's single event mode program
- *	after its members changed
- * @core: the GPU
- * @dom: the domain, its members placed (the commit; lock held)
- *
- * The counts of the running process are folded first; a program equal to
- * the running one (perf put the same group back) keeps running.
+/*
+ * (Re)start the domain's program after its members changed (the commit;
+ * lock held). The counts of the running process are folded first; a
+ * program equal to the running one (perf put the same group back) keeps
+ * running.
  */
-void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	struct nvpc_window *w = &dom->win;
+	struct nvpc_window *w = dom->win;
 	struct nvpc_single_prog p;
 	bool thr, endless;
 	unsigned int s;
@@ -340,7 +373,7 @@ static void nvpc_window_restart(struct nvpc_core *core,
 				const struct nvpc_single_ctrs *c,
 				const struct nvpc_single_ctrs *old)
 {
-	struct nvpc_window *w = &dom->win;
+	struct nvpc_window *w = dom->win;
 	struct nvpc_single_prog p = w->cur;
 
 	if (c->state == NVPC_SINGLE_INACTIVE) {
@@ -376,16 +409,14 @@ static void nvpc_window_restart(struct nvpc_core *core,
 	dom->win_restarts++;
 }
 
-/**
- * nvpc_window_aborted() - start a domain's single event mode process
- *	again after a write of the shared CTRL aborted it (NV10:NV40)
- * @core: the GPU
- * @dom: the domain, running its program, sampled just before the write
- *	(lock held)
+/*
+ * A write of the shared CTRL for another domain aborted the process
+ * (NV10:NV40): start it again from where the sample just before the
+ * write found it.
  */
-void nvpc_window_aborted(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_window_aborted(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	struct nvpc_window *w = &dom->win;
+	struct nvpc_window *w = dom->win;
 
 	lockdep_assert_held(&core->lock);
 	if (!w->on || w->done || READ_ONCE(core->gone))
@@ -397,19 +428,17 @@ void nvpc_window_aborted(struct nvpc_core *core, struct nvpc_domain *dom)
 		nvpc_window_restart(core, dom, &w->seen, NULL);
 }
 
-/**
- * nvpc_window_sample() - fold a single event mode process's growth
- * @core: the GPU
- * @dom: the domain, running its program (lock held)
- *
- * The live values are lower bounds of the process's counts at the read
- * (CTR_STOP is read before SINGLE_STATE, so a window that closes between
- * the reads is not counted twice); each sum only grows. An endless
- * process is restarted here when one of its counters has to be.
+/*
+ * Fold a single event mode process's growth (lock held). The live values
+ * are lower bounds of the process's counts at the read (CTR_STOP is read
+ * before SINGLE_STATE, so a window that closes between the reads is not
+ * counted twice); each sum only grows. An endless process is restarted
+ * here when one of its counters has to be.
  */
-void nvpc_window_sample(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_window_sample(struct nvpc_core *core,
+			       struct nvpc_domain *dom)
 {
-	struct nvpc_window *w = &dom->win;
+	struct nvpc_window *w = dom->win;
 	const struct nvpc_single_prog *p = &w->cur;
 	struct nvpc_single_ctrs c;
 	u64 live[NVPC_NR_SLOTS], top, ev;
@@ -485,3 +514,58 @@ const char *nvpc_window_use(struct perf_event *event)
 		return "threshold";
 	return "window";
 }
+
+static int nvpc_window_setup(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	if (!core->gen->single_start)
+		return 0;
+	dom->win = kzalloc(sizeof(*dom->win), GFP_KERNEL);
+	return dom->win ? 0 : -ENOMEM;
+}
+
+static void nvpc_window_teardown(struct nvpc_domain *dom)
+{
+	kfree(dom->win);
+	dom->win = NULL;
+}
+
+static void nvpc_window_update(struct nvpc_core *core,
+			       struct nvpc_domain *dom, unsigned long dirty)
+{
+	nvpc_window_program(core, dom);
+}
+
+static void nvpc_window_stop(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	if (core->gen->single_stop)
+		core->gen->single_stop(core, dom);
+	else
+		core->gen->stop(core, dom);
+	dom->win->on = false;
+}
+
+static void nvpc_window_sample_op(struct nvpc_core *core,
+				  struct nvpc_domain *dom, u64 now)
+{
+	nvpc_window_sample(core, dom);
+}
+
+/* window.c's restarts want a sample every 2^31 cycles */
+static unsigned int nvpc_window_width(struct nvpc_core *core)
+{
+	return 32;
+}
+
+const struct nvpc_mode_ops nvpc_mode_window = {
+	.name = "single event mode",
+	.setup = nvpc_window_setup,
+	.teardown = nvpc_window_teardown,
+	.start = nvpc_window_program,
+	.update = nvpc_window_update,
+	.stop = nvpc_window_stop,
+	.sample = nvpc_window_sample_op,
+	.ctrl_before = nvpc_window_sample,
+	.ctrl_after = nvpc_window_aborted,
+	.del = nvpc_event_sample_out,
+	.width = nvpc_window_width,
+};
