@@ -295,18 +295,11 @@ static inline bool nvpc_is_window(struct perf_event *event)
 	       NVPC_MODE_SINGLE && !nvpc_is_record(event);
 }
 
-int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
-		      struct perf_event *event);
-int nvpc_window_alloc(struct nvpc_slots *t, struct perf_event *event,
-		      unsigned long *claimed);
-void nvpc_window_regs(struct nvpc_domain *dom, struct perf_event *event);
 const char *nvpc_window_use(struct perf_event *event);
 
 int nvpc_engine_init(struct nvpc_core *core);
 void nvpc_engine_fini(struct nvpc_core *core);
 struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1);
-int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
-		    u64 config);
 int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		      struct perf_event *event);
 int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,

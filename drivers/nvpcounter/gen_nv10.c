@@ -28,10 +28,6 @@
 
 #include "core.h"
 
-/* truth tables: always true, never true */
-#define NVPC_OP_ALWAYS		0xffff
-#define NVPC_OP_NEVER		0x0000
-
 /* CTRL bits the driver may write (the state fields are read-only) */
 #define NVPC_NV10_CTRL_RW	(NVPC_NV10_CTRL_TVOUT_DEBUG_SEL | \
 				 NVPC_NV10_CTRL_TVOUT_DEBUG_EN | \

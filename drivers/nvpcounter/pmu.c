@@ -124,20 +124,66 @@ static const struct attribute_group nvpc_common_group = {
 	.attrs = nvpc_common_attrs,
 };
 
+/**
+ * struct nvpc_event_kind - what the perf callbacks do with a kind of event
+ * @init: event_init past the checks every kind shares: find and claim
+ *	what the event counts on (its domain, a unit sum's units)
+ * @release: give that back
+ * @fit: place the event on group validation's throwaway slot tables;
+ *	NULL: it has its domain alone and joins no group
+ * @add: pmu::add
+ * @del: pmu::del
+ * @start: pmu::start
+ * @stop: pmu::stop
+ * @update: bring a counting event's count up to date (@fold: add what
+ *	its counter counted since its last update); NULL: the event counts
+ *	as its drain publishes (record)
+ *
+ * Three kinds: counting (one domain's slot: quad, NV10:NV30's live
+ * program or a window input, as its domain's mode has it), unit sum (one
+ * slot on each GPC or partition, units.c) and record (record.c).
+ */
+struct nvpc_event_kind {
+	int (*init)(struct nvpc_core *core, struct perf_event *event);
+	void (*release)(struct nvpc_core *core, struct perf_event *event);
+	int (*fit)(struct nvpc_core *core, struct nvpc_slots *fake,
+		   struct perf_event *event);
+	int (*add)(struct nvpc_core *core, struct perf_event *event,
+		   int flags);
+	void (*del)(struct nvpc_core *core, struct perf_event *event,
+		    int flags);
+	void (*start)(struct nvpc_core *core, struct perf_event *event);
+	void (*stop)(struct nvpc_core *core, struct perf_event *event,
+		     int flags);
+	void (*update)(struct nvpc_core *core, struct perf_event *event,
+		       bool fold);
+};
+
+static const struct nvpc_event_kind nvpc_kind_count, nvpc_kind_unit_sum,
+	nvpc_kind_record;
+
+/* the one place an event's kind is told from its attr */
+static const struct nvpc_event_kind *nvpc_kind(struct perf_event *event)
+{
+	if (nvpc_is_record(event))
+		return &nvpc_kind_record;
+	if (nvpc_is_unit_sum(event))
+		return &nvpc_kind_unit_sum;
+	return &nvpc_kind_count;
+}
+
 /* Place one group member on the throwaway slot tables. */
 static int nvpc_validate_member(struct nvpc_core *core,
 				struct nvpc_slots *fake,
 				struct perf_event *member)
 {
-	unsigned long claimed;
-	int ret;
+	const struct nvpc_event_kind *kind = nvpc_kind(member);
 
-	if (nvpc_is_unit_sum(member))
-		ret = nvpc_units_validate(core, fake, member);
-	else
-		ret = nvpc_slot_alloc(core, fake, member->pmu_private, member,
-				      &claimed, 0);
-	if (ret < 0) {
+	if (!kind->fit) {
+		nvpc_dbg(core, "a record event has its domain alone: no group\n");
+		return -EINVAL;
+	}
+	if (kind->fit(core, fake, member) < 0) {
 		nvpc_dbg(core, "group does not fit: more than %d slots, or counter modes that exclude each other, in a domain\n",
 			 NVPC_NR_SLOTS);
 		return -EINVAL;
@@ -156,12 +202,6 @@ static int nvpc_validate_group(struct nvpc_core *core,
 	struct nvpc_slots *fake;
 	int ret = 0;
 
-	if (leader->pmu == event->pmu && nvpc_is_record(leader) &&
-	    leader != event) {
-		nvpc_dbg(core, "a record event has its domain alone: no group\n");
-		return -EINVAL;
-	}
-
 	/*
 	 * An event on its own fits if its config does (checked). perf
 	 * holds the leader's context mutex, which the sibling list needs,
@@ -169,6 +209,10 @@ static int nvpc_validate_group(struct nvpc_core *core,
 	 */
 	if (event == leader)
 		return 0;
+	if (leader->pmu == event->pmu && !nvpc_kind(leader)->fit) {
+		nvpc_dbg(core, "a record event has its domain alone: no group\n");
+		return -EINVAL;
+	}
 	fake = kcalloc(core->nr_domains, sizeof(*fake), GFP_KERNEL);
 	if (!fake)
 		return -ENOMEM;
@@ -180,30 +224,63 @@ static int nvpc_validate_group(struct nvpc_core *core,
 		if (sib->pmu == event->pmu)
 			ret = nvpc_validate_member(core, fake, sib);
 	}
-	if (!ret && event != leader)
+	if (!ret)
 		ret = nvpc_validate_member(core, fake, event);
 	kfree(fake);
 	return ret;
-}
-
-/* Give back what event_init claimed for the event. */
-static void nvpc_event_unclaim(struct nvpc_core *core,
-			       struct perf_event *event)
-{
-	if (nvpc_is_record(event))
-		nvpc_record_destroy(core, event);
-	else if (nvpc_is_unit_sum(event))
-		nvpc_units_destroy(core, event);
-	else
-		nvpc_domain_unclaim(core, event->pmu_private);
 }
 
 static void nvpc_event_destroy(struct perf_event *event)
 {
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
 
-	nvpc_event_unclaim(core, event);
+	nvpc_kind(event)->release(core, event);
 	nvpc_core_close(core);
+}
+
+/* the domain config1 names, as the event's pmu_private */
+static int nvpc_event_domain(struct nvpc_core *core, struct perf_event *event)
+{
+	struct nvpc_domain *dom = nvpc_domain_find(core, event->attr.config1);
+
+	if (!dom) {
+		nvpc_dbg(core, "config1 0x%llx: no such domain\n",
+			 event->attr.config1);
+		return -EINVAL;
+	}
+	event->pmu_private = dom;
+	return 0;
+}
+
+/* A counting event: its config, its group, its domain claimed. */
+static int nvpc_count_init(struct nvpc_core *core, struct perf_event *event)
+{
+	int ret = nvpc_event_domain(core, event);
+
+	if (!ret)
+		ret = nvpc_engine_check(core, event->pmu_private, event);
+	if (!ret)
+		ret = nvpc_validate_group(core, event);
+	if (!ret)
+		ret = nvpc_domain_claim(core, event->pmu_private,
+					nvpc_is_window(event) ?
+					NVPC_CLAIM_WINDOW : NVPC_CLAIM_COUNT);
+	return ret;
+}
+
+static void nvpc_count_release(struct nvpc_core *core,
+			       struct perf_event *event)
+{
+	nvpc_domain_unclaim(core, event->pmu_private);
+}
+
+static int nvpc_count_fit(struct nvpc_core *core, struct nvpc_slots *fake,
+			  struct perf_event *event)
+{
+	unsigned long claimed;
+
+	return nvpc_slot_alloc(core, fake, event->pmu_private, event,
+			       &claimed, 0);
 }
 
 /* A unit sum: its units, the group with them, their domains claimed. */
@@ -222,10 +299,17 @@ static int nvpc_unit_sum_init(struct nvpc_core *core,
 	return ret;
 }
 
+static int nvpc_record_event_init(struct nvpc_core *core,
+				  struct perf_event *event)
+{
+	int ret = nvpc_event_domain(core, event);
+
+	return ret ? ret : nvpc_record_init(core, event->pmu_private, event);
+}
+
 static int nvpc_event_init(struct perf_event *event)
 {
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
-	struct nvpc_domain *dom;
 	int ret;
 
 	if (event->attr.type != event->pmu->type)
@@ -253,45 +337,17 @@ static int nvpc_event_init(struct perf_event *event)
 		return -EINVAL;
 	}
 	ret = nvpc_units_check(core, event);
+	if (!ret)
+		ret = nvpc_kind(event)->init(core, event);
 	if (ret)
 		return ret;
-	if (nvpc_is_unit_sum(event)) {
-		ret = nvpc_unit_sum_init(core, event);
-		if (ret)
-			return ret;
-		goto open;
-	}
-	dom = nvpc_domain_find(core, event->attr.config1);
-	if (!dom) {
-		nvpc_dbg(core, "config1 0x%llx: no such domain\n",
-			 event->attr.config1);
-		return -EINVAL;
-	}
-	event->pmu_private = dom;
-	if (nvpc_is_record(event)) {
-		ret = nvpc_record_init(core, dom, event);
-		if (ret)
-			return ret;
-	} else {
-		ret = nvpc_engine_check(core, dom, event);
-		if (!ret)
-			ret = nvpc_validate_group(core, event);
-		if (!ret)
-			ret = nvpc_domain_claim(core, dom,
-						nvpc_is_window(event) ?
-						NVPC_CLAIM_WINDOW :
-						NVPC_CLAIM_COUNT);
-		if (ret)
-			return ret;
-	}
-open:
 	/*
 	 * the event's reference on the GPU, unless it is going away; the
 	 * first open event keeps it awake (backend's choice)
 	 */
 	ret = nvpc_core_open(core);
 	if (ret) {
-		nvpc_event_unclaim(core, event);
+		nvpc_kind(event)->release(core, event);
 		return ret;
 	}
 	/* the designated CPU counts every event of the GPU */
@@ -300,84 +356,138 @@ open:
 	return 0;
 }
 
-/* sample the event's domain (a unit sum's: each unit's) and update it */
-static void nvpc_event_sync(struct nvpc_core *core, struct perf_event *event,
-			    bool fold)
+/* counting kinds: counts while stopped are not the event's */
+static void nvpc_count_start(struct nvpc_core *core, struct perf_event *event)
 {
-	if (nvpc_is_unit_sum(event))
-		nvpc_units_update(core, event, fold);
-	else
-		nvpc_engine_update(core, event, fold);
+	nvpc_kind(event)->update(core, event, false);
+	event->hw.state = 0;
 }
+
+static void nvpc_count_stop(struct nvpc_core *core, struct perf_event *event,
+			    int flags)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	if (flags & PERF_EF_UPDATE)
+		nvpc_kind(event)->update(core, event, true);
+	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int nvpc_count_add(struct nvpc_core *core, struct perf_event *event,
+			  int flags)
+{
+	int ret = nvpc_engine_add(core, event);
+
+	if (ret)
+		return ret;
+	event->hw.state = flags & PERF_EF_START ? 0 :
+			  PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	return 0;
+}
+
+static void nvpc_count_del(struct nvpc_core *core, struct perf_event *event,
+			   int flags)
+{
+	nvpc_engine_del(core, event, !(event->hw.state & PERF_HES_STOPPED));
+	event->hw.state |= PERF_HES_STOPPED;
+}
+
+static int nvpc_unit_sum_add(struct nvpc_core *core, struct perf_event *event,
+			     int flags)
+{
+	int ret = nvpc_units_add(core, event);
+
+	if (ret)
+		return ret;
+	event->hw.state = flags & PERF_EF_START ? 0 :
+			  PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	return 0;
+}
+
+static void nvpc_unit_sum_del(struct nvpc_core *core,
+			      struct perf_event *event, int flags)
+{
+	nvpc_units_del(core, event, !(event->hw.state & PERF_HES_STOPPED));
+	event->hw.state |= PERF_HES_STOPPED;
+}
+
+/* a record event: the domain is the event's since event_init */
+static int nvpc_record_add(struct nvpc_core *core, struct perf_event *event,
+			   int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		nvpc_record_start(event);
+	return 0;
+}
+
+static void nvpc_record_del_cb(struct nvpc_core *core,
+			       struct perf_event *event, int flags)
+{
+	nvpc_record_del(event);
+}
+
+static void nvpc_record_start_cb(struct nvpc_core *core,
+				 struct perf_event *event)
+{
+	nvpc_record_start(event);
+}
+
+static void nvpc_record_stop_cb(struct nvpc_core *core,
+				struct perf_event *event, int flags)
+{
+	nvpc_record_stop(event);
+}
+
+static const struct nvpc_event_kind nvpc_kind_count = {
+	.init = nvpc_count_init,
+	.release = nvpc_count_release,
+	.fit = nvpc_count_fit,
+	.add = nvpc_count_add,
+	.del = nvpc_count_del,
+	.start = nvpc_count_start,
+	.stop = nvpc_count_stop,
+	.update = nvpc_engine_update,
+};
+
+static const struct nvpc_event_kind nvpc_kind_unit_sum = {
+	.init = nvpc_unit_sum_init,
+	.release = nvpc_units_destroy,
+	.fit = nvpc_units_validate,
+	.add = nvpc_unit_sum_add,
+	.del = nvpc_unit_sum_del,
+	.start = nvpc_count_start,
+	.stop = nvpc_count_stop,
+	.update = nvpc_units_update,
+};
+
+static const struct nvpc_event_kind nvpc_kind_record = {
+	.init = nvpc_record_event_init,
+	.release = nvpc_record_destroy,
+	.add = nvpc_record_add,
+	.del = nvpc_record_del_cb,
+	.start = nvpc_record_start_cb,
+	.stop = nvpc_record_stop_cb,
+};
 
 static void nvpc_event_start(struct perf_event *event, int flags)
 {
-	struct nvpc_core *core = to_nvpc_core(event->pmu);
-
-	if (nvpc_is_record(event)) {
-		nvpc_record_start(event);
-		return;
-	}
-
-	/* counts while stopped are not the event's: restart from now */
-	nvpc_event_sync(core, event, false);
-	event->hw.state = 0;
+	nvpc_kind(event)->start(to_nvpc_core(event->pmu), event);
 }
 
 static void nvpc_event_stop(struct perf_event *event, int flags)
 {
-	struct nvpc_core *core = to_nvpc_core(event->pmu);
-
-	if (nvpc_is_record(event)) {
-		nvpc_record_stop(event);
-		return;
-	}
-	if (event->hw.state & PERF_HES_STOPPED)
-		return;
-	if (flags & PERF_EF_UPDATE)
-		nvpc_event_sync(core, event, true);
-	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	nvpc_kind(event)->stop(to_nvpc_core(event->pmu), event, flags);
 }
 
 static int nvpc_event_add(struct perf_event *event, int flags)
 {
-	struct nvpc_core *core = to_nvpc_core(event->pmu);
-	int ret;
-
-	if (nvpc_is_record(event)) {
-		/* the domain is the event's since event_init */
-		event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-		if (flags & PERF_EF_START)
-			nvpc_record_start(event);
-		return 0;
-	}
-	if (nvpc_is_unit_sum(event))
-		ret = nvpc_units_add(core, event);
-	else
-		ret = nvpc_engine_add(core, event);
-	if (ret)
-		return ret;
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START)
-		event->hw.state = 0;
-	return 0;
+	return nvpc_kind(event)->add(to_nvpc_core(event->pmu), event, flags);
 }
 
 static void nvpc_event_del(struct perf_event *event, int flags)
 {
-	struct nvpc_core *core = to_nvpc_core(event->pmu);
-
-	if (nvpc_is_record(event)) {
-		nvpc_record_del(event);
-		return;
-	}
-	if (nvpc_is_unit_sum(event))
-		nvpc_units_del(core, event,
-			       !(event->hw.state & PERF_HES_STOPPED));
-	else
-		nvpc_engine_del(core, event,
-				!(event->hw.state & PERF_HES_STOPPED));
-	event->hw.state |= PERF_HES_STOPPED;
+	nvpc_kind(event)->del(to_nvpc_core(event->pmu), event, flags);
 }
 
 /* perf brackets a rotation's dels and adds: program the hardware once */
@@ -393,10 +503,12 @@ static void nvpc_pmu_enable(struct pmu *pmu)
 
 static void nvpc_event_read(struct perf_event *event)
 {
+	const struct nvpc_event_kind *kind = nvpc_kind(event);
+
 	/* a record event counts its packets as its drain publishes them */
-	if ((event->hw.state & PERF_HES_STOPPED) || nvpc_is_record(event))
+	if ((event->hw.state & PERF_HES_STOPPED) || !kind->update)
 		return;
-	nvpc_event_sync(to_nvpc_core(event->pmu), event, true);
+	kind->update(to_nvpc_core(event->pmu), event, true);
 }
 
 static void nvpc_events_free(struct nvpc_core *core)

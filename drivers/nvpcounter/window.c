@@ -104,10 +104,6 @@ struct nvpc_window {
 static void nvpc_window_sample(struct nvpc_core *core,
 			       struct nvpc_domain *dom);
 
-/* truth tables: always true, never true */
-#define NVPC_WIN_ALWAYS		0xffff
-#define NVPC_WIN_NEVER		0x0000
-
 /* the restart points of an endless process (see the DOC above) */
 #define NVPC_WIN_RESTART_IDLE	BIT_ULL(30)
 #define NVPC_WIN_RESTART_FORCE	BIT_ULL(31)
@@ -119,139 +115,6 @@ static void nvpc_window_sample(struct nvpc_core *core,
 static u64 nvpc_window_sat(const struct nvpc_core *core)
 {
 	return core->gen->single ? BIT_ULL(core->gen->live_bits) : U32_MAX;
-}
-
-#define NVPC_WIN_INPUT	(NVPC_CFG_SIG0 | NVPC_CFG_SIG1 | NVPC_CFG_SIG2 | \
-			 NVPC_CFG_SIG3 | NVPC_CFG_OP | NVPC_CFG_OPBITS)
-
-static const char * const nvpc_win_slot_names[NVPC_NR_SLOTS] = {
-	[NVPC_SLOT_PRE] = "pre",
-	[NVPC_SLOT_START] = "start",
-	[NVPC_SLOT_EVENT] = "event",
-	[NVPC_SLOT_STOP] = "stop",
-};
-
-/**
- * nvpc_window_check() - validate a single event mode event
- * @core: the GPU
- * @dom: its domain
- * @event: the event (NVPC_MODE_SINGLE, reserved config bits clear)
- *
- * Return: 0; -EOPNOTSUPP where the generation has no single event mode
- * events; -EINVAL with a dev_dbg reason for a bad field.
- */
-int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
-		      struct perf_event *event)
-{
-	u64 c = event->attr.config, c1 = event->attr.config1;
-	u64 c2 = event->attr.config2;
-	unsigned int slot = FIELD_GET(NVPC_CFG_SLOT, c);
-	u32 sarg = FIELD_GET(NVPC_CFG2_SARG, c2);
-	u32 opbits = FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
-
-	if (!core->gen->single_start) {
-		nvpc_dbg(core, "single event mode: not on a %s (GF100+ has no documented single event mode setup)\n",
-			 core->gen->name);
-		return -EOPNOTSUPP;
-	}
-	/* NV10 lacks EVENT_CTR_PERIOD: CTR_EVENT holds one window */
-	if (core->chip->gen == NVPC_GEN_NV10 &&
-	    ((c & NVPC_CFG_CYCLES) ||
-	     (slot == NVPC_SLOT_EVENT + 1 && !sarg))) {
-		nvpc_dbg(core, "single event mode: a NV10 has no EVENT_CTR_PERIOD: CTR_EVENT counts one window, only a threshold (thr) is summed\n");
-		return -EOPNOTSUPP;
-	}
-	if ((c & NVPC_CFG_SHORT) || (c1 & NVPC_CFG1_RECORD_FIELDS)) {
-		nvpc_dbg(core, "single event mode: record fields set\n");
-		return -EINVAL;
-	}
-	if (c2 & ~NVPC_CFG2_SARG) {
-		nvpc_dbg(core, "single event mode: config2 0x%llx: only bits 48-63 (pre/periods/thr)\n",
-			 c2);
-		return -EINVAL;
-	}
-	if (c & NVPC_CFG_CYCLES) {
-		if (slot || (c & NVPC_WIN_INPUT) || sarg) {
-			nvpc_dbg(core, "single event mode cycles: no slot, input or argument\n");
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!slot || slot > NVPC_NR_SLOTS) {
-		nvpc_dbg(core, "single event mode: slot %u: name the input, 1-4 (pre/start/event/stop)\n",
-			 slot);
-		return -EINVAL;
-	}
-	if (nvpc_check_sigs(core, dom, c))
-		return -EINVAL;
-	if (opbits & ~core->gen->opbits[slot - 1]) {
-		nvpc_dbg(core, "op bits 0x%x: not on the %s input of a %s\n",
-			 (u32)FIELD_GET(NVPC_OP_BITS, opbits),
-			 nvpc_win_slot_names[slot - 1], core->gen->name);
-		return -EINVAL;
-	}
-	if (slot - 1 == NVPC_SLOT_START && sarg) {
-		nvpc_dbg(core, "single event mode: START takes no argument (0x%x)\n",
-			 sarg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/**
- * nvpc_window_alloc() - claim the input a single event mode event names
- * @t: its domain's slot table (live, or group validation's copy)
- * @event: the event (checked)
- * @claimed: set to the slot claimed
- *
- * The inputs of one domain's program belong to one group: a slot that is
- * taken, or any slot held by another group or a quad-mode event, makes the
- * event wait.
- *
- * Return: the counter (its slot; NVPC_SLOT_EVENT for cycles), or -ENOSPC.
- */
-int nvpc_window_alloc(struct nvpc_slots *t, struct perf_event *event,
-		      unsigned long *claimed)
-{
-	unsigned int slot, s;
-
-	*claimed = 0;
-	slot = event->attr.config & NVPC_CFG_CYCLES ? NVPC_SLOT_EVENT :
-		FIELD_GET(NVPC_CFG_SLOT, event->attr.config) - 1;
-	if (t->ev[slot])
-		return -ENOSPC;
-	for (s = 0; s < NVPC_NR_SLOTS; s++) {
-		struct perf_event *ev = t->ev[s];
-
-		if (ev && (!nvpc_is_window(ev) ||
-			   ev->group_leader != event->group_leader))
-			return -ENOSPC;
-	}
-	t->ev[slot] = event;
-	*claimed = BIT(slot);
-	return slot;
-}
-
-/**
- * nvpc_window_regs() - the _SRC/_OP shadows of a single event mode event
- * @dom: its domain
- * @event: the event, placed on its slot (hw.idx)
- */
-void nvpc_window_regs(struct nvpc_domain *dom, struct perf_event *event)
-{
-	u64 c = event->attr.config;
-	unsigned int s = event->hw.idx;
-	u16 tt = FIELD_GET(NVPC_CFG_OP, c);
-
-	if (c & NVPC_CFG_CYCLES) {
-		/* every cycle of a window */
-		dom->src[s] = 0;
-		dom->op[s] = NVPC_WIN_ALWAYS;
-		return;
-	}
-	dom->src[s] = lower_32_bits(c);
-	dom->op[s] = (tt ? tt : NVPC_OP_ARG0) |
-		     FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
 }
 
 /*
@@ -266,10 +129,10 @@ static void nvpc_window_build(struct nvpc_domain *dom,
 	unsigned int s;
 
 	memset(p, 0, sizeof(*p));
-	p->op[NVPC_SLOT_PRE] = NVPC_WIN_ALWAYS;
-	p->op[NVPC_SLOT_START] = NVPC_WIN_ALWAYS;
-	p->op[NVPC_SLOT_EVENT] = NVPC_WIN_NEVER;
-	p->op[NVPC_SLOT_STOP] = NVPC_WIN_NEVER;
+	p->op[NVPC_SLOT_PRE] = NVPC_OP_ALWAYS;
+	p->op[NVPC_SLOT_START] = NVPC_OP_ALWAYS;
+	p->op[NVPC_SLOT_EVENT] = NVPC_OP_NEVER;
+	p->op[NVPC_SLOT_STOP] = NVPC_OP_NEVER;
 	p->stop = U32_MAX;
 	p->event_all = true;
 	*thr = false;
@@ -401,7 +264,7 @@ static void nvpc_window_restart(struct nvpc_core *core,
 		p.pre = c->pre;
 	} else {
 		p.src[NVPC_SLOT_PRE] = 0;
-		p.op[NVPC_SLOT_PRE] = NVPC_WIN_ALWAYS;
+		p.op[NVPC_SLOT_PRE] = NVPC_OP_ALWAYS;
 		p.pre = 0;
 		w->pre_live = false;
 	}

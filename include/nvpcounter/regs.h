@@ -55,6 +55,9 @@
 #define NVPC_OP_ES_ARG3_DELAYED_SRC1	BIT(20)
 /* The default truth table: output = argument 0 */
 #define NVPC_OP_ARG0			0xaaaa
+/* truth tables that ignore their inputs: always true, never true */
+#define NVPC_OP_ALWAYS			0xffff
+#define NVPC_OP_NEVER			0x0000
 
 /* SRC_STATUS [NV40-]: bit 4*input + j = SRC[j] of PRE/START/EVENT/STOP */
 #define NVPC_SRC_STATUS_BIT(input, j)	BIT(4 * (input) + (j))
