@@ -55,7 +55,7 @@ extern struct dentry *nvpc_debugfs_root;
  *	most 8) with one pulse, polls each swapped domain once and its
  *	stragglers NVPC_SWAP_POLLS more times in all: one domain at most
  *	1 + 9 * 8 = 73 accesses, a global swap at most 1 + (8 + 8) * 8 =
- *	129 (it was 8 polls per domain, up to 64 read passes). A commit
+ *	129. A commit
  *	programs the domains a perf transaction changed (at most 12 writes
  *	each), swaps them and collects them the same way, then samples the
  *	domains of its new events once each. The poll takes it once per

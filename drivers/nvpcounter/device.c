@@ -3,26 +3,17 @@
  * The device registry: backends (sim, pci) register GPUs here; each
  * registered GPU gets a PMU and a debugfs directory.
  *
- * Lifetime. The registry holds one reference on a GPU's core state and
- * every perf event one more, taken in event_init under @active_lock
- * together with the check that the GPU is still there; removal sets
- * @gone under that same lock before it drops the registry's reference,
- * so no event can take a reference on a core whose count reached 0. The
- * PMU is unregistered, and the core freed, after the last reference:
- * synchronously at removal when no event holds it (so that the name is
- * free again when the backend's remove returns), else from a work item
- * after the last event's destroy. perf (before Linux 6.15, which made
- * perf_pmu_unregister() revoke events) still uses the event's context,
- * which lives in the PMU's per-CPU memory on 6.1, and event->pmu after
- * ->destroy() returns (_free_event(): put_ctx(), module_put()), so the
- * PMU is unregistered only once its per-CPU contexts hold no event
- * (nvpc_pmu_unregister()). And an open that
- * found the PMU by its type just before perf_pmu_unregister() removed it
- * still calls its event_init (which answers ENODEV) after unregister
- * returned: perf_pmu_unregister() waits only for the opens that began
- * before it. The struct pmu (this core's struct, the rest is freed) is
- * therefore kept in a graveyard until the next PMU's unregistration has
- * waited for every open that could have seen it, or module exit.
+ * Lifetime (Documentation/internals.rst, perf.rst "Removal"): the
+ * registry holds one reference on a GPU's core and every perf event one
+ * more, taken in event_init under @active_lock together with the check
+ * that the GPU is still there; removal sets @gone under that lock before
+ * it drops the registry's reference. The PMU is unregistered and the
+ * core freed after the last reference, and only once perf's per-CPU
+ * contexts hold no event of it (perf before 6.15 still uses them after
+ * ->destroy()). An open that found the PMU just before
+ * perf_pmu_unregister() may still call its event_init afterwards, so the
+ * struct pmu waits in a graveyard until the next unregistration (or
+ * module exit) has waited for such opens.
  */
 
 #include <linux/debugfs.h>

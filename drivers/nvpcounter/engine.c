@@ -301,7 +301,7 @@ static void nvpc_domains_collect(struct nvpc_core *core, unsigned int first,
 		d->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
 		d->swapped = d->run->poll(core, d, now);
 		if (d->swapped)
-			d->stragglers++;
+			d->stats.stragglers++;
 		waiting |= d->swapped;
 	}
 	while (waiting && polls) {
@@ -322,7 +322,7 @@ static void nvpc_domains_collect(struct nvpc_core *core, unsigned int first,
 		if (!d->swapped)
 			continue;
 		d->swapped = false;
-		d->not_responding++;
+		d->stats.not_responding++;
 		dev_warn_ratelimited(core->dev,
 				     "%s: domain %s: swap did not land within the sample's polls, no counts read\n",
 				     core->name, d->name);

@@ -39,6 +39,42 @@ struct nvpc_slots {
 	u8 mode;
 };
 
+/**
+ * struct nvpc_domain_stats - a domain's counts in sysfs (domains/<name>/,
+ *	one file each, by these names), over every mode the domain ran
+ * @samples: periods read
+ * @lost_periods: quad mode swaps seen in OVERFLOW state: counts lost for
+ *	a period
+ * @saturations: counter readings at their saturation value, left out of
+ *	the sums
+ * @stragglers: samples in which the domain's swap or start had not landed
+ *	at its first poll
+ * @not_responding: swaps that never showed up in QUAD_STATE
+ * @record_packets: record packets published into AUX areas
+ * @record_gaps: record restarts that lost counts (window top, consumer
+ *	too slow)
+ * @record_stalls: times the hardware stopped because the AUX area was
+ *	full
+ * @record_faults: VM faults of record packet writes
+ * @single_restarts: single event processes restarted: an endless one
+ *	before a counter could saturate, any one after a write of the
+ *	shared CTRL (NV10:NV40) for another domain aborted it
+ * @window_cuts: those restarts that had to end a window early
+ */
+struct nvpc_domain_stats {
+	u64 samples;
+	u64 lost_periods;
+	u64 saturations;
+	u64 stragglers;
+	u64 not_responding;
+	u64 record_packets;
+	u64 record_gaps;
+	u64 record_stalls;
+	u64 record_faults;
+	u64 single_restarts;
+	u64 window_cuts;
+};
+
 struct nvpc_live;
 struct nvpc_window;
 struct nvpc_record;
@@ -87,25 +123,8 @@ struct nvpc_record;
  * @win: window.c's state (where the generation has single event mode
  *	events)
  * @rec: the domain's record event's session (record.c), NULL if none
- * @samples: periods read (sysfs, like the counters below: cumulative
- *	over every mode the domain ran)
- * @lost_periods: quad mode swaps seen in OVERFLOW state: counts lost for
- *	a period
- * @saturations: counter readings at their saturation value, left out of
- *	the sums
- * @stragglers: samples in which the domain's swap or start had not landed
- *	at its first poll
- * @not_responding: swaps that never showed up in QUAD_STATE
- * @win_restarts: single event processes restarted: an endless one
- *	before a counter could saturate, any one after a write of the
- *	shared CTRL (NV10:NV40) for another domain aborted it
- * @win_cuts: those restarts that had to end a window early
  * @rec_state: NVPC_REC_* (sysfs record_state)
- * @rec_packets: record packets published into AUX areas
- * @rec_gaps: record restarts that lost counts (window top, consumer too
- *	slow)
- * @rec_stalls: times the hardware stopped because the AUX area was full
- * @rec_faults: VM faults of record packet writes
+ * @stats: the counts sysfs shows
  */
 struct nvpc_domain {
 	const struct nvpc_domain_desc *desc;
@@ -145,18 +164,8 @@ struct nvpc_domain {
 	struct nvpc_window *win;
 	struct nvpc_record *rec;
 
-	u64 samples;
-	u64 lost_periods;
-	u64 saturations;
-	u64 stragglers;
-	u64 not_responding;
-	u64 win_restarts;
-	u64 win_cuts;
 	u8 rec_state;
-	u64 rec_packets;
-	u64 rec_gaps;
-	u64 rec_stalls;
-	u64 rec_faults;
+	struct nvpc_domain_stats stats;
 };
 
 /**

@@ -60,7 +60,7 @@ static void nvpc_live_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 			nvpc_clock_measure(dom, grow, now);
 	}
 	dom->sample_ns = now;
-	dom->samples++;
+	dom->stats.samples++;
 }
 
 static void nvpc_live_start(struct nvpc_core *core, struct nvpc_domain *dom)

@@ -720,29 +720,15 @@ err_events:
 #endif
 
 /*
- * A perf core defect forces this (Linux 6.1 and 6.12 alike, read in
- * Debian's linux-source-6.1 and linux-source-6.12 (6.12.117),
- * kernel/events/core.c): perf_event_mux_interval_ms_store() restarts the
- * multiplexing hrtimer of the PMU's context on every online CPU
- * (perf_mux_hrtimer_restart()) whether or not an event is open, and the
- * timer stops only at its next expiry, when it finds nothing to rotate.
- * perf_pmu_unregister() then frees the contexts (free_pmu_context():
- * free_percpu()) without cancelling it: for up to one interval after such
- * a write an armed hrtimer lives in freed memory (seen as an endless
- * hrtimer interrupt storm once the next GPU's PMU reused it). We found no
- * upstream fix: the 6.15 rework of perf_pmu_unregister() (perf_pmu_free())
- * that we read frees the contexts without an hrtimer_cancel() as well, and
- * perf offers a PMU no call to stop its timers. The fix belongs in perf:
- * free_pmu_context() (6.15+: perf_pmu_free()) should hrtimer_cancel()
- * each CPU's mux timer before free_percpu(), and the sysfs store should
- * hold pmus_lock (as it does) while checking the PMU is still listed.
- * Until then this is the one place the driver works around it. Cancel
- * them just before
- * perf_pmu_unregister(): with no event left only a write of the file
- * re-arms them, and a (root's) write between here and its device_del()
- * remains the one window. perf_test's
- * mux_interval_write_arms_timers_removal_cancels_them shows the timers
- * armed without any event, and gone after the GPU's removal.
+ * Works around a perf core defect (6.1 to 6.15 at least): a write of
+ * perf_event_mux_interval_ms arms every CPU's mux hrtimer of the PMU's
+ * context, event or not, and perf_pmu_unregister() frees the contexts
+ * without cancelling them. The upstream fix: free_pmu_context() (6.15+:
+ * perf_pmu_free()) should hrtimer_cancel() each CPU's mux timer before
+ * free_percpu(). Until then, cancel them here just before
+ * perf_pmu_unregister(); a root write between here and its device_del()
+ * remains the one window. perf_test
+ * mux_interval_write_arms_timers_removal_cancels_them shows both.
  */
 static void nvpc_pmu_cancel_mux_timers(struct pmu *pmu)
 {

@@ -41,18 +41,18 @@ static bool nvpc_quad_poll(struct nvpc_core *core, struct nvpc_domain *dom,
 		return true;
 	if (state == NVPC_QUAD_OVERFLOW) {
 		/* the visible set is the newest; the one before is lost */
-		dom->lost_periods++;
+		dom->stats.lost_periods++;
 		core->gen->ack(core, dom);
 		dom->clock_win_ns = 0;
 	} else if (ctr[NVPC_CTR_CYCLES] != U32_MAX) {
 		nvpc_clock_measure(dom, ctr[NVPC_CTR_CYCLES], now);
 	}
 	dom->sample_ns = now;
-	dom->samples++;
+	dom->stats.samples++;
 	for_each_set_bit(i, &used, NVPC_NR_CTRS) {
 		if (ctr[i] == U32_MAX) {
 			/* the true count is unknown: never add it */
-			dom->saturations++;
+			dom->stats.saturations++;
 			dev_warn_ratelimited(core->dev,
 					     "%s: domain %s: counter %u saturated, period left out\n",
 					     core->name, dom->name, i);

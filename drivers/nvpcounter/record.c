@@ -26,13 +26,11 @@
  * A full AUX area is a stall, not an end: the hardware waits at LIMIT,
  * record_state says "stalled", record_stalls counts it, and the drain
  * restarts the hardware as soon as the consumer has freed a packet's room.
- * It never ends a handle TRUNCATED for it and never fills the area to the
- * last byte: perf disables an AUX event that does either, and how it does
- * so differs between our kernels (6.1 at once from an irq_work; 6.12 only
- * sets a pending disable that the next sched-out carries out, so an enable
- * in between is lost), which would leave the event's fate to timing.
- * A VM fault wedges the domain until the GPU is reset (pcounter.rst): the
- * output ends TRUNCATED, record_state says "faulted", the log says why.
+ * It never ends a handle TRUNCATED for it nor fills the area to the last
+ * byte: perf disables an AUX event that does either, differently on 6.1
+ * and 6.12 (Documentation/record.rst "Losses"). A VM fault wedges the
+ * domain until the GPU is reset: the output ends TRUNCATED, record_state
+ * says "faulted", the log says why.
  */
 
 #include <linux/hrtimer.h>
@@ -620,7 +618,7 @@ static bool nvpc_record_arm(struct nvpc_core *core, struct nvpc_record *rec,
 static void nvpc_record_gap(struct nvpc_record *rec)
 {
 	rec->gap = true;
-	WRITE_ONCE(rec->dom->rec_gaps, rec->dom->rec_gaps + 1);
+	WRITE_ONCE(rec->dom->stats.record_gaps, rec->dom->stats.record_gaps + 1);
 }
 
 /* Publish @n new bytes; @flags PERF_AUX_FLAG_*. Ends the handle. */
@@ -639,7 +637,7 @@ static void nvpc_record_publish(struct nvpc_core *core,
 		perf_aux_output_flag(&rec->handle, flags);
 	perf_aux_output_end(&rec->handle, n);
 	rec->x_pub += n;
-	WRITE_ONCE(dom->rec_packets, dom->rec_packets + n / rec->prog.pkt);
+	WRITE_ONCE(dom->stats.record_packets, dom->stats.record_packets + n / rec->prog.pkt);
 	local64_add(n / rec->prog.pkt, &rec->event->count);
 }
 
@@ -662,7 +660,7 @@ static void nvpc_record_fault(struct nvpc_core *core, struct nvpc_record *rec,
 
 	nvpc_record_hw_off(core, rec);
 	nvpc_record_publish(core, rec, n, PERF_AUX_FLAG_TRUNCATED);
-	WRITE_ONCE(dom->rec_faults, dom->rec_faults + 1);
+	WRITE_ONCE(dom->stats.record_faults, dom->stats.record_faults + 1);
 	WRITE_ONCE(dom->rec_state, NVPC_REC_FAULTED);
 	dev_err_ratelimited(core->dev, "%s: %s: VM fault writing record packets: the domain is wedged until PCOUNTER is reset\n",
 			    core->name, dom->name);
@@ -789,7 +787,7 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 restart:
 	/* at the top of the window, or the AUX area filled up: a stall */
 	if (x_now + rec->prog.pkt <= rec->buf->window - rec->win_off)
-		WRITE_ONCE(dom->rec_stalls, dom->rec_stalls + 1);
+		WRITE_ONCE(dom->stats.record_stalls, dom->stats.record_stalls + 1);
 	nvpc_record_gap(rec);
 	if (!nvpc_record_arm(core, rec, false)) {
 		/* no packet's room: wait at LIMIT for the consumer */

@@ -208,23 +208,23 @@ static ssize_t nvpc_dom_counter_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%llu\n", READ_ONCE(*v));
 }
 
-/* a read-only u64 count of the domain, sysfs @_name, member @_field */
+/* a read-only u64 count of the domain, sysfs @_name: @_field */
 #define NVPC_DOM_COUNTER(_name, _field)					\
 	{ __ATTR(_name, 0444, nvpc_dom_counter_show, NULL),		\
 	  offsetof(struct nvpc_domain, _field) }
 
 static struct nvpc_dom_counter_attr nvpc_dom_counters[] = {
-	NVPC_DOM_COUNTER(lost_periods, lost_periods),
-	NVPC_DOM_COUNTER(saturations, saturations),
-	NVPC_DOM_COUNTER(stragglers, stragglers),
-	NVPC_DOM_COUNTER(not_responding, not_responding),
-	NVPC_DOM_COUNTER(samples, samples),
-	NVPC_DOM_COUNTER(record_packets, rec_packets),
-	NVPC_DOM_COUNTER(record_gaps, rec_gaps),
-	NVPC_DOM_COUNTER(record_stalls, rec_stalls),
-	NVPC_DOM_COUNTER(record_faults, rec_faults),
-	NVPC_DOM_COUNTER(single_restarts, win_restarts),
-	NVPC_DOM_COUNTER(window_cuts, win_cuts),
+	NVPC_DOM_COUNTER(lost_periods, stats.lost_periods),
+	NVPC_DOM_COUNTER(saturations, stats.saturations),
+	NVPC_DOM_COUNTER(stragglers, stats.stragglers),
+	NVPC_DOM_COUNTER(not_responding, stats.not_responding),
+	NVPC_DOM_COUNTER(samples, stats.samples),
+	NVPC_DOM_COUNTER(record_packets, stats.record_packets),
+	NVPC_DOM_COUNTER(record_gaps, stats.record_gaps),
+	NVPC_DOM_COUNTER(record_stalls, stats.record_stalls),
+	NVPC_DOM_COUNTER(record_faults, stats.record_faults),
+	NVPC_DOM_COUNTER(single_restarts, stats.single_restarts),
+	NVPC_DOM_COUNTER(window_cuts, stats.window_cuts),
 };
 
 /* idle, recording, stalled (the consumer fell behind), faulted or gone */

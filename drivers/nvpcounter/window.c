@@ -12,56 +12,37 @@
  * domain waits for the first: ENOSPC, perf multiplexes), and no quad-mode
  * counting or record event may be open on the domain meanwhile (EBUSY).
  *
- * What each member counts, from the process as read (64-bit sums, a
- * sample at every read and poll):
- *
- * - PRE: its pulses until START is recognised, at most pre + 1;
- * - START: the windows opened (closed ones, plus one while COUNTING);
- * - STOP: the windows closed: CTR_STOP counts the periods left down from
- *   its initial value, and the process ends INACTIVE after the last;
- * - EVENT: CTR_EVENT with EVENT_CTR_PERIOD = ALL (its cycles inside every
- *   window), or, with a threshold, CTR_START with EVENT_CTR_PERIOD = ONE
- *   (the windows in which it reached the threshold);
- * - cycles: the cycles inside windows, counted by an EVENT input that is
- *   always true: it takes the EVENT input (CTR_CYCLES holds the current
- *   window's length only, so no other counter sums them).
+ * What each member counts (64-bit sums, a sample at every read and poll;
+ * Documentation/perf.rst "Windows and thresholds"): PRE its pulses until
+ * START is recognised, START the windows opened, STOP the windows closed,
+ * EVENT its cycles inside windows (EVENT_CTR_PERIOD = ALL) or, with a
+ * threshold, the windows that reached it (CTR_START, ONE), cycles the
+ * cycles inside windows (an always-true EVENT input: CTR_CYCLES holds one
+ * window only).
  *
  * 0 periods means until the event is closed: CTR_STOP starts at
- * 0xffffffff and the driver restarts the process before any counter can
- * saturate (every counter grows at most once per cycle, and a sample
- * comes at least every 2^31 cycles of the fastest clock): at a sample
- * outside a window once a counter passed 2^30, inside one only once it
- * passed 2^31 (the window then ends there: counted closed, with a
- * threshold as reached if CTR_EVENT was at it, and in win_cuts). The
- * restarted process takes PRE as always true, so it recognises START
- * again after two cycles (the PRE_OP write's and one WAIT_FOR_PRE
- * cycle): a START pulse in them is not seen.
+ * 0xffffffff and the driver restarts the process before a counter can
+ * saturate (a sample comes at least every 2^31 cycles): outside a window
+ * once a counter passed 2^30, inside one once it passed 2^31 (the window
+ * then counted closed, in window_cuts). The restart takes PRE as always
+ * true: a START pulse in its first two cycles is not seen.
  *
- * A start lands on the domain's next cycle: until then the registers show
- * the process before it. The driver reads the process just before each
- * start and takes a read equal to that in every counter and SINGLE_STATE
- * as the start not landed yet (nothing folded, counted in stragglers).
- * Assumption (the documents are silent): a landed process never reads
- * exactly as the one before it did; it would have to have run, within the
- * reads, to the same counts (a read follows the start within the same
- * lock hold, and a GPU read takes many domain cycles; the sim does the
- * start's state change at a read on its manual clock, Documentation/
- * sim.rst "Time and clocks"). GF100+ has no documented single event mode setup
- * (pcounter.rst: "figure out how single event mode is supposed to be used
- * on NVC0+"): those events are refused there (EOPNOTSUPP).
+ * A start lands on the domain's next cycle; a read equal to the one just
+ * before the start, in every counter and SINGLE_STATE, is the start not
+ * landed yet (counted in stragglers). Assumption (the documents are
+ * silent): a landed process never reads exactly as the one before it.
+ * GF100+ has no documented single event mode setup (pcounter.rst: "figure
+ * out how single event mode is supposed to be used on NVC0+"): refused
+ * there (EOPNOTSUPP).
  *
- * NV10:NV40 have one CTRL for both domains (pcounter.rst "Control
- * registers"), and a CTRL write aborts the process of each ("Single event
- * mode"): a write for one domain (its EVENT_CTR_PERIOD, NV30's quad mode
- * bit) folds the other domain's process just before it and starts it
- * again after it from where that sample found it (nvpc_window_aborted()):
- * with the periods left, the PRE pulses still wanted (or PRE always true
- * once they were seen), a window open at the sample cut there as an
- * endless process's restart cuts it; what happened between the sample
- * and the write is not counted. NV10 itself has no EVENT_CTR_PERIOD
- * (CTR_EVENT restarts with every window): it refuses an EVENT member
- * without a threshold, and the window cycles, with EOPNOTSUPP. NV10:NV30
- * count CTR_EVENT and CTR_START in 40 bits, bit 39 sticky ("Counters").
+ * NV10:NV40's shared CTRL: a CTRL write for one domain aborts the other's
+ * process ("Single event mode"); the engine folds it just before and this
+ * file starts it again from there (nvpc_window_aborted(): the periods
+ * left, the PRE pulses still wanted, an open window cut). NV10 has no
+ * EVENT_CTR_PERIOD (CTR_EVENT restarts with every window): an EVENT
+ * member without a threshold, and the window cycles, are EOPNOTSUPP
+ * there. NV10:NV30 count CTR_EVENT and CTR_START in 40 bits, bit 39
+ * sticky ("Counters").
  */
 
 #include <linux/bitfield.h>
@@ -250,7 +231,7 @@ static void nvpc_window_restart(struct nvpc_core *core,
 		if (w->thr && c->event < nvpc_window_sat(core) &&
 		    c->event >= p.threshold)
 			dom->acc[NVPC_SLOT_EVENT]++;
-		dom->win_cuts++;
+		dom->stats.window_cuts++;
 	}
 	if (!w->endless) {
 		/* CTR_STOP: the periods left after the current one */
@@ -269,7 +250,7 @@ static void nvpc_window_restart(struct nvpc_core *core,
 		w->pre_live = false;
 	}
 	nvpc_window_start(core, dom, &p, old);
-	dom->win_restarts++;
+	dom->stats.single_restarts++;
 }
 
 /*
@@ -315,7 +296,7 @@ static void nvpc_window_sample(struct nvpc_core *core,
 		return;
 	if (w->pending) {
 		if (nvpc_window_same(&c, &w->old)) {
-			dom->stragglers++;
+			dom->stats.stragglers++;
 			return;
 		}
 		w->pending = false;
@@ -337,7 +318,7 @@ static void nvpc_window_sample(struct nvpc_core *core,
 	ev = w->thr ? c.start : c.event;
 	if (ev >= nvpc_window_sat(core)) {
 		/* the true count is unknown: never add it */
-		dom->saturations++;
+		dom->stats.saturations++;
 		dev_warn_ratelimited(core->dev,
 				     "%s: domain %s: single event mode %s saturated, left out\n",
 				     core->name, dom->name,
@@ -352,7 +333,7 @@ static void nvpc_window_sample(struct nvpc_core *core,
 		w->last[s] = live[s];
 	}
 	dom->sample_ns = ktime_get_ns();
-	dom->samples++;
+	dom->stats.samples++;
 	if (!w->endless)
 		return;
 	top = max3(c.event, c.start, live[NVPC_SLOT_STOP]);
