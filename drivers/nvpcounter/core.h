@@ -93,6 +93,8 @@ extern struct dentry *nvpc_debugfs_root;
  * @rec_bufs: AUX areas mapped for the GPU (under @lock)
  * @nr_rec_hw: domains in record mode; the record buffer is bound while
  *	there is one (under @lock)
+ * @rec_parked: record sessions parked by a del in the open transaction
+ *	(under @lock)
  * @rec_max_pages: the most AUX pages the backend maps (0: no record_map)
  */
 struct nvpc_core {
@@ -140,6 +142,7 @@ struct nvpc_core {
 	struct kobject **domain_kobjs;
 	struct list_head rec_bufs;
 	unsigned int nr_rec_hw;
+	unsigned int rec_parked;
 	u32 rec_max_pages;
 };
 

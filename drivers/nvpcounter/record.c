@@ -926,6 +926,7 @@ void nvpc_record_start(struct perf_event *event)
 	if (rec->parked) {
 		/* the hardware ran on, the handle is open: nothing lost */
 		rec->parked = false;
+		core->rec_parked--;
 		raw_spin_unlock_irqrestore(&core->lock, flags);
 		event->hw.state = 0;
 		return;
@@ -991,6 +992,8 @@ static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
 	int ret;
 
 	rec->active = false;
+	if (rec->parked)
+		core->rec_parked--;
 	rec->parked = false;
 	if (core->gone) {
 		nvpc_record_gone(core, rec);
@@ -1070,8 +1073,9 @@ void nvpc_record_del(struct perf_event *event)
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	raw_spin_lock_irqsave(&core->lock, flags);
-	if (core->txn && rec->active && !core->gone) {
+	if (core->txn && rec->active && !core->gone && !rec->parked) {
 		rec->parked = true;
+		core->rec_parked++;
 		parked = true;
 	}
 	raw_spin_unlock_irqrestore(&core->lock, flags);
@@ -1091,8 +1095,12 @@ static void nvpc_record_txn_end(struct nvpc_core *core)
 	unsigned long flags;
 	unsigned int i;
 
+	/* most transactions park nothing: no lock, no scan */
+	if (!READ_ONCE(core->rec_parked))
+		return;
 	raw_spin_lock_irqsave(&core->lock, flags);
-	for (i = 0; i < core->nr_domains && !core->txn; i++) {
+	for (i = 0; i < core->nr_domains && !core->txn && core->rec_parked;
+	     i++) {
 		struct nvpc_record *rec = core->domains[i].rec;
 
 		if (rec && rec->parked) {
