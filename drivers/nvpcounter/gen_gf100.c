@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generation ops for GF100+: hub, per-GPC and per-partition domain sets
- * with the per-domain register block of FACTS.md ("GF100+ per-domain
- * register map"). A domain swaps when its SWAP_SRC signal, pointed at the
- * domain's USER_0 trailer signal, is pulsed through USER_TRIGGER
+ * with the per-domain register block of envytools' rnndb
+ * (gf100_pcounter.xml). A domain swaps when its SWAP_SRC signal, pointed at
+ * the domain's USER_0 trailer signal, is pulsed through USER_TRIGGER
  * (pcounter.rst, The USER signals).
  */
 
@@ -34,7 +34,7 @@ static void nvpc_gf100_start(struct nvpc_core *core, struct nvpc_domain *dom)
 
 	nvpc_wr32(ndev, dom->base + NVPC_GF100_FILTER, 0);
 	nvpc_wr32(ndev, dom->base + NVPC_GF100_SWAP_SRC, user0 < 0 ? 0 : user0);
-	/* bit 18 is undocumented; FACTS.md: the known driver sets it */
+	/* bit 18 is undocumented; nouveau (nvkm/engine/pm/gf100.c) sets it */
 	nvpc_wr32(ndev, dom->base + NVPC_GF100_CTRL,
 		  FIELD_PREP(NVPC_GF100_CTRL_MODE, NVPC_GF100_CTRL_MODE_QUAD) |
 		  FIELD_PREP(NVPC_GF100_CTRL_CTR_MODE, dom->ctr_mode) |
@@ -114,7 +114,7 @@ static u32 nvpc_gf100_status_reg(const struct nvpc_domain *dom,
 	return dom->base + NVPC_GF100_STATUS(j);
 }
 
-/* every domain's block of FACTS.md's per-domain map, up to FILTER */
+/* every domain's block of rnndb's per-domain map, up to FILTER */
 static bool nvpc_gf100_dump_range(struct nvpc_core *core, unsigned int n,
 				  struct nvpc_reg_range *r)
 {
@@ -127,7 +127,7 @@ static bool nvpc_gf100_dump_range(struct nvpc_core *core, unsigned int n,
 
 /*
  * Record mode on GF100+: one buffer in the MAIN block for every domain
- * (FACTS.md "GF100+ domain placement"; pcounter.rst: "[XXX: figure out
+ * (envytools' rnndb, gf100_pcounter.xml; pcounter.rst: "[XXX: figure out
  * record mode setup for NVC0]"). Assumed, as the sim's "GF100+ record
  * mode": START/LIMIT/ADDRESS_HIGH/POS behave as G84's RECORD_START/LIMIT/
  * ADDRESS_HIGH/STATUS, CTRL MODE 3 writes long packets and 5 short ones.
@@ -184,7 +184,7 @@ static u32 nvpc_gf100_record_status(struct nvpc_core *core,
 
 const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.name = "gf100",
-	/* FACTS.md: CTR_MODE moved to bits 3-5, values assumed as on NV40 */
+	/* rnndb: CTR_MODE moved to bits 3-5, values assumed as on NV40 */
 	.slots = GENMASK(NVPC_NR_SLOTS - 1, 0),
 	.modes = GENMASK(NVPC_MODE_EXTRA_B6, 0),
 	/* pcounter.rst leaves bits 16-20 on GF100 open; G92's are assumed */

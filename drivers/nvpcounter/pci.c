@@ -368,8 +368,9 @@ static int nvpc_pci_peek(struct nvpc_pci_gpu *gpu, u32 addr, u32 *val)
 
 /*
  * GF100+: PCOUNTER is held in reset while PMC.ENABLE bit 28 is clear
- * (pcounter.rst, Introduction; FACTS.md "fini"). The owner's driver sets
- * it; nvpcounter only does so when told to (pci_enable_pcounter).
+ * (pcounter.rst, Introduction; nouveau's PM engine, nvkm/engine/pm/gf100.c
+ * fini). The owner's driver sets it; nvpcounter only does so when told to
+ * (pci_enable_pcounter).
  */
 static int nvpc_pci_gf100_enable(struct nvpc_pci_gpu *gpu)
 {
@@ -395,7 +396,10 @@ static int nvpc_pci_gf100_enable(struct nvpc_pci_gpu *gpu)
 	return 0;
 }
 
-/* One unit mask from FACTS.md: ((1 << count) - 1) & ~disable_a & ~disable_b */
+/*
+ * One unit mask as nouveau's PM engine builds it (nvkm/engine/pm/gf100.c):
+ * ((1 << count) - 1) & ~disable_a & ~disable_b
+ */
 static int nvpc_pci_unit_mask(struct nvpc_pci_gpu *gpu, const char *what,
 			      u32 count_reg, u32 dis_a, u32 dis_b,
 			      unsigned int max, u32 *mask)
@@ -494,7 +498,7 @@ static int nvpc_pci_identify(struct nvpc_pci_gpu *gpu,
 			   "PMC.BOOT_0");
 	if (ret)
 		return ret;
-	/* FACTS.md "Naming of chip generations": chipset in bits 20-28 */
+	/* envytools' documentation (PMC.BOOT_0): chipset in bits 20-28 */
 	boot0 = readl(gpu->ranges[0].io);
 	if (boot0 == NVPC_PCI_BOOT_0_ABSENT) {
 		dev_info(dev, "PMC.BOOT_0 reads all-ones (device not responding): not used\n");

@@ -3,11 +3,11 @@
  * DOC: unit sums
  *
  * A GF100+ GPU repeats its GPC domains in every GPC and its partition
- * domains in every memory partition (FACTS.md, "GF100+ domain placement
- * and unit enumeration"). A unit sum is one perf event that counts a
- * domain in every present unit and adds them up: config1 ``allunits``
- * (the named events of GPC and partition domains carry it), without
- * ``oneunit`` or a unit number::
+ * domains in every memory partition (nouveau's PM engine,
+ * nvkm/engine/pm/gf100.c: domain placement and unit enumeration). A unit
+ * sum is one perf event that counts a domain in every present unit and adds
+ * them up: config1 ``allunits`` (the named events of GPC and partition
+ * domains carry it), without ``oneunit`` or a unit number::
  *
  *   perf stat -a -e nvpcounter/gpc_d0_user_1/          # every GPC
  *   perf stat -a -e nvpcounter/gpc_d0_user_1,unit=2/   # GPC 2 alone

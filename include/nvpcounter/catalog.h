@@ -25,10 +25,10 @@
  * Signal names are lowercase, [a-z0-9_], made from the document's wording:
  *
  * - a single signal takes the normalised wording ("PGRAPH_IDLE" and
- *   FACTS.md's "graph idle" are both "graph_idle");
+ *   nouveau's "gr_idle" are both "graph_idle");
  * - a range "0x77-0x7e: GSCHED" becomes gsched_0 .. gsched_7 (decimal index
  *   from the start of the range), unless the document numbers it itself
- *   (FACTS.md "vfetch_00 ..", "CTXCTL flag 0x1c ..");
+ *   (nouveau's "vfetch_00 ..", envytools' "CTXCTL flag 0x1c ..");
  * - when two lines of one chip would give the same name, each of them gets
  *   the suffix _d<domain>_<id in hex> instead of the range index
  *   (NVPC_SIGR_SUFFIX), e.g. zcull_d1_4f and zcull_d2_58 on G98;
@@ -56,11 +56,14 @@
  * signal range (pcounter.rst, Trailer signals): count = base + 0x20.
  */
 #define NVPC_TRAILER_SPAN	0x20
-/* GF100+: base+0x1f .. base+0x3f, USER_0 = count - 0x40 + 0x27 (FACTS.md) */
+/*
+ * GF100+: base+0x1f .. base+0x3f, USER_0 = count - 0x40 + 0x27 (nouveau's
+ * PM engine, nvkm/engine/pm/gf100.c)
+ */
 #define NVPC_TRAILER_SPAN_GF100	0x40
 
 /* NVPC_SIGR_*: &nvpc_signal_range.flags */
-/* append the range index as two decimal digits (FACTS.md's vfetch_00) */
+/* append the range index as two decimal digits (nouveau's vfetch_00) */
 #define NVPC_SIGR_IDX2		BIT(0)
 /* append the range index as two hex digits (ctxctl_flag_1c) */
 #define NVPC_SIGR_IDXHEX	BIT(1)
@@ -118,8 +121,8 @@ struct nvpc_signal {
 };
 
 /**
- * enum nvpc_trailer - trailer signals (pcounter.rst and pcounter-rev2.txt,
- *	Trailer signals)
+ * enum nvpc_trailer - trailer signals (envytools' pcounter.rst and
+ *	pcounter/intro.rst, Trailer signals)
  * @NVPC_TRAILER_ZERO: always 0 [NV40:GF100]
  * @NVPC_TRAILER_PERIODIC: the domain's PERIODIC signal [G84-]
  * @NVPC_TRAILER_WRCACHE_FLUSH: PGRAPH.WRCACHE_FLUSH pulse [G84:GF100]

@@ -3,24 +3,26 @@
  * PCOUNTER register map of every hardware generation, shared by the driver
  * and the sim model.
  *
- * Sources: envytools' pcounter.rst ("MMIO registers", "Input
- * selection", "Counters", "Control registers", "Quad event mode", "Record
- * mode"), pcounter-rev2.txt (register tables) and FACTS.md (GF100+ domain
- * layout and unit enumeration). Offsets are absolute BAR0 addresses.
+ * Sources: envytools' pcounter.rst ("MMIO registers", "Input selection",
+ * "Counters", "Control registers", "Quad event mode", "Record mode"),
+ * envytools' pcounter/intro.rst (register tables), envytools' rnndb
+ * (gf100_pcounter.xml: GF100+ domain layout) and nouveau's PM engine
+ * (nvkm/engine/pm/gf100.c: unit enumeration). Offsets are absolute BAR0
+ * addresses.
  */
 #ifndef _NVPCOUNTER_REGS_H
 #define _NVPCOUNTER_REGS_H
 
 #include <nvpcounter/compat.h>
 
-/* ---- PMC (FACTS.md "Naming of chip generations"; pcounter.rst Intro) --- */
+/* ---- PMC (envytools' documentation, PMC.BOOT_0; pcounter.rst Intro) ---- */
 #define NVPC_PMC_BOOT_0			0x000000
 #define NVPC_PMC_BOOT_0_CHIPSET		GENMASK(28, 20)
 #define NVPC_PMC_ENABLE			0x000200
 /* GF100+: PCOUNTER is held in reset while this bit is clear. */
 #define NVPC_PMC_ENABLE_PCOUNTER	BIT(28)
 
-/* PGRAPH 0x400084 bit 5: the PM_TRIGGER pulse (FACTS.md, nouveau's "next") */
+/* PGRAPH 0x400084 bit 5: PM_TRIGGER (nouveau, nvkm/engine/pm/nv40.c "next") */
 #define NVPC_PGRAPH_PM_TRIGGER		0x400084
 #define NVPC_PGRAPH_PM_TRIGGER_PULSE	BIT(5)
 
@@ -240,7 +242,7 @@ static inline u32 nvpc_nv10_status(unsigned int i, unsigned int j)
 #define NVPC_GF100_TRAILER_EVENT(x)	(0x37 - (x))
 #define NVPC_GF100_TRAILER_FLAG(x)	(0x3f - (x))
 
-/* ---- GF100+ (FACTS.md "GF100+ per-domain register map") ---- */
+/* ---- GF100+ (envytools' rnndb, gf100_pcounter.xml) ---- */
 #define NVPC_GF100_GPC_BASE(g, d)	(0x180000 + (g) * 0x1000 + (d) * 0x200)
 #define NVPC_GF100_PART_BASE(p, d)	(0x1a0000 + (p) * 0x1000 + (d) * 0x200)
 #define NVPC_GF100_HUB_BASE(d)		(0x1b0000 + (d) * 0x200)
@@ -317,7 +319,7 @@ static inline u32 nvpc_nv10_status(unsigned int i, unsigned int j)
 #define NVPC_GF100_PART_DSET_CTRL	0x1bc000
 #define NVPC_GF100_HUB_DSET_CTRL	0x1be000
 
-/* Unit enumeration (FACTS.md "GF100+ domain placement") */
+/* Unit enumeration (nouveau's PM engine, nvkm/engine/pm/gf100.c) */
 #define NVPC_GF100_GPC_COUNT		0x022430
 #define NVPC_GF100_GPC_DISABLE_A	0x022504
 #define NVPC_GF100_GPC_DISABLE_B	0x022584

@@ -35,7 +35,8 @@
  *   write of sim.rst's pm_trigger file: count = NR_PULSES;
  * - USER1: USER_1 of a GF100+ domain, set for one cycle by a USER_TRIGGER
  *   write of 0x22 (value bit 1, pulse bit 5, pcounter.rst "The USER
- *   signals") at the domain base (FACTS.md) + 0xec: count = NR_PULSES.
+ *   signals") at the domain base (envytools' rnndb, gf100_pcounter.xml) +
+ *   0xec: count = NR_PULSES.
  * NV10, NV15, NV30:NV40 and NV40:G80 chips name only FLAG and EVENT
  * trailer signals, which no waveform or sim file drives: cycles only.
  */
@@ -130,7 +131,7 @@ static const struct named_want mcp77_pm = {
 	.dom = "main.1",
 };
 
-/* graph idle (FACTS.md, Named signals; the chips' lists) */
+/* graph idle (nouveau's PM signal names; the chips' lists) */
 static const struct named_want idle_c8 = {
 	.kind = NAMED_WAVE,
 	.event = "graph_idle",

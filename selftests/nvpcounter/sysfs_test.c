@@ -4,17 +4,18 @@
  * (Documentation/ABI/testing/sysfs-bus-event_source-devices-nvpcounter).
  *
  * The expected domain lists come from the documents: the clock of each
- * counter set from nv40-pcounter-signals.txt ("Other NV84+ define the
- * following on top of NV40": 0 host, 1 core, 2 geometry, 3 shader,
- * 4 memory, 5 core (misc), 6 video decoding, 7 core (VM)); trailer bases
- * from the chip's "trailer base" lines or, failing those, from FACTS.md's
- * first trailer signal (ZERO, base + 0x0c on G84:GF100, pcounter-rev2.txt
- * "Trailer signals"): G84 "ec"/"8c" -> 0xe0/0x80, GT215 "ec"/"cc" ->
- * 0xe0/0xc0; the NV84 list's host signal 0x2c puts G84's host base at
- * 0x40. A domain's signals end with its trailer: count = base + 0x20.
- * Domains no document sizes keep FACTS.md's 0x20. GF100: FACTS.md "GF100
- * gpc 0 and part 0 0xe0", the GF100+ trailer (USER at base + 0x27 ..
- * FLAG at base + 0x3f) ending there: base 0xa0.
+ * counter set from envytools' pcounter/nv40.txt ("Other NV84+ define the
+ * following on top of NV40": 0 host, 1 core, 2 geometry, 3 shader, 4
+ * memory, 5 core (misc), 6 video decoding, 7 core (VM)); trailer bases from
+ * the chip's "trailer base" lines or, failing those, from nouveau's first
+ * trailer signal (ZERO, base + 0x0c on G84:GF100, envytools'
+ * pcounter/intro.rst "Trailer signals"): G84 "ec"/"8c" -> 0xe0/0x80, GT215
+ * "ec"/"cc" -> 0xe0/0xc0; the NV84 list's host signal 0x2c puts G84's host
+ * base at 0x40. A domain's signals end with its trailer: count = base +
+ * 0x20. Domains no document sizes keep the 0x20 of nouveau's PM domain
+ * tables (nvkm/engine/pm/). GF100: nvkm/engine/pm/gf100.c's gpc 0 and
+ * part 0 0xe0, the GF100+ trailer (USER at base + 0x27 .. FLAG at base +
+ * 0x3f) ending there: base 0xa0.
  */
 #include <pthread.h>
 #include <sys/wait.h>
@@ -281,7 +282,7 @@ static int parse_event(const char *s, __u64 *config, __u64 *config1)
 }
 
 /*
- * graph_idle is 0xbd in domain 1 on G84 (FACTS.md "Named signals"):
+ * graph_idle is 0xbd in domain 1 on G84 (nouveau's PM signal names):
  * events/ says so, and the named form counts what the raw form counts.
  * pcrypt_idle (NV98 list, domain 5) is no G84 signal: absent.
  */
@@ -366,11 +367,11 @@ static const char *events_ending(struct _test_data_sysfs *self,
  * Documentation/events.rst, "Left out of events/": no event counts the
  * driver's own swap trigger (PGRAPH PM_TRIGGER on NV30:G84, USER_0 on
  * GF100+), PERIODIC (disabled, G84+) or ZERO (NV40+); PM_TRIGGER stays an
- * event where the driver does not pulse it (NV20:NV30, G84:GF100). The
- * ids, by hand from the trailer tables (pcounter-rev2.txt, Trailer
- * signals): NV20 PM_TRIGGER base 0 + 0x1d; G80 graph (base 0xe0, NV50
- * list) ZERO 0xee, PM_TRIGGER 0xef, PGRAPH_IDLE 0xc8; G84 graph (base
- * 0xe0) ZERO 0xec, PERIODIC 0xed, PM_TRIGGER 0xef, graph idle 0xbd;
+ * event where the driver does not pulse it (NV20:NV30, G84:GF100). The ids,
+ * by hand from the trailer tables (envytools' pcounter/intro.rst, Trailer
+ * signals): NV20 PM_TRIGGER base 0 + 0x1d; G80 graph (base 0xe0, NV50 list)
+ * ZERO 0xee, PM_TRIGGER 0xef, PGRAPH_IDLE 0xc8; G84 graph (base 0xe0) ZERO
+ * 0xec, PERIODIC 0xed, PM_TRIGGER 0xef, graph idle 0xbd;
  * GF100 gpc 0 (base 0xa0) USER_0 0xc7, USER_1 0xc8, PERIODIC 0xce.
  */
 static const struct {
@@ -473,11 +474,11 @@ static void check_domain_dirs(struct __test_metadata *_metadata,
 /*
  * One name per domain (Documentation/events.rst, "Domain names"): the
  * domains/ directories are exactly main.0 .. main.7 on a G84 (8 domains,
- * nv40-pcounter-signals.txt "Other NV84+") and, on a GF100 with 2 GPCs
- * and 2 partitions (one gpc and one part domain each, FACTS.md), gpc0.0,
- * gpc1.0, part0.0, part1.0. The cycles events of the GPCs and the
- * partitions are gpc_d0_cycles and part_d0_cycles (dset 1 and 2, every
- * unit: allunits, perf.rst).
+ * envytools' pcounter/nv40.txt "Other NV84+") and, on a GF100 with 2 GPCs
+ * and 2 partitions (one gpc and one part domain each, nouveau's
+ * nvkm/engine/pm/gf100.c), gpc0.0, gpc1.0, part0.0, part1.0. The cycles
+ * events of the GPCs and the partitions are gpc_d0_cycles and
+ * part_d0_cycles (dset 1 and 2, every unit: allunits, perf.rst).
  */
 TEST_F(sysfs, domain_names_exactly_documented)
 {
@@ -534,7 +535,7 @@ TEST_F_TIMEOUT(sysfs, perf_tool_named_event, 120)
 
 	ASSERT_EQ(0, setup_gpu(self, "gt215"));
 	ASSERT_EQ(2, self->gpu);
-	/* GT215 graph idle is 0xcb (FACTS.md "Named signals") */
+	/* GT215 graph idle is 0xcb (nouveau's PM signal names) */
 	ASSERT_EQ(0, sim_wave(self->gpu, "main.1", 0xcb,
 			      WAVE_PERIODIC(4, 1, 0)));
 	/* the PMU may be nvpcounter or nvpcounter_N: use its own name */
@@ -559,10 +560,11 @@ TEST_F_TIMEOUT(sysfs, perf_tool_named_event, 120)
 /*
  * events.rst: a named event of a per-GPC domain counts every GPC, unit=
  * picks one, oneunit GPC 0 (perf.rst, "Whole-GPU counts"). Three
- * USER_TRIGGER writes of 0x22 (value and pulse bit of USER_1,
- * pcounter.rst "The USER signals") at gpc1.0's base 0x181000 (FACTS.md:
- * 0x180000 + g * 0x1000) + 0xec, each followed by 10 cycles: USER_1 of
- * gpc1.0 is 1 in 3 cycles, that of gpc0.0 in none, so the sum is 3.
+ * USER_TRIGGER writes of 0x22 (value and pulse bit of USER_1, pcounter.rst
+ * "The USER signals") at gpc1.0's base 0x181000 (nouveau's
+ * nvkm/engine/pm/gf100.c: 0x180000 + g * 0x1000) + 0xec, each followed by
+ * 10 cycles: USER_1 of gpc1.0 is 1 in 3 cycles, that of gpc0.0 in none, so
+ * the sum is 3.
  */
 TEST_F_TIMEOUT(sysfs, perf_tool_unit_picks_gpc, 120)
 {

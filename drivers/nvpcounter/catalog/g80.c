@@ -2,34 +2,38 @@
 /*
  * G80:GF100 chips (Tesla).
  *
- * Domains (nv40-pcounter-signals.txt, counter sets): NV50:NV84 have the
+ * Domains (envytools' pcounter/nv40.txt, counter sets): NV50:NV84 have the
  * NV40 set 0 host, 1 core [PGRAPH front], 2 geometry [PGRAPH back],
  * 3 shader, 4 memory. Other NV84+ add 5 misc (core clock), 6 video
  * decoding, 7 VM and memory interface (core clock). NV84+ IGPs (MCP77,
  * MCP79) have the NV40 sets without the memory one, then 4 misc, 5 video
- * decoding, 6 VM: 7 domains (FACTS.md: "MCP7x: 7 domains").
+ * decoding, 6 VM: 7 domains.
  *
  * Trailer bases and signal counts. The trailer ends at base+0x1f, the top
  * of the domain's range, so count = base + 0x20. In order of preference:
  *
- * 1. The chip's own "0xNN trailer base" line in nv40-pcounter-signals.txt.
- * 2. FACTS.md's "trailer base" ids. These are not trailer bases: they are
- *    nouveau's "trailer" signal, the first trailer signal of the domain,
- *    which is ZERO at base+0x0e on NV40:G84 and at base+0x0c on G84:GF100
- *    (pcounter-rev2.txt, Trailer signals). G80 "ee" is thus base 0xe0 -
- *    exactly what nv40-pcounter-signals.txt gives for NV50 sets 1 and 2 -
- *    and G84 "ec"/"8c" are bases 0xe0/0x80, GT215 "cc" is 0xc0.
+ * 1. The chip's own "0xNN trailer base" line in envytools'
+ *    pcounter/nv40.txt.
+ * 2. The ids of nouveau's "trailer" signals (nouveau's PM signal names,
+ *    pc01_trailer/pc02_trailer in nvkm/engine/pm/nv50.c, g84.c, gt200.c,
+ *    gt215.c). These are not trailer bases: they are the first trailer
+ *    signal of the domain, which is ZERO at base+0x0e on NV40:G84 and at
+ *    base+0x0c on G84:GF100 (envytools' pcounter/intro.rst, Trailer
+ *    signals). G80 "ee" is thus base 0xe0 - exactly what envytools'
+ *    pcounter/nv40.txt gives for NV50 sets 1 and 2 - and G84 "ec"/"8c"
+ *    are bases 0xe0/0x80, GT215 "cc" is 0xc0.
  * 3. The smallest multiple of 0x20 that keeps every named signal of the
  *    domain below its trailer (base+0x0c on G84:GF100), when only a signal
  *    list is known.
- * 4. FACTS.md's count (nouveau's table) when nothing else is known; these
- *    are 0x20 for every unnamed domain and marked NVPC_DOMAIN_ASSUMED.
+ * 4. The count of nouveau's PM domain tables (nvkm/engine/pm/) when
+ *    nothing else is known; these are 0x20 for every unnamed domain and
+ *    marked NVPC_DOMAIN_ASSUMED.
  *
- * FACTS.md's counts disagree with the primary documents wherever the
- * latter say more, and lose (FACTS.md: the primary documents win for
- * NV10:GF100): a 0xf0 graph domain cannot hold a trailer based at 0xe0
- * (it would end at 0xff), and NV50 names host signals 0x27-0x2a, NV84
- * 0x2c, beyond a 0x20 host domain.
+ * nouveau's counts disagree with envytools' documents wherever the latter
+ * say more, and lose (envytools' documents win for NV10:GF100): a 0xf0
+ * graph domain cannot hold a trailer based at 0xe0 (it would end at 0xff),
+ * and NV50 names host signals 0x27-0x2a, NV84 0x2c, beyond a 0x20 host
+ * domain.
  *
  * Clock rates are sim defaults, not documented facts.
  */
@@ -41,8 +45,8 @@
 #define TESLA_MEM_HZ	900000000
 #define TESLA_VDEC_HZ	400000000
 
-#define SRC_TXT		"nv40-pcounter-signals.txt"
-#define SRC_FACTS	"FACTS.md, Named signals"
+#define SRC_TXT		"envytools' pcounter/nv40.txt"
+#define SRC_NVKM	"nouveau's PM signal names"
 #define SRC_NV50	SRC_TXT ", NV50 signals"
 #define SRC_NV84	SRC_TXT ", NV84 signals"
 #define SRC_NV86	SRC_TXT ", NV86 signals"
@@ -51,7 +55,7 @@
 #define SRC_NVA5	SRC_TXT ", NVA5 signals"
 #define SRC_NVA8	SRC_TXT ", NVA8 signals"
 #define SRC_NVAC	SRC_TXT ", NVAC signals"
-#define SRC_NOUVEAU	"FACTS.md, Domains and signal counts (nouveau); count assumed"
+#define SRC_NOUVEAU	"nouveau's PM domain tables (nvkm/engine/pm/*.c); count assumed"
 #define SRC_DERIVED	"lowest trailer base above the named signals"
 
 #define A	NVPC_DOMAIN_ASSUMED
@@ -77,7 +81,7 @@
 
 /*
  * G80 (NV50): all five trailer bases from the NV50 list; they agree with
- * FACTS.md G80 "ee" (= 0xe0 + 0x0e) for domains 1 and 2.
+ * nouveau's G80 trailer "ee" (= 0xe0 + 0x0e) for domains 1 and 2.
  */
 static const struct nvpc_domain_desc g80_domains[] = {
 	NVPC_DOM(0, "host", 0x40, 0x20, "host", TESLA_HOST_HZ, 0, SRC_NV50),
@@ -90,14 +94,14 @@ static const struct nvpc_domain_desc g80_domains[] = {
 
 /*
  * G84: domain 0 holds PTIMER_TIME_B12 at 0x2c (NV84 list); with base 0x20
- * it would be the trailer's ZERO, so the base is 0x40. Domains 1 and 2
- * from FACTS.md G84 "ec" and "8c". G86 takes the same layout: the NV84 and
- * NV86 lists agree on every signal they share (0x2c, 0xc7-0xca).
+ * it would be the trailer's ZERO, so the base is 0x40. Domains 1 and 2 from
+ * nouveau's G84 trailers "ec" and "8c". G86 takes the same layout: the NV84
+ * and NV86 lists agree on every signal they share (0x2c, 0xc7-0xca).
  */
 static const struct nvpc_domain_desc g84_domains[] = {
 	TESLA_HOST(0x60, 0x40, 0, SRC_NV84 ", " SRC_DERIVED),
-	TESLA_GRAPH(0x100, 0xe0, 0, SRC_FACTS ": G84 trailer ec"),
-	TESLA_GRAPH_BACK(0xa0, 0x80, 0, SRC_FACTS ": G84 trailer 8c"),
+	TESLA_GRAPH(0x100, 0xe0, 0, SRC_NVKM ": G84 trailer ec"),
+	TESLA_GRAPH_BACK(0xa0, 0x80, 0, SRC_NVKM ": G84 trailer 8c"),
 	TESLA_MP(0x20, 0x00, A, SRC_NOUVEAU),
 	TESLA_MEM(0x20, 0x00, A, SRC_NOUVEAU),
 	TESLA_MISC(5, 0x20, 0x00, A, SRC_NOUVEAU),
@@ -137,13 +141,13 @@ static const struct nvpc_domain_desc g98_domains[] = {
 };
 
 /*
- * GT200 (NVA0): domains 1 and 2 from FACTS.md GT200 "ec"/"ec", domain 6
- * from the NVA0 list.
+ * GT200 (NVA0): domains 1 and 2 from nouveau's GT200 trailers "ec"/"ec",
+ * domain 6 from the NVA0 list.
  */
 static const struct nvpc_domain_desc gt200_domains[] = {
 	TESLA_HOST(0x20, 0x00, A, SRC_NOUVEAU),
-	TESLA_GRAPH(0x100, 0xe0, 0, SRC_FACTS ": GT200 trailer ec"),
-	TESLA_GRAPH_BACK(0x100, 0xe0, 0, SRC_FACTS ": GT200 trailer ec"),
+	TESLA_GRAPH(0x100, 0xe0, 0, SRC_NVKM ": GT200 trailer ec"),
+	TESLA_GRAPH_BACK(0x100, 0xe0, 0, SRC_NVKM ": GT200 trailer ec"),
 	TESLA_MP(0x20, 0x00, A, SRC_NOUVEAU),
 	TESLA_MEM(0x20, 0x00, A, SRC_NOUVEAU),
 	TESLA_MISC(5, 0x20, 0x00, A, SRC_NOUVEAU),
@@ -152,7 +156,7 @@ static const struct nvpc_domain_desc gt200_domains[] = {
 };
 
 /* MCP77 (NVAA): only its 7-domain structure is known. */
-#define SRC_MCP7X	"FACTS.md: MCP7x 7 domains; count assumed"
+#define SRC_MCP7X	"envytools' pcounter/nv40.txt: NV84+ IGP 7 domains; count assumed"
 static const struct nvpc_domain_desc mcp77_domains[] = {
 	TESLA_HOST(0x20, 0x00, A, SRC_MCP7X),
 	TESLA_GRAPH(0x20, 0x00, A, SRC_MCP7X),
@@ -179,11 +183,11 @@ static const struct nvpc_domain_desc mcp79_domains[] = {
 	TESLA_VM(6, 0x20, 0x00, A, SRC_MCP7X),
 };
 
-/* GT215 (NVA3): domains 1 and 2 from FACTS.md GT215 "ec"/"cc". */
+/* GT215 (NVA3): domains 1 and 2 from nouveau's GT215 trailers "ec"/"cc". */
 static const struct nvpc_domain_desc gt215_domains[] = {
 	TESLA_HOST(0x20, 0x00, A, SRC_NOUVEAU),
-	TESLA_GRAPH(0x100, 0xe0, 0, SRC_FACTS ": GT215 trailer ec"),
-	TESLA_GRAPH_BACK(0xe0, 0xc0, 0, SRC_FACTS ": GT215 trailer cc"),
+	TESLA_GRAPH(0x100, 0xe0, 0, SRC_NVKM ": GT215 trailer ec"),
+	TESLA_GRAPH_BACK(0xe0, 0xc0, 0, SRC_NVKM ": GT215 trailer cc"),
 	TESLA_MP(0x20, 0x00, A, SRC_NOUVEAU),
 	TESLA_MEM(0x20, 0x00, A, SRC_NOUVEAU),
 	TESLA_MISC(5, 0x20, 0x00, A, SRC_NOUVEAU),
@@ -220,16 +224,17 @@ static const struct nvpc_domain_desc gt218_domains[] = {
 };
 
 /*
- * Named signals. The per-chip lists of nv40-pcounter-signals.txt come
- * first, then FACTS.md's graph and domain 2 names for G80/G84/GT200/GT215.
- * PGRAPH_IDLE (txt) and "graph idle" (FACTS.md) are one signal,
+ * Named signals. The per-chip lists of envytools' pcounter/nv40.txt come
+ * first, then nouveau's PM signal names of the graph and domain 2 for
+ * G80/G84/GT200/GT215 (nvkm/engine/pm/nv50.c, g84.c, gt200.c, gt215.c).
+ * PGRAPH_IDLE (nv40.txt) and gr_idle (nouveau) are one signal,
  * graph_idle; PGRAPH_INTR_PENDING is graph_intr_pending.
  */
 
-/* FACTS.md, Named signals: numbered ranges (strmout_00, vfetch_00 ...) */
-#define FACTS_SIGR(_dom, _first, _count, _name, _doc)			\
+/* nouveau's PM signal names: numbered ranges (strmout_00, vfetch_00 ...) */
+#define NVKM_SIGR(_dom, _first, _count, _name, _doc)			\
 	NVPC_SIGR(_dom, _first, _count, _name, _doc, NVPC_SIGR_IDX2, 0,	\
-		  SRC_FACTS)
+		  SRC_NVKM)
 
 #define X	NVPC_SIGR_SUFFIX
 #define CTXCTL_FLAGS(_first, _src)					\
@@ -237,10 +242,10 @@ static const struct nvpc_domain_desc gt218_domains[] = {
 		  NVPC_SIGR_IDXHEX, 0x1c, _src)
 
 /*
- * G80: the NV50 list and FACTS.md G80. Both documents name 0x7c/0x7d
- * (GSCHED / vattr_00, vattr_01), 0x80 (STRMOUT / strmout_01), 0x3f
- * (VFETCH.JOE / vfetch_25) and 0xc8 (PGRAPH_IDLE / graph idle); the
- * differently worded ones keep both names.
+ * G80: the NV50 list and nouveau's G80 names (nvkm/engine/pm/nv50.c). Both
+ * documents name 0x7c/0x7d (GSCHED / vattr_00, vattr_01), 0x80 (STRMOUT /
+ * strmout_01), 0x3f (VFETCH.JOE / vfetch_25) and 0xc8 (PGRAPH_IDLE / graph
+ * idle); the differently worded ones keep both names.
  */
 static const struct nvpc_signal_range g80_signals[] = {
 	NVPC_SIG1(0, 0x00, "pfifo_host_memory_write",
@@ -284,29 +289,29 @@ static const struct nvpc_signal_range g80_signals[] = {
 		   "PFIFO/host memory read", SRC_NV50),
 	NVPC_SIG1(2, 0xea, "ccache", "CCACHE", SRC_NV50),
 	NVPC_SIG1(4, 0x1a, "pfb_100008", "PFB 100008", SRC_NV50),
-	FACTS_SIGR(1, 0x7f, 2, "strmout", "strmout_00 (+1 for _01)"),
-	FACTS_SIGR(1, 0x7c, 2, "vattr", "vattr_00 (+1)"),
-	FACTS_SIGR(1, 0x20, 6, "zcull", "zcull_00..05 (consecutive)"),
-	FACTS_SIGR(1, 0x26, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
-	FACTS_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
-	FACTS_SIGR(2, 0x52, 4, "crop", "crop_00..03"),
-	FACTS_SIGR(2, 0x6c, 4, "zrop", "zrop_00..03"),
-	FACTS_SIGR(2, 0x70, 4, "tex", "tex_00..03"),
+	NVKM_SIGR(1, 0x7f, 2, "strmout", "strmout_00 (+1 for _01)"),
+	NVKM_SIGR(1, 0x7c, 2, "vattr", "vattr_00 (+1)"),
+	NVKM_SIGR(1, 0x20, 6, "zcull", "zcull_00..05 (consecutive)"),
+	NVKM_SIGR(1, 0x26, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
+	NVKM_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
+	NVKM_SIGR(2, 0x52, 4, "crop", "crop_00..03"),
+	NVKM_SIGR(2, 0x6c, 4, "zrop", "zrop_00..03"),
+	NVKM_SIGR(2, 0x70, 4, "tex", "tex_00..03"),
 };
 
-/* G84: the NV84 list and FACTS.md G84. */
+/* G84: the NV84 list and nouveau's G84 names (nvkm/engine/pm/g84.c). */
 static const struct nvpc_signal_range g84_signals[] = {
 	NVPC_SIG1(0, 0x2c, "ptimer_time_b12", "PTIMER_TIME_B12", SRC_NV84),
 	CTXCTL_FLAGS(0xc7, SRC_NV84),
-	NVPC_SIG1(1, 0xbd, "graph_idle", "graph idle (gr_idle)", SRC_FACTS),
-	FACTS_SIGR(1, 0x5e, 2, "strmout", "strmout_00 (+1 for _01)"),
-	FACTS_SIGR(1, 0x5c, 2, "vattr", "vattr_00 (+1)"),
-	FACTS_SIGR(1, 0x07, 6, "zcull", "zcull_00..05 (consecutive)"),
-	FACTS_SIGR(1, 0x66, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
-	FACTS_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
-	FACTS_SIGR(2, 0x30, 4, "crop", "crop_00..03"),
-	FACTS_SIGR(2, 0x44, 4, "zrop", "zrop_00..03"),
-	FACTS_SIGR(2, 0x48, 4, "tex", "tex_00..03"),
+	NVPC_SIG1(1, 0xbd, "graph_idle", "graph idle (gr_idle)", SRC_NVKM),
+	NVKM_SIGR(1, 0x5e, 2, "strmout", "strmout_00 (+1 for _01)"),
+	NVKM_SIGR(1, 0x5c, 2, "vattr", "vattr_00 (+1)"),
+	NVKM_SIGR(1, 0x07, 6, "zcull", "zcull_00..05 (consecutive)"),
+	NVKM_SIGR(1, 0x66, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
+	NVKM_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
+	NVKM_SIGR(2, 0x30, 4, "crop", "crop_00..03"),
+	NVKM_SIGR(2, 0x44, 4, "zrop", "zrop_00..03"),
+	NVKM_SIGR(2, 0x48, 4, "tex", "tex_00..03"),
 };
 
 /* G86: the NV86 list. */
@@ -414,18 +419,18 @@ static const struct nvpc_signal_range g98_signals[] = {
 		  SRC_NV98),
 };
 
-/* GT200: the NVA0 list and FACTS.md GT200. */
+/* GT200: the NVA0 list and nouveau's GT200 names (nvkm/engine/pm/gt200.c). */
 static const struct nvpc_signal_range gt200_signals[] = {
 	NVPC_SIGR(6, 0x00, 8, "pvp_user", "PVP_USER_0-7", 0, 0, SRC_NVA0),
-	NVPC_SIG1(1, 0xc9, "graph_idle", "graph idle (gr_idle)", SRC_FACTS),
-	FACTS_SIGR(1, 0x84, 2, "strmout", "strmout_00 (+1 for _01)"),
-	FACTS_SIGR(1, 0x82, 2, "vattr", "vattr_00 (+1)"),
-	FACTS_SIGR(1, 0x07, 6, "zcull", "zcull_00..05 (consecutive)"),
-	FACTS_SIGR(1, 0x46, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
-	FACTS_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
-	FACTS_SIGR(2, 0x55, 4, "crop", "crop_00..03"),
-	FACTS_SIGR(2, 0x74, 4, "zrop", "zrop_00..03"),
-	FACTS_SIGR(2, 0x78, 4, "tex", "tex_00..03"),
+	NVPC_SIG1(1, 0xc9, "graph_idle", "graph idle (gr_idle)", SRC_NVKM),
+	NVKM_SIGR(1, 0x84, 2, "strmout", "strmout_00 (+1 for _01)"),
+	NVKM_SIGR(1, 0x82, 2, "vattr", "vattr_00 (+1)"),
+	NVKM_SIGR(1, 0x07, 6, "zcull", "zcull_00..05 (consecutive)"),
+	NVKM_SIGR(1, 0x46, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
+	NVKM_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
+	NVKM_SIGR(2, 0x55, 4, "crop", "crop_00..03"),
+	NVKM_SIGR(2, 0x74, 4, "zrop", "zrop_00..03"),
+	NVKM_SIGR(2, 0x78, 4, "tex", "tex_00..03"),
 };
 
 /* MCP79: the NVAC list. */
@@ -442,17 +447,17 @@ static const struct nvpc_signal_range mcp79_signals[] = {
 	NVPC_SIGR(5, 0x9c, 6, "pvp_user", "PVP_USER_0-5", 0, 0, SRC_NVAC),
 };
 
-/* GT215: FACTS.md GT215. */
+/* GT215: nouveau's GT215 names (nvkm/engine/pm/gt215.c). */
 static const struct nvpc_signal_range gt215_signals[] = {
-	NVPC_SIG1(1, 0xcb, "graph_idle", "graph idle (gr_idle)", SRC_FACTS),
-	FACTS_SIGR(1, 0x86, 2, "strmout", "strmout_00 (+1 for _01)"),
-	FACTS_SIGR(1, 0x84, 2, "vattr", "vattr_00 (+1)"),
-	FACTS_SIGR(1, 0x07, 6, "zcull", "zcull_00..05 (consecutive)"),
-	FACTS_SIGR(1, 0x46, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
-	FACTS_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
-	FACTS_SIGR(2, 0x64, 4, "crop", "crop_00..03"),
-	FACTS_SIGR(2, 0x7c, 4, "zrop", "zrop_00..03"),
-	FACTS_SIGR(2, 0x80, 4, "tex", "tex_00..03"),
+	NVPC_SIG1(1, 0xcb, "graph_idle", "graph idle (gr_idle)", SRC_NVKM),
+	NVKM_SIGR(1, 0x86, 2, "strmout", "strmout_00 (+1 for _01)"),
+	NVKM_SIGR(1, 0x84, 2, "vattr", "vattr_00 (+1)"),
+	NVKM_SIGR(1, 0x07, 6, "zcull", "zcull_00..05 (consecutive)"),
+	NVKM_SIGR(1, 0x46, 26, "vfetch", "vfetch_00.. (26 consecutive)"),
+	NVKM_SIGR(2, 0x00, 8, "prop", "prop_00..07"),
+	NVKM_SIGR(2, 0x64, 4, "crop", "crop_00..03"),
+	NVKM_SIGR(2, 0x7c, 4, "zrop", "zrop_00..03"),
+	NVKM_SIGR(2, 0x80, 4, "tex", "tex_00..03"),
 };
 
 /* GT216: the NVA5 list. */

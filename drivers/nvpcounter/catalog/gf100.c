@@ -2,8 +2,8 @@
 /*
  * GF100+ chips: hub, per-GPC and per-partition domain sets
  * (pcounter.rst, "The PCOUNTER signals"). The primary documents leave the
- * GF100+ domains "write me"; FACTS.md, "Domains and signal counts", fills
- * the gap with nouveau's tables:
+ * GF100+ domains "write me"; nouveau's PM domain tables
+ * (nvkm/engine/pm/gf100.c, gk104.c) fill the gap:
  *
  * - GF100: gpc domain 0 and part domain 0, 0xe0 signals each; no hub
  *   domain is listed, so none is given.
@@ -11,11 +11,12 @@
  *   0x20, 0x20; part 0x60, 0x60.
  *
  * The trailer base is count - 0x40 (the GF100+ trailer is base+0x1f ..
- * base+0x3f, FACTS.md: USER_0 = count - 0x40 + 0x27). GK104's two 0x20
- * gpc domains cannot hold that trailer (base -0x20, base+0x1f = -1): the
- * 0x20 is nouveau's placeholder for an unnamed domain, so they are given
- * 0x40 signals (base 0, the smallest count that holds the documented
- * trailer) and marked NVPC_DOMAIN_ASSUMED.
+ * base+0x3f; nouveau's PM engine, nvkm/engine/pm/gf100.c: USER_0 =
+ * count - 0x40 + 0x27). GK104's two 0x20 gpc domains cannot hold that
+ * trailer (base -0x20, base+0x1f = -1): the 0x20 is nouveau's
+ * placeholder for an unnamed domain, so they are given 0x40 signals
+ * (base 0, the smallest count that holds the documented trailer) and
+ * marked NVPC_DOMAIN_ASSUMED.
  *
  * No document names a GF100+ domain or its clock: the domains have no
  * catalogue name (their one name is hub.I, gpcG.I or partP.I, from the set
@@ -26,9 +27,9 @@
  */
 #include "internal.h"
 
-#define SRC_GF100	"FACTS.md, Domains and signal counts: GF100 gpc 0 and part 0 0xe0"
-#define SRC_GK104	"FACTS.md, Domains and signal counts: GK104"
-#define SRC_GK104_A	"FACTS.md: GK104 gpc 0x20, raised to 0x40 to hold the GF100+ trailer"
+#define SRC_GF100	"nouveau's PM domain tables (nvkm/engine/pm/gf100.c): GF100 gpc 0 and part 0 0xe0"
+#define SRC_GK104	"nouveau's PM domain tables (nvkm/engine/pm/gk104.c): GK104"
+#define SRC_GK104_A	"nouveau's PM domain tables (nvkm/engine/pm/gk104.c): GK104 gpc 0x20, raised to 0x40 to hold the GF100+ trailer"
 
 #define GF100_HUB_HZ	500000000
 #define GF100_GPC_HZ	700000000

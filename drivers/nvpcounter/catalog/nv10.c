@@ -9,10 +9,11 @@
  * signals) and marked NVPC_DOMAIN_ASSUMED.
  *
  * Chips: the Celsius, Kelvin and Rankine chipsets with PCOUNTER. Excluded
- * by pcounter-rev2.txt, Introduction: NV11, NV1A, NV17, NV18. Listed
- * there as "pending a check": NV25, NV2A, NV30, NV36 (NVPC_CHIP_UNVERIFIED).
- * NV1F (nForce 2 IGP) is named by no document and left out. The chipset
- * ids and the code names are the public ones (envytools, gpu.rst).
+ * by envytools' pcounter/intro.rst, Introduction: NV11, NV1A, NV17, NV18.
+ * Listed there as "pending a check": NV25, NV2A, NV30, NV36
+ * (NVPC_CHIP_UNVERIFIED). NV1F (nForce 2 IGP) is named by no document and
+ * left out. The chipset ids and the code names are the public ones
+ * (envytools, gpu.rst).
  *
  * Clock rates are sim defaults chosen to be plausible for the chips, not
  * documented facts.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NV40:G80 chips (Curie). Domain layouts from nv40-pcounter-signals.txt,
+ * NV40:G80 chips (Curie). Domain layouts from envytools' pcounter/nv40.txt,
  * introduction ("counter sets ... bound to appropriate clocks"):
  *
  * - without turbocache: 0 host, 1 core [PGRAPH front], 2 geometry [PGRAPH
@@ -9,24 +9,25 @@
  * - IGP: 0 host, 1 core [PGRAPH], 2 core [shaders], 3 unknown (maybe the
  *   memory interface).
  *
- * Signal counts: FACTS.md "NV40: 5 domains x 0x20 signals, unnamed" (the
- * nouveau table). With 0x20 signals the trailer (base+0x0e..0x1f) sits at
- * base 0. No document gives the counts of the turbocache and IGP layouts;
- * they take the same 0x20 and are marked NVPC_DOMAIN_ASSUMED.
+ * Signal counts: nouveau's PM domain table (nvkm/engine/pm/nv40.c): 5
+ * domains x 0x20 signals, unnamed. With 0x20 signals the trailer
+ * (base+0x0e..0x1f) sits at base 0. No document gives the counts of the
+ * turbocache and IGP layouts; they take the same 0x20 and are marked
+ * NVPC_DOMAIN_ASSUMED.
  *
  * Which chip is turbocache or IGP, the chipset ids and code names are the
  * public ones (envytools, gpu.rst): NV44 and NV46 (G72) are turbocache;
- * NV4C, NV67, NV68, NV63 are IGPs. NV4E (C51) is left out:
- * pcounter-rev2.txt, NV40 register table todo, "C51 has no PCOUNTER".
- * NV4A (NV44A, AGP) has no turbocache, so it takes the 5-domain layout.
+ * NV4C, NV67, NV68, NV63 are IGPs. NV4E (C51) is left out: envytools'
+ * pcounter/intro.rst, NV40 register table todo, "C51 has no PCOUNTER". NV4A
+ * (NV44A, AGP) has no turbocache, so it takes the 5-domain layout.
  *
  * Clock rates are sim defaults, not documented facts.
  */
 #include "internal.h"
 
-#define NV40_SRC	"FACTS.md, Domains and signal counts: NV40 5 x 0x20; nv40-pcounter-signals.txt, counter sets"
-#define NV40_SRC_TC	"nv40-pcounter-signals.txt, counter sets: turbocache, not IGP; count assumed as NV40"
-#define NV40_SRC_IGP	"nv40-pcounter-signals.txt, counter sets: NV40 IGP; count assumed as NV40"
+#define NV40_SRC	"nouveau's PM domain tables (nvkm/engine/pm/nv40.c): NV40 5 x 0x20; envytools' pcounter/nv40.txt, counter sets"
+#define NV40_SRC_TC	"envytools' pcounter/nv40.txt, counter sets: turbocache, not IGP; count assumed as NV40"
+#define NV40_SRC_IGP	"envytools' pcounter/nv40.txt, counter sets: NV40 IGP; count assumed as NV40"
 
 #define NV40_HOST_HZ	100000000
 #define NV40_CORE_HZ	400000000

@@ -2,7 +2,8 @@
 /*
  * Named signals of a chip: the document lists of the chip tables, then the
  * trailer signals of every domain, generated from the generation's trailer
- * layout (pcounter.rst and pcounter-rev2.txt, Trailer signals).
+ * layout (envytools' pcounter.rst and its newer revision,
+ * pcounter/intro.rst: Trailer signals).
  *
  * A few trailer signals are left out of the named signals (and so out of
  * events/ and Documentation/events.rst's event lists), each with its
@@ -26,12 +27,12 @@ struct nvpc_trailer_fixed {
 };
 
 /*
- * Why a trailer signal is no event. The driver swaps with PGRAPH
- * PM_TRIGGER on NV30:G84 and with USER_0 on GF100+ (DESIGN.md, Counting
- * semantics; FACTS.md, swap): such an event counts the driver's own swaps.
- * PERIODIC needs a period in CTRL, which the perf ABI cannot set: the
- * driver leaves the generator disabled, a constant 0 (pcounter.rst, The
- * PERIODIC signal). ZERO is 0 by definition.
+ * Why a trailer signal is no event. The driver swaps with PGRAPH PM_TRIGGER
+ * on NV30:G84 and with USER_0 on GF100+ (DESIGN.md, Counting semantics;
+ * nouveau's PM engine, nvkm/engine/pm/nv40.c and gf100.c): such an event
+ * counts the driver's own swaps. PERIODIC needs a period in CTRL, which the
+ * perf ABI cannot set: the driver leaves the generator disabled, a constant
+ * 0 (pcounter.rst, The PERIODIC signal). ZERO is 0 by definition.
  */
 #define NVPC_UNLISTED_SWAP	"counts the driver's own swaps"
 #define NVPC_UNLISTED_PERIODIC	"0 while disabled; no perf field sets its period"
@@ -68,10 +69,11 @@ static const struct nvpc_trailer_fixed nvpc_trailer_nv30[] = {
 };
 
 /*
- * NV40:G84: pcounter-rev2.txt gives base+0x0e as ZERO on NV40:G84 and as
- * WRCACHE_FLUSH only from G84; nv40-pcounter-signals.txt lists 0x0e as
- * WRCACHE_FLUSH for all of NV40:NVC0. The newer revision is followed; it
- * also matches FACTS.md's G80 first trailer id "ee" (= 0xe0 + 0x0e).
+ * NV40:G84: envytools' pcounter/intro.rst gives base+0x0e as ZERO on
+ * NV40:G84 and as WRCACHE_FLUSH only from G84; envytools' pcounter/nv40.txt
+ * lists 0x0e as WRCACHE_FLUSH for all of NV40:NVC0. The newer revision is
+ * followed; it also matches the G80 first trailer id "ee" (= 0xe0 + 0x0e)
+ * of nouveau's PM signal names (nvkm/engine/pm/nv50.c).
  */
 static const struct nvpc_trailer_fixed nvpc_trailer_nv40[] = {
 	{ NVPC_TRAILER_ZERO, 0, 0x0e, "zero", "ZERO", NVPC_UNLISTED_ZERO },
@@ -80,9 +82,9 @@ static const struct nvpc_trailer_fixed nvpc_trailer_nv40[] = {
 };
 
 /*
- * G84:GF100 (pcounter-rev2.txt): ZERO, PERIODIC, WRCACHE_FLUSH first. The
- * driver swaps by PRE_OP writes here, so PM_TRIGGER counts only the
- * pulses of others (nouveau's PM engine, FACTS.md).
+ * G84:GF100 (envytools' pcounter/intro.rst): ZERO, PERIODIC, WRCACHE_FLUSH
+ * first. The driver swaps by PRE_OP writes here, so PM_TRIGGER counts only
+ * the pulses of others (nouveau's PM engine, nvkm/engine/pm/nv40.c).
  */
 static const struct nvpc_trailer_fixed nvpc_trailer_g84[] = {
 	{ NVPC_TRAILER_ZERO, 0, 0x0c, "zero", "ZERO", NVPC_UNLISTED_ZERO },
@@ -97,7 +99,8 @@ static const struct nvpc_trailer_fixed nvpc_trailer_g84[] = {
 /*
  * GF100+: base+0x1f..0x26 (PCOUNTER.MAIN.???), 0x2d and 0x2f are unnamed
  * and left out. 0x2b is "PGRAPH - ???" in pcounter.rst and
- * PGRAPH.CTXCTL.UNK86C.UNK4 in pcounter-rev2.txt (the newer, more precise).
+ * PGRAPH.CTXCTL.UNK86C.UNK4 in envytools' pcounter/intro.rst (the newer
+ * revision, more precise).
  */
 static const struct nvpc_trailer_fixed nvpc_trailer_gf100[] = {
 	{ NVPC_TRAILER_USER, 0, 0x27, "user_0", "PCOUNTER.USER_0",
@@ -146,35 +149,35 @@ static const struct nvpc_trailer_layout nvpc_trailer_layouts[NVPC_GEN_COUNT] = {
 		.nr_fixed = ARRAY_SIZE(nvpc_trailer_nv40),
 		.event_top = 0x17,
 		.flag_top = 0x1f,
-		.source = "pcounter-rev2.txt, Trailer signals: NV40:GF100",
+		.source = "envytools' pcounter/intro.rst, Trailer signals: NV40:GF100",
 	},
 	[NVPC_GEN_G84] = {
 		.fixed = nvpc_trailer_g84,
 		.nr_fixed = ARRAY_SIZE(nvpc_trailer_g84),
 		.event_top = 0x17,
 		.flag_top = 0x1f,
-		.source = "pcounter-rev2.txt, Trailer signals: NV40:GF100",
+		.source = "envytools' pcounter/intro.rst, Trailer signals: NV40:GF100",
 	},
 	[NVPC_GEN_G92] = {
 		.fixed = nvpc_trailer_g84,
 		.nr_fixed = ARRAY_SIZE(nvpc_trailer_g84),
 		.event_top = 0x17,
 		.flag_top = 0x1f,
-		.source = "pcounter-rev2.txt, Trailer signals: NV40:GF100",
+		.source = "envytools' pcounter/intro.rst, Trailer signals: NV40:GF100",
 	},
 	[NVPC_GEN_GT215] = {
 		.fixed = nvpc_trailer_g84,
 		.nr_fixed = ARRAY_SIZE(nvpc_trailer_g84),
 		.event_top = 0x17,
 		.flag_top = 0x1f,
-		.source = "pcounter-rev2.txt, Trailer signals: NV40:GF100",
+		.source = "envytools' pcounter/intro.rst, Trailer signals: NV40:GF100",
 	},
 	[NVPC_GEN_GF100] = {
 		.fixed = nvpc_trailer_gf100,
 		.nr_fixed = ARRAY_SIZE(nvpc_trailer_gf100),
 		.event_top = 0x37,
 		.flag_top = 0x3f,
-		.source = "pcounter-rev2.txt, Trailer signals: GF100+",
+		.source = "envytools' pcounter/intro.rst, Trailer signals: GF100+",
 	},
 };
 

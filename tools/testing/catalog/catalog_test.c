@@ -194,10 +194,11 @@ TEST(names_unique_and_ids_in_range)
 }
 
 /*
- * FACTS.md "trailer base" ids are the first trailer signal (ZERO):
- * domain 1 ee/ec/ec/ec, domain 2 ee/8c/ec/cc for G80/G84/GT200/GT215.
+ * nouveau's "trailer" signal ids (nvkm/engine/pm/nv50.c, g84.c, gt200.c,
+ * gt215.c) are the first trailer signal (ZERO): domain 1 ee/ec/ec/ec,
+ * domain 2 ee/8c/ec/cc for G80/G84/GT200/GT215.
  */
-TEST(facts_first_trailer_ids)
+TEST(nouveau_first_trailer_ids)
 {
 	static const struct { u16 chipset; int d1, d2; } t[] = {
 		{ 0x50, 0xee, 0xee }, { 0x84, 0xec, 0x8c },
@@ -218,9 +219,9 @@ TEST(facts_first_trailer_ids)
 }
 
 /*
- * Signal counts. FACTS.md gives G84 0x20, 0xf0, 0xa0, 0x20 x5; the
- * primary documents win: host holds 0x2c (NV84 list) -> 0x60, graph has
- * its trailer at 0xe0 -> 0x100 (see g80.c).
+ * Signal counts. nouveau's PM domain table (nvkm/engine/pm/g84.c) gives G84
+ * 0x20, 0xf0, 0xa0, 0x20 x5; envytools' documents win: host holds 0x2c
+ * (NV84 list) -> 0x60, graph has its trailer at 0xe0 -> 0x100 (see g80.c).
  */
 TEST(tesla_signal_counts)
 {
@@ -261,9 +262,9 @@ TEST(tesla_signal_counts)
 		EXPECT_EQ(gt216[i], chip->domains[i].nr_signals);
 	EXPECT_EQ(NVPC_GEN_GT215, chip->gen);
 
-	/* FACTS.md: GT215 domain 2 0xe0, G84 domain 2 0xa0 agree */
+	/* nvkm/engine/pm: GT215 domain 2 0xe0, G84 domain 2 0xa0 agree */
 	EXPECT_EQ(0xe0, nvpc_catalog_find(0xa3)->domains[2].nr_signals);
-	/* FACTS.md: NV40 5 domains x 0x20 */
+	/* nvkm/engine/pm/nv40.c: NV40 5 domains x 0x20 */
 	chip = chip_of(_metadata, 0x40);
 	ASSERT_NE(NULL, chip);
 	ASSERT_EQ(5, chip->nr_domains);
@@ -271,7 +272,10 @@ TEST(tesla_signal_counts)
 		EXPECT_EQ(0x20, chip->domains[i].nr_signals);
 }
 
-/* FACTS.md: MCP7x 7 domains (no memory domain); NVAC set 5 is vdec. */
+/*
+ * envytools' pcounter/nv40.txt: MCP7x (NV84+ IGP) 7 domains (no memory
+ * domain); NVAC set 5 is vdec.
+ */
 TEST(mcp79_seven_domains)
 {
 	const struct nvpc_chip_desc *chip = chip_of(_metadata, 0xac);
@@ -308,7 +312,7 @@ TEST(graph_idle_per_chip)
 	}
 }
 
-TEST(facts_named_signals)
+TEST(nouveau_named_signals)
 {
 	const struct nvpc_chip_desc *g80 = nvpc_catalog_find(0x50);
 	const struct nvpc_chip_desc *g84 = nvpc_catalog_find(0x84);
@@ -408,7 +412,7 @@ TEST(trailer_signals)
 	EXPECT_EQ(0x5f, sig_id(g84, "d0_dom0_flag", 0));
 	EXPECT_EQ(0x9e, sig_id(g84, "d2_dom1_flag", 2));
 	EXPECT_EQ(0x10, sig_id(g84, "d3_dom7_event", 3));
-	/* GF100+: USER_0 = count - 0x40 + 0x27 (FACTS.md) */
+	/* GF100+: USER_0 = count - 0x40 + 0x27 (nvkm/engine/pm/gf100.c) */
 	EXPECT_EQ(0xc7, trailer(gf100, NVPC_DSET_GPC, 0,
 				NVPC_TRAILER_USER, 0));
 	EXPECT_EQ(0xc8, sig_id(gf100, "gpc_d0_user_1", 0));
@@ -431,11 +435,12 @@ TEST(trailer_signals)
 
 /*
  * Trailer signals left out of events/ (issue 12, defect 4), by hand from
- * the trailer tables (pcounter-rev2.txt, Trailer signals): the swap
- * trigger of the generations that swap with it (PGRAPH PM_TRIGGER on
- * NV30:G84, the SWAP input hardwired to it; USER_0 on GF100+, FACTS.md
- * "swap: SWAP_SRC = USER_0 ... USER_TRIGGER"), PERIODIC (G84+; disabled
- * without a period, which no perf field sets) and ZERO (NV40+).
+ * the trailer tables (envytools' pcounter/intro.rst, Trailer signals): the
+ * swap trigger of the generations that swap with it (PGRAPH PM_TRIGGER on
+ * NV30:G84, the SWAP input hardwired to it; USER_0 on GF100+, nouveau's
+ * nvkm/engine/pm/gf100.c: SWAP_SRC = USER_0 ... USER_TRIGGER), PERIODIC
+ * (G84+; disabled without a period, which no perf field sets) and ZERO
+ * (NV40+).
  * PM_TRIGGER stays an event where the driver does not swap with it:
  * NV20:NV30 (no quad mode) and G84:GF100 (PRE_OP writes swap).
  */
@@ -567,7 +572,10 @@ TEST(unlisted_rule_every_chip)
 	}
 }
 
-/* FACTS.md: GK104 hub, gpc and part domains; GF100 gpc 0 / part 0 0xe0 */
+/*
+ * nouveau's nvkm/engine/pm/gk104.c, gf100.c: GK104 hub, gpc and part
+ * domains; GF100 gpc 0 / part 0 0xe0
+ */
 TEST(fermi_kepler_domains)
 {
 	static const u16 hub[] = { 0x60, 0x40, 0x60, 0x60, 0x40, 0x60, 0xc0,

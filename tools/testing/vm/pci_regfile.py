@@ -12,9 +12,10 @@ afterwards checks it against the documented register values, printing TAP.
   pci_regfile.py verify FILE CHIP NAME
 
 Register offsets and values are cited from envytools' pcounter.rst
-("MMIO registers / NV40", "Quad event mode"), pcounter-rev2.txt (trailer
-signals) and FACTS.md (BOOT_0, PMC.ENABLE, GF100+ domain map and unit
-enumeration, the values nouveau programs).
+("MMIO registers / NV40", "Quad event mode") and pcounter/intro.rst (trailer
+signals), envytools' documentation (PMC.BOOT_0), envytools' rnndb
+(gf100_pcounter.xml: GF100+ domain map) and nouveau's PM engine
+(nvkm/engine/pm/*.c: PMC.ENABLE, unit enumeration, the values it programs).
 """
 
 import array
@@ -30,9 +31,10 @@ SIZE = 32 << 20
 PATTERN_END = 0x480000
 ALL_ONES = 0xFFFFFFFF
 
-# FACTS.md "Naming of chip generations": chipset in PMC.BOOT_0 bits 20-28.
+# envytools' documentation (PMC.BOOT_0): chipset in PMC.BOOT_0 bits 20-28.
 PMC_BOOT_0 = 0x000000
-# FACTS.md "fini" / pcounter.rst Introduction: PCOUNTER enable, GF100+.
+# nvkm/engine/pm/gf100.c fini / pcounter.rst Introduction: PCOUNTER enable,
+# GF100+.
 PMC_ENABLE = 0x000200
 PMC_ENABLE_PCOUNTER = 1 << 28
 
@@ -50,9 +52,9 @@ def nv40_ctrl(i):
     return 0x00a7c0 + i * 4
 
 SLOT_EVENT = 2
-OP_ARG0 = 0xaaaa  # FACTS.md: the default truth table, count signal 0
+OP_ARG0 = 0xaaaa  # pcounter.rst logic operation: truth table of argument 0
 
-# FACTS.md "GF100+ per-domain register map" and "domain placement".
+# envytools' rnndb (gf100_pcounter.xml): per-domain map and placement.
 def gf100_gpc_base(g, d):
     return 0x180000 + g * 0x1000 + d * 0x200
 
@@ -73,10 +75,11 @@ GF100_PART_DISABLE_B = 0x0225c8
 # the last event closed (the domain out of quad mode; the sources may keep
 # their last value).
 # G84 and GT215 domain 1 (graph): trailer base 0xe0 in the catalogue
-# (nouveau's "ec" is ZERO's own id), ZERO = base + 0x0c (pcounter-rev2.txt
-# "Trailer signals" G84:GF100), graph idle 0xbd / 0xcb (FACTS.md "Named
-# signals"). GF100 GPC domain 0: 0xe0 signals (FACTS.md), USER_0 =
-# 0xe0 - 0x40 + 0x27 = 0xc7 (FACTS.md swap).
+# (nouveau's "ec" is ZERO's own id), ZERO = base + 0x0c (envytools'
+# pcounter/intro.rst "Trailer signals" G84:GF100), graph idle 0xbd / 0xcb
+# (nouveau's PM signal names). GF100 GPC domain 0: 0xe0 signals
+# (nvkm/engine/pm/gf100.c), USER_0 = 0xe0 - 0x40 + 0x27 = 0xc7
+# (nvkm/engine/pm/gf100.c swap).
 G84_D = 1
 GF100_GPC, GF100_DOM = 2, 0
 GF100_BASE = gf100_gpc_base(GF100_GPC, GF100_DOM)
