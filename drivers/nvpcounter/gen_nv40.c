@@ -95,8 +95,8 @@ static bool nvpc_nv40_dump_range(struct nvpc_core *core, unsigned int n,
 
 /*
  * G84:GF100: the SWAP input comes from SPEC_SRC; point it at the ZERO
- * trailer signal (pcounter-rev2.txt, Trailer signals) so that only PRE_OP
- * writes swap.
+ * trailer signal (envytools' pcounter/intro.rst, Trailer signals) so that
+ * only PRE_OP writes swap.
  */
 static void nvpc_g84_start(struct nvpc_core *core, struct nvpc_domain *dom)
 {

@@ -2,8 +2,9 @@
 /*
  * Chip descriptions: the hardware generations and the counter domains of
  * each chip. Shared contract between the chip catalogue (which fills these
- * in from envytools' PCOUNTER documents), the sim model (which builds a GPU from one)
- * and the driver (which exposes the domains through perf and sysfs).
+ * in from envytools' PCOUNTER documents), the sim model (which builds a
+ * GPU from one) and the driver (which exposes the domains through perf and
+ * sysfs).
  */
 #ifndef _NVPCOUNTER_CHIP_H
 #define _NVPCOUNTER_CHIP_H
@@ -62,7 +63,7 @@ enum nvpc_dset {
  * @clock: clock name from the documents ("host", "core", "memory", ...)
  * @clock_hz: a plausible clock frequency, used as the sim's default
  * @name: short name of the domain ("host", "graph", "vdec", ...), taken
- *	from the set headers of nv40-pcounter-signals.txt where it has one
+ *	from the set headers of envytools' pcounter/nv40.txt where it has one
  * @flags: NVPC_DOMAIN_* flags
  * @source: the document (and section) @nr_signals and @trailer_base come
  *	from, or how they were derived
