@@ -106,11 +106,25 @@ nvpc record -v -g "$PMU" -d main.1 -s 0x11 --every 1024 --clock 575000000 \
 	--duration 0.2 -o "$W/auto.nvpc" > "$W/auto.txt" 2>&1
 check "AUX area from the rate: 256 pages at 575 MHz, every 1024" \
 	grep -q "AUX area 256 pages" "$W/auto.txt"
+cp "$W/auto.nvpc" "$W/auto.first"
 # 100 kHz / 65536: a few bytes a second, the 16-page floor
 nvpc record -v -g "$PMU" -d main.1 -s 0x11 --every 65536 --clock $HZ \
 	--duration 0.2 -o "$W/auto.nvpc" > "$W/auto.txt" 2>&1
 check "AUX area from the rate: at least 16 pages" \
 	grep -q "AUX area 16 pages" "$W/auto.txt"
+check "record -o keeps the capture before as FILE.old" \
+	cmp -s "$W/auto.first" "$W/auto.nvpc.old"
+# -o -: the capture on stdout, the command's stdout on stderr
+nvpc record -g "$PMU" -d main.1 -s 0x11 --every 1024 --clock $HZ \
+	-o - -- sh -c 'echo from-the-command; sleep 0.5' 2> "$W/pipe.err" |
+	nvpc report --json - > "$W/pipe.json" 2>> "$W/pipe.err"
+check "record -o - | report -: a complete capture, the command's output on stderr" \
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (d["complete"] and d["packets"] > 0 and
+	      open(sys.argv[2]).read().count("from-the-command") == 1))' \
+	"$W/pipe.json" "$W/pipe.err"
 nvpc record -v -g "$PMU" -d main.1 -s 0x11 --stop 0x12 --clock $HZ \
 	--duration 0.2 -o "$W/auto.nvpc" > "$W/auto.txt" 2>&1
 check "AUX area with --stop: 64 pages" grep -q "AUX area 64 pages" "$W/auto.txt"

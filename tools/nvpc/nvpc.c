@@ -27,7 +27,8 @@ static void usage(FILE *f)
 "  report   summary, --csv, --json or --trace of a capture\n"
 "  plot     the signals' busy share over time (gnuplot: .svg, .png, .pdf)\n"
 "\n"
-"nvpc COMMAND --help for its options; Documentation/nvpc.rst is the manual.\n");
+"nvpc COMMAND --help for its options; nvpc --version; man nvpc (or\n"
+"Documentation/nvpc.rst) is the manual.\n");
 }
 
 int main(int argc, char **argv)
@@ -44,6 +45,11 @@ int main(int argc, char **argv)
 		return nvpc_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "plot"))
 		return nvpc_plot(argc - 1, argv + 1);
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("nvpc %s (nvpcounter), capture format version %d\n",
+		       NVPC_VERSION, NVPC_FILE_VERSION);
+		return 0;
+	}
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help")) {
 		usage(stdout);

@@ -31,6 +31,12 @@ void nvpc_strlcpy(char *dst, const char *src, size_t len);
 /* *list (malloc()ed or NULL) with ",item" appended: 0 or -ENOMEM */
 int nvpc_list_append(char **list, const char *item);
 
+/* "-" names stdin or stdout */
+static inline bool nvpc_is_stdio(const char *path)
+{
+	return path[0] == '-' && !path[1];
+}
+
 /* a decimal or 0x number that fills the whole string; 0 or -EINVAL */
 int nvpc_parse_u64(const char *s, uint64_t *v);
 

@@ -42,9 +42,29 @@ int nvpc_capture_decode(const char *path, FILE *f,
 			const struct nvpc_header *h, uint64_t hz,
 			nvpc_packet_fn fn, void *arg, struct nvpc_stats *st);
 
-/* nvpc report of the capture f in fmt to o: an exit status */
-int nvpc_report_write(FILE *f, const char *path, enum nvpc_report_fmt fmt,
-		      uint64_t clock_hz, FILE *o);
+/* what nvpc report writes (its options) */
+struct nvpc_report_opts {
+	enum nvpc_report_fmt fmt;
+	uint64_t clock_hz;		/* --clock, 0: the recorded clock */
+};
+
+/* nvpc report of the capture f as ro says to o: an exit status */
+int nvpc_report_write(FILE *f, const char *path,
+		      const struct nvpc_report_opts *ro, FILE *o);
+
+/*
+ * The capture at path for reading, "-" for stdin; a stream that cannot
+ * seek (a pipe) is spooled to a temporary file first, so the reader may
+ * read it twice. NULL with a message.
+ */
+FILE *nvpc_capture_open(const char *path);
+
+/* in copied to a temporary file, rewound: NULL with a message */
+FILE *nvpc_capture_spool(FILE *in, const char *path);
+
+/* -o OUT for writing ("-" or NULL: stdout): NULL with a message */
+FILE *nvpc_output_open(const char *out);
+
 
 /*
  * nvpc plot's gnuplot script for the capture f (read twice: f must

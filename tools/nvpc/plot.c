@@ -189,11 +189,14 @@ static int run_gnuplot(const char *script, size_t len, const char *out)
 {
 	char *const argv[] = { "gnuplot", NULL };
 	int fd, p[2], status, ret = -1;
-	char *tmp;
+	char *tmp = NULL;
 	struct stat sb;
 	pid_t pid;
 
-	fd = create_temp(out, &tmp);
+	if (nvpc_is_stdio(out))	/* straight to stdout, SVG */
+		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+	else
+		fd = create_temp(out, &tmp);
 	if (fd < 0) {
 		nvpc_err("cannot create %s: %s", out, strerror(-fd));
 		return -1;
@@ -232,6 +235,10 @@ static int run_gnuplot(const char *script, size_t len, const char *out)
 		nvpc_err("gnuplot failed (its message is above)");
 		goto out;
 	}
+	if (!tmp) {
+		ret = 0;
+		goto out;
+	}
 	if (fstat(fd, &sb) || !sb.st_size) {
 		nvpc_err("gnuplot wrote no %s", out);
 		goto out;
@@ -243,7 +250,7 @@ static int run_gnuplot(const char *script, size_t len, const char *out)
 	ret = 0;
 out:
 	close(fd);
-	if (ret)
+	if (ret && tmp)
 		unlink(tmp);
 	free(tmp);
 	return ret;
@@ -252,22 +259,24 @@ out:
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: nvpc plot [-o OUT] [--clock HZ] [FILE]\n"
+"usage: nvpc plot [-o OUT] [--clock HZ] [-i FILE | FILE]\n"
 "\n"
 "Plot each signal's busy share over time from an nvpc capture (default\n"
-NVPC_DEFAULT_OUTPUT ") with gnuplot. OUT ends in .svg, .png or .pdf\n"
-"(default: FILE with .svg). Exit status as nvpc report's.\n");
+NVPC_DEFAULT_OUTPUT "; - reads stdin) with gnuplot. OUT ends in .svg,\n"
+".png or .pdf (default: FILE with .svg); - writes SVG to stdout. Exit\n"
+"status as nvpc report's.\n");
 }
 
 int nvpc_plot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "clock", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *path = NVPC_DEFAULT_OUTPUT, *term;
+	const char *path = NULL, *term;
 	char *out = NULL, *gp_out = NULL, *script = NULL;
 	size_t len = 0;
 	uint64_t clock = 0;
@@ -275,10 +284,13 @@ int nvpc_plot(int argc, char **argv)
 	FILE *f, *o;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:i:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
+			break;
+		case 'i':
+			path = optarg;
 			break;
 		case 'C':
 			if (nvpc_parse_u64(optarg, &clock) || !clock) {
@@ -295,12 +307,19 @@ int nvpc_plot(int argc, char **argv)
 			return NVPC_EXIT_USAGE;
 		}
 	}
-	if (optind + 1 < argc) {
-		nvpc_err("plot reads one capture, not %d", argc - optind);
+	if (optind + 1 < argc || (path && optind < argc)) {
+		nvpc_err("plot reads one capture, not %d",
+			 argc - optind + !!path);
 		return NVPC_EXIT_USAGE;
 	}
 	if (optind < argc)
 		path = argv[optind];
+	if (!path)
+		path = NVPC_DEFAULT_OUTPUT;
+	if (!out && nvpc_is_stdio(path)) {
+		nvpc_err("plot of stdin: give -o OUT (.svg, .png, .pdf, or - for SVG on stdout)");
+		return NVPC_EXIT_USAGE;
+	}
 	if (!out) {
 		const char *dot = strrchr(path, '.');
 		size_t n = dot && !strchr(dot, '/') ? (size_t)(dot - path) :
@@ -313,7 +332,7 @@ int nvpc_plot(int argc, char **argv)
 		strcpy(gp_out + n, ".svg");
 		out = gp_out;
 	}
-	term = terminal_of(out);
+	term = nvpc_is_stdio(out) ? terminal_of(".svg") : terminal_of(out);
 	if (!term) {
 		nvpc_err("-o %s: the plot's format comes from its extension: .svg, .png or .pdf",
 			 out);
@@ -321,11 +340,9 @@ int nvpc_plot(int argc, char **argv)
 		return NVPC_EXIT_USAGE;
 	}
 
-	f = fopen(path, "re");
-	if (!f) {
-		nvpc_err("cannot open %s: %s", path, strerror(errno));
+	f = nvpc_capture_open(path);
+	if (!f)
 		goto out;
-	}
 	o = open_memstream(&script, &len);
 	if (!o) {
 		fclose(f);

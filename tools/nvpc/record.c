@@ -29,6 +29,7 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -83,6 +84,7 @@ struct rec {
 	uint8_t *copy;		/* one record's AUX bytes */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC at the enable */
 	bool progress;		/* stdout is a terminal */
+	bool to_stdout;		/* -o -: the capture goes to stdout */
 
 	/* what happened */
 	struct nvpc_end end;
@@ -129,7 +131,8 @@ static void usage(FILE *f)
 "                        (default 65536)\n"
 "      --stop SIG        a packet on each cycle signal SIG is 1 instead\n"
 "      --short           16-byte packets (4 counters) instead of 32-byte\n"
-"  -o, --output FILE     the capture (default " NVPC_DEFAULT_OUTPUT ")\n"
+"  -o, --output FILE     the capture (default " NVPC_DEFAULT_OUTPUT "; an\n"
+"                        existing FILE is kept as FILE.old; - for stdout)\n"
 "      --duration SECS   stop after SECS seconds\n"
 "      --aux-pages N     AUX area pages, a power of two (default: 4 times\n"
 "                        what 10 ms of packets take at the domain's clock\n"
@@ -262,6 +265,10 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	}
 	if (!o->stop && !o->every)
 		o->every = DEFAULT_EVERY;
+	if (nvpc_is_stdio(o->output) && isatty(STDOUT_FILENO)) {
+		nvpc_err("-o - writes the capture to stdout, which is a terminal: redirect it (| nvpc report -) or give -o FILE");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -742,6 +749,9 @@ static pid_t start_command(struct rec *r, const sigset_t *oldmask)
 		signal(SIGCHLD, SIG_DFL);
 		sigprocmask(SIG_SETMASK, oldmask, NULL);
 		close(p[0]);
+		/* the capture is on stdout: the command's output is not */
+		if (r->to_stdout && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(r->o.cmd[0], r->o.cmd);
 		err = errno;
 		if (write(p[1], &err, sizeof(err)) < 0)
@@ -831,6 +841,43 @@ static void summary(struct rec *r)
 		fprintf(f, ", %lld gaps by the driver",
 			(long long)r->end.hw_gaps);
 	fprintf(f, "; nvpc report %s for the rest\n", r->o.output);
+}
+
+/*
+ * The capture: stdout for "-", else FILE, an existing regular FILE
+ * first renamed to FILE.old as perf record keeps perf.data.old.
+ */
+static int create_output(struct rec *r)
+{
+	const char *path = r->o.output;
+	struct stat sb;
+	char *old;
+	int ret;
+
+	if (nvpc_is_stdio(path)) {
+		r->to_stdout = true;
+		r->out = stdout;
+		return 0;
+	}
+	if (!stat(path, &sb) && S_ISREG(sb.st_mode) && sb.st_size) {
+		if (asprintf(&old, "%s.old", path) < 0)
+			return -ENOMEM;
+		ret = rename(path, old) ? -errno : 0;
+		if (ret)
+			nvpc_err("cannot keep %s as %s: %s", path, old,
+				 strerror(-ret));
+		else
+			nvpc_dbg("%s kept as %s", path, old);
+		free(old);
+		if (ret)
+			return ret;
+	}
+	r->out = fopen(path, "we");
+	if (!r->out) {
+		nvpc_err("cannot create %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	return 0;
 }
 
 static int run(struct rec *r)
@@ -987,15 +1034,10 @@ int nvpc_record(int argc, char **argv)
 	ret = open_event(&r);
 	if (!ret) {
 		fill_header(&r);	/* the attr is known now */
-		r.out = fopen(r.o.output, "we");
-		if (!r.out) {
-			nvpc_err("cannot create %s: %s", r.o.output,
-				 strerror(errno));
-			ret = -errno;
-		}
+		ret = create_output(&r);
 	}
 	if (!ret) {
-		r.progress = isatty(STDOUT_FILENO);
+		r.progress = !r.to_stdout && isatty(STDOUT_FILENO);
 		ret = run(&r);
 		nvpc_file_write_end(r.out, r.end.end_ns, &r.end);
 		if (fclose(r.out)) {

@@ -364,8 +364,8 @@ static void json_summary(FILE *o, const char *path,
 	fprintf(o, "  ]\n}\n");
 }
 
-int nvpc_report_write(FILE *f, const char *path, enum nvpc_report_fmt fmt,
-		      uint64_t clock_hz, FILE *o)
+int nvpc_report_write(FILE *f, const char *path,
+		      const struct nvpc_report_opts *ro, FILE *o)
 {
 	struct trace_state t = { .o = o, .first = true };
 	struct nvpc_header h;
@@ -373,9 +373,9 @@ int nvpc_report_write(FILE *f, const char *path, enum nvpc_report_fmt fmt,
 	uint64_t hz;
 	int status;
 
-	if (nvpc_capture_header(path, f, clock_hz, &h, &hz))
+	if (nvpc_capture_header(path, f, ro->clock_hz, &h, &hz))
 		return NVPC_EXIT_ERROR;
-	switch (fmt) {
+	switch (ro->fmt) {
 	case NVPC_REPORT_CSV:
 		csv_header(o, &h);
 		status = nvpc_capture_decode(path, f, &h, hz, csv_packet, o,
@@ -406,12 +406,70 @@ int nvpc_report_write(FILE *f, const char *path, enum nvpc_report_fmt fmt,
 	return status;
 }
 
+FILE *nvpc_capture_spool(FILE *in, const char *path)
+{
+	FILE *t = tmpfile();
+	char buf[1 << 16];
+	size_t n;
+
+	if (!t) {
+		nvpc_err("reading %s: no temporary file for it: %s", path,
+			 strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		if (fwrite(buf, 1, n, t) != n) {
+			nvpc_err("reading %s into a temporary file: %s", path,
+				 strerror(errno));
+			fclose(t);
+			return NULL;
+		}
+	}
+	if (ferror(in) || fflush(t)) {
+		nvpc_err("reading %s: %s", path, strerror(errno));
+		fclose(t);
+		return NULL;
+	}
+	rewind(t);
+	return t;
+}
+
+FILE *nvpc_capture_open(const char *path)
+{
+	FILE *f;
+
+	if (!nvpc_is_stdio(path)) {
+		f = fopen(path, "re");
+		if (!f)
+			nvpc_err("cannot open %s: %s", path, strerror(errno));
+		return f;
+	}
+	/* a file on stdin seeks; a pipe is read to its end first */
+	if (!fseek(stdin, 0, SEEK_CUR))
+		return stdin;
+	return nvpc_capture_spool(stdin, "stdin");
+}
+
+/* -o OUT ("-" or none: stdout); NULL with a message */
+FILE *nvpc_output_open(const char *out)
+{
+	FILE *o;
+
+	if (!out || nvpc_is_stdio(out))
+		return stdout;
+	o = fopen(out, "we");
+	if (!o)
+		nvpc_err("cannot create %s: %s", out, strerror(errno));
+	return o;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: nvpc report [--csv | --json | --trace] [--clock HZ] [FILE]\n"
+"usage: nvpc report [--csv | --json | --trace] [--clock HZ] [-o OUT]\n"
+"                   [-i FILE | FILE]\n"
 "\n"
-"Decode an nvpc capture (default " NVPC_DEFAULT_OUTPUT ").\n"
+"Decode an nvpc capture (default " NVPC_DEFAULT_OUTPUT "; - reads stdin).\n"
 "\n"
 "  (none)       summary: packets, time covered, gaps and losses, STOP\n"
 "               merges, early packets, saturated counters, impossible\n"
@@ -422,6 +480,8 @@ static void usage(FILE *f)
 "  -t, --trace  a Chrome/Perfetto JSON trace: a counter track per signal\n"
 "               (busy %%), an instant event per gap\n"
 "  --clock HZ   convert cycles with HZ instead of the recorded clock\n"
+"  -i, --input FILE   the capture (- for stdin)\n"
+"  -o, --output OUT   write to OUT instead of stdout (- for stdout)\n"
 "\n"
 "Exit status: 0 a complete capture; 1 nothing reported (not a capture,\n"
 "a corrupt header, a write error); 2 bad arguments; 3 an unfinished or\n"
@@ -436,33 +496,42 @@ int nvpc_report(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "trace", no_argument, NULL, 't' },
 		{ "clock", required_argument, NULL, 'C' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *path = NVPC_DEFAULT_OUTPUT;
-	enum nvpc_report_fmt fmt = NVPC_REPORT_TEXT;
-	uint64_t clock = 0;
-	FILE *f;
+	struct nvpc_report_opts ro = { .fmt = NVPC_REPORT_TEXT };
+	const char *path = NULL, *out = NULL;
+	FILE *f, *o;
 	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "cJth", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "cJti:o:h", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			fmt = NVPC_REPORT_CSV;
+			ro.fmt = NVPC_REPORT_CSV;
 			break;
 		case 'J':
-			fmt = NVPC_REPORT_JSON;
+			ro.fmt = NVPC_REPORT_JSON;
 			break;
 		case 't':
-			fmt = NVPC_REPORT_TRACE;
+			ro.fmt = NVPC_REPORT_TRACE;
 			break;
 		case 'C':
-			if (nvpc_parse_u64(optarg, &clock) || !clock) {
+			if (nvpc_parse_u64(optarg, &ro.clock_hz) ||
+			    !ro.clock_hz) {
 				nvpc_err("--clock %s: the domain's clock in Hz, above 0",
 					 optarg);
 				return NVPC_EXIT_USAGE;
 			}
+			break;
+		case 'i':
+			path = optarg;
+			break;
+		case 'o':
+			out = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -472,18 +541,28 @@ int nvpc_report(int argc, char **argv)
 			return NVPC_EXIT_USAGE;
 		}
 	}
-	if (optind + 1 < argc) {
-		nvpc_err("report reads one capture, not %d", argc - optind);
+	if (optind + 1 < argc || (path && optind < argc)) {
+		nvpc_err("report reads one capture, not %d",
+			 argc - optind + !!path);
 		return NVPC_EXIT_USAGE;
 	}
 	if (optind < argc)
 		path = argv[optind];
-	f = fopen(path, "re");
-	if (!f) {
-		nvpc_err("cannot open %s: %s", path, strerror(errno));
+	if (!path)
+		path = NVPC_DEFAULT_OUTPUT;
+	f = nvpc_capture_open(path);
+	if (!f)
+		return NVPC_EXIT_ERROR;
+	o = nvpc_output_open(out);
+	if (!o) {
+		fclose(f);
 		return NVPC_EXIT_ERROR;
 	}
-	status = nvpc_report_write(f, path, fmt, clock, stdout);
+	status = nvpc_report_write(f, path, &ro, o);
+	if (o != stdout && fclose(o)) {
+		nvpc_err("writing %s: %s", out, strerror(errno));
+		status = NVPC_EXIT_ERROR;
+	}
 	fclose(f);
 	return status;
 }

@@ -678,11 +678,47 @@ static void make_seeds(void)
 
 /* --- running the outputs ------------------------------------------------ */
 
-enum mode { M_TEXT, M_CSV, M_JSON, M_TRACE, M_PLOT, M_NR };
+enum mode { M_TEXT, M_CSV, M_JSON, M_TRACE, M_PLOT, M_STDIN, M_NR };
 
 static const char * const mode_name[M_NR] = {
 	"text", "--csv", "--json", "--trace", "plot script",
+	"--json from a pipe",
 };
+
+/* a stream that cannot seek, as a pipe on stdin */
+struct pipe_cookie {
+	const char *p;
+	size_t len, pos;
+};
+
+static ssize_t pipe_read(void *arg, char *buf, size_t n)
+{
+	struct pipe_cookie *c = arg;
+
+	if (n > c->len - c->pos)
+		n = c->len - c->pos;
+	if (n > 4093)	/* short reads, as a pipe gives */
+		n = 4093;
+	memcpy(buf, c->p + c->pos, n);
+	c->pos += n;
+	return n;
+}
+
+/* in read through nvpc_capture_spool() from a stream without seek */
+static FILE *open_as_pipe(const struct buf *in)
+{
+	static const cookie_io_functions_t io = { .read = pipe_read };
+	struct pipe_cookie c = { .p = in->p, .len = in->len };
+	FILE *p = fopencookie(&c, "r", io), *f;
+
+	if (!p)
+		return NULL;
+	if (!fseek(p, 0, SEEK_CUR))
+		abort();	/* it must not seek, or nothing is tested */
+	f = nvpc_capture_spool(p, "stdin");
+	fclose(p);
+	return f;
+}
 
 struct result {
 	int status;
@@ -722,6 +758,7 @@ static const char *output_invalid(enum mode m, const struct result *r)
 		return bad;
 	case M_JSON:
 	case M_TRACE:
+	case M_STDIN:
 		return json_invalid(r->out, r->out_len);
 	default:
 		return script_invalid(r->out, r->out_len);
@@ -735,20 +772,45 @@ static void run_mode(enum mode m, const struct buf *in, uint64_t clock,
 		NVPC_REPORT_TEXT, NVPC_REPORT_CSV, NVPC_REPORT_JSON,
 		NVPC_REPORT_TRACE,
 	};
-	FILE *f = fmemopen(in->p, in->len, "r");
 	FILE *o = open_memstream(&r->out, &r->out_len);
 	FILE *msg = open_memstream(&r->msg, &r->msg_len);
+	FILE *f;
 
 	nvpc_msg_file = msg;
-	if (m == M_PLOT)
+	f = m == M_STDIN ? open_as_pipe(in) : fmemopen(in->p, in->len, "r");
+	if (!f) {
+		r->status = -1;
+	} else if (m == M_STDIN) {
+		r->status = nvpc_report_write(f, "fuzz.nvpc",
+					      &(struct nvpc_report_opts){
+						.fmt = NVPC_REPORT_JSON,
+						.clock_hz = clock,
+					      }, o);
+	} else if (m == M_PLOT)
 		r->status = nvpc_plot_script(f, "fuzz.nvpc", SVG_TERM, clock, o);
 	else
-		r->status = nvpc_report_write(f, "fuzz.nvpc", fmt[m], clock, o);
+		r->status = nvpc_report_write(f, "fuzz.nvpc",
+					      &(struct nvpc_report_opts){
+						.fmt = fmt[m],
+						.clock_hz = clock,
+					      }, o);
 	nvpc_msg_file = NULL;
-	fclose(f);
+	if (f)
+		fclose(f);
 	fclose(o);
 	fclose(msg);
 	r->bad = output_invalid(m, r);
+}
+
+/* the JSON from a pipe is the JSON from the file, byte for byte */
+static void same_as_json(enum mode m, struct result *r,
+			 const struct result *json)
+{
+	if (m != M_STDIN || r->bad)
+		return;
+	if (r->status != json->status || r->out_len != json->out_len ||
+	    memcmp(r->out, json->out, r->out_len))
+		r->bad = "not the JSON the file gives";
 }
 
 /* --- mutations ---------------------------------------------------------- */
@@ -1005,20 +1067,25 @@ TEST(validators_refuse)
 TEST(seeds_every_output)
 {
 	static const int status[] = { 0, 0, 0, 0, NVPC_EXIT_DAMAGED };
-	struct result r;
+	struct result r, json = { 0 };
 
 	make_seeds();
 	for (unsigned int i = 0; i < ARRAY_SIZE(seeds); i++) {
 		for (enum mode m = 0; m < M_NR; m++) {
 			run_mode(m, &seeds[i].b, 0, &r);
+			same_as_json(m, &r, &json);
 			EXPECT_EQ(status[i], r.status)
 				TH_LOG("%s %s: %s", seeds[i].name, mode_name[m],
 				       r.msg);
 			EXPECT_EQ(NULL, r.bad)
 				TH_LOG("%s %s: %s\n%s", seeds[i].name,
 				       mode_name[m], r.bad, r.out);
-			result_free(&r);
+			if (m == M_JSON)
+				json = r;
+			else
+				result_free(&r);
 		}
+		result_free(&json);
 	}
 }
 
@@ -1060,7 +1127,7 @@ TEST_F_TIMEOUT(fuzz, mutation_fuzz, FUZZ_MAX_SECONDS + 60)
 	uint64_t by_status[5] = { 0 }, failures = 0;
 	static uint8_t b[2 * MAX_INPUT];
 	char path[256];
-	struct result r;
+	struct result r, json = { 0 };
 	size_t len;
 
 	make_seeds();
@@ -1082,6 +1149,7 @@ TEST_F_TIMEOUT(fuzz, mutation_fuzz, FUZZ_MAX_SECONDS + 60)
 			run_mode(m, &(struct buf){ (char *)b, len }, clock, &r);
 			if (r.status >= 0 && r.status < 5 && m == M_JSON)
 				by_status[r.status]++;
+			same_as_json(m, &r, &json);
 			if (r.bad && failures++ < 5) {
 				save_input(seed, iter, b, len, path, sizeof(path));
 				TH_LOG("iteration %llu, %s%s: %s (NVPC_FUZZ_SEED=0x%llx NVPC_FUZZ_ITER=%llu; the input: %s)\n%.2000s",
@@ -1090,8 +1158,12 @@ TEST_F_TIMEOUT(fuzz, mutation_fuzz, FUZZ_MAX_SECONDS + 60)
 				       (unsigned long long)seed,
 				       (unsigned long long)iter, path, r.out);
 			}
-			result_free(&r);
+			if (m == M_JSON)
+				json = r;
+			else
+				result_free(&r);
 		}
+		result_free(&json);
 	}
 	ksft_print_msg("mutation_fuzz: %llu inputs x %d outputs in %.1f s; exit 0: %llu, 1: %llu, 3: %llu, 4: %llu; %llu invalid\n",
 		       (unsigned long long)(iter - from), M_NR, now_s() - t0,

@@ -1043,6 +1043,94 @@ TEST(make_with_cflags)
 	EXPECT_EQ(0, system(cmd));
 }
 
+/* --- perf-like conventions (nvpc.rst "Input and output") -------------- */
+
+/* - reads stdin (a pipe is spooled), -i FILE, -o OUT; the same rows */
+TEST(stdin_and_output_file)
+{
+	char cmd[1024], out[4096], file[160], q[256];
+	struct cap c;
+
+	cap_simple(&c, "stdin", 3, true);
+	tmp_path(file, sizeof(file), "stdin.csv");
+	/* 3 packets of 1000 cycles at 1 MHz, 250 each */
+	snprintf(cmd, sizeof(cmd), "cat %s | %s report --csv -", c.path, bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("segment,time_ns,cycles,delta,stop,saturated,s0\n"
+		     "0,1000000,1000,1000,1,0,250\n0,2000000,2000,1000,1,0,250\n"
+		     "0,3000000,3000,1000,1,0,250\n", out);
+	snprintf(cmd, sizeof(cmd), "%s report --csv -i - < %s", bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "0,3000000,3000,1000,1,0,250\n"));
+	snprintf(cmd, sizeof(cmd), "%s report --csv -i %s -o %s", bin(),
+		 c.path, shq(q, sizeof(q), file));
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("", out);
+	snprintf(cmd, sizeof(cmd), "tail -1 %s", q);
+	run(cmd, out, sizeof(out));
+	EXPECT_STREQ("0,3000000,3000,1000,1,0,250\n", out);
+	/* two captures, a missing one, a directory that is not there */
+	snprintf(cmd, sizeof(cmd), "%s report -i %s %s 2>&1", bin(), c.path,
+		 c.path);
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "one capture, not 2"));
+	snprintf(cmd, sizeof(cmd), "%s report -o /nonexistent/x %s 2>&1",
+		 bin(), c.path);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "cannot create /nonexistent/x"));
+	/* not a capture on stdin: exit 1 as for a file */
+	snprintf(cmd, sizeof(cmd), "echo hello | %s report - 2>&1", bin());
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "not an nvpc capture"));
+	unlink(file);
+	unlink(c.path);
+}
+
+/* plot -o - writes SVG to stdout; plot of stdin needs -o */
+TEST(plot_stdout)
+{
+	char cmd[1024], out[1 << 16];
+	struct cap c;
+
+	if (!have("gnuplot"))
+		SKIP(return, "no gnuplot (Debian gnuplot-nox, make deps)");
+	cap_simple(&c, "plotstdout", 20, true);
+	snprintf(cmd, sizeof(cmd), "cat %s | %s plot -o - - | head -c 5000 | grep -c '<svg'",
+		 c.path, bin());
+	EXPECT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("1\n", out);
+	snprintf(cmd, sizeof(cmd), "%s plot - < %s 2>&1", bin(), c.path);
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "give -o OUT"));
+	unlink(c.path);
+}
+
+/* --version; make install puts nvpc and nvpc.1, which groff reads cleanly */
+TEST(version_and_install)
+{
+	const char *src = getenv("NVPC_SRC");
+	char dir[160], cmd[1024], out[8192];
+
+	snprintf(cmd, sizeof(cmd), "%s --version", bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("nvpc 0.1 (nvpcounter), capture format version 1\n", out);
+	if (!src)
+		SKIP(return, "NVPC_SRC (tools/nvpc) not given");
+	tmp_path(dir, sizeof(dir), "install");
+	snprintf(cmd, sizeof(cmd), "make -s -C %s/../.. install DESTDIR=%s PREFIX=/usr >/dev/null 2>&1 && cd %s/usr && ls bin/nvpc share/man/man1/nvpc.1",
+		 src, dir, dir);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("bin/nvpc\nshare/man/man1/nvpc.1\n", out);
+	if (have("groff")) {
+		snprintf(cmd, sizeof(cmd), "groff -man -Tutf8 -ww -z %s/nvpc.1 2>&1",
+			 src);
+		EXPECT_EQ(0, run(cmd, out, sizeof(out)));
+		EXPECT_STREQ("", out);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
 /* --- nvpc record's checks, on a fake sysfs tree ------------------------ */
 
 static void put(const char *root, const char *rel, const char *text)
