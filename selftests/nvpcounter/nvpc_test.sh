@@ -87,6 +87,13 @@ PMU=$(pmu_of_sim0)
 check "simulated G84 has a PMU ($PMU)" test -n "$PMU"
 G84_SIGS=graph_idle,0x10,0x11,0x12
 
+# --- nvpc list: the GPU, main.1 records, graph_idle is 0xbd ----------------
+nvpc list > "$W/list.txt" 2>&1
+sed 's/^/# /' "$W/list.txt"
+check "nvpc list: main.1 at 100 kHz records, graph_idle 0xbd" \
+	grep -Eq "^  main\.1 +[a-z0-9_]+ +[0-9]+ +[0-9]+ +256  yes" "$W/list.txt"
+check "nvpc list names graph_idle 0xbd" grep -q "graph_idle 0xbd" "$W/list.txt"
+
 # --- argument checks ------------------------------------------------------
 nvpc record -g "$PMU" -d main.1 -s $G84_SIGS --every 1000 -o "$W/x" \
 	> "$W/every.txt" 2>&1
@@ -219,6 +226,11 @@ cat "$W/csv-check.txt"
 check "packets hold the hand-derived counts (>= 100 packets, none wrong)" \
 	test $rc -eq 0
 
+# -s by name: the two columns in the order asked, as the full CSV has them
+nvpc report --csv -s 0x11,graph_idle "$W/run.nvpc" > "$W/sel.csv"
+check "report -s 0x11,graph_idle: those columns, in that order" \
+	test "$(cut -d, -f7,9 --output-delimiter=, "$W/run.csv" |
+		awk -F, '{ print $2 "," $1 }')" = "$(cut -d, -f7,8 "$W/sel.csv")"
 nvpc report --json "$W/run.nvpc" > "$W/run.json"
 check "report --json: no gap, no early packet, no merge, no saturation" \
 	python3 -c '

@@ -44,6 +44,7 @@ int nvpc_parse_u64(const char *s, uint64_t *v);
 int nvpc_record(int argc, char **argv);
 int nvpc_report(int argc, char **argv);
 int nvpc_plot(int argc, char **argv);
+int nvpc_list(int argc, char **argv);
 
 /* what a PMU is (sysfs, Documentation/ABI/.../sysfs-bus-event_source-devices-nvpcounter) */
 struct nvpc_gpu {
@@ -76,5 +77,12 @@ int nvpc_domain_open(const struct nvpc_gpu *g, const char *name,
 		     struct nvpc_domain *d);
 int nvpc_signal_lookup(const struct nvpc_gpu *g, const struct nvpc_domain *d,
 		       const char *spec, struct nvpc_signal *s);
+
+/*
+ * The named signals of d in g's events/, sorted, as "name 0xNN, ..."
+ * into out: how many, or -ENOMEM.
+ */
+int nvpc_domain_events(const struct nvpc_gpu *g, const struct nvpc_domain *d,
+		       char *out, size_t len);
 
 #endif /* NVPC_H */

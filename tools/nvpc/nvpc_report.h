@@ -6,6 +6,7 @@
 #ifndef NVPC_REPORT_H
 #define NVPC_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "nvpc_decode.h"
@@ -46,7 +47,31 @@ int nvpc_capture_decode(const char *path, FILE *f,
 struct nvpc_report_opts {
 	enum nvpc_report_fmt fmt;
 	uint64_t clock_hz;		/* --clock, 0: the recorded clock */
+	char *signals;			/* -s, NULL: every signal */
+	uint64_t from_ns, to_ns;	/* --from, --to (0: none) */
 };
+
+struct nvpc_view;
+
+/*
+ * The view of h that ro asks for (nvpc_view.h); -EINVAL with a message
+ * for a -s that names no signal of the capture.
+ */
+int nvpc_report_view(const struct nvpc_report_opts *ro,
+		     const struct nvpc_header *h, struct nvpc_view *v);
+
+/* getopt codes of the view's long options, shared by report and plot */
+enum {
+	NVPC_OPT_FROM = 300,
+	NVPC_OPT_TO,
+};
+
+/*
+ * report's and plot's options for the view (-s, --from, --to) into ro:
+ * true if c was one of them, *bad set when its argument is wrong.
+ */
+bool nvpc_view_option(int c, const char *arg, struct nvpc_report_opts *ro,
+		      bool *bad);
 
 /* nvpc report of the capture f as ro says to o: an exit status */
 int nvpc_report_write(FILE *f, const char *path,
@@ -68,10 +93,11 @@ FILE *nvpc_output_open(const char *out);
 
 /*
  * nvpc plot's gnuplot script for the capture f (read twice: f must
- * seek) to o: terminal term, the plot on gnuplot's stdout. An exit
- * status; NVPC_EXIT_ERROR (and a message) when f holds no packet.
+ * seek) to o: terminal term, the plot on gnuplot's stdout; ro's clock
+ * and view (fmt unused). An exit status; NVPC_EXIT_ERROR (and a
+ * message) when f holds no packet to plot.
  */
 int nvpc_plot_script(FILE *f, const char *path, const char *term,
-		     uint64_t clock_hz, FILE *o);
+		     const struct nvpc_report_opts *ro, FILE *o);
 
 #endif /* NVPC_REPORT_H */

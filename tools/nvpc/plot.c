@@ -26,12 +26,14 @@
 #include "nvpc.h"
 #include "nvpc_escape.h"
 #include "nvpc_report.h"
+#include "nvpc_view.h"
 
 #define PLOT_POINTS	2000
 
 struct bins {
 	FILE *out;
 	unsigned int nr;
+	uint64_t origin_ns;	/* the first bin's start */
 	uint64_t width_ns;
 	bool open;		/* a bin has packets */
 	unsigned int segment;
@@ -55,7 +57,7 @@ static void flush_bin(struct bins *b)
 static void bin_packet(const struct nvpc_packet *p, void *arg)
 {
 	struct bins *b = arg;
-	uint64_t index = p->start_ns / b->width_ns;
+	uint64_t index = (p->start_ns - b->origin_ns) / b->width_ns;
 
 	if (b->open && (p->segment != b->segment || index != b->index))
 		flush_bin(b);
@@ -91,32 +93,40 @@ static const char *terminal_of(const char *out)
 }
 
 int nvpc_plot_script(FILE *f, const char *path, const char *term,
-		     uint64_t clock_hz, FILE *o)
+		     const struct nvpc_report_opts *ro, FILE *o)
 {
-	struct nvpc_header h;
+	struct nvpc_header h, vh;
 	struct nvpc_stats st;
+	struct nvpc_view v;
 	struct bins b = { .out = o };
 	char title[320], err[256];
 	uint64_t hz;
 	int status;
 
 	/* the span first, for the bin width; the messages once */
-	if (nvpc_capture_header(path, f, clock_hz, &h, &hz))
+	if (nvpc_capture_header(path, f, ro->clock_hz, &h, &hz))
 		return NVPC_EXIT_ERROR;
-	status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
+	if (nvpc_report_view(ro, &h, &v))
+		return NVPC_EXIT_USAGE;
+	status = nvpc_capture_decode(path, f, &h, hz, nvpc_view_packet, &v,
+				     &st);
 	if (status == NVPC_EXIT_ERROR)
 		return status;
-	if (!st.segments) {
-		nvpc_err("%s holds no packet to plot (%llu impossible)", path,
+	if (!v.all.packets) {
+		nvpc_err("%s holds no packet to plot%s (%llu impossible)", path,
+			 st.segments ? " in the time asked for" : "",
 			 (unsigned long long)st.impossible);
 		return NVPC_EXIT_ERROR;
 	}
+	b.origin_ns = v.first_ns;
+	b.width_ns = (v.last_ns - v.first_ns) / PLOT_POINTS + 1;
 	if (fseek(f, 0, SEEK_SET) ||
 	    nvpc_file_read_header(f, &h, err, sizeof(err))) {
 		nvpc_err("%s: cannot read it a second time", path);
 		return NVPC_EXIT_ERROR;
 	}
 
+	nvpc_view_header(&v, &h, &vh);
 	fprintf(o, "set terminal %s noenhanced\nset output\nset title ", term);
 	snprintf(title, sizeof(title),
 		 "%s %s %s: busy share per signal (STOP %s, %llu Hz)",
@@ -125,15 +135,16 @@ int nvpc_plot_script(FILE *f, const char *path, const char *term,
 	fprintf(o, "\nset xlabel 'time (s)'\nset ylabel 'busy (%% of cycles)'\n"
 		"set yrange [0:105]\nset grid\nset key outside right top\n"
 		"set datafile missing '?'\n$d << EOD\n");
-	b.nr = h.nr_signals;
-	b.width_ns = st.last_ns / PLOT_POINTS + 1;
-	nvpc_decode(f, &h, hz, bin_packet, &b, &st, err, sizeof(err));
+	b.nr = vh.nr_signals;
+	v.fn = bin_packet;
+	v.arg = &b;
+	nvpc_decode(f, &h, hz, nvpc_view_packet, &v, &st, err, sizeof(err));
 	flush_bin(&b);
 	fprintf(o, "EOD\nplot ");
-	for (unsigned int i = 0; i < h.nr_signals; i++) {
+	for (unsigned int i = 0; i < vh.nr_signals; i++) {
 		fprintf(o, "%s$d using 1:%u with lines title ", i ? ", " : "",
 			i + 2);
-		nvpc_gp_str(o, h.signals[i].name);
+		nvpc_gp_str(o, vh.signals[i].name);
 	}
 	fprintf(o, "\n");
 	return status;
@@ -259,12 +270,14 @@ out:
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: nvpc plot [-o OUT] [--clock HZ] [-i FILE | FILE]\n"
+"usage: nvpc plot [-o OUT] [--clock HZ] [-s LIST] [--from T] [--to T]\n"
+"                 [-i FILE | FILE]\n"
 "\n"
 "Plot each signal's busy share over time from an nvpc capture (default\n"
 NVPC_DEFAULT_OUTPUT "; - reads stdin) with gnuplot. OUT ends in .svg,\n"
-".png or .pdf (default: FILE with .svg); - writes SVG to stdout. Exit\n"
-"status as nvpc report's.\n");
+".png or .pdf (default: FILE with .svg); - writes SVG to stdout. -s,\n"
+"--from, --to choose signals and time as for nvpc report. Exit status\n"
+"as nvpc report's.\n");
 }
 
 int nvpc_plot(int argc, char **argv)
@@ -273,18 +286,27 @@ int nvpc_plot(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "clock", required_argument, NULL, 'C' },
+		{ "signals", required_argument, NULL, 's' },
+		{ "from", required_argument, NULL, NVPC_OPT_FROM },
+		{ "to", required_argument, NULL, NVPC_OPT_TO },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct nvpc_report_opts ro = { 0 };
+	bool bad = false;
 	const char *path = NULL, *term;
 	char *out = NULL, *gp_out = NULL, *script = NULL;
 	size_t len = 0;
-	uint64_t clock = 0;
 	int c, status = NVPC_EXIT_ERROR;
 	FILE *f, *o;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:i:s:h", longopts, NULL)) != -1) {
+		if (nvpc_view_option(c, optarg, &ro, &bad)) {
+			if (bad)
+				goto usage;
+			continue;
+		}
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -293,24 +315,26 @@ int nvpc_plot(int argc, char **argv)
 			path = optarg;
 			break;
 		case 'C':
-			if (nvpc_parse_u64(optarg, &clock) || !clock) {
+			if (nvpc_parse_u64(optarg, &ro.clock_hz) ||
+			    !ro.clock_hz) {
 				nvpc_err("--clock %s: the domain's clock in Hz, above 0",
 					 optarg);
-				return NVPC_EXIT_USAGE;
+				goto usage;
 			}
 			break;
 		case 'h':
 			usage(stdout);
+			free(ro.signals);
 			return NVPC_EXIT_OK;
 		default:
 			usage(stderr);
-			return NVPC_EXIT_USAGE;
+			goto usage;
 		}
 	}
 	if (optind + 1 < argc || (path && optind < argc)) {
 		nvpc_err("plot reads one capture, not %d",
 			 argc - optind + !!path);
-		return NVPC_EXIT_USAGE;
+		goto usage;
 	}
 	if (optind < argc)
 		path = argv[optind];
@@ -318,7 +342,7 @@ int nvpc_plot(int argc, char **argv)
 		path = NVPC_DEFAULT_OUTPUT;
 	if (!out && nvpc_is_stdio(path)) {
 		nvpc_err("plot of stdin: give -o OUT (.svg, .png, .pdf, or - for SVG on stdout)");
-		return NVPC_EXIT_USAGE;
+		goto usage;
 	}
 	if (!out) {
 		const char *dot = strrchr(path, '.');
@@ -327,7 +351,7 @@ int nvpc_plot(int argc, char **argv)
 
 		gp_out = malloc(n + 5);
 		if (!gp_out)
-			return NVPC_EXIT_ERROR;
+			goto out;
 		memcpy(gp_out, path, n);
 		strcpy(gp_out + n, ".svg");
 		out = gp_out;
@@ -336,8 +360,8 @@ int nvpc_plot(int argc, char **argv)
 	if (!term) {
 		nvpc_err("-o %s: the plot's format comes from its extension: .svg, .png or .pdf",
 			 out);
-		free(gp_out);
-		return NVPC_EXIT_USAGE;
+		status = NVPC_EXIT_USAGE;
+		goto out;
 	}
 
 	f = nvpc_capture_open(path);
@@ -348,14 +372,19 @@ int nvpc_plot(int argc, char **argv)
 		fclose(f);
 		goto out;
 	}
-	status = nvpc_plot_script(f, path, term, clock, o);
+	status = nvpc_plot_script(f, path, term, &ro, o);
 	fclose(f);
 	if (fclose(o))
 		status = NVPC_EXIT_ERROR;
-	if (status != NVPC_EXIT_ERROR && run_gnuplot(script, len, out))
+	if (status != NVPC_EXIT_ERROR && status != NVPC_EXIT_USAGE &&
+	    run_gnuplot(script, len, out))
 		status = NVPC_EXIT_ERROR;
 out:
 	free(script);
 	free(gp_out);
+	free(ro.signals);
 	return status;
+usage:
+	free(ro.signals);
+	return NVPC_EXIT_USAGE;
 }

@@ -17,6 +17,7 @@
 #include "nvpc_decode.h"
 #include "nvpc_escape.h"
 #include "nvpc_report.h"
+#include "nvpc_view.h"
 
 /* a capture's name made printable: 4 bytes per byte at the most */
 #define NAME_BUF	(4 * NVPC_FILE_STOP_LEN)
@@ -204,10 +205,12 @@ static void print_status(FILE *o, const struct nvpc_stats *st, bool json)
 		fprintf(o, " (signal %d)", WTERMSIG(e->status));
 }
 
+/* h: the view's header (its signals); v: the sums of what it shows */
 static void text_summary(FILE *o, const char *path,
 			 const struct nvpc_header *h, uint64_t hz,
-			 const struct nvpc_stats *st)
+			 const struct nvpc_stats *st, const struct nvpc_view *v)
 {
+	const struct nvpc_interval *all = &v->all;
 	char when[64], b1[NAME_BUF], b2[NAME_BUF], b3[NAME_BUF];
 	uint64_t wall = st->have_end ? st->end.end_ns : st->last_ns;
 
@@ -264,21 +267,30 @@ static void text_summary(FILE *o, const char *path,
 		(unsigned long long)st->early);
 	fprintf(o, "  saturated  %llu counter readings at 0xffff (their rates are lower bounds)\n",
 		(unsigned long long)st->saturated);
-	fprintf(o, "  cycles     %llu (%llu wraps of the 48-bit counter)\n\n",
+	fprintf(o, "  cycles     %llu (%llu wraps of the 48-bit counter)\n",
 		(unsigned long long)st->cycles, (unsigned long long)st->wraps);
+	if (v->from_ns || v->to_ns != UINT64_MAX) {
+		fprintf(o, "  shown      %llu packets starting from %.6f s",
+			(unsigned long long)all->packets, v->from_ns / 1e9);
+		if (v->to_ns != UINT64_MAX)
+			fprintf(o, " before %.6f s", v->to_ns / 1e9);
+		fprintf(o, ", %llu cycles (--from, --to)\n",
+			(unsigned long long)all->cycles);
+	}
+	fputc('\n', o);
 	fprintf(o, "  %-24s %6s %14s %16s %9s %9s\n", "signal", "id", "count",
 		"events/s", "busy", "saturated");
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
-		const struct nvpc_signal_stats *s = &st->sig[i];
 		char id[8];
 
 		snprintf(id, sizeof(id), "0x%02x", h->signals[i].id & 0xff);
 		fprintf(o, "  %-24s %6s %14llu %s%15.6g %8.3f%% %9llu\n",
 			nvpc_printable(b1, sizeof(b1), h->signals[i].name), id,
-			(unsigned long long)s->count, s->saturated ? ">" : " ",
-			rate(s->count, st->cycles, hz),
-			busy(s->count, st->cycles),
-			(unsigned long long)s->saturated);
+			(unsigned long long)all->count[i],
+			all->saturated[i] ? ">" : " ",
+			rate(all->count[i], all->cycles, hz),
+			busy(all->count[i], all->cycles),
+			(unsigned long long)all->saturated[i]);
 	}
 }
 
@@ -296,8 +308,10 @@ static void json_u64(FILE *o, const char *key, uint64_t v)
 
 static void json_summary(FILE *o, const char *path,
 			 const struct nvpc_header *h, uint64_t hz,
-			 const struct nvpc_stats *st)
+			 const struct nvpc_stats *st, const struct nvpc_view *v)
 {
+	const struct nvpc_interval *all = &v->all;
+
 	fprintf(o, "{\n");
 	json_str(o, "file", path);
 	json_u64(o, "version", h->version);
@@ -348,17 +362,24 @@ static void json_summary(FILE *o, const char *path,
 		(long long)(st->have_end ? st->end.hw_packets : -1),
 		(long long)(st->have_end ? st->end.hw_gaps : -1),
 		(long long)(st->have_end ? (int64_t)st->end.stalls : -1));
+	fprintf(o, "  \"shown\": {\"from_ns\": %llu, \"to_ns\": ",
+		(unsigned long long)v->from_ns);
+	if (v->to_ns == UINT64_MAX)
+		fprintf(o, "null");
+	else
+		fprintf(o, "%llu", (unsigned long long)v->to_ns);
+	fprintf(o, ", \"packets\": %llu, \"cycles\": %llu},\n",
+		(unsigned long long)all->packets,
+		(unsigned long long)all->cycles);
 	fprintf(o, "  \"signals\": [\n");
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
-		const struct nvpc_signal_stats *s = &st->sig[i];
-
 		fprintf(o, "    {\"name\": ");
 		nvpc_json_str(o, h->signals[i].name);
 		fprintf(o, ", \"id\": %u, \"count\": %llu, \"events_per_s\": %.6f, \"busy_pct\": %.6f, \"saturated\": %llu}%s\n",
-			h->signals[i].id, (unsigned long long)s->count,
-			rate(s->count, st->cycles, hz),
-			busy(s->count, st->cycles),
-			(unsigned long long)s->saturated,
+			h->signals[i].id, (unsigned long long)all->count[i],
+			rate(all->count[i], all->cycles, hz),
+			busy(all->count[i], all->cycles),
+			(unsigned long long)all->saturated[i],
 			i + 1 < h->nr_signals ? "," : "");
 	}
 	fprintf(o, "  ]\n}\n");
@@ -368,35 +389,45 @@ int nvpc_report_write(FILE *f, const char *path,
 		      const struct nvpc_report_opts *ro, FILE *o)
 {
 	struct trace_state t = { .o = o, .first = true };
-	struct nvpc_header h;
+	struct nvpc_header h, vh;
+	struct nvpc_view v;
 	struct nvpc_stats st;
 	uint64_t hz;
 	int status;
 
 	if (nvpc_capture_header(path, f, ro->clock_hz, &h, &hz))
 		return NVPC_EXIT_ERROR;
+	if (nvpc_report_view(ro, &h, &v))
+		return NVPC_EXIT_USAGE;
+	nvpc_view_header(&v, &h, &vh);
 	switch (ro->fmt) {
 	case NVPC_REPORT_CSV:
-		csv_header(o, &h);
-		status = nvpc_capture_decode(path, f, &h, hz, csv_packet, o,
-					     &st);
+		csv_header(o, &vh);
+		v.fn = csv_packet;
+		v.arg = o;
+		status = nvpc_capture_decode(path, f, &h, hz, nvpc_view_packet,
+					     &v, &st);
 		break;
 	case NVPC_REPORT_TRACE:
-		t.h = &h;
+		t.h = &vh;
 		trace_begin(&t, hz);
-		status = nvpc_capture_decode(path, f, &h, hz, trace_packet,
-					     &t, &st);
-		if (st.packets)
-			trace_values(&t, st.last_ns, NULL);
+		v.fn = trace_packet;
+		v.arg = &t;
+		status = nvpc_capture_decode(path, f, &h, hz, nvpc_view_packet,
+					     &v, &st);
+		if (v.all.packets)
+			trace_values(&t, v.last_ns, NULL);
 		fprintf(o, "\n]}\n");
 		break;
 	case NVPC_REPORT_JSON:
-		status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
-		json_summary(o, path, &h, hz, &st);
+		status = nvpc_capture_decode(path, f, &h, hz, nvpc_view_packet,
+					     &v, &st);
+		json_summary(o, path, &vh, hz, &st, &v);
 		break;
 	default:
-		status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
-		text_summary(o, path, &h, hz, &st);
+		status = nvpc_capture_decode(path, f, &h, hz, nvpc_view_packet,
+					     &v, &st);
+		text_summary(o, path, &vh, hz, &st, &v);
 		break;
 	}
 	if (fflush(o) || ferror(o)) {
@@ -404,6 +435,45 @@ int nvpc_report_write(FILE *f, const char *path,
 		return NVPC_EXIT_ERROR;
 	}
 	return status;
+}
+
+int nvpc_report_view(const struct nvpc_report_opts *ro,
+		     const struct nvpc_header *h, struct nvpc_view *v)
+{
+	nvpc_view_init(v, h);
+	if (ro->signals && nvpc_view_signals(v, h, ro->signals))
+		return -EINVAL;
+	v->from_ns = ro->from_ns;
+	v->to_ns = ro->to_ns ? ro->to_ns : UINT64_MAX;
+	return 0;
+}
+
+bool nvpc_view_option(int c, const char *arg, struct nvpc_report_opts *ro,
+		      bool *bad)
+{
+	uint64_t *t = c == NVPC_OPT_FROM ? &ro->from_ns : &ro->to_ns;
+
+	switch (c) {
+	case 's':
+		if (nvpc_list_append(&ro->signals, arg))
+			*bad = true;
+		return true;
+	case NVPC_OPT_FROM:
+	case NVPC_OPT_TO:
+		if (nvpc_parse_time(arg, t) || (c == NVPC_OPT_TO && !*t)) {
+			nvpc_err("--%s %s: a time since the recording began, in seconds or with a unit (1.5, 250ms, 10us, 100ns)%s",
+				 c == NVPC_OPT_FROM ? "from" : "to", arg,
+				 c == NVPC_OPT_TO ? ", above 0" : "");
+			*bad = true;
+		}
+		if (!*bad && ro->to_ns && ro->to_ns <= ro->from_ns) {
+			nvpc_err("--to must be after --from");
+			*bad = true;
+		}
+		return true;
+	default:
+		return false;
+	}
 }
 
 FILE *nvpc_capture_spool(FILE *in, const char *path)
@@ -480,6 +550,10 @@ static void usage(FILE *f)
 "  -t, --trace  a Chrome/Perfetto JSON trace: a counter track per signal\n"
 "               (busy %%), an instant event per gap\n"
 "  --clock HZ   convert cycles with HZ instead of the recorded clock\n"
+"  -s, --signals LIST  only these signals, in this order: names or ids\n"
+"               (0x10) of the capture's signals, comma-separated\n"
+"  --from T, --to T    only the packets that start in [T, T): seconds\n"
+"               since the recording began, or with a unit: 250ms, 10us\n"
 "  -i, --input FILE   the capture (- for stdin)\n"
 "  -o, --output OUT   write to OUT instead of stdout (- for stdout)\n"
 "\n"
@@ -498,17 +572,26 @@ int nvpc_report(int argc, char **argv)
 		{ "clock", required_argument, NULL, 'C' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "signals", required_argument, NULL, 's' },
+		{ "from", required_argument, NULL, NVPC_OPT_FROM },
+		{ "to", required_argument, NULL, NVPC_OPT_TO },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct nvpc_report_opts ro = { .fmt = NVPC_REPORT_TEXT };
+	bool bad = false;
 	const char *path = NULL, *out = NULL;
 	FILE *f, *o;
 	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "cJti:o:h", longopts,
+	while ((c = getopt_long(argc, argv, "cJti:o:s:h", longopts,
 				NULL)) != -1) {
+		if (nvpc_view_option(c, optarg, &ro, &bad)) {
+			if (bad)
+				return NVPC_EXIT_USAGE;
+			continue;
+		}
 		switch (c) {
 		case 'c':
 			ro.fmt = NVPC_REPORT_CSV;
@@ -559,6 +642,7 @@ int nvpc_report(int argc, char **argv)
 		return NVPC_EXIT_ERROR;
 	}
 	status = nvpc_report_write(f, path, &ro, o);
+	free(ro.signals);
 	if (o != stdout && fclose(o)) {
 		nvpc_err("writing %s: %s", out, strerror(errno));
 		status = NVPC_EXIT_ERROR;

@@ -734,20 +734,23 @@ static void result_free(struct result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static const char *output_invalid(enum mode m, const struct result *r)
+static const char *output_invalid(enum mode m, const struct result *r,
+				  const struct nvpc_report_opts *view)
 {
 	unsigned int fields;
 	const char *bad;
 
+	/* 2 only for a -s the capture does not have */
 	if (r->status != NVPC_EXIT_OK && r->status != NVPC_EXIT_ERROR &&
 	    r->status != NVPC_EXIT_DAMAGED &&
-	    r->status != NVPC_EXIT_IMPOSSIBLE)
+	    r->status != NVPC_EXIT_IMPOSSIBLE &&
+	    !(r->status == NVPC_EXIT_USAGE && view->signals))
 		return "an exit status not documented";
 	bad = text_invalid(r->msg, r->msg_len);
 	if (bad)
 		return bad;
-	if (r->status == NVPC_EXIT_ERROR)
-		return r->out_len ? "output beside exit status 1" : NULL;
+	if (r->status == NVPC_EXIT_ERROR || r->status == NVPC_EXIT_USAGE)
+		return r->out_len ? "output beside exit status 1 or 2" : NULL;
 	switch (m) {
 	case M_TEXT:
 		return text_invalid(r->out, r->out_len);
@@ -765,9 +768,11 @@ static const char *output_invalid(enum mode m, const struct result *r)
 	}
 }
 
-static void run_mode(enum mode m, const struct buf *in, uint64_t clock,
-		     struct result *r)
+static void run_mode(enum mode m, const struct buf *in,
+		     const struct nvpc_report_opts *view, struct result *r)
 {
+	struct nvpc_report_opts ro = *view;
+
 	static const enum nvpc_report_fmt fmt[] = {
 		NVPC_REPORT_TEXT, NVPC_REPORT_CSV, NVPC_REPORT_JSON,
 		NVPC_REPORT_TRACE,
@@ -780,26 +785,18 @@ static void run_mode(enum mode m, const struct buf *in, uint64_t clock,
 	f = m == M_STDIN ? open_as_pipe(in) : fmemopen(in->p, in->len, "r");
 	if (!f) {
 		r->status = -1;
-	} else if (m == M_STDIN) {
-		r->status = nvpc_report_write(f, "fuzz.nvpc",
-					      &(struct nvpc_report_opts){
-						.fmt = NVPC_REPORT_JSON,
-						.clock_hz = clock,
-					      }, o);
-	} else if (m == M_PLOT)
-		r->status = nvpc_plot_script(f, "fuzz.nvpc", SVG_TERM, clock, o);
-	else
-		r->status = nvpc_report_write(f, "fuzz.nvpc",
-					      &(struct nvpc_report_opts){
-						.fmt = fmt[m],
-						.clock_hz = clock,
-					      }, o);
+	} else if (m == M_PLOT) {
+		r->status = nvpc_plot_script(f, "fuzz.nvpc", SVG_TERM, &ro, o);
+	} else {
+		ro.fmt = m == M_STDIN ? NVPC_REPORT_JSON : fmt[m];
+		r->status = nvpc_report_write(f, "fuzz.nvpc", &ro, o);
+	}
 	nvpc_msg_file = NULL;
 	if (f)
 		fclose(f);
 	fclose(o);
 	fclose(msg);
-	r->bad = output_invalid(m, r);
+	r->bad = output_invalid(m, r, view);
 }
 
 /* the JSON from a pipe is the JSON from the file, byte for byte */
@@ -967,9 +964,31 @@ static void mutate_once(uint64_t *s, uint8_t *b, size_t *len)
 	}
 }
 
-/* iteration iter of seed: its input in b, its clock override */
+/*
+ * the view a report is asked for: signals by name or id (some not in
+ * the capture: exit 2), a time range
+ */
+static void make_view(uint64_t *s, struct nvpc_report_opts *ro)
+{
+	static const char * const sel[] = {
+		"sig1,sig0", "0x10", "sig2,16,sig2", "x,y", "nosuch",
+		"sig0,sig1,sig2,sig3,sig4,sig5,sig6,sig7,sig8,sig9,sig10,sig11",
+	};
+
+	if (!rng_below(s, 4))
+		ro->signals = (char *)sel[rng_below(s, ARRAY_SIZE(sel))];
+	if (!rng_below(s, 4)) {
+		ro->from_ns = rng_below(s, 4) ? rng_below(s, 30000000) :
+			      edge_value(s);
+		ro->to_ns = ro->from_ns + 1 + rng_below(s, 20000000);
+		if (ro->to_ns < ro->from_ns)
+			ro->to_ns = 0;
+	}
+}
+
+/* iteration iter of seed: its input in b, its clock override and view */
 static void make_input(uint64_t seed, uint64_t iter, uint8_t *b, size_t *len,
-		       uint64_t *clock)
+		       struct nvpc_report_opts *ro)
 {
 	uint64_t s = seed ^ (iter * 0xd1b54a32d192ed03ULL);
 	const struct buf *from;
@@ -982,7 +1001,9 @@ static void make_input(uint64_t seed, uint64_t iter, uint8_t *b, size_t *len,
 	ops = 1 + rng_below(&s, 4);
 	for (unsigned int i = 0; i < ops; i++)
 		mutate_once(&s, b, len);
-	*clock = rng_below(&s, 8) ? 0 : 1 + rng_below(&s, 1ULL << 40);
+	memset(ro, 0, sizeof(*ro));
+	ro->clock_hz = rng_below(&s, 8) ? 0 : 1 + rng_below(&s, 1ULL << 40);
+	make_view(&s, ro);
 }
 
 static uint64_t env_u64(const char *name, uint64_t def)
@@ -1072,7 +1093,8 @@ TEST(seeds_every_output)
 	make_seeds();
 	for (unsigned int i = 0; i < ARRAY_SIZE(seeds); i++) {
 		for (enum mode m = 0; m < M_NR; m++) {
-			run_mode(m, &seeds[i].b, 0, &r);
+			run_mode(m, &seeds[i].b, &(struct nvpc_report_opts){ 0 },
+				 &r);
 			same_as_json(m, &r, &json);
 			EXPECT_EQ(status[i], r.status)
 				TH_LOG("%s %s: %s", seeds[i].name, mode_name[m],
@@ -1123,7 +1145,8 @@ TEST_F_TIMEOUT(fuzz, mutation_fuzz, FUZZ_MAX_SECONDS + 60)
 	uint64_t secs = env_u64("NVPC_FUZZ_SECONDS", 20);
 	double t0 = now_s();
 	uint64_t only = env_u64("NVPC_FUZZ_ITER", UINT64_MAX);
-	uint64_t from = only == UINT64_MAX ? 0 : only, iter, clock;
+	uint64_t from = only == UINT64_MAX ? 0 : only, iter;
+	struct nvpc_report_opts ro;
 	uint64_t by_status[5] = { 0 }, failures = 0;
 	static uint8_t b[2 * MAX_INPUT];
 	char path[256];
@@ -1144,17 +1167,19 @@ TEST_F_TIMEOUT(fuzz, mutation_fuzz, FUZZ_MAX_SECONDS + 60)
 		if (only == UINT64_MAX && now_s() - t0 > secs)
 			break;
 		fuzz_iter = iter;
-		make_input(seed, iter, b, &len, &clock);
+		make_input(seed, iter, b, &len, &ro);
 		for (enum mode m = 0; m < M_NR; m++) {
-			run_mode(m, &(struct buf){ (char *)b, len }, clock, &r);
+			run_mode(m, &(struct buf){ (char *)b, len }, &ro, &r);
 			if (r.status >= 0 && r.status < 5 && m == M_JSON)
 				by_status[r.status]++;
 			same_as_json(m, &r, &json);
 			if (r.bad && failures++ < 5) {
 				save_input(seed, iter, b, len, path, sizeof(path));
-				TH_LOG("iteration %llu, %s%s: %s (NVPC_FUZZ_SEED=0x%llx NVPC_FUZZ_ITER=%llu; the input: %s)\n%.2000s",
+				TH_LOG("iteration %llu, %s%s%s%s: %s (NVPC_FUZZ_SEED=0x%llx NVPC_FUZZ_ITER=%llu; the input: %s)\n%.2000s",
 				       (unsigned long long)iter, mode_name[m],
-				       clock ? " with --clock" : "", r.bad,
+				       ro.clock_hz ? " with --clock" : "",
+				       ro.signals ? " -s " : "",
+				       ro.signals ? ro.signals : "", r.bad,
 				       (unsigned long long)seed,
 				       (unsigned long long)iter, path, r.out);
 			}
@@ -1165,10 +1190,11 @@ TEST_F_TIMEOUT(fuzz, mutation_fuzz, FUZZ_MAX_SECONDS + 60)
 		}
 		result_free(&json);
 	}
-	ksft_print_msg("mutation_fuzz: %llu inputs x %d outputs in %.1f s; exit 0: %llu, 1: %llu, 3: %llu, 4: %llu; %llu invalid\n",
+	ksft_print_msg("mutation_fuzz: %llu inputs x %d outputs in %.1f s; exit 0: %llu, 1: %llu, 2: %llu, 3: %llu, 4: %llu; %llu invalid\n",
 		       (unsigned long long)(iter - from), M_NR, now_s() - t0,
 		       (unsigned long long)by_status[0],
 		       (unsigned long long)by_status[1],
+		       (unsigned long long)by_status[2],
 		       (unsigned long long)by_status[3],
 		       (unsigned long long)by_status[4],
 		       (unsigned long long)failures);

@@ -617,6 +617,16 @@ static int report_to(const char *args, const char *path, const char *out,
 	return run(cmd, err, len);
 }
 
+/* nvpc report ARGS PATH, stdout and stderr into out */
+static int report_msg(const char *args, const char *path, char *out,
+		      size_t len)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "%s report %s %s 2>&1", bin(), args, path);
+	return run(cmd, out, len);
+}
+
 /* a one-signal capture of n packets of 1000 cycles, read at n ms */
 static void cap_simple(struct cap *c, const char *name, int n, bool end)
 {
@@ -1043,6 +1053,106 @@ TEST(make_with_cflags)
 	EXPECT_EQ(0, system(cmd));
 }
 
+/* --- choosing what to show (nvpc.rst "Choosing what to show") -------- */
+
+/* the periodic capture of periodic_counts: packet k covers [k-1, k) ms */
+static void cap_periodic(struct cap *c, const char *name)
+{
+	uint8_t buf[10 * 32];
+
+	cap_begin(c, name, 32, 3);
+	for (int k = 1; k <= 10; k++)
+		pkt(buf + (k - 1) * 32, 32, 1000 * k, 1,
+		    (uint16_t[]){ 300, 1000, 0 }, 3);
+	cap_aux(c, 0, 10000 * NS, buf, sizeof(buf));
+	cap_end(c, 10000 * NS);
+}
+
+/* -s by name and by id, in the order given; an unknown one is refused */
+TEST(report_signals_by_name)
+{
+	char cmd[1024], out[8192];
+	struct cap c;
+
+	cap_periodic(&c, "select");
+	snprintf(cmd, sizeof(cmd), "%s report --csv -s s1,0x10 %s | head -2",
+		 bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("segment,time_ns,cycles,delta,stop,saturated,s1,s0\n"
+		     "0,1000000,1000,1000,1,0,1000,300\n", out);
+	/* an id in decimal, -s twice */
+	snprintf(cmd, sizeof(cmd), "%s report --json -s 18 -s s0 %s", bin(),
+		 c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "\"signals\": [\n    {\"name\": \"s2\", \"id\": 18, \"count\": 0, \"events_per_s\": 0.000000, \"busy_pct\": 0.000000, \"saturated\": 0},\n    {\"name\": \"s0\", \"id\": 16, \"count\": 3000, \"events_per_s\": 300000.000000, \"busy_pct\": 30.000000, \"saturated\": 0}\n  ]"));
+	EXPECT_EQ(2, report_msg("-s s0,graph_idle", c.path, out, sizeof(out)));
+	EXPECT_STREQ("nvpc: -s graph_idle: no such signal in the capture; the capture's signals: s0 (0x10), s1 (0x11), s2 (0x12)\n",
+		     out);
+	unlink(c.path);
+}
+
+/*
+ * --from 3ms --to 6ms: the packets starting in [3, 6) ms, k = 4, 5, 6:
+ * 3000 cycles, s0 900 of them (30%, 300000 events/s).
+ */
+TEST(report_time_range)
+{
+	char cmd[1024], out[8192];
+	struct cap c;
+	int n;
+
+	cap_periodic(&c, "range");
+	snprintf(cmd, sizeof(cmd), "%s report --csv --from 3ms --to 0.006 %s",
+		 bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	n = 0;
+	for (char *l = strchr(out, '\n'); l && l[1]; l = strchr(l + 1, '\n'))
+		n++;
+	EXPECT_EQ(3, n);
+	EXPECT_NE(NULL, strstr(out, "\n0,4000000,4000,1000,1,0,300,1000,0\n0,5000000,5000,1000,1,0,300,1000,0\n0,6000000,6000,1000,1,0,300,1000,0\n"));
+	snprintf(cmd, sizeof(cmd), "%s report --json --from 3000us --to 6000000ns %s",
+		 bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "\"shown\": {\"from_ns\": 3000000, \"to_ns\": 6000000, \"packets\": 3, \"cycles\": 3000},"));
+	EXPECT_NE(NULL, strstr(out, "\"name\": \"s0\", \"id\": 16, \"count\": 900, \"events_per_s\": 300000.000000, \"busy_pct\": 30.000000"));
+	/* the whole capture's counts stay the capture's */
+	EXPECT_EQ(10, json_num(out, "packets"));
+	snprintf(cmd, sizeof(cmd), "%s report --from 3ms %s", bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "  shown      7 packets starting from 0.003000 s, 7000 cycles (--from, --to)\n"));
+	/* bad times */
+	EXPECT_EQ(2, report_msg("--from 2x", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "--from 2x: a time since the recording began"));
+	EXPECT_EQ(2, report_msg("--from 5ms --to 5ms", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "--to must be after --from"));
+	EXPECT_EQ(2, report_msg("--to -1", c.path, out, sizeof(out)));
+	unlink(c.path);
+}
+
+/* plot -s and --from: only those curves; a range without packets is exit 1 */
+TEST(plot_signals_and_range)
+{
+	char svg[160], cmd[1024], out[8192];
+	struct cap c;
+
+	if (!have("gnuplot") || !have_py())
+		SKIP(return, "no gnuplot or python3");
+	cap_periodic(&c, "plotsel");
+	tmp_path(svg, sizeof(svg), "plotsel.svg");
+	snprintf(cmd, sizeof(cmd), "%s plot -s s2 --from 2ms -o %s %s 2>&1",
+		 bin(), svg, c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	ASSERT_EQ(0, py_names("svg", svg, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "\ns2\n"));
+	EXPECT_EQ(NULL, strstr(out, "\ns0\n"));
+	snprintf(cmd, sizeof(cmd), "%s plot --from 20ms -o %s %s 2>&1", bin(),
+		 svg, c.path);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "no packet to plot in the time asked for"));
+	unlink(svg);
+	unlink(c.path);
+}
+
 /* --- perf-like conventions (nvpc.rst "Input and output") -------------- */
 
 /* - reads stdin (a pipe is spooled), -i FILE, -o OUT; the same rows */
@@ -1069,14 +1179,11 @@ TEST(stdin_and_output_file)
 	snprintf(cmd, sizeof(cmd), "tail -1 %s", q);
 	run(cmd, out, sizeof(out));
 	EXPECT_STREQ("0,3000000,3000,1000,1,0,250\n", out);
-	/* two captures, a missing one, a directory that is not there */
-	snprintf(cmd, sizeof(cmd), "%s report -i %s %s 2>&1", bin(), c.path,
-		 c.path);
-	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	/* two captures, a directory that is not there */
+	snprintf(cmd, sizeof(cmd), "-i %.200s", c.path);
+	EXPECT_EQ(2, report_msg(cmd, c.path, out, sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "one capture, not 2"));
-	snprintf(cmd, sizeof(cmd), "%s report -o /nonexistent/x %s 2>&1",
-		 bin(), c.path);
-	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_EQ(1, report_msg("-o /nonexistent/x", c.path, out, sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "cannot create /nonexistent/x"));
 	/* not a capture on stdin: exit 1 as for a file */
 	snprintf(cmd, sizeof(cmd), "echo hello | %s report - 2>&1", bin());
@@ -1158,9 +1265,13 @@ static void fake_sysfs(char *root, size_t len)
 	put(root, "nvpcounter/identifier", "G84 sim.0");
 	put(root, "nvpcounter/domains/main.0/signals", "96");
 	put(root, "nvpcounter/domains/main.0/nominal_hz", "100000000");
+	put(root, "nvpcounter/domains/main.0/clock", "host");
+	put(root, "nvpcounter/domains/main.0/record_aux_max", "0");
 	put(root, "nvpcounter/domains/main.1/signals", "256");
 	put(root, "nvpcounter/domains/main.1/clock_hz", "0");
 	put(root, "nvpcounter/domains/main.1/nominal_hz", "575000000");
+	put(root, "nvpcounter/domains/main.1/clock", "graph");
+	put(root, "nvpcounter/domains/main.1/record_aux_max", "268435456");
 	put(root, "nvpcounter/events/graph_idle", "dset=0,dom=1,sig0=0xbd");
 	put(root, "nvpcounter/events/zcull_00", "dset=0,dom=1,sig0=0x07");
 	put(root, "nvpcounter/events/ptimer_time_b12", "dset=0,dom=0,sig0=0x2c");
@@ -1215,6 +1326,37 @@ TEST(record_argument_errors)
 	EXPECT_EQ(2, record(root, "-d main.1 -s 1,2,3,4,5,6,7,8,9,10,11,12,13", out, sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "more than 12 signals"));
 
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/* nvpc list: every PMU, each domain's clock, signals, record mode, names */
+TEST(list_gpus)
+{
+	char root[128], cmd[512], out[8192];
+
+	fake_sysfs(root, sizeof(root));
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s %s list", root, bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("nvpcounter: G84 sim.0 (perf type 2000000000, cpu 0)\n"
+		     "  domain   clock        nominal Hz  measured Hz signals  record\n"
+		     "  main.0   host          100000000            0      96  no\n"
+		     "    named: ptimer_time_b12 0x2c\n"
+		     "  main.1   graph         575000000            0     256  yes (AUX area up to 256 MiB)\n"
+		     "    named: graph_idle 0xbd, zcull_00 0x07\n", out);
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s %s list -d main.0 | tail -2",
+		 root, bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("  main.0   host          100000000            0      96  no\n"
+		     "    named: ptimer_time_b12 0x2c\n", out);
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s %s list -g nvpcounter_2 2>&1",
+		 root, bin());
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "no PMU nvpcounter_2"));
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s/none %s list 2>&1", root,
+		 bin());
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "is the nvpcounter module loaded"));
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	EXPECT_EQ(0, system(cmd));
 }
