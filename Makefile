@@ -5,7 +5,8 @@
 #   make                 build the modules for every installed target kernel
 #   make KVER=<kver>     ... for one kernel (a /lib/modules/<kver>/build)
 #   make nvpc            the record-mode tool, build/nvpc/nvpc
-#   make install         nvpc and its manual page nvpc.1 (PREFIX, DESTDIR)
+#   make install         nvpc, nvpc-perf-trace, the manual page nvpc.1
+#                        (PREFIX, DESTDIR)
 #   make check           the test command: deps, lint, host unit tests,
 #                        kselftests in QEMU on every target kernel
 #   make lint            checkpatch --strict, sparse, W=1 warnings
@@ -41,7 +42,7 @@ MODULE_SRCS := Kbuild $(shell cd $(TOP) && find drivers include -type f \
 all: modules
 
 help:
-	@sed -n '3,19p' $(TOP)/Makefile
+	@sed -n '3,20p' $(TOP)/Makefile
 
 deps:
 	@$(TOP)/tools/deps/install.sh
@@ -78,6 +79,8 @@ nvpc:
 PREFIX ?= /usr/local
 install: nvpc
 	install -D -m 0755 $(BUILD)/nvpc/nvpc $(DESTDIR)$(PREFIX)/bin/nvpc
+	install -D -m 0755 $(TOP)/tools/nvpc/perf-trace.py \
+		$(DESTDIR)$(PREFIX)/bin/nvpc-perf-trace
 	install -D -m 0644 $(TOP)/tools/nvpc/nvpc.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/nvpc.1
 

@@ -251,6 +251,43 @@ import json, sys
 e = json.load(open(sys.argv[1]))["traceEvents"]
 sys.exit(not [x for x in e if x["ph"] == "C" and x["name"] == "0x10"])' \
 	"$W/trace.json"
+# --interval 100: every interval after the first (the PERIODIC phase)
+# has 0x10 at 25.000% and 0x11 at 100.000% (any 1024 cycles hold 256 and
+# 1024 of them), no gap; monotonic_ns - start_ns is the capture's start
+mono=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["start_monotonic_ns"])' "$W/run.json")
+nvpc report --csv -I 100 -s 0x10,0x11 "$W/run.nvpc" > "$W/iv.csv"
+check "report -I 100: 0x10 25%, 0x11 100% in every interval, absolute starts" \
+	awk -F, -v mono="$mono" 'NR == 1 { next }
+		{ n++; if ($2 - $1 != mono || $5 != 0) bad++ }
+		NR > 2 && ($8 != "25.000000" || $11 != "100.000000") { bad++ }
+		END { print "# " n " intervals, " bad + 0 " wrong"; exit !(n >= 25 && !bad) }' \
+	"$W/iv.csv"
+
+# --- lined up with perf record (nvpc.rst "Lining up with perf record") ----
+# perf samples of a busy loop that runs only while nvpc records: at
+# CLOCK_MONOTONIC they fall inside the nvpc trace's time (--monotonic)
+perf record -q -k mono -e cpu-clock -F 500 -a -o "$W/perf.data" -- \
+	"$NVPC" record -g "$PMU" -d main.1 -s 0x10,0x11 --every 1024 \
+	--clock $HZ -o "$W/align.nvpc" -- \
+	sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done' \
+	> "$W/align.txt" 2>&1
+perf script -i "$W/perf.data" -F comm,pid,tid,cpu,time,event --ns \
+	> "$W/perf.txt" 2>> "$W/align.txt"
+nvpc report --trace --monotonic "$W/align.nvpc" > "$W/align.json"
+python3 "$NVPC_TOP/tools/nvpc/perf-trace.py" "$W/align.json" \
+	< "$W/perf.txt" > "$W/merged.json" 2>> "$W/align.txt"
+sed 's/^/# /' "$W/align.txt" | tail -5
+check "perf samples of the workload fall inside the nvpc trace (CLOCK_MONOTONIC)" \
+	python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))["traceEvents"]
+c = [x["ts"] for x in e if x["ph"] == "C"]
+names = {x["tid"]: x["args"]["name"] for x in e if x["name"] == "thread_name"}
+s = [x["ts"] for x in e if x["ph"] == "i" and x.get("s") == "t" and names.get(x["tid"]) == "sh"]
+print("# nvpc %.3f .. %.3f s, %d sh samples %.3f .. %.3f s" % (min(c) / 1e6, max(c) / 1e6, len(s), min(s or [0]) / 1e6, max(s or [0]) / 1e6))
+sys.exit(not (s and min(s) >= min(c) and max(s) <= max(c) + 50000))' \
+	"$W/merged.json"
+
 if command -v gnuplot > /dev/null; then
 	nvpc plot "$W/run.nvpc" -o "$W/run.svg" > "$W/plot.txt" 2>&1
 	check "plot writes a non-empty SVG" grep -qs '<svg' "$W/run.svg"

@@ -49,6 +49,9 @@ struct nvpc_report_opts {
 	uint64_t clock_hz;		/* --clock, 0: the recorded clock */
 	char *signals;			/* -s, NULL: every signal */
 	uint64_t from_ns, to_ns;	/* --from, --to (0: none) */
+	uint64_t interval_ns;		/* -I, --interval (0: none) */
+	bool monotonic;			/* --monotonic: CLOCK_MONOTONIC times */
+	bool full;			/* --full: a trace of every packet */
 };
 
 struct nvpc_view;
@@ -64,6 +67,8 @@ int nvpc_report_view(const struct nvpc_report_opts *ro,
 enum {
 	NVPC_OPT_FROM = 300,
 	NVPC_OPT_TO,
+	NVPC_OPT_MONOTONIC,
+	NVPC_OPT_FULL,
 };
 
 /*

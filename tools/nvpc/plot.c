@@ -118,8 +118,8 @@ int nvpc_plot_script(FILE *f, const char *path, const char *term,
 			 (unsigned long long)st.impossible);
 		return NVPC_EXIT_ERROR;
 	}
-	b.origin_ns = v.first_ns;
-	b.width_ns = (v.last_ns - v.first_ns) / PLOT_POINTS + 1;
+	b.origin_ns = v.all.first_ns;
+	b.width_ns = (v.all.last_ns - v.all.first_ns) / PLOT_POINTS + 1;
 	if (fseek(f, 0, SEEK_SET) ||
 	    nvpc_file_read_header(f, &h, err, sizeof(err))) {
 		nvpc_err("%s: cannot read it a second time", path);
@@ -132,9 +132,10 @@ int nvpc_plot_script(FILE *f, const char *path, const char *term,
 		 "%s %s %s: busy share per signal (STOP %s, %llu Hz)",
 		 h.chip, h.bus, h.domain, h.stop, (unsigned long long)hz);
 	nvpc_gp_str(o, title);
-	fprintf(o, "\nset xlabel 'time (s)'\nset ylabel 'busy (%% of cycles)'\n"
+	fprintf(o, "\nset xlabel '%s'\nset ylabel 'busy (%% of cycles)'\n"
 		"set yrange [0:105]\nset grid\nset key outside right top\n"
-		"set datafile missing '?'\n$d << EOD\n");
+		"set datafile missing '?'\n$d << EOD\n",
+		v.base_ns ? "CLOCK_MONOTONIC (s)" : "time (s)");
 	b.nr = vh.nr_signals;
 	v.fn = bin_packet;
 	v.arg = &b;
@@ -271,13 +272,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: nvpc plot [-o OUT] [--clock HZ] [-s LIST] [--from T] [--to T]\n"
-"                 [-i FILE | FILE]\n"
+"                 [--monotonic] [-i FILE | FILE]\n"
 "\n"
 "Plot each signal's busy share over time from an nvpc capture (default\n"
 NVPC_DEFAULT_OUTPUT "; - reads stdin) with gnuplot. OUT ends in .svg,\n"
 ".png or .pdf (default: FILE with .svg); - writes SVG to stdout. -s,\n"
-"--from, --to choose signals and time as for nvpc report. Exit status\n"
-"as nvpc report's.\n");
+"--from, --to, --monotonic choose signals and time as for nvpc report.\n"
+"Exit status as nvpc report's.\n");
 }
 
 int nvpc_plot(int argc, char **argv)
@@ -289,6 +290,7 @@ int nvpc_plot(int argc, char **argv)
 		{ "signals", required_argument, NULL, 's' },
 		{ "from", required_argument, NULL, NVPC_OPT_FROM },
 		{ "to", required_argument, NULL, NVPC_OPT_TO },
+		{ "monotonic", no_argument, NULL, NVPC_OPT_MONOTONIC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

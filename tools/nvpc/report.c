@@ -22,9 +22,13 @@
 /* a capture's name made printable: 4 bytes per byte at the most */
 #define NAME_BUF	(4 * NVPC_FILE_STOP_LEN)
 
+/* a report's output and what it needs to write each packet or interval */
 struct trace_state {
 	FILE *o;
-	const struct nvpc_header *h;
+	const struct nvpc_header *h;	/* the view's */
+	uint64_t hz;
+	uint64_t interval_ns;
+	unsigned int pid;		/* the GPU's process in a trace */
 	bool first;
 };
 
@@ -77,9 +81,11 @@ int nvpc_capture_decode(const char *path, FILE *f,
 	return status;
 }
 
-static void csv_header(FILE *o, const struct nvpc_header *h)
+/* time_ns: since the recording began; monotonic_ns with --monotonic */
+static void csv_header(FILE *o, const struct nvpc_header *h, bool monotonic)
 {
-	fprintf(o, "segment,time_ns,cycles,delta,stop,saturated");
+	fprintf(o, "segment,%s,cycles,delta,stop,saturated",
+		monotonic ? "monotonic_ns" : "time_ns");
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
 		fputc(',', o);
 		nvpc_csv_field(o, h->signals[i].name);
@@ -113,55 +119,109 @@ static void trace_sep(struct trace_state *t)
 	t->first = false;
 }
 
+/*
+ * One process per GPU: its pid from the chip and bus id (FNV-1a), so
+ * captures of one GPU share it and captures of two GPUs do not, also
+ * in traces merged by hand.
+ */
+static unsigned int trace_pid(const struct nvpc_header *h)
+{
+	uint32_t x = 2166136261u;
+
+	for (const char *p = h->chip; *p; p++)
+		x = (x ^ (unsigned char)*p) * 16777619u;
+	x = (x ^ ' ') * 16777619u;
+	for (const char *p = h->bus; *p; p++)
+		x = (x ^ (unsigned char)*p) * 16777619u;
+	return 1 + x % 999999;
+}
+
+/* a counter track: "<domain> <signal>", one per domain and signal */
+static void trace_track(struct trace_state *t, unsigned int i)
+{
+	char name[NVPC_FILE_NAME_LEN + NVPC_FILE_SIGNAME_LEN + 2];
+
+	snprintf(name, sizeof(name), "%.*s %.*s", NVPC_FILE_NAME_LEN - 1,
+		 t->h->domain, NVPC_FILE_SIGNAME_LEN - 1,
+		 t->h->signals[i].name);
+	trace_sep(t);
+	fprintf(t->o, "{\"name\":");
+	nvpc_json_str(t->o, name);
+	fprintf(t->o, ",\"ph\":\"C\",\"pid\":%u,\"ts\":", t->pid);
+}
+
+/* each signal's busy share (count / cycles), 0 without cycles */
 static void trace_values(struct trace_state *t, uint64_t ns,
-			 const struct nvpc_packet *p)
+			 const uint64_t *count, uint64_t cycles)
 {
 	for (unsigned int i = 0; i < t->h->nr_signals; i++) {
-		double busy = p && p->delta ? 100.0 * p->ctr[i] / p->delta : 0;
-
-		trace_sep(t);
-		fprintf(t->o, "{\"name\":");
-		nvpc_json_str(t->o, t->h->signals[i].name);
-		fprintf(t->o, ",\"ph\":\"C\",\"pid\":1,\"ts\":");
+		trace_track(t, i);
 		trace_ts(t->o, ns);
-		fprintf(t->o, ",\"args\":{\"busy %%\":%.3f}}", busy);
+		fprintf(t->o, ",\"args\":{\"busy %%\":%.3f}}",
+			count && cycles ? 100.0 * count[i] / cycles : 0);
 	}
+}
+
+/* at a gap: every track 0 from where the data stopped, an instant event */
+static void trace_gap(struct trace_state *t, uint64_t from_ns, uint64_t to_ns)
+{
+	trace_values(t, from_ns, NULL, 0);
+	trace_sep(t);
+	fprintf(t->o, "{\"name\":\"gap\",\"ph\":\"i\",\"s\":\"p\",\"pid\":%u,\"tid\":%u,\"ts\":",
+		t->pid, t->pid);
+	trace_ts(t->o, from_ns);
+	fprintf(t->o, ",\"args\":{\"domain\":");
+	nvpc_json_str(t->o, t->h->domain);
+	fprintf(t->o, ",\"until_us\":");
+	trace_ts(t->o, to_ns);
+	fprintf(t->o, "}}");
 }
 
 static void trace_packet(const struct nvpc_packet *p, void *arg)
 {
 	struct trace_state *t = arg;
+	uint64_t count[NVPC_FILE_MAX_SIGNALS];
 
-	if (p->after_gap) {
-		trace_values(t, p->gap_from_ns, NULL);
-		trace_sep(t);
-		fprintf(t->o, "{\"name\":\"gap\",\"ph\":\"i\",\"s\":\"p\",\"pid\":1,\"tid\":1,\"ts\":");
-		trace_ts(t->o, p->gap_from_ns);
-		fprintf(t->o, ",\"args\":{\"until_us\":");
-		trace_ts(t->o, p->start_ns);
-		fprintf(t->o, "}}");
-	}
-	trace_values(t, p->start_ns, p);
+	if (p->after_gap)
+		trace_gap(t, p->gap_from_ns, p->start_ns);
+	for (unsigned int i = 0; i < p->nr; i++)
+		count[i] = p->ctr[i];
+	trace_values(t, p->start_ns, count, p->delta);
 }
 
-static void trace_begin(struct trace_state *t, uint64_t hz)
+/* an interval's share at its first packet's start */
+static void trace_interval(const struct nvpc_interval *iv, void *arg)
+{
+	struct trace_state *t = arg;
+
+	if (iv->after_gap)
+		trace_gap(t, iv->gap_from_ns, iv->first_ns);
+	trace_values(t, iv->first_ns, iv->count, iv->cycles);
+}
+
+static void trace_begin(struct trace_state *t, const struct nvpc_view *v)
 {
 	const struct nvpc_header *h = t->h;
-	char name[3 * NVPC_FILE_NAME_LEN + 3];
+	char name[3 * NVPC_FILE_NAME_LEN + 16];
 
+	t->pid = trace_pid(h);
 	fprintf(t->o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"chip\":");
 	nvpc_json_str(t->o, h->chip);
 	fprintf(t->o, ",\"bus\":");
 	nvpc_json_str(t->o, h->bus);
 	fprintf(t->o, ",\"domain\":");
 	nvpc_json_str(t->o, h->domain);
-	fprintf(t->o, ",\"clock_hz\":%llu},\"traceEvents\":[",
-		(unsigned long long)hz);
+	fprintf(t->o, ",\"clock_hz\":%llu,\"clock\":\"%s\",\"start_monotonic_ns\":%llu,\"interval_ns\":%llu},\"traceEvents\":[",
+		(unsigned long long)t->hz,
+		v->base_ns ? "CLOCK_MONOTONIC" : "since the recording began",
+		(unsigned long long)h->start_monotonic_ns,
+		(unsigned long long)v->interval_ns);
 	trace_sep(t);
-	snprintf(name, sizeof(name), "%.*s %.*s %.*s", NVPC_FILE_NAME_LEN - 1,
-		 h->chip, NVPC_FILE_NAME_LEN - 1, h->bus,
-		 NVPC_FILE_NAME_LEN - 1, h->domain);
-	fprintf(t->o, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":");
+	snprintf(name, sizeof(name), "GPU %.*s %.*s (%.*s)",
+		 NVPC_FILE_NAME_LEN - 1, h->chip, NVPC_FILE_NAME_LEN - 1,
+		 h->bus, NVPC_FILE_NAME_LEN - 1, h->pmu);
+	fprintf(t->o, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"args\":{\"name\":",
+		t->pid);
 	nvpc_json_str(t->o, name);
 	fprintf(t->o, "}}");
 }
@@ -174,6 +234,110 @@ static double rate(uint64_t count, uint64_t cycles, uint64_t hz)
 static double busy(uint64_t count, uint64_t cycles)
 {
 	return cycles ? 100.0 * count / cycles : 0;
+}
+
+/* an interval's start: since the recording began, and CLOCK_MONOTONIC */
+static uint64_t interval_start(const struct trace_state *t,
+			       const struct nvpc_interval *iv)
+{
+	unsigned __int128 ns = (unsigned __int128)iv->index * t->interval_ns;
+
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+static uint64_t monotonic(const struct nvpc_header *h, uint64_t ns)
+{
+	return h->start_monotonic_ns + ns < ns ? UINT64_MAX :
+	       h->start_monotonic_ns + ns;
+}
+
+static void text_interval_header(FILE *o)
+{
+	fprintf(o, "#%13s %20s %8s %12s  %-24s %12s %14s %9s\n", "time (s)",
+		"CLOCK_MONOTONIC (s)", "packets", "cycles", "signal", "count",
+		"events/s", "busy");
+}
+
+/* perf stat -I's layout: one line per signal and interval */
+static void text_interval(const struct nvpc_interval *iv, void *arg)
+{
+	struct trace_state *t = arg;
+	uint64_t start = interval_start(t, iv);
+	uint64_t mono = monotonic(t->h, start);
+	char name[NAME_BUF];
+
+	for (unsigned int i = 0; i < t->h->nr_signals; i++)
+		fprintf(t->o, "%14.6f %10llu.%09llu %8llu %12llu  %-24s %12llu %s%13.6g %8.3f%%%s\n",
+			start / 1e9, (unsigned long long)(mono / 1000000000),
+			(unsigned long long)(mono % 1000000000),
+			(unsigned long long)iv->packets,
+			(unsigned long long)iv->cycles,
+			nvpc_printable(name, sizeof(name),
+				       t->h->signals[i].name),
+			(unsigned long long)iv->count[i],
+			iv->saturated[i] ? ">" : " ",
+			rate(iv->count[i], iv->cycles, t->hz),
+			busy(iv->count[i], iv->cycles),
+			iv->gap ? "  gap" : "");
+}
+
+/* a CSV header field: name and what follows it */
+static void csv_named(FILE *o, const char *name, const char *what)
+{
+	char buf[NVPC_FILE_SIGNAME_LEN + 16];
+
+	snprintf(buf, sizeof(buf), "%.*s %s", NVPC_FILE_SIGNAME_LEN - 1,
+		 name, what);
+	fputc(',', o);
+	nvpc_csv_field(o, buf);
+}
+
+static void csv_interval_header(FILE *o, const struct nvpc_header *h)
+{
+	fprintf(o, "start_ns,monotonic_ns,packets,cycles,gap");
+	for (unsigned int i = 0; i < h->nr_signals; i++) {
+		csv_named(o, h->signals[i].name, "count");
+		csv_named(o, h->signals[i].name, "events/s");
+		csv_named(o, h->signals[i].name, "busy %");
+	}
+	fputc('\n', o);
+}
+
+static void csv_interval(const struct nvpc_interval *iv, void *arg)
+{
+	struct trace_state *t = arg;
+	uint64_t start = interval_start(t, iv);
+
+	fprintf(t->o, "%llu,%llu,%llu,%llu,%d", (unsigned long long)start,
+		(unsigned long long)monotonic(t->h, start),
+		(unsigned long long)iv->packets,
+		(unsigned long long)iv->cycles, iv->gap);
+	for (unsigned int i = 0; i < t->h->nr_signals; i++)
+		fprintf(t->o, ",%llu,%.6f,%.6f",
+			(unsigned long long)iv->count[i],
+			rate(iv->count[i], iv->cycles, t->hz),
+			busy(iv->count[i], iv->cycles));
+	fputc('\n', t->o);
+}
+
+/* one element of the JSON's "intervals" */
+static void json_interval(const struct nvpc_interval *iv, void *arg)
+{
+	struct trace_state *t = arg;
+	uint64_t start = interval_start(t, iv);
+
+	fprintf(t->o, "%s\n    {\"start_ns\": %llu, \"monotonic_ns\": %llu, \"packets\": %llu, \"cycles\": %llu, \"gap\": %s, \"signals\": [",
+		t->first ? "" : ",", (unsigned long long)start,
+		(unsigned long long)monotonic(t->h, start),
+		(unsigned long long)iv->packets,
+		(unsigned long long)iv->cycles, iv->gap ? "true" : "false");
+	t->first = false;
+	for (unsigned int i = 0; i < t->h->nr_signals; i++)
+		fprintf(t->o, "%s{\"count\": %llu, \"events_per_s\": %.6f, \"busy_pct\": %.6f}",
+			i ? ", " : "", (unsigned long long)iv->count[i],
+			rate(iv->count[i], iv->cycles, t->hz),
+			busy(iv->count[i], iv->cycles));
+	fprintf(t->o, "]}");
 }
 
 static void start_time(const struct nvpc_header *h, char *buf, size_t len)
@@ -229,7 +393,9 @@ static void text_summary(FILE *o, const char *path,
 		(unsigned long long)h->measured_hz);
 	fprintf(o, "  packets    %u bytes, STOP %s\n", h->packet_size,
 		nvpc_printable(b1, sizeof(b1), h->stop));
-	fprintf(o, "  started    %s\n", when);
+	fprintf(o, "  started    %s (CLOCK_MONOTONIC %llu.%09llu s)\n", when,
+		(unsigned long long)(h->start_monotonic_ns / 1000000000),
+		(unsigned long long)(h->start_monotonic_ns % 1000000000));
 	if (st->have_end) {
 		fprintf(o, "  ended      %s",
 			nvpc_end_reason_name(st->end.reason));
@@ -306,9 +472,11 @@ static void json_u64(FILE *o, const char *key, uint64_t v)
 	fprintf(o, "  \"%s\": %llu,\n", key, (unsigned long long)v);
 }
 
+/* intervals: the elements of "intervals" (--interval), else NULL */
 static void json_summary(FILE *o, const char *path,
 			 const struct nvpc_header *h, uint64_t hz,
-			 const struct nvpc_stats *st, const struct nvpc_view *v)
+			 const struct nvpc_stats *st, const struct nvpc_view *v,
+			 const char *intervals)
 {
 	const struct nvpc_interval *all = &v->all;
 
@@ -326,6 +494,7 @@ static void json_summary(FILE *o, const char *path,
 	json_str(o, "stop", h->stop);
 	json_u64(o, "period_cycles", h->period_cycles);
 	json_u64(o, "start_realtime_ns", h->start_realtime_ns);
+	json_u64(o, "start_monotonic_ns", h->start_monotonic_ns);
 	fprintf(o, "  \"config\": \"0x%llx\",\n  \"config1\": \"0x%llx\",\n  \"config2\": \"0x%llx\",\n",
 		(unsigned long long)h->config, (unsigned long long)h->config1,
 		(unsigned long long)h->config2);
@@ -382,7 +551,40 @@ static void json_summary(FILE *o, const char *path,
 			(unsigned long long)all->saturated[i],
 			i + 1 < h->nr_signals ? "," : "");
 	}
-	fprintf(o, "  ]\n}\n");
+	fprintf(o, "  ]");
+	if (intervals)
+		fprintf(o, ",\n  \"interval_ns\": %llu,\n  \"intervals\": [%s\n  ]",
+			(unsigned long long)v->interval_ns, intervals);
+	fprintf(o, "\n}\n");
+}
+
+/* the most counter events per track a trace has by default (--full: all) */
+#define TRACE_MAX_POINTS	20000
+
+/*
+ * A trace without --interval or --full: a first pass over the capture
+ * counts its packets; past TRACE_MAX_POINTS they are summed per
+ * interval. Leaves f after the header again; -1 if it cannot.
+ */
+static int trace_auto_interval(FILE *f, const struct nvpc_header *h,
+			       uint64_t hz, struct nvpc_view *v)
+{
+	struct nvpc_view count = *v;
+	struct nvpc_header again;
+	struct nvpc_stats st;
+	char err[256];
+
+	count.fn = NULL;
+	count.interval_ns = 0;
+	nvpc_decode(f, h, hz, nvpc_view_packet, &count, &st, err, sizeof(err));
+	v->interval_ns = nvpc_view_auto_interval(count.all.packets,
+						 count.all.last_ns -
+						 count.all.first_ns,
+						 TRACE_MAX_POINTS);
+	if (fseek(f, 0, SEEK_SET) ||
+	    nvpc_file_read_header(f, &again, err, sizeof(err)))
+		return -1;
+	return 0;
 }
 
 int nvpc_report_write(FILE *f, const char *path,
@@ -392,42 +594,75 @@ int nvpc_report_write(FILE *f, const char *path,
 	struct nvpc_header h, vh;
 	struct nvpc_view v;
 	struct nvpc_stats st;
-	uint64_t hz;
+	char *ivs = NULL;
+	size_t ivs_len = 0;
 	int status;
 
-	if (nvpc_capture_header(path, f, ro->clock_hz, &h, &hz))
+	if (nvpc_capture_header(path, f, ro->clock_hz, &h, &t.hz))
 		return NVPC_EXIT_ERROR;
 	if (nvpc_report_view(ro, &h, &v))
 		return NVPC_EXIT_USAGE;
 	nvpc_view_header(&v, &h, &vh);
+	t.h = &vh;
+	v.arg = &t;
 	switch (ro->fmt) {
 	case NVPC_REPORT_CSV:
-		csv_header(o, &vh);
-		v.fn = csv_packet;
-		v.arg = o;
-		status = nvpc_capture_decode(path, f, &h, hz, nvpc_view_packet,
-					     &v, &st);
+		if (v.interval_ns) {
+			csv_interval_header(o, &vh);
+			v.ifn = csv_interval;
+		} else {
+			csv_header(o, &vh, v.base_ns);
+			v.fn = csv_packet;
+			v.arg = o;
+		}
 		break;
 	case NVPC_REPORT_TRACE:
-		t.h = &vh;
-		trace_begin(&t, hz);
+		if (!v.interval_ns && !ro->full &&
+		    trace_auto_interval(f, &h, t.hz, &v)) {
+			nvpc_err("%s: cannot read it a second time", path);
+			return NVPC_EXIT_ERROR;
+		}
+		trace_begin(&t, &v);
 		v.fn = trace_packet;
-		v.arg = &t;
-		status = nvpc_capture_decode(path, f, &h, hz, nvpc_view_packet,
-					     &v, &st);
+		v.ifn = trace_interval;
+		break;
+	case NVPC_REPORT_JSON:
+		if (v.interval_ns) {
+			t.o = open_memstream(&ivs, &ivs_len);
+			if (!t.o)
+				return NVPC_EXIT_ERROR;
+			v.ifn = json_interval;
+		}
+		break;
+	default:
+		if (v.interval_ns) {
+			text_interval_header(o);
+			v.ifn = text_interval;
+		}
+		break;
+	}
+	t.interval_ns = v.interval_ns;
+	status = nvpc_capture_decode(path, f, &h, t.hz, nvpc_view_packet, &v,
+				     &st);
+	nvpc_view_flush(&v);
+	switch (ro->fmt) {
+	case NVPC_REPORT_TRACE:
 		if (v.all.packets)
-			trace_values(&t, v.last_ns, NULL);
+			trace_values(&t, v.all.last_ns, NULL, 0);
 		fprintf(o, "\n]}\n");
 		break;
 	case NVPC_REPORT_JSON:
-		status = nvpc_capture_decode(path, f, &h, hz, nvpc_view_packet,
-					     &v, &st);
-		json_summary(o, path, &vh, hz, &st, &v);
+		if (t.o != o && fclose(t.o))
+			status = NVPC_EXIT_ERROR;
+		json_summary(o, path, &vh, t.hz, &st, &v,
+			     v.interval_ns ? (ivs ? ivs : "") : NULL);
+		free(ivs);
+		break;
+	case NVPC_REPORT_TEXT:
+		if (!v.interval_ns)
+			text_summary(o, path, &vh, t.hz, &st, &v);
 		break;
 	default:
-		status = nvpc_capture_decode(path, f, &h, hz, nvpc_view_packet,
-					     &v, &st);
-		text_summary(o, path, &vh, hz, &st, &v);
 		break;
 	}
 	if (fflush(o) || ferror(o)) {
@@ -445,6 +680,9 @@ int nvpc_report_view(const struct nvpc_report_opts *ro,
 		return -EINVAL;
 	v->from_ns = ro->from_ns;
 	v->to_ns = ro->to_ns ? ro->to_ns : UINT64_MAX;
+	v->interval_ns = ro->interval_ns;
+	if (ro->monotonic)
+		v->base_ns = h->start_monotonic_ns;
 	return 0;
 }
 
@@ -457,6 +695,25 @@ bool nvpc_view_option(int c, const char *arg, struct nvpc_report_opts *ro,
 	case 's':
 		if (nvpc_list_append(&ro->signals, arg))
 			*bad = true;
+		return true;
+	case 'I':
+		/* milliseconds as perf stat -I, or a time with its unit */
+		if ((nvpc_parse_u64(arg, &ro->interval_ns) ||
+		     __builtin_mul_overflow(ro->interval_ns, 1000000,
+					    &ro->interval_ns)) &&
+		    nvpc_parse_time(arg, &ro->interval_ns))
+			ro->interval_ns = 0;
+		if (!ro->interval_ns) {
+			nvpc_err("--interval %s: milliseconds above 0 (100), or a time with its unit (1s, 250us)",
+				 arg);
+			*bad = true;
+		}
+		return true;
+	case NVPC_OPT_MONOTONIC:
+		ro->monotonic = true;
+		return true;
+	case NVPC_OPT_FULL:
+		ro->full = true;
 		return true;
 	case NVPC_OPT_FROM:
 	case NVPC_OPT_TO:
@@ -554,6 +811,13 @@ static void usage(FILE *f)
 "               (0x10) of the capture's signals, comma-separated\n"
 "  --from T, --to T    only the packets that start in [T, T): seconds\n"
 "               since the recording began, or with a unit: 250ms, 10us\n"
+"  -I, --interval MS   per interval of MS milliseconds (or 1s, 250us):\n"
+"               counts, events/s and busy share per signal, the start\n"
+"               since the recording and in CLOCK_MONOTONIC, gaps marked\n"
+"  --monotonic  times in CLOCK_MONOTONIC (perf's clock: perf record -k\n"
+"               mono), not since the recording began\n"
+"  --full       a trace of every packet (by default a trace of more than\n"
+"               20000 packets is summed per interval)\n"
 "  -i, --input FILE   the capture (- for stdin)\n"
 "  -o, --output OUT   write to OUT instead of stdout (- for stdout)\n"
 "\n"
@@ -575,6 +839,9 @@ int nvpc_report(int argc, char **argv)
 		{ "signals", required_argument, NULL, 's' },
 		{ "from", required_argument, NULL, NVPC_OPT_FROM },
 		{ "to", required_argument, NULL, NVPC_OPT_TO },
+		{ "interval", required_argument, NULL, 'I' },
+		{ "monotonic", no_argument, NULL, NVPC_OPT_MONOTONIC },
+		{ "full", no_argument, NULL, NVPC_OPT_FULL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -585,7 +852,7 @@ int nvpc_report(int argc, char **argv)
 	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "cJti:o:s:h", longopts,
+	while ((c = getopt_long(argc, argv, "cJti:o:s:I:h", longopts,
 				NULL)) != -1) {
 		if (nvpc_view_option(c, optarg, &ro, &bad)) {
 			if (bad)

@@ -128,6 +128,9 @@ void nvpc_view_header(const struct nvpc_view *v, const struct nvpc_header *h,
 /* p's counts into the sums of iv */
 static void add_packet(struct nvpc_interval *iv, const struct nvpc_packet *p)
 {
+	if (!iv->packets)
+		iv->first_ns = p->start_ns;
+	iv->last_ns = p->time_ns;
 	iv->packets++;
 	iv->cycles += p->delta;
 	iv->covered_ns += p->time_ns - p->start_ns;
@@ -136,6 +139,65 @@ static void add_packet(struct nvpc_interval *iv, const struct nvpc_packet *p)
 		iv->count[i] += p->ctr[i];
 		if (p->saturated & (1u << i))
 			iv->saturated[i]++;
+	}
+}
+
+void nvpc_view_flush(struct nvpc_view *v)
+{
+	if (!v->cur_open)
+		return;
+	v->cur_open = false;
+	v->intervals++;
+	if (v->ifn)
+		v->ifn(&v->cur, v->arg);
+}
+
+/*
+ * q (p in the output's terms) into its interval: the one its own
+ * interval starts in. A gap marks the interval it begins in and the one
+ * it ends in.
+ */
+static void interval_packet(struct nvpc_view *v, const struct nvpc_packet *p,
+			    const struct nvpc_packet *q)
+{
+	uint64_t index = p->start_ns / v->interval_ns;
+
+	if (v->cur_open && index != v->cur.index) {
+		if (q->after_gap)
+			v->cur.gap = true;
+		nvpc_view_flush(v);
+	}
+	if (!v->cur_open) {
+		memset(&v->cur, 0, sizeof(v->cur));
+		v->cur.index = index;
+		v->cur_open = true;
+	}
+	if (q->after_gap) {
+		v->cur.gap = true;
+		if (!v->cur.after_gap) {
+			v->cur.after_gap = true;
+			v->cur.gap_from_ns = q->gap_from_ns;
+		}
+	}
+	add_packet(&v->cur, q);
+}
+
+uint64_t nvpc_view_auto_interval(uint64_t packets, uint64_t span_ns,
+				 uint64_t max)
+{
+	uint64_t step = 1;
+
+	if (packets <= max)
+		return 0;
+	for (;;) {
+		static const unsigned int nice[] = { 1, 2, 5 };
+
+		for (unsigned int i = 0; i < 3; i++)
+			if (span_ns / (step * nice[i]) < max)
+				return step * nice[i];
+		if (step > UINT64_MAX / 100)
+			return UINT64_MAX;
+		step *= 10;
 	}
 }
 
@@ -159,10 +221,9 @@ void nvpc_view_packet(const struct nvpc_packet *p, void *arg)
 	q.start_ns = start;
 	q.time_ns = nvpc_view_time(v, p->time_ns);
 	q.gap_from_ns = nvpc_view_time(v, p->gap_from_ns);
-	if (!v->all.packets)
-		v->first_ns = q.start_ns;
 	add_packet(&v->all, &q);
-	v->last_ns = q.time_ns;
-	if (v->fn)
+	if (v->interval_ns)
+		interval_packet(v, p, &q);
+	else if (v->fn)
 		v->fn(&q, v->arg);
 }

@@ -756,9 +756,15 @@ static const char *output_invalid(enum mode m, const struct result *r,
 		return text_invalid(r->out, r->out_len);
 	case M_CSV:
 		bad = csv_invalid(r->out, r->out_len, &fields);
-		if (!bad && (fields < 7 || fields > 6 + NVPC_FILE_MAX_SIGNALS))
-			bad = "a header without 1 to 12 signals";
-		return bad;
+		if (bad)
+			return bad;
+		/* per packet: 6 + a count per signal; per interval: 5 + 3 */
+		if (view->interval_ns ?
+		    fields < 8 || fields > 5 + 3 * NVPC_FILE_MAX_SIGNALS ||
+		    (fields - 5) % 3 :
+		    fields < 7 || fields > 6 + NVPC_FILE_MAX_SIGNALS)
+			return "a header without 1 to 12 signals";
+		return NULL;
 	case M_JSON:
 	case M_TRACE:
 	case M_STDIN:
@@ -984,6 +990,11 @@ static void make_view(uint64_t *s, struct nvpc_report_opts *ro)
 		if (ro->to_ns < ro->from_ns)
 			ro->to_ns = 0;
 	}
+	if (!rng_below(s, 3))
+		ro->interval_ns = rng_below(s, 4) ? 1 + rng_below(s, 5000000) :
+				  edge_value(s) | 1;
+	ro->monotonic = !rng_below(s, 4);
+	ro->full = !rng_below(s, 4);
 }
 
 /* iteration iter of seed: its input in b, its clock override and view */

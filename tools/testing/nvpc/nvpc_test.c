@@ -302,21 +302,27 @@ TEST(cycles_wrap_48)
  * from the time the record was read (20 ms) less its last packet's
  * cycles (2000 = 2 ms): 18 ms.
  */
-TEST(partial_gap)
+static void cap_partial(struct cap *c, const char *name)
 {
-	struct row rows[MAX_ROWS];
 	uint8_t buf[5 * 32];
-	char js[8192];
-	struct cap c;
 
-	cap_begin(&c, "partial", 32, 1);
+	cap_begin(c, name, 32, 1);
 	for (int k = 0; k < 3; k++)
 		pkt(buf + k * 32, 32, 1000 * (k + 1), 1, (uint16_t[]){ 300 }, 1);
 	pkt(buf + 3 * 32, 32, 1000, 1, (uint16_t[]){ 500 }, 1);
 	pkt(buf + 4 * 32, 32, 2000, 1, (uint16_t[]){ 500 }, 1);
-	cap_aux(&c, 0, 5000000, buf, 3 * 32);
-	cap_aux(&c, NVPC_AUX_PARTIAL, 20000000, buf + 3 * 32, 2 * 32);
-	cap_end(&c, 21000000);
+	cap_aux(c, 0, 5000000, buf, 3 * 32);
+	cap_aux(c, NVPC_AUX_PARTIAL, 20000000, buf + 3 * 32, 2 * 32);
+	cap_end(c, 21000000);
+}
+
+TEST(partial_gap)
+{
+	struct row rows[MAX_ROWS];
+	char js[8192];
+	struct cap c;
+
+	cap_partial(&c, "partial");
 
 	ASSERT_EQ(5, csv(c.path, rows, NULL, 0));
 	EXPECT_EQ(0, rows[2].seg);
@@ -549,7 +555,7 @@ TEST(json_and_trace_parse)
 	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
 	EXPECT_STREQ("3 0.1\n", out);
 	snprintf(cmd, sizeof(cmd),
-		 "%s report --trace %s | python3 -c 'import json,sys; e=json.load(sys.stdin)[\"traceEvents\"]; c=[x for x in e if x[\"ph\"]==\"C\" and x[\"name\"]==\"s0\"]; print(len(c), c[0][\"ts\"], c[0][\"args\"][\"busy %%\"], len([x for x in e if x[\"ph\"]==\"i\"]))'",
+		 "%s report --trace %s | python3 -c 'import json,sys; e=json.load(sys.stdin)[\"traceEvents\"]; c=[x for x in e if x[\"ph\"]==\"C\" and x[\"name\"]==\"main.1 s0\"]; print(len(c), c[0][\"ts\"], c[0][\"args\"][\"busy %%\"], len([x for x in e if x[\"ph\"]==\"i\"]))'",
 		 bin(), c.path);
 	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
 	/* 3 packets, a 0 at the gap and at the end; the first at 0 us, 30% */
@@ -624,6 +630,20 @@ static int report_msg(const char *args, const char *path, char *out,
 	char cmd[2048];
 
 	snprintf(cmd, sizeof(cmd), "%s report %s %s 2>&1", bin(), args, path);
+	return run(cmd, out, len);
+}
+
+/*
+ * nvpc report --trace ARGS PATH read by Python, which prints expr: d is
+ * the trace, e its events, c its counter events. Its exit status.
+ */
+static int trace_py(const char *args, const char *path, const char *expr,
+		    char *out, size_t len)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "%s report --trace %s %s | python3 -c 'import json,sys; d=json.load(sys.stdin); e=d[\"traceEvents\"]; c=[x for x in e if x[\"ph\"]==\"C\"]; print(%s)'",
+		 bin(), args, path, expr);
 	return run(cmd, out, len);
 }
 
@@ -940,8 +960,9 @@ TEST(hostile_names_parse)
 	ASSERT_EQ(0, report_to("--trace", c.path, out, err, sizeof(err)));
 	ASSERT_EQ(0, py_names("trace", out, names, sizeof(names)));
 	EXPECT_STREQ("G\"84<5c><a><1><fffd>\na,b\nm<9><fffd>\n"
-		     "G\"84<5c><a><1><fffd> a,b m<9><fffd>\n"
-		     "x,y\nq\"u\nn<a>r<d>\n<fffd><fffd>\n", names);
+		     "GPU G\"84<5c><a><1><fffd> a,b (nvpc')\n"
+		     "m<9><fffd> x,y\nm<9><fffd> q\"u\nm<9><fffd> n<a>r<d>\n"
+		     "m<9><fffd> <fffd><fffd>\n", names);
 
 	/* CSV: one line per record, control bytes as the text \xNN */
 	ASSERT_EQ(0, report_to("--csv", c.path, out, err, sizeof(err)));
@@ -1153,6 +1174,192 @@ TEST(plot_signals_and_range)
 	unlink(c.path);
 }
 
+/* --- intervals and absolute time (nvpc.rst "Intervals", "Absolute time") */
+
+#define MONO0	5000000000ULL	/* start_monotonic_ns of these captures */
+
+/*
+ * Two phases: packets 1-5 (each [k-1, k) ms) s0 100 of 1000 cycles,
+ * packets 6-10 900; s1 always. The recording began at CLOCK_MONOTONIC
+ * 5 s.
+ */
+static void cap_phases(struct cap *c, const char *name)
+{
+	uint8_t buf[10 * 32];
+
+	cap_begin(c, name, 32, 2);
+	c->h.start_monotonic_ns = MONO0;
+	cap_header(c);
+	for (int k = 1; k <= 10; k++)
+		pkt(buf + (k - 1) * 32, 32, 1000 * k, 1,
+		    (uint16_t[]){ k <= 5 ? 100 : 900, 1000 }, 2);
+	cap_aux(c, 0, 10000 * NS, buf, sizeof(buf));
+	cap_end(c, 10000 * NS);
+}
+
+/*
+ * --interval 2: packets k = 2i+1, 2i+2 in interval i (a packet counts
+ * where it starts). Interval 0: s0 200 of 2000 cycles, 10%, 100000
+ * events/s; interval 2 (packets 5, 6): 1000, 50%; interval 4: 1800, 90%.
+ */
+TEST(interval_csv_json_text)
+{
+	char cmd[1024], out[1 << 14], line[512];
+	struct cap c;
+
+	cap_phases(&c, "interval");
+	snprintf(cmd, sizeof(cmd), "%s report --csv --interval 2 %s", bin(),
+		 c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("start_ns,monotonic_ns,packets,cycles,gap,s0 count,s0 events/s,s0 busy %,s1 count,s1 events/s,s1 busy %\n"
+		     "0,5000000000,2,2000,0,200,100000.000000,10.000000,2000,1000000.000000,100.000000\n"
+		     "2000000,5002000000,2,2000,0,200,100000.000000,10.000000,2000,1000000.000000,100.000000\n"
+		     "4000000,5004000000,2,2000,0,1000,500000.000000,50.000000,2000,1000000.000000,100.000000\n"
+		     "6000000,5006000000,2,2000,0,1800,900000.000000,90.000000,2000,1000000.000000,100.000000\n"
+		     "8000000,5008000000,2,2000,0,1800,900000.000000,90.000000,2000,1000000.000000,100.000000\n",
+		     out);
+	/* -I with a unit; -s; JSON */
+	snprintf(cmd, sizeof(cmd), "%s report --json -I 4ms -s s0 %s", bin(),
+		 c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "  \"interval_ns\": 4000000,\n  \"intervals\": [\n"
+		     "    {\"start_ns\": 0, \"monotonic_ns\": 5000000000, \"packets\": 4, \"cycles\": 4000, \"gap\": false, \"signals\": [{\"count\": 400, \"events_per_s\": 100000.000000, \"busy_pct\": 10.000000}]},\n"
+		     "    {\"start_ns\": 4000000, \"monotonic_ns\": 5004000000, \"packets\": 4, \"cycles\": 4000, \"gap\": false, \"signals\": [{\"count\": 2800, \"events_per_s\": 700000.000000, \"busy_pct\": 70.000000}]},\n"
+		     "    {\"start_ns\": 8000000, \"monotonic_ns\": 5008000000, \"packets\": 2, \"cycles\": 2000, \"gap\": false, \"signals\": [{\"count\": 1800, \"events_per_s\": 900000.000000, \"busy_pct\": 90.000000}]}\n  ]\n}\n"));
+	/* text: perf stat -I's layout, a line per signal */
+	snprintf(cmd, sizeof(cmd), "%s report -I 2 %s", bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	snprintf(line, sizeof(line), "\n%14.6f %10llu.%09llu %8llu %12llu  %-24s %12llu %s%13.6g %8.3f%%\n",
+		 0.004, 5ULL, 4000000ULL, 2ULL, 2000ULL, "s0", 1000ULL, " ",
+		 500000.0, 50.0);
+	EXPECT_NE(NULL, strstr(out, line)) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "gap"));
+	/* bad intervals */
+	EXPECT_EQ(2, report_msg("-I 0", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "--interval 0: milliseconds above 0"));
+	EXPECT_EQ(2, report_msg("-I 1x", c.path, out, sizeof(out)));
+	EXPECT_EQ(2, report_msg("-I 18446744073709551615", c.path, out,
+				sizeof(out)));
+	unlink(c.path);
+}
+
+/*
+ * A PARTIAL gap (partial_gap's capture): packets in [0, 3) ms, then the
+ * restart at 18 ms. --interval 5: interval 0 ends at the gap, interval
+ * 3 (15-20 ms) holds the packets after it: both marked.
+ */
+TEST(interval_gap_marked)
+{
+	char cmd[1024], out[8192];
+	struct cap c;
+
+	cap_partial(&c, "ivgap");
+	snprintf(cmd, sizeof(cmd), "%s report --csv -I 5 %s", bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("start_ns,monotonic_ns,packets,cycles,gap,s0 count,s0 events/s,s0 busy %\n"
+		     "0,0,3,3000,1,900,300000.000000,30.000000\n"
+		     "15000000,15000000,2,2000,1,1000,500000.000000,50.000000\n",
+		     out);
+	/* the trace: 0 at the gap's start (3 ms), the gap, the interval */
+	if (have_py()) {
+		ASSERT_EQ(0, trace_py("-I 5", c.path, "[(x[\"ts\"], x[\"args\"][\"busy %\"]) for x in c], [(x[\"ts\"], x[\"args\"][\"until_us\"]) for x in e if x[\"ph\"]==\"i\"]",
+				      out, sizeof(out)));
+		EXPECT_STREQ("[(0.0, 30.0), (3000.0, 0.0), (18000.0, 50.0), (20000.0, 0.0)] [(3000.0, 18000.0)]\n",
+			     out);
+	}
+	unlink(c.path);
+}
+
+/* --monotonic: CLOCK_MONOTONIC in the CSV, the trace, and --from */
+TEST(monotonic_times)
+{
+	char out[8192];
+	struct cap c;
+
+	cap_phases(&c, "mono");
+	ASSERT_EQ(0, report_msg("--csv --monotonic --from 5.008", c.path, out,
+				sizeof(out)));
+	EXPECT_STREQ("segment,monotonic_ns,cycles,delta,stop,saturated,s0,s1\n"
+		     "0,5009000000,9000,1000,1,0,900,1000\n"
+		     "0,5010000000,10000,1000,1,0,900,1000\n", out);
+	ASSERT_EQ(0, report_msg("", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "(CLOCK_MONOTONIC 5.000000000 s)\n"));
+	if (!have_py())
+		SKIP(return, "no python3");
+	ASSERT_EQ(0, trace_py("--monotonic", c.path, "d[\"otherData\"][\"clock\"], *[x[\"ts\"] for x in c if x[\"name\"]==\"main.1 s0\"][::10]",
+			      out, sizeof(out)));
+	/* 11 events: the packets' starts, 0 at the end */
+	EXPECT_STREQ("CLOCK_MONOTONIC 5000000.0 5010000.0\n", out);
+	unlink(c.path);
+}
+
+/*
+ * 25000 packets of 1 ms: a trace sums them per 2 ms by default (the
+ * shortest 1/2/5 x 10^k ns cutting 25 s into fewer than 20000
+ * intervals: 12500, and 0 at the end); --full has every packet.
+ */
+TEST(trace_downsampled_by_default)
+{
+	enum { N = 25000, PER = 1000 };
+	static uint8_t buf[PER * 32];
+	char out[4096];
+	struct cap c;
+
+	if (!have_py())
+		SKIP(return, "no python3");
+	cap_begin(&c, "long", 32, 1);
+	for (int k = 0; k < N; k++) {
+		pkt(buf + (k % PER) * 32, 32, 1000ULL * (k + 1), 1,
+		    (uint16_t[]){ k % 2 ? 1000 : 0 }, 1);
+		if (k % PER == PER - 1)
+			cap_aux(&c, 0, 1000000ULL * (k + 1), buf, sizeof(buf));
+	}
+	cap_end(&c, 1000000ULL * N);
+	ASSERT_EQ(0, trace_py("", c.path, "d[\"otherData\"][\"interval_ns\"], len(c), c[0][\"args\"][\"busy %\"], c[1][\"ts\"]",
+			      out, sizeof(out)));
+	/* every 2 ms interval: one packet at 0, one at 1000 of 2000: 50% */
+	EXPECT_STREQ("2000000 12501 50.0 2000.0\n", out);
+	ASSERT_EQ(0, trace_py("--full", c.path, "d[\"otherData\"][\"interval_ns\"], len(c), c[0][\"args\"][\"busy %\"], c[1][\"args\"][\"busy %\"]",
+			      out, sizeof(out)));
+	EXPECT_STREQ("0 25001 0.0 100.0\n", out);
+	unlink(c.path);
+}
+
+/*
+ * nvpc-perf-trace: perf script's samples beside the trace, at their
+ * CLOCK_MONOTONIC time in microseconds (perf script's lines written by
+ * hand in perf 6.1's layout for -F comm,pid,tid,cpu,time,event --ns).
+ */
+TEST(perf_samples_beside_the_trace)
+{
+	const char *src = getenv("NVPC_SRC");
+	char cmd[2048], out[4096], perf[160], q[256];
+	struct cap c;
+	FILE *f;
+
+	if (!have_py() || !src)
+		SKIP(return, "no python3 or NVPC_SRC");
+	cap_phases(&c, "perfalign");
+	tmp_path(perf, sizeof(perf), "perf.txt");
+	f = fopen(perf, "w");
+	fputs("            sh   812/812   [001]  5.004500000: cpu-clock: \n"
+	      "   kworker/0:1    33/33    [000]  5.009000001:    1001000 cpu-clock:ppp: \n"
+	      "not a sample line\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s report --trace --monotonic %s > %s.json && python3 %s/perf-trace.py %s.json < %s | python3 -c 'import json,sys; d=json.load(sys.stdin); e=d[\"traceEvents\"]; print(d[\"otherData\"][\"perf_samples\"], [(x[\"name\"], x[\"pid\"], x[\"tid\"], x[\"ts\"]) for x in e if x[\"ph\"]==\"i\"], [x[\"args\"][\"name\"] for x in e if x[\"name\"]==\"thread_name\"], min(x[\"ts\"] for x in e if x[\"ph\"]==\"C\"))'",
+		 bin(), c.path, shq(q, sizeof(q), perf), src, q, q);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("2 [('cpu-clock', 812, 812, 5004500.0), ('cpu-clock:ppp', 33, 33, 5009000.001)] ['kworker/0:1', 'sh'] 5000000.0\n",
+		     out);
+	snprintf(cmd, sizeof(cmd), "python3 %s/perf-trace.py %s.json < /dev/null 2>&1",
+		 src, q);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "no perf script sample"));
+	snprintf(cmd, sizeof(cmd), "rm -f %s %s.json", q, q);
+	EXPECT_EQ(0, system(cmd));
+	unlink(c.path);
+}
+
 /* --- perf-like conventions (nvpc.rst "Input and output") -------------- */
 
 /* - reads stdin (a pipe is spooled), -i FILE, -o OUT; the same rows */
@@ -1224,10 +1431,10 @@ TEST(version_and_install)
 	if (!src)
 		SKIP(return, "NVPC_SRC (tools/nvpc) not given");
 	tmp_path(dir, sizeof(dir), "install");
-	snprintf(cmd, sizeof(cmd), "make -s -C %s/../.. install DESTDIR=%s PREFIX=/usr >/dev/null 2>&1 && cd %s/usr && ls bin/nvpc share/man/man1/nvpc.1",
+	snprintf(cmd, sizeof(cmd), "make -s -C %s/../.. install DESTDIR=%s PREFIX=/usr >/dev/null 2>&1 && cd %s/usr && ls bin/nvpc bin/nvpc-perf-trace share/man/man1/nvpc.1",
 		 src, dir, dir);
 	EXPECT_EQ(0, run(cmd, out, sizeof(out)));
-	EXPECT_STREQ("bin/nvpc\nshare/man/man1/nvpc.1\n", out);
+	EXPECT_STREQ("bin/nvpc\nbin/nvpc-perf-trace\nshare/man/man1/nvpc.1\n", out);
 	if (have("groff")) {
 		snprintf(cmd, sizeof(cmd), "groff -man -Tutf8 -ww -z %s/nvpc.1 2>&1",
 			 src);
