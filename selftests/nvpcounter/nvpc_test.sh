@@ -249,7 +249,7 @@ check "report --trace is a JSON trace with counter events" \
 	python3 -c '
 import json, sys
 e = json.load(open(sys.argv[1]))["traceEvents"]
-sys.exit(not [x for x in e if x["ph"] == "C" and x["name"] == "0x10"])' \
+sys.exit(not [x for x in e if x["ph"] == "C" and x["name"] == "main.1 0x10"])' \
 	"$W/trace.json"
 # --interval 100: every interval after the first (the PERIODIC phase)
 # has 0x10 at 25.000% and 0x11 at 100.000% (any 1024 cycles hold 256 and
@@ -262,6 +262,47 @@ check "report -I 100: 0x10 25%, 0x11 100% in every interval, absolute starts" \
 		NR > 2 && ($8 != "25.000000" || $11 != "100.000000") { bad++ }
 		END { print "# " n " intervals, " bad + 0 " wrong"; exit !(n >= 25 && !bad) }' \
 	"$W/iv.csv"
+
+# --- nvpc top: live intervals of 200 ms (about 20 packets of 1024 cycles) -
+TOP="-g $PMU -d main.1 -s 0x10,0x11,graph_idle --every 1024 --clock $HZ -I 200"
+nvpc top $TOP -n 3 > "$W/top.txt" 2> "$W/top.err"
+rc=$?
+sed 's/^/# /' "$W/top.txt" "$W/top.err"
+check "top, not a terminal: 3 lines, 0x10 25%, 0x11 100%, graph_idle 0%" \
+	awk -v rc=$rc '{ n++ }
+		n > 1 && !/  0x10 25\.00%  0x11 100\.00%  graph_idle 0\.00%$/ { bad++ }
+		END { exit !(rc == 0 && n == 3 && !bad) }' "$W/top.txt"
+nvpc top $TOP -n 2 -J > "$W/top.json" 2>> "$W/top.err"
+check "top -J: a JSON array of 2 intervals, 0x11 at 100%" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (len(d) == 2 and all(x["signals"][1]["busy_pct"] == 100 for x in d)))' \
+	"$W/top.json"
+nvpc top $TOP -n 2 -c > "$W/top.csv" 2>> "$W/top.err"
+check "top -c: report -I's CSV header and 2 rows" \
+	test "$(head -1 "$W/top.csv")" = "start_ns,monotonic_ns,packets,cycles,gap,0x10 count,0x10 events/s,0x10 busy %,0x11 count,0x11 events/s,0x11 busy %,graph_idle count,graph_idle events/s,graph_idle busy %" -a "$(wc -l < "$W/top.csv")" -eq 3
+# on a terminal (script(1) gives it a pty; the guest's /dev has no devpts)
+pts=
+if ! grep -qs " /dev/pts devpts" /proc/mounts; then
+	mkdir -p /dev/pts && mount -t devpts -o ptmxmode=0666 devpts /dev/pts &&
+		pts=1
+fi
+(sleep 3; printf q) | timeout 60 script -qec "$NVPC top $TOP" /dev/null \
+	> "$W/top.tty" 2>&1
+rc=$?
+tr -d '\033' < "$W/top.tty" | tail -8 | sed 's/^/# /'
+check "top on a pty: the table sorted by busy share, q quits (exit 0)" \
+	python3 -c '
+import re, sys
+t = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+t = t.replace("\r", "")
+last = t.split("\033[H\033[2J")[-1]
+rows = re.findall(r"^ +([0-9.]+)% +\S+ +0x[0-9a-f]{2} +(\S+)$", last, re.M)
+print("# last table:", rows)
+sys.exit(not (int(sys.argv[2]) == 0 and "nvpc top - G84" in last and
+	      [r[1] for r in rows] == ["0x11", "0x10", "graph_idle"]))' \
+	"$W/top.tty" $rc
+[ -n "$pts" ] && umount /dev/pts
 
 # --- lined up with perf record (nvpc.rst "Lining up with perf record") ----
 # perf samples of a busy loop that runs only while nvpc records: at
@@ -282,8 +323,7 @@ check "perf samples of the workload fall inside the nvpc trace (CLOCK_MONOTONIC)
 import json, sys
 e = json.load(open(sys.argv[1]))["traceEvents"]
 c = [x["ts"] for x in e if x["ph"] == "C"]
-names = {x["tid"]: x["args"]["name"] for x in e if x["name"] == "thread_name"}
-s = [x["ts"] for x in e if x["ph"] == "i" and x.get("s") == "t" and names.get(x["tid"]) == "sh"]
+s = [x["ts"] for x in e if x["ph"] == "i" and x.get("s") == "t" and x["args"]["comm"] == "sh"]
 print("# nvpc %.3f .. %.3f s, %d sh samples %.3f .. %.3f s" % (min(c) / 1e6, max(c) / 1e6, len(s), min(s or [0]) / 1e6, max(s or [0]) / 1e6))
 sys.exit(not (s and min(s) >= min(c) and max(s) <= max(c) + 50000))' \
 	"$W/merged.json"

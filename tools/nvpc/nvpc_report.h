@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "nvpc_decode.h"
+#include "nvpc_view.h"
 
 /* exit statuses of report and plot (Documentation/nvpc.rst, "Exit status") */
 enum {
@@ -54,7 +55,32 @@ struct nvpc_report_opts {
 	bool full;			/* --full: a trace of every packet */
 };
 
-struct nvpc_view;
+/* an output and what it needs to write each packet or interval */
+struct nvpc_out {
+	FILE *o;
+	const struct nvpc_header *h;	/* the view's */
+	uint64_t hz;
+	uint64_t interval_ns;
+	unsigned int pid;		/* the GPU's process in a trace */
+	bool first;			/* nothing written yet */
+};
+
+/* count * hz / cycles (events/s) and count / cycles (% busy); 0: no cycles */
+double nvpc_rate(uint64_t count, uint64_t cycles, uint64_t hz);
+double nvpc_busy(uint64_t count, uint64_t cycles);
+
+/* an interval's start since the recording began; that in CLOCK_MONOTONIC */
+uint64_t nvpc_interval_start(const struct nvpc_out *t,
+			     const struct nvpc_interval *iv);
+uint64_t nvpc_monotonic(const struct nvpc_header *h, uint64_t ns);
+
+/*
+ * report -I's CSV (a header, a row per interval) and the elements of its
+ * JSON "intervals" (arg: a struct nvpc_out), also nvpc top's -c and -J
+ */
+void nvpc_csv_interval_header(FILE *o, const struct nvpc_header *h);
+void nvpc_csv_interval(const struct nvpc_interval *iv, void *arg);
+void nvpc_json_interval(const struct nvpc_interval *iv, void *arg);
 
 /*
  * The view of h that ro asks for (nvpc_view.h); -EINVAL with a message
@@ -84,8 +110,8 @@ int nvpc_report_write(FILE *f, const char *path,
 
 /*
  * The capture at path for reading, "-" for stdin; a stream that cannot
- * seek (a pipe) is spooled to a temporary file first, so the reader may
- * read it twice. NULL with a message.
+ * seek (a pipe) is spooled to a temporary file ($TMPDIR, else /tmp)
+ * first, so the reader may read it twice. NULL with a message.
  */
 FILE *nvpc_capture_open(const char *path);
 

@@ -10,8 +10,9 @@
 
 Both use CLOCK_MONOTONIC (perf record -k mono, nvpc report --monotonic):
 each perf sample becomes an instant event of its process and thread at
-its time, in microseconds as the trace has them; the nvpc trace's events
-are kept as they are. Reads perf script's text on stdin, writes JSON on
+its time, in microseconds as the trace has them (args: cpu, comm); a
+thread is named by its last comm; the nvpc trace's events are kept as
+they are. Reads perf script's text on stdin, writes JSON on
 stdout; exit 1 if no line of the input is a sample.
 """
 import json
@@ -38,10 +39,11 @@ def main():
             continue
         pid, tid = int(m['pid']), int(m['tid'])
         ns = int(m['s']) * 1000000000 + int(m['ns'])
-        names.setdefault((pid, tid), m['comm'])
+        # a thread's last name (a fork's child is renamed at its exec)
+        names[(pid, tid)] = m['comm']
         events.append({'name': m['event'], 'ph': 'i', 's': 't',
-                       'pid': pid, 'tid': tid,
-                       'ts': ns / 1000, 'args': {'cpu': int(m['cpu'])}})
+                       'pid': pid, 'tid': tid, 'ts': ns / 1000,
+                       'args': {'cpu': int(m['cpu']), 'comm': m['comm']}})
         samples += 1
     for (pid, tid), comm in sorted(names.items()):
         events.append({'name': 'thread_name', 'ph': 'M', 'pid': pid,

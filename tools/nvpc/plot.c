@@ -213,17 +213,9 @@ static int run_gnuplot(const char *script, size_t len, const char *out)
 		nvpc_err("cannot create %s: %s", out, strerror(-fd));
 		return -1;
 	}
-	if (pipe2(p, O_CLOEXEC)) {
-		nvpc_err("pipe: %s", strerror(errno));
+	pid = nvpc_fork_pipe(p);
+	if (pid < 0)
 		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
-		nvpc_err("fork: %s", strerror(errno));
-		close(p[0]);
-		close(p[1]);
-		goto out;
-	}
 	if (pid == 0) {
 		if (dup2(p[0], STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0)
 			_exit(126);

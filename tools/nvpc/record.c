@@ -150,27 +150,30 @@ static bool pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
+enum { O_EVERY = 256, O_STOP, O_SHORT, O_AUX, O_DATA, O_DURATION, O_CLOCK };
+
+/* the first NVPC_RECORD_SHARED are nvpc top's too, passed on to record */
+const struct option nvpc_record_options[] = {
+	{ "gpu", required_argument, NULL, 'g' },
+	{ "domain", required_argument, NULL, 'd' },
+	{ "signals", required_argument, NULL, 's' },
+	{ "every", required_argument, NULL, O_EVERY },
+	{ "stop", required_argument, NULL, O_STOP },
+	{ "short", no_argument, NULL, O_SHORT },
+	{ "aux-pages", required_argument, NULL, O_AUX },
+	{ "data-pages", required_argument, NULL, O_DATA },
+	{ "duration", required_argument, NULL, O_DURATION },
+	{ "clock", required_argument, NULL, O_CLOCK },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
-	enum { O_EVERY = 256, O_STOP, O_SHORT, O_AUX, O_DATA, O_DURATION,
-	       O_CLOCK };
-	static const struct option longopts[] = {
-		{ "gpu", required_argument, NULL, 'g' },
-		{ "domain", required_argument, NULL, 'd' },
-		{ "signals", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "every", required_argument, NULL, O_EVERY },
-		{ "stop", required_argument, NULL, O_STOP },
-		{ "short", no_argument, NULL, O_SHORT },
-		{ "aux-pages", required_argument, NULL, O_AUX },
-		{ "data-pages", required_argument, NULL, O_DATA },
-		{ "duration", required_argument, NULL, O_DURATION },
-		{ "clock", required_argument, NULL, O_CLOCK },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct option *longopts = nvpc_record_options;
 	char *end;
 	int c;
 
@@ -732,17 +735,9 @@ static pid_t start_command(struct rec *r, const sigset_t *oldmask)
 	int p[2], err = 0;
 	pid_t pid;
 
-	if (pipe2(p, O_CLOEXEC)) {
-		nvpc_err("pipe: %s", strerror(errno));
+	pid = nvpc_fork_pipe(p);
+	if (pid < 0)
 		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		nvpc_err("fork: %s", strerror(errno));
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
@@ -943,6 +938,12 @@ static int run(struct rec *r)
 		}
 		if (drain(r))
 			reenable(r);
+		/* a reader at the other end of the pipe sees each drain */
+		if (r->to_stdout && fflush(r->out) && !r->write_error) {
+			nvpc_err("writing the capture to stdout: %s",
+				 strerror(errno));
+			r->write_error = true;
+		}
 		t = now_ns(CLOCK_MONOTONIC);
 		show_progress(r, t - r->start_ns, &last_ns, &last_packets,
 			      &last_bytes);

@@ -6,11 +6,13 @@
  * string from the capture is quoted for its output (nvpc_escape.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include "nvpc.h"
@@ -22,15 +24,6 @@
 /* a capture's name made printable: 4 bytes per byte at the most */
 #define NAME_BUF	(4 * NVPC_FILE_STOP_LEN)
 
-/* a report's output and what it needs to write each packet or interval */
-struct trace_state {
-	FILE *o;
-	const struct nvpc_header *h;	/* the view's */
-	uint64_t hz;
-	uint64_t interval_ns;
-	unsigned int pid;		/* the GPU's process in a trace */
-	bool first;
-};
 
 int nvpc_capture_header(const char *path, FILE *f, uint64_t clock_hz,
 			struct nvpc_header *h, uint64_t *hz)
@@ -113,7 +106,7 @@ static void trace_ts(FILE *o, uint64_t ns)
 		(unsigned long long)(ns % 1000));
 }
 
-static void trace_sep(struct trace_state *t)
+static void trace_sep(struct nvpc_out *t)
 {
 	fprintf(t->o, "%s\n", t->first ? "" : ",");
 	t->first = false;
@@ -137,7 +130,7 @@ static unsigned int trace_pid(const struct nvpc_header *h)
 }
 
 /* a counter track: "<domain> <signal>", one per domain and signal */
-static void trace_track(struct trace_state *t, unsigned int i)
+static void trace_track(struct nvpc_out *t, unsigned int i)
 {
 	char name[NVPC_FILE_NAME_LEN + NVPC_FILE_SIGNAME_LEN + 2];
 
@@ -151,7 +144,7 @@ static void trace_track(struct trace_state *t, unsigned int i)
 }
 
 /* each signal's busy share (count / cycles), 0 without cycles */
-static void trace_values(struct trace_state *t, uint64_t ns,
+static void trace_values(struct nvpc_out *t, uint64_t ns,
 			 const uint64_t *count, uint64_t cycles)
 {
 	for (unsigned int i = 0; i < t->h->nr_signals; i++) {
@@ -163,7 +156,7 @@ static void trace_values(struct trace_state *t, uint64_t ns,
 }
 
 /* at a gap: every track 0 from where the data stopped, an instant event */
-static void trace_gap(struct trace_state *t, uint64_t from_ns, uint64_t to_ns)
+static void trace_gap(struct nvpc_out *t, uint64_t from_ns, uint64_t to_ns)
 {
 	trace_values(t, from_ns, NULL, 0);
 	trace_sep(t);
@@ -179,7 +172,7 @@ static void trace_gap(struct trace_state *t, uint64_t from_ns, uint64_t to_ns)
 
 static void trace_packet(const struct nvpc_packet *p, void *arg)
 {
-	struct trace_state *t = arg;
+	struct nvpc_out *t = arg;
 	uint64_t count[NVPC_FILE_MAX_SIGNALS];
 
 	if (p->after_gap)
@@ -192,14 +185,14 @@ static void trace_packet(const struct nvpc_packet *p, void *arg)
 /* an interval's share at its first packet's start */
 static void trace_interval(const struct nvpc_interval *iv, void *arg)
 {
-	struct trace_state *t = arg;
+	struct nvpc_out *t = arg;
 
 	if (iv->after_gap)
 		trace_gap(t, iv->gap_from_ns, iv->first_ns);
 	trace_values(t, iv->first_ns, iv->count, iv->cycles);
 }
 
-static void trace_begin(struct trace_state *t, const struct nvpc_view *v)
+static void trace_begin(struct nvpc_out *t, const struct nvpc_view *v)
 {
 	const struct nvpc_header *h = t->h;
 	char name[3 * NVPC_FILE_NAME_LEN + 16];
@@ -226,18 +219,18 @@ static void trace_begin(struct trace_state *t, const struct nvpc_view *v)
 	fprintf(t->o, "}}");
 }
 
-static double rate(uint64_t count, uint64_t cycles, uint64_t hz)
+double nvpc_rate(uint64_t count, uint64_t cycles, uint64_t hz)
 {
 	return cycles ? (double)count * hz / cycles : 0;
 }
 
-static double busy(uint64_t count, uint64_t cycles)
+double nvpc_busy(uint64_t count, uint64_t cycles)
 {
 	return cycles ? 100.0 * count / cycles : 0;
 }
 
 /* an interval's start: since the recording began, and CLOCK_MONOTONIC */
-static uint64_t interval_start(const struct trace_state *t,
+uint64_t nvpc_interval_start(const struct nvpc_out *t,
 			       const struct nvpc_interval *iv)
 {
 	unsigned __int128 ns = (unsigned __int128)iv->index * t->interval_ns;
@@ -245,7 +238,7 @@ static uint64_t interval_start(const struct trace_state *t,
 	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
-static uint64_t monotonic(const struct nvpc_header *h, uint64_t ns)
+uint64_t nvpc_monotonic(const struct nvpc_header *h, uint64_t ns)
 {
 	return h->start_monotonic_ns + ns < ns ? UINT64_MAX :
 	       h->start_monotonic_ns + ns;
@@ -261,9 +254,9 @@ static void text_interval_header(FILE *o)
 /* perf stat -I's layout: one line per signal and interval */
 static void text_interval(const struct nvpc_interval *iv, void *arg)
 {
-	struct trace_state *t = arg;
-	uint64_t start = interval_start(t, iv);
-	uint64_t mono = monotonic(t->h, start);
+	struct nvpc_out *t = arg;
+	uint64_t start = nvpc_interval_start(t, iv);
+	uint64_t mono = nvpc_monotonic(t->h, start);
 	char name[NAME_BUF];
 
 	for (unsigned int i = 0; i < t->h->nr_signals; i++)
@@ -276,8 +269,8 @@ static void text_interval(const struct nvpc_interval *iv, void *arg)
 				       t->h->signals[i].name),
 			(unsigned long long)iv->count[i],
 			iv->saturated[i] ? ">" : " ",
-			rate(iv->count[i], iv->cycles, t->hz),
-			busy(iv->count[i], iv->cycles),
+			nvpc_rate(iv->count[i], iv->cycles, t->hz),
+			nvpc_busy(iv->count[i], iv->cycles),
 			iv->gap ? "  gap" : "");
 }
 
@@ -292,7 +285,7 @@ static void csv_named(FILE *o, const char *name, const char *what)
 	nvpc_csv_field(o, buf);
 }
 
-static void csv_interval_header(FILE *o, const struct nvpc_header *h)
+void nvpc_csv_interval_header(FILE *o, const struct nvpc_header *h)
 {
 	fprintf(o, "start_ns,monotonic_ns,packets,cycles,gap");
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
@@ -303,40 +296,40 @@ static void csv_interval_header(FILE *o, const struct nvpc_header *h)
 	fputc('\n', o);
 }
 
-static void csv_interval(const struct nvpc_interval *iv, void *arg)
+void nvpc_csv_interval(const struct nvpc_interval *iv, void *arg)
 {
-	struct trace_state *t = arg;
-	uint64_t start = interval_start(t, iv);
+	struct nvpc_out *t = arg;
+	uint64_t start = nvpc_interval_start(t, iv);
 
 	fprintf(t->o, "%llu,%llu,%llu,%llu,%d", (unsigned long long)start,
-		(unsigned long long)monotonic(t->h, start),
+		(unsigned long long)nvpc_monotonic(t->h, start),
 		(unsigned long long)iv->packets,
 		(unsigned long long)iv->cycles, iv->gap);
 	for (unsigned int i = 0; i < t->h->nr_signals; i++)
 		fprintf(t->o, ",%llu,%.6f,%.6f",
 			(unsigned long long)iv->count[i],
-			rate(iv->count[i], iv->cycles, t->hz),
-			busy(iv->count[i], iv->cycles));
+			nvpc_rate(iv->count[i], iv->cycles, t->hz),
+			nvpc_busy(iv->count[i], iv->cycles));
 	fputc('\n', t->o);
 }
 
 /* one element of the JSON's "intervals" */
-static void json_interval(const struct nvpc_interval *iv, void *arg)
+void nvpc_json_interval(const struct nvpc_interval *iv, void *arg)
 {
-	struct trace_state *t = arg;
-	uint64_t start = interval_start(t, iv);
+	struct nvpc_out *t = arg;
+	uint64_t start = nvpc_interval_start(t, iv);
 
 	fprintf(t->o, "%s\n    {\"start_ns\": %llu, \"monotonic_ns\": %llu, \"packets\": %llu, \"cycles\": %llu, \"gap\": %s, \"signals\": [",
 		t->first ? "" : ",", (unsigned long long)start,
-		(unsigned long long)monotonic(t->h, start),
+		(unsigned long long)nvpc_monotonic(t->h, start),
 		(unsigned long long)iv->packets,
 		(unsigned long long)iv->cycles, iv->gap ? "true" : "false");
 	t->first = false;
 	for (unsigned int i = 0; i < t->h->nr_signals; i++)
 		fprintf(t->o, "%s{\"count\": %llu, \"events_per_s\": %.6f, \"busy_pct\": %.6f}",
 			i ? ", " : "", (unsigned long long)iv->count[i],
-			rate(iv->count[i], iv->cycles, t->hz),
-			busy(iv->count[i], iv->cycles));
+			nvpc_rate(iv->count[i], iv->cycles, t->hz),
+			nvpc_busy(iv->count[i], iv->cycles));
 	fprintf(t->o, "]}");
 }
 
@@ -454,8 +447,8 @@ static void text_summary(FILE *o, const char *path,
 			nvpc_printable(b1, sizeof(b1), h->signals[i].name), id,
 			(unsigned long long)all->count[i],
 			all->saturated[i] ? ">" : " ",
-			rate(all->count[i], all->cycles, hz),
-			busy(all->count[i], all->cycles),
+			nvpc_rate(all->count[i], all->cycles, hz),
+			nvpc_busy(all->count[i], all->cycles),
 			(unsigned long long)all->saturated[i]);
 	}
 }
@@ -546,8 +539,8 @@ static void json_summary(FILE *o, const char *path,
 		nvpc_json_str(o, h->signals[i].name);
 		fprintf(o, ", \"id\": %u, \"count\": %llu, \"events_per_s\": %.6f, \"busy_pct\": %.6f, \"saturated\": %llu}%s\n",
 			h->signals[i].id, (unsigned long long)all->count[i],
-			rate(all->count[i], all->cycles, hz),
-			busy(all->count[i], all->cycles),
+			nvpc_rate(all->count[i], all->cycles, hz),
+			nvpc_busy(all->count[i], all->cycles),
 			(unsigned long long)all->saturated[i],
 			i + 1 < h->nr_signals ? "," : "");
 	}
@@ -590,7 +583,7 @@ static int trace_auto_interval(FILE *f, const struct nvpc_header *h,
 int nvpc_report_write(FILE *f, const char *path,
 		      const struct nvpc_report_opts *ro, FILE *o)
 {
-	struct trace_state t = { .o = o, .first = true };
+	struct nvpc_out t = { .o = o, .first = true };
 	struct nvpc_header h, vh;
 	struct nvpc_view v;
 	struct nvpc_stats st;
@@ -608,8 +601,8 @@ int nvpc_report_write(FILE *f, const char *path,
 	switch (ro->fmt) {
 	case NVPC_REPORT_CSV:
 		if (v.interval_ns) {
-			csv_interval_header(o, &vh);
-			v.ifn = csv_interval;
+			nvpc_csv_interval_header(o, &vh);
+			v.ifn = nvpc_csv_interval;
 		} else {
 			csv_header(o, &vh, v.base_ns);
 			v.fn = csv_packet;
@@ -631,7 +624,7 @@ int nvpc_report_write(FILE *f, const char *path,
 			t.o = open_memstream(&ivs, &ivs_len);
 			if (!t.o)
 				return NVPC_EXIT_ERROR;
-			v.ifn = json_interval;
+			v.ifn = nvpc_json_interval;
 		}
 		break;
 	default:
@@ -733,15 +726,40 @@ bool nvpc_view_option(int c, const char *arg, struct nvpc_report_opts *ro,
 	}
 }
 
+/* an unlinked temporary file in $TMPDIR (else /tmp): NULL and errno */
+static FILE *spool_file(const char *dir)
+{
+	char *tmp;
+	FILE *f;
+	int fd;
+
+	if (asprintf(&tmp, "%s/nvpc-stdin-XXXXXX", dir) < 0)
+		return NULL;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w+");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 FILE *nvpc_capture_spool(FILE *in, const char *path)
 {
-	FILE *t = tmpfile();
+	const char *dir = getenv("TMPDIR");
 	char buf[1 << 16];
 	size_t n;
+	FILE *t;
 
+	if (!dir || !*dir)
+		dir = "/tmp";
+	t = spool_file(dir);
 	if (!t) {
-		nvpc_err("reading %s: no temporary file for it: %s", path,
-			 strerror(errno));
+		nvpc_err("reading %s: no temporary file for it in %s: %s (TMPDIR names another directory)",
+			 path, dir, strerror(errno));
 		return NULL;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {

@@ -1342,14 +1342,16 @@ TEST(perf_samples_beside_the_trace)
 	cap_phases(&c, "perfalign");
 	tmp_path(perf, sizeof(perf), "perf.txt");
 	f = fopen(perf, "w");
-	fputs("            sh   812/812   [001]  5.004500000: cpu-clock: \n"
+	fputs("          nvpc   812/812   [000]  5.001000000: cpu-clock: \n"
+	      "            sh   812/812   [001]  5.004500000: cpu-clock: \n"
 	      "   kworker/0:1    33/33    [000]  5.009000001:    1001000 cpu-clock:ppp: \n"
 	      "not a sample line\n", f);
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "%s report --trace --monotonic %s > %s.json && python3 %s/perf-trace.py %s.json < %s | python3 -c 'import json,sys; d=json.load(sys.stdin); e=d[\"traceEvents\"]; print(d[\"otherData\"][\"perf_samples\"], [(x[\"name\"], x[\"pid\"], x[\"tid\"], x[\"ts\"]) for x in e if x[\"ph\"]==\"i\"], [x[\"args\"][\"name\"] for x in e if x[\"name\"]==\"thread_name\"], min(x[\"ts\"] for x in e if x[\"ph\"]==\"C\"))'",
 		 bin(), c.path, shq(q, sizeof(q), perf), src, q, q);
 	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
-	EXPECT_STREQ("2 [('cpu-clock', 812, 812, 5004500.0), ('cpu-clock:ppp', 33, 33, 5009000.001)] ['kworker/0:1', 'sh'] 5000000.0\n",
+	/* the forked child renamed at its exec: the thread's last name */
+	EXPECT_STREQ("3 [('cpu-clock', 812, 812, 5001000.0), ('cpu-clock', 812, 812, 5004500.0), ('cpu-clock:ppp', 33, 33, 5009000.001)] ['kworker/0:1', 'sh'] 5000000.0\n",
 		     out);
 	snprintf(cmd, sizeof(cmd), "python3 %s/perf-trace.py %s.json < /dev/null 2>&1",
 		 src, q);
@@ -1357,6 +1359,75 @@ TEST(perf_samples_beside_the_trace)
 	EXPECT_NE(NULL, strstr(out, "no perf script sample"));
 	snprintf(cmd, sizeof(cmd), "rm -f %s %s.json", q, q);
 	EXPECT_EQ(0, system(cmd));
+	unlink(c.path);
+}
+
+/* --- nvpc top, on a capture replayed as if recorded ($NVPC_TOP_REPLAY) -- */
+
+/* nvpc top ARGS with cap_phases' capture as its recording; stdout in out */
+static int top(const char *path, const char *args, char *out, size_t len)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "NVPC_TOP_REPLAY=%s %s top -d main.1 -s s0 %s 2>&1",
+		 path, bin(), args);
+	return run(cmd, out, len);
+}
+
+/*
+ * Not a terminal: a line per interval of 2 ms (interval_csv_json_text's
+ * sums: 10%, 10%, 50% busy); -c is report -I --csv's, -J a JSON array
+ * of its intervals. The fifth interval ends only with the stream, so -n
+ * 4 at most before top stops the replay.
+ */
+TEST(top_lines_csv_json)
+{
+	char out[8192];
+	struct cap c;
+
+	cap_phases(&c, "top");
+	ASSERT_EQ(0, top(c.path, "-I 2 -n 3", out, sizeof(out)));
+	EXPECT_STREQ("0.000  s0 10.00%  s1 100.00%\n0.002  s0 10.00%  s1 100.00%\n"
+		     "0.004  s0 50.00%  s1 100.00%\n", out);
+	ASSERT_EQ(0, top(c.path, "-I 4ms -n 1 -c", out, sizeof(out)));
+	EXPECT_STREQ("start_ns,monotonic_ns,packets,cycles,gap,s0 count,s0 events/s,s0 busy %,s1 count,s1 events/s,s1 busy %\n"
+		     "0,5000000000,4,4000,0,400,100000.000000,10.000000,4000,1000000.000000,100.000000\n",
+		     out);
+	ASSERT_EQ(0, top(c.path, "-I 2 -n 4 -J", out, sizeof(out)));
+	EXPECT_EQ(0, strncmp(out, "[\n    {\"start_ns\": 0, \"monotonic_ns\": 5000000000, \"packets\": 2,", 63));
+	EXPECT_NE(NULL, strstr(out, "{\"start_ns\": 6000000, \"monotonic_ns\": 5006000000, \"packets\": 2, \"cycles\": 2000, \"gap\": false, \"signals\": [{\"count\": 1800, \"events_per_s\": 900000.000000, \"busy_pct\": 90.000000}, {\"count\": 2000, \"events_per_s\": 1000000.000000, \"busy_pct\": 100.000000}]}\n]\n"));
+	EXPECT_EQ(2, top(c.path, "-n 0", out, sizeof(out)));
+	EXPECT_EQ(2, top(c.path, "-- sleep 1", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "top runs no command"));
+	unlink(c.path);
+}
+
+/*
+ * On a terminal (script(1) gives top a pty): the table, redrawn each
+ * interval, sorted by busy share; q quits, and the interval that was
+ * still open (packets 9, 10: s0 90%) is shown last.
+ */
+TEST(top_table_on_a_pty)
+{
+	char cmd[2048], out[1 << 14], q[256];
+	struct cap c;
+	char *last;
+
+	if (!have("script"))
+		SKIP(return, "no script(1) (util-linux)");
+	cap_phases(&c, "toptty");
+	snprintf(cmd, sizeof(cmd), "(sleep 1; printf q) | NVPC_TOP_REPLAY=%s timeout 20 script -qec '%s top -d main.1 -I 2' /dev/null | tr -d '\\r'",
+		 shq(q, sizeof(q), c.path), bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	last = strrchr(out, '\033');
+	ASSERT_NE(NULL, last);
+	/* 1 MHz: s1 1000000 events/s, s0 900000 */
+	EXPECT_NE(NULL, strstr(last, "\n     BUSY     EVENTS/S  ID     SIGNAL\n"
+			       "  100.00%        1.0M   0x11   s1\n"
+			       "   90.00%      900.0k   0x10   s0\n"))
+		TH_LOG("%s", last);
+	EXPECT_NE(NULL, strstr(out, "nvpc top - G84 sim.0 main.1, 1000000 Hz, STOP test; q quits\n"));
+	EXPECT_NE(NULL, strstr(last, "0.008 s: 2 packets in 2 ms, 2000 cycles; 10 packets, 0 gaps in all\n"));
 	unlink(c.path);
 }
 
