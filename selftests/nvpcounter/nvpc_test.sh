@@ -90,7 +90,7 @@ G84_SIGS=graph_idle,0x10,0x11,0x12
 # --- nvpc list: the GPU, main.1 records, graph_idle is 0xbd ----------------
 nvpc list > "$W/list.txt" 2>&1
 sed 's/^/# /' "$W/list.txt"
-check "nvpc list: main.1 at 100 kHz records, graph_idle 0xbd" \
+check "nvpc list: main.1 has 256 signals and records" \
 	grep -Eq "^  main\.1 +[a-z0-9_]+ +[0-9]+ +[0-9]+ +256  yes" "$W/list.txt"
 check "nvpc list names graph_idle 0xbd" grep -q "graph_idle 0xbd" "$W/list.txt"
 

@@ -32,17 +32,22 @@ static void print_wrapped(const char *label, const char *list, int indent)
 {
 	const char *p = list;
 	int col = printf("%*s%s", indent, "", label);
+	bool first = true;
 
 	while (*p) {
 		const char *end = strstr(p, ", ");
 		int n = end ? (int)(end - p) : (int)strlen(p);
 
-		if (col + n + 2 > LIST_WIDTH && col > indent + 8) {
+		/* the item and its comma fit on this line, or a new one */
+		if (!first && col + 1 + n + 1 > LIST_WIDTH) {
 			printf("\n%*s", indent + 7, "");
 			col = indent + 7;
+		} else if (!first) {
+			col += printf(" ");
 		}
-		col += printf("%.*s%s", n, p, end ? ", " : "");
+		col += printf("%.*s%s", n, p, end ? "," : "");
 		p += n + (end ? 2 : 0);
+		first = false;
 	}
 	putchar('\n');
 }

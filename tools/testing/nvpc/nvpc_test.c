@@ -1627,6 +1627,23 @@ TEST(list_gpus)
 	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
 	EXPECT_STREQ("  main.0   host          100000000            0      96  no\n"
 		     "    named: ptimer_time_b12 0x2c\n", out);
+	/* 40 names: wrapped at 78 columns under "named: ", no trailing space */
+	for (int i = 0; i < 40; i++) {
+		char ev[64], def[64];
+
+		snprintf(ev, sizeof(ev), "nvpcounter/events/sig_%02d", i);
+		snprintf(def, sizeof(def), "dset=0,dom=0,sig0=0x%02x", 0x30 + i);
+		put(root, ev, def);
+	}
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s %s list -d main.0 | awk 'NR > 4 && (length($0) > 78 || / $/ || !/^           sig_/) { bad++ } END { print NR, bad + 0 }'",
+		 root, bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	/*
+	 * "    named: " and 21 columns of "ptimer_time_b12 0x2c,", then 13 a
+	 * "sig_NN 0xNN,": 3 of them on the first line (col 71), 5 on each
+	 * next one (11 + 12 + 4 x 13 = 75): 37 in 8 lines, 12 in all
+	 */
+	EXPECT_STREQ("12 0\n", out);
 	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s %s list -g nvpcounter_2 2>&1",
 		 root, bin());
 	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
