@@ -83,6 +83,16 @@ void nvpc_csv_interval(const struct nvpc_interval *iv, void *arg);
 void nvpc_json_interval(const struct nvpc_interval *iv, void *arg);
 
 /*
+ * nvpc top's table of an interval (the screen cleared first, signals by
+ * busy share; packets and gaps so far) and its line per interval
+ */
+void nvpc_top_table(FILE *o, const struct nvpc_out *out,
+		    const struct nvpc_interval *iv, uint64_t packets,
+		    uint64_t gaps);
+void nvpc_top_line(FILE *o, const struct nvpc_out *out,
+		   const struct nvpc_interval *iv);
+
+/*
  * The view of h that ro asks for (nvpc_view.h); -EINVAL with a message
  * for a -s that names no signal of the capture.
  */

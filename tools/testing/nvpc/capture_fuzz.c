@@ -12,6 +12,9 @@
  * edge values, hostile bytes in the header's names, chunk and packet
  * fields, cuts, deletions, repeats, splices of two captures.
  *
+ * Also nvpc top's table and line per interval (top_show.c) of each
+ * capture, its screen clears aside as text as the report's.
+ *
  * Checks, after every mode of every input: the exit status is 0, 1, 3 or
  * 4 (1 with no output at all); JSON and the trace are RFC 8259 JSON in
  * UTF-8; CSV is RFC 4180, every record with the header's 6 + signals
@@ -678,12 +681,83 @@ static void make_seeds(void)
 
 /* --- running the outputs ------------------------------------------------ */
 
-enum mode { M_TEXT, M_CSV, M_JSON, M_TRACE, M_PLOT, M_STDIN, M_NR };
+enum mode { M_TEXT, M_CSV, M_JSON, M_TRACE, M_PLOT, M_STDIN, M_TOP, M_NR };
 
 static const char * const mode_name[M_NR] = {
 	"text", "--csv", "--json", "--trace", "plot script",
-	"--json from a pipe",
+	"--json from a pipe", "top's table and lines",
 };
+
+struct top_state {
+	struct nvpc_out out;
+	struct nvpc_view *v;
+};
+
+static void top_interval(const struct nvpc_interval *iv, void *arg)
+{
+	struct top_state *t = arg;
+
+	nvpc_top_table(t->out.o, &t->out, iv, t->v->all.packets, 0);
+	nvpc_top_line(t->out.o, &t->out, iv);
+}
+
+/*
+ * what nvpc top shows of a capture (its stream is a capture): the
+ * table and the line of each interval (10 ms at least)
+ */
+static int top_views(FILE *f, struct nvpc_report_opts *ro, FILE *o)
+{
+	struct nvpc_header h, vh;
+	struct top_state t;
+	struct nvpc_stats st;
+	struct nvpc_view v;
+	uint64_t hz;
+	int status;
+
+	if (nvpc_capture_header("fuzz.nvpc", f, ro->clock_hz, &h, &hz))
+		return NVPC_EXIT_ERROR;
+	/* a table per packet would only slow the run down */
+	if (ro->interval_ns < 10000000)
+		ro->interval_ns = 10000000;
+	if (nvpc_report_view(ro, &h, &v))
+		return NVPC_EXIT_USAGE;
+	nvpc_view_header(&v, &h, &vh);
+	t = (struct top_state){
+		.out = { .o = o, .h = &vh, .hz = hz,
+			 .interval_ns = v.interval_ns, .first = true },
+		.v = &v,
+	};
+	v.ifn = top_interval;
+	v.arg = &t;
+	status = nvpc_capture_decode("fuzz.nvpc", f, &h, hz, nvpc_view_packet,
+				     &v, &st);
+	nvpc_view_flush(&v);
+	return status;
+}
+
+/* top's output: its screen clears removed, text as the report's */
+static const char *top_invalid(const char *s, size_t n)
+{
+	static const char clear[] = "\033[H\033[2J";
+	char *copy = malloc(n + 1), *p, *q;
+	const char *bad;
+
+	if (!copy)
+		return "out of memory";
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	for (p = q = copy; p < copy + n; ) {
+		if ((size_t)(copy + n - p) >= sizeof(clear) - 1 &&
+		    !memcmp(p, clear, sizeof(clear) - 1)) {
+			p += sizeof(clear) - 1;
+			continue;
+		}
+		*q++ = *p++;
+	}
+	bad = text_invalid(copy, q - copy);
+	free(copy);
+	return bad;
+}
 
 /* a stream that cannot seek, as a pipe on stdin */
 struct pipe_cookie {
@@ -769,6 +843,8 @@ static const char *output_invalid(enum mode m, const struct result *r,
 	case M_TRACE:
 	case M_STDIN:
 		return json_invalid(r->out, r->out_len);
+	case M_TOP:
+		return top_invalid(r->out, r->out_len);
 	default:
 		return script_invalid(r->out, r->out_len);
 	}
@@ -793,6 +869,8 @@ static void run_mode(enum mode m, const struct buf *in,
 		r->status = -1;
 	} else if (m == M_PLOT) {
 		r->status = nvpc_plot_script(f, "fuzz.nvpc", SVG_TERM, &ro, o);
+	} else if (m == M_TOP) {
+		r->status = top_views(f, &ro, o);
 	} else {
 		ro.fmt = m == M_STDIN ? NVPC_REPORT_JSON : fmt[m];
 		r->status = nvpc_report_write(f, "fuzz.nvpc", &ro, o);
