@@ -689,12 +689,13 @@ bool nvpc_view_option(int c, const char *arg, struct nvpc_report_opts *ro,
 		if (nvpc_list_append(&ro->signals, arg))
 			*bad = true;
 		return true;
-	case 'I':
-		/* milliseconds as perf stat -I, or a time with its unit */
-		if ((nvpc_parse_u64(arg, &ro->interval_ns) ||
-		     __builtin_mul_overflow(ro->interval_ns, 1000000,
-					    &ro->interval_ns)) &&
-		    nvpc_parse_time(arg, &ro->interval_ns))
+	case 'I': {
+		/* milliseconds as perf stat -I (1.5 too), or with a unit */
+		char ms[64];
+		bool number = arg[strspn(arg, "0123456789.")] == '\0';
+
+		snprintf(ms, sizeof(ms), "%.40s%s", arg, number ? "ms" : "");
+		if (strlen(arg) > 40 || nvpc_parse_time(ms, &ro->interval_ns))
 			ro->interval_ns = 0;
 		if (!ro->interval_ns) {
 			nvpc_err("--interval %s: milliseconds above 0 (100), or a time with its unit (1s, 250us)",
@@ -702,6 +703,7 @@ bool nvpc_view_option(int c, const char *arg, struct nvpc_report_opts *ro,
 			*bad = true;
 		}
 		return true;
+	}
 	case NVPC_OPT_MONOTONIC:
 		ro->monotonic = true;
 		return true;

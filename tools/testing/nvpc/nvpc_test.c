@@ -1240,6 +1240,10 @@ TEST(interval_csv_json_text)
 	EXPECT_EQ(2, report_msg("-I 1x", c.path, out, sizeof(out)));
 	EXPECT_EQ(2, report_msg("-I 18446744073709551615", c.path, out,
 				sizeof(out)));
+	/* a fraction of a millisecond: 1.5 ms, packets 1 and 2 in the first */
+	ASSERT_EQ(0, report_msg("--csv -I 1.5", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "\n0,5000000000,2,2000,0,200,"));
+	EXPECT_NE(NULL, strstr(out, "\n1500000,5001500000,1,1000,0,100,"));
 	unlink(c.path);
 }
 
