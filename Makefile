@@ -5,6 +5,8 @@
 #   make                 build the modules for every installed target kernel
 #   make KVER=<kver>     ... for one kernel (a /lib/modules/<kver>/build)
 #   make nvpc            the record-mode tool, build/nvpc/nvpc
+#   make install         nvpc, nvpc-perf-trace, the manual page nvpc.1
+#                        (PREFIX, DESTDIR)
 #   make check           the test command: deps, lint, host unit tests,
 #                        kselftests in QEMU on every target kernel
 #   make lint            checkpatch --strict, sparse, W=1 warnings
@@ -34,13 +36,13 @@ CHECKPATCH := $(KSRC)/scripts/checkpatch.pl
 MODULE_SRCS := Kbuild $(shell cd $(TOP) && find drivers include -type f \
 	\( -name '*.c' -o -name '*.h' -o -name Kbuild \) 2>/dev/null)
 
-.PHONY: all modules nvpc deps ksrc selftests lint unit vmtest debugtest check bench demo \
+.PHONY: install all modules nvpc deps ksrc selftests lint unit vmtest debugtest check bench demo \
 	clean help
 
 all: modules
 
 help:
-	@sed -n '3,18p' $(TOP)/Makefile
+	@sed -n '3,20p' $(TOP)/Makefile
 
 deps:
 	@$(TOP)/tools/deps/install.sh
@@ -72,6 +74,15 @@ modules:
 # userspace: the record-mode capture and report tool (libc only)
 nvpc:
 	@$(MAKE) -s -C $(TOP)/tools/nvpc OUT=$(BUILD)/nvpc
+
+# the tool and its manual page; DKMS (dkms.conf) builds the modules only
+PREFIX ?= /usr/local
+install: nvpc
+	install -D -m 0755 $(BUILD)/nvpc/nvpc $(DESTDIR)$(PREFIX)/bin/nvpc
+	install -D -m 0755 $(TOP)/tools/nvpc/perf-trace.py \
+		$(DESTDIR)$(PREFIX)/bin/nvpc-perf-trace
+	install -D -m 0644 $(TOP)/tools/nvpc/nvpc.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/nvpc.1
 
 selftests: ksrc
 	@$(MAKE) -s -C $(TOP)/selftests/nvpcounter KSFT_INC=$(KSFT_INC) \

@@ -87,6 +87,13 @@ PMU=$(pmu_of_sim0)
 check "simulated G84 has a PMU ($PMU)" test -n "$PMU"
 G84_SIGS=graph_idle,0x10,0x11,0x12
 
+# --- nvpc list: the GPU, main.1 records, graph_idle is 0xbd ----------------
+nvpc list > "$W/list.txt" 2>&1
+sed 's/^/# /' "$W/list.txt"
+check "nvpc list: main.1 has 256 signals and records" \
+	grep -Eq "^  main\.1 +[a-z0-9_]+ +[0-9]+ +[0-9]+ +256  yes" "$W/list.txt"
+check "nvpc list names graph_idle 0xbd" grep -q "graph_idle 0xbd" "$W/list.txt"
+
 # --- argument checks ------------------------------------------------------
 nvpc record -g "$PMU" -d main.1 -s $G84_SIGS --every 1000 -o "$W/x" \
 	> "$W/every.txt" 2>&1
@@ -106,11 +113,25 @@ nvpc record -v -g "$PMU" -d main.1 -s 0x11 --every 1024 --clock 575000000 \
 	--duration 0.2 -o "$W/auto.nvpc" > "$W/auto.txt" 2>&1
 check "AUX area from the rate: 256 pages at 575 MHz, every 1024" \
 	grep -q "AUX area 256 pages" "$W/auto.txt"
+cp "$W/auto.nvpc" "$W/auto.first"
 # 100 kHz / 65536: a few bytes a second, the 16-page floor
 nvpc record -v -g "$PMU" -d main.1 -s 0x11 --every 65536 --clock $HZ \
 	--duration 0.2 -o "$W/auto.nvpc" > "$W/auto.txt" 2>&1
 check "AUX area from the rate: at least 16 pages" \
 	grep -q "AUX area 16 pages" "$W/auto.txt"
+check "record -o keeps the capture before as FILE.old" \
+	cmp -s "$W/auto.first" "$W/auto.nvpc.old"
+# -o -: the capture on stdout, the command's stdout on stderr
+nvpc record -g "$PMU" -d main.1 -s 0x11 --every 1024 --clock $HZ \
+	-o - -- sh -c 'echo from-the-command; sleep 0.5' 2> "$W/pipe.err" |
+	nvpc report --json - > "$W/pipe.json" 2>> "$W/pipe.err"
+check "record -o - | report -: a complete capture, the command's output on stderr" \
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (d["complete"] and d["packets"] > 0 and
+	      open(sys.argv[2]).read().count("from-the-command") == 1))' \
+	"$W/pipe.json" "$W/pipe.err"
 nvpc record -v -g "$PMU" -d main.1 -s 0x11 --stop 0x12 --clock $HZ \
 	--duration 0.2 -o "$W/auto.nvpc" > "$W/auto.txt" 2>&1
 check "AUX area with --stop: 64 pages" grep -q "AUX area 64 pages" "$W/auto.txt"
@@ -205,6 +226,11 @@ cat "$W/csv-check.txt"
 check "packets hold the hand-derived counts (>= 100 packets, none wrong)" \
 	test $rc -eq 0
 
+# -s by name: the two columns in the order asked, as the full CSV has them
+nvpc report --csv -s 0x11,graph_idle "$W/run.nvpc" > "$W/sel.csv"
+check "report -s 0x11,graph_idle: those columns, in that order" \
+	test "$(cut -d, -f7,9 --output-delimiter=, "$W/run.csv" |
+		awk -F, '{ print $2 "," $1 }')" = "$(cut -d, -f7,8 "$W/sel.csv")"
 nvpc report --json "$W/run.nvpc" > "$W/run.json"
 check "report --json: no gap, no early packet, no merge, no saturation" \
 	python3 -c '
@@ -223,8 +249,85 @@ check "report --trace is a JSON trace with counter events" \
 	python3 -c '
 import json, sys
 e = json.load(open(sys.argv[1]))["traceEvents"]
-sys.exit(not [x for x in e if x["ph"] == "C" and x["name"] == "0x10"])' \
+sys.exit(not [x for x in e if x["ph"] == "C" and x["name"] == "main.1 0x10"])' \
 	"$W/trace.json"
+# --interval 100: every interval after the first (the PERIODIC phase)
+# has 0x10 at 25.000% and 0x11 at 100.000% (any 1024 cycles hold 256 and
+# 1024 of them), no gap; monotonic_ns - start_ns is the capture's start
+mono=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["start_monotonic_ns"])' "$W/run.json")
+nvpc report --csv -I 100 -s 0x10,0x11 "$W/run.nvpc" > "$W/iv.csv"
+check "report -I 100: 0x10 25%, 0x11 100% in every interval, absolute starts" \
+	awk -F, -v mono="$mono" 'NR == 1 { next }
+		{ n++; if ($2 - $1 != mono || $5 != 0) bad++ }
+		NR > 2 && ($8 != "25.000000" || $11 != "100.000000") { bad++ }
+		END { print "# " n " intervals, " bad + 0 " wrong"; exit !(n >= 25 && !bad) }' \
+	"$W/iv.csv"
+
+# --- nvpc top: live intervals of 200 ms (about 20 packets of 1024 cycles) -
+TOP="-g $PMU -d main.1 -s 0x10,0x11,graph_idle --every 1024 --clock $HZ -I 200"
+nvpc top $TOP -n 3 > "$W/top.txt" 2> "$W/top.err"
+rc=$?
+sed 's/^/# /' "$W/top.txt" "$W/top.err"
+check "top, not a terminal: 3 lines, 0x10 25%, 0x11 100%, graph_idle 0%" \
+	awk -v rc=$rc '{ n++ }
+		n > 1 && !/  0x10 25\.00%  0x11 100\.00%  graph_idle 0\.00%$/ { bad++ }
+		END { exit !(rc == 0 && n == 3 && !bad) }' "$W/top.txt"
+nvpc top $TOP -n 2 -J > "$W/top.json" 2>> "$W/top.err"
+check "top -J: a JSON array of 2 intervals, 0x11 at 100%" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (len(d) == 2 and all(x["signals"][1]["busy_pct"] == 100 for x in d)))' \
+	"$W/top.json"
+nvpc top $TOP -n 2 -c > "$W/top.csv" 2>> "$W/top.err"
+check "top -c: report -I's CSV header and 2 rows" \
+	test "$(head -1 "$W/top.csv")" = "start_ns,monotonic_ns,packets,cycles,gap,0x10 count,0x10 events/s,0x10 busy %,0x11 count,0x11 events/s,0x11 busy %,graph_idle count,graph_idle events/s,graph_idle busy %" -a "$(wc -l < "$W/top.csv")" -eq 3
+# on a terminal (script(1) gives it a pty; the guest's /dev has no devpts)
+pts=
+if ! grep -qs " /dev/pts devpts" /proc/mounts; then
+	mkdir -p /dev/pts && mount -t devpts -o ptmxmode=0666 devpts /dev/pts &&
+		pts=1
+fi
+(sleep 3; printf q) | timeout 60 script -qec "$NVPC top $TOP" /dev/null \
+	> "$W/top.tty" 2>&1
+rc=$?
+tr -d '\033' < "$W/top.tty" | tail -8 | sed 's/^/# /'
+check "top on a pty: the table sorted by busy share, q quits (exit 0)" \
+	python3 -c '
+import re, sys
+t = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+t = t.replace("\r", "")
+last = t.split("\033[H\033[2J")[-1]
+rows = re.findall(r"^ +([0-9.]+)% +\S+ +0x[0-9a-f]{2} +(\S+)$", last, re.M)
+print("# last table:", rows)
+sys.exit(not (int(sys.argv[2]) == 0 and "nvpc top - G84" in last and
+	      [r[1] for r in rows] == ["0x11", "0x10", "graph_idle"]))' \
+	"$W/top.tty" $rc
+[ -n "$pts" ] && umount /dev/pts
+
+# --- lined up with perf record (nvpc.rst "Lining up with perf record") ----
+# perf samples of a busy loop that runs only while nvpc records: at
+# CLOCK_MONOTONIC they fall inside the nvpc trace's time (--monotonic)
+perf record -q -k mono -e cpu-clock -F 500 -a -o "$W/perf.data" -- \
+	"$NVPC" record -g "$PMU" -d main.1 -s 0x10,0x11 --every 1024 \
+	--clock $HZ -o "$W/align.nvpc" -- \
+	sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i + 1)); done' \
+	> "$W/align.txt" 2>&1
+perf script -i "$W/perf.data" -F comm,pid,tid,cpu,time,event --ns \
+	> "$W/perf.txt" 2>> "$W/align.txt"
+nvpc report --trace --monotonic "$W/align.nvpc" > "$W/align.json"
+python3 "$NVPC_TOP/tools/nvpc/perf-trace.py" "$W/align.json" \
+	< "$W/perf.txt" > "$W/merged.json" 2>> "$W/align.txt"
+sed 's/^/# /' "$W/align.txt" | tail -5
+check "perf samples of the workload fall inside the nvpc trace (CLOCK_MONOTONIC)" \
+	python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))["traceEvents"]
+c = [x["ts"] for x in e if x["ph"] == "C"]
+s = [x["ts"] for x in e if x["ph"] == "i" and x.get("s") == "t" and x["args"]["comm"] == "sh"]
+print("# nvpc %.3f .. %.3f s, %d sh samples %.3f .. %.3f s" % (min(c) / 1e6, max(c) / 1e6, len(s), min(s or [0]) / 1e6, max(s or [0]) / 1e6))
+sys.exit(not (s and min(s) >= min(c) and max(s) <= max(c) + 50000))' \
+	"$W/merged.json"
+
 if command -v gnuplot > /dev/null; then
 	nvpc plot "$W/run.nvpc" -o "$W/run.svg" > "$W/plot.txt" 2>&1
 	check "plot writes a non-empty SVG" grep -qs '<svg' "$W/run.svg"

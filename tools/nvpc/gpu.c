@@ -382,3 +382,28 @@ int nvpc_signal_lookup(const struct nvpc_gpu *g, const struct nvpc_domain *d,
 	free(list);
 	return -EINVAL;
 }
+
+int nvpc_domain_events(const struct nvpc_gpu *g, const struct nvpc_domain *d,
+		       char *out, size_t len)
+{
+	char dir[640], path[1024], *names, *tok, *save;
+	unsigned int dset, dom, sig, n = 0;
+	size_t pos = 0;
+
+	names = malloc(NVPC_MAX_LIST);
+	if (!names)
+		return -ENOMEM;
+	snprintf(dir, sizeof(dir), "%s/events", g->dir);
+	list_dir(dir, signal_of_domain, d, names, NVPC_MAX_LIST);
+	out[0] = '\0';
+	for (tok = strtok_r(names, ", ", &save); tok && pos < len;
+	     tok = strtok_r(NULL, ", ", &save)) {
+		snprintf(path, sizeof(path), "%s/%s", dir, tok);
+		if (parse_event(path, &dset, &dom, &sig))
+			continue;	/* "(none)" */
+		pos += snprintf(out + pos, len - pos, "%s%s 0x%02x",
+				n++ ? ", " : "", tok, sig);
+	}
+	free(names);
+	return n;
+}

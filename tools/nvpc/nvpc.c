@@ -7,6 +7,8 @@
  *   nvpc report --csv run.nvpc > run.csv
  *   nvpc report --trace run.nvpc > run.json
  *   nvpc plot run.nvpc -o run.svg
+ *   nvpc top -d main.1 -s graph_idle,0x10
+ *   nvpc list
  *
  * Documentation/nvpc.rst is the manual.
  */
@@ -26,8 +28,11 @@ static void usage(FILE *f)
 "  record   capture a domain's record packets to a file\n"
 "  report   summary, --csv, --json or --trace of a capture\n"
 "  plot     the signals' busy share over time (gnuplot: .svg, .png, .pdf)\n"
+"  top      each signal's busy share, live (a table on a terminal, q quits)\n"
+"  list     the GPUs, their domains, clocks and named signals\n"
 "\n"
-"nvpc COMMAND --help for its options; Documentation/nvpc.rst is the manual.\n");
+"nvpc COMMAND --help for its options; nvpc --version; man nvpc (or\n"
+"Documentation/nvpc.rst) is the manual.\n");
 }
 
 int main(int argc, char **argv)
@@ -44,11 +49,21 @@ int main(int argc, char **argv)
 		return nvpc_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "plot"))
 		return nvpc_plot(argc - 1, argv + 1);
+	if (!strcmp(cmd, "list"))
+		return nvpc_list(argc - 1, argv + 1);
+	if (!strcmp(cmd, "top"))
+		return nvpc_top(argc - 1, argv + 1);
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("nvpc %s (nvpcounter), capture format version %d\n",
+		       NVPC_VERSION, NVPC_FILE_VERSION);
+		return 0;
+	}
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") ||
 	    !strcmp(cmd, "help")) {
 		usage(stdout);
 		return 0;
 	}
-	nvpc_err("unknown command '%s': record, report or plot", cmd);
+	nvpc_err("unknown command '%s': record, report, plot, top or list",
+		 cmd);
 	return 2;
 }

@@ -6,10 +6,12 @@
 #ifndef NVPC_H
 #define NVPC_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "nvpc_file.h"
 
@@ -31,6 +33,18 @@ void nvpc_strlcpy(char *dst, const char *src, size_t len);
 /* *list (malloc()ed or NULL) with ",item" appended: 0 or -ENOMEM */
 int nvpc_list_append(char **list, const char *item);
 
+/* "-" names stdin or stdout */
+static inline bool nvpc_is_stdio(const char *path)
+{
+	return path[0] == '-' && !path[1];
+}
+
+/*
+ * pipe2(O_CLOEXEC) into p, stdout flushed, then fork(): the child's 0,
+ * the parent's child pid, or -1 with a message (no pipe left open)
+ */
+pid_t nvpc_fork_pipe(int p[2]);
+
 /* a decimal or 0x number that fills the whole string; 0 or -EINVAL */
 int nvpc_parse_u64(const char *s, uint64_t *v);
 
@@ -38,6 +52,12 @@ int nvpc_parse_u64(const char *s, uint64_t *v);
 int nvpc_record(int argc, char **argv);
 int nvpc_report(int argc, char **argv);
 int nvpc_plot(int argc, char **argv);
+int nvpc_list(int argc, char **argv);
+int nvpc_top(int argc, char **argv);
+
+/* record's long options; the first NVPC_RECORD_SHARED are top's too */
+#define NVPC_RECORD_SHARED	10
+extern const struct option nvpc_record_options[];
 
 /* what a PMU is (sysfs, Documentation/ABI/.../sysfs-bus-event_source-devices-nvpcounter) */
 struct nvpc_gpu {
@@ -70,5 +90,12 @@ int nvpc_domain_open(const struct nvpc_gpu *g, const char *name,
 		     struct nvpc_domain *d);
 int nvpc_signal_lookup(const struct nvpc_gpu *g, const struct nvpc_domain *d,
 		       const char *spec, struct nvpc_signal *s);
+
+/*
+ * The named signals of d in g's events/, sorted, as "name 0xNN, ..."
+ * into out: how many, or -ENOMEM.
+ */
+int nvpc_domain_events(const struct nvpc_gpu *g, const struct nvpc_domain *d,
+		       char *out, size_t len);
 
 #endif /* NVPC_H */

@@ -26,12 +26,14 @@
 #include "nvpc.h"
 #include "nvpc_escape.h"
 #include "nvpc_report.h"
+#include "nvpc_view.h"
 
 #define PLOT_POINTS	2000
 
 struct bins {
 	FILE *out;
 	unsigned int nr;
+	uint64_t origin_ns;	/* the first bin's start */
 	uint64_t width_ns;
 	bool open;		/* a bin has packets */
 	unsigned int segment;
@@ -55,7 +57,7 @@ static void flush_bin(struct bins *b)
 static void bin_packet(const struct nvpc_packet *p, void *arg)
 {
 	struct bins *b = arg;
-	uint64_t index = p->start_ns / b->width_ns;
+	uint64_t index = (p->start_ns - b->origin_ns) / b->width_ns;
 
 	if (b->open && (p->segment != b->segment || index != b->index))
 		flush_bin(b);
@@ -91,49 +93,59 @@ static const char *terminal_of(const char *out)
 }
 
 int nvpc_plot_script(FILE *f, const char *path, const char *term,
-		     uint64_t clock_hz, FILE *o)
+		     const struct nvpc_report_opts *ro, FILE *o)
 {
-	struct nvpc_header h;
+	struct nvpc_header h, vh;
 	struct nvpc_stats st;
+	struct nvpc_view v;
 	struct bins b = { .out = o };
 	char title[320], err[256];
 	uint64_t hz;
 	int status;
 
 	/* the span first, for the bin width; the messages once */
-	if (nvpc_capture_header(path, f, clock_hz, &h, &hz))
+	if (nvpc_capture_header(path, f, ro->clock_hz, &h, &hz))
 		return NVPC_EXIT_ERROR;
-	status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
+	if (nvpc_report_view(ro, &h, &v))
+		return NVPC_EXIT_USAGE;
+	status = nvpc_capture_decode(path, f, &h, hz, nvpc_view_packet, &v,
+				     &st);
 	if (status == NVPC_EXIT_ERROR)
 		return status;
-	if (!st.segments) {
-		nvpc_err("%s holds no packet to plot (%llu impossible)", path,
+	if (!v.all.packets) {
+		nvpc_err("%s holds no packet to plot%s (%llu impossible)", path,
+			 st.segments ? " in the time asked for" : "",
 			 (unsigned long long)st.impossible);
 		return NVPC_EXIT_ERROR;
 	}
+	b.origin_ns = v.all.first_ns;
+	b.width_ns = (v.all.last_ns - v.all.first_ns) / PLOT_POINTS + 1;
 	if (fseek(f, 0, SEEK_SET) ||
 	    nvpc_file_read_header(f, &h, err, sizeof(err))) {
 		nvpc_err("%s: cannot read it a second time", path);
 		return NVPC_EXIT_ERROR;
 	}
 
+	nvpc_view_header(&v, &h, &vh);
 	fprintf(o, "set terminal %s noenhanced\nset output\nset title ", term);
 	snprintf(title, sizeof(title),
 		 "%s %s %s: busy share per signal (STOP %s, %llu Hz)",
 		 h.chip, h.bus, h.domain, h.stop, (unsigned long long)hz);
 	nvpc_gp_str(o, title);
-	fprintf(o, "\nset xlabel 'time (s)'\nset ylabel 'busy (%% of cycles)'\n"
+	fprintf(o, "\nset xlabel '%s'\nset ylabel 'busy (%% of cycles)'\n"
 		"set yrange [0:105]\nset grid\nset key outside right top\n"
-		"set datafile missing '?'\n$d << EOD\n");
-	b.nr = h.nr_signals;
-	b.width_ns = st.last_ns / PLOT_POINTS + 1;
-	nvpc_decode(f, &h, hz, bin_packet, &b, &st, err, sizeof(err));
+		"set datafile missing '?'\n$d << EOD\n",
+		v.base_ns ? "CLOCK_MONOTONIC (s)" : "time (s)");
+	b.nr = vh.nr_signals;
+	v.fn = bin_packet;
+	v.arg = &b;
+	nvpc_decode(f, &h, hz, nvpc_view_packet, &v, &st, err, sizeof(err));
 	flush_bin(&b);
 	fprintf(o, "EOD\nplot ");
-	for (unsigned int i = 0; i < h.nr_signals; i++) {
+	for (unsigned int i = 0; i < vh.nr_signals; i++) {
 		fprintf(o, "%s$d using 1:%u with lines title ", i ? ", " : "",
 			i + 2);
-		nvpc_gp_str(o, h.signals[i].name);
+		nvpc_gp_str(o, vh.signals[i].name);
 	}
 	fprintf(o, "\n");
 	return status;
@@ -189,26 +201,21 @@ static int run_gnuplot(const char *script, size_t len, const char *out)
 {
 	char *const argv[] = { "gnuplot", NULL };
 	int fd, p[2], status, ret = -1;
-	char *tmp;
+	char *tmp = NULL;
 	struct stat sb;
 	pid_t pid;
 
-	fd = create_temp(out, &tmp);
+	if (nvpc_is_stdio(out))	/* straight to stdout, SVG */
+		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+	else
+		fd = create_temp(out, &tmp);
 	if (fd < 0) {
 		nvpc_err("cannot create %s: %s", out, strerror(-fd));
 		return -1;
 	}
-	if (pipe2(p, O_CLOEXEC)) {
-		nvpc_err("pipe: %s", strerror(errno));
+	pid = nvpc_fork_pipe(p);
+	if (pid < 0)
 		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
-		nvpc_err("fork: %s", strerror(errno));
-		close(p[0]);
-		close(p[1]);
-		goto out;
-	}
 	if (pid == 0) {
 		if (dup2(p[0], STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0)
 			_exit(126);
@@ -232,6 +239,10 @@ static int run_gnuplot(const char *script, size_t len, const char *out)
 		nvpc_err("gnuplot failed (its message is above)");
 		goto out;
 	}
+	if (!tmp) {
+		ret = 0;
+		goto out;
+	}
 	if (fstat(fd, &sb) || !sb.st_size) {
 		nvpc_err("gnuplot wrote no %s", out);
 		goto out;
@@ -243,7 +254,7 @@ static int run_gnuplot(const char *script, size_t len, const char *out)
 	ret = 0;
 out:
 	close(fd);
-	if (ret)
+	if (ret && tmp)
 		unlink(tmp);
 	free(tmp);
 	return ret;
@@ -252,55 +263,81 @@ out:
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: nvpc plot [-o OUT] [--clock HZ] [FILE]\n"
+"usage: nvpc plot [-o OUT] [--clock HZ] [-s LIST] [--from T] [--to T]\n"
+"                 [--monotonic] [-i FILE | FILE]\n"
 "\n"
 "Plot each signal's busy share over time from an nvpc capture (default\n"
-NVPC_DEFAULT_OUTPUT ") with gnuplot. OUT ends in .svg, .png or .pdf\n"
-"(default: FILE with .svg). Exit status as nvpc report's.\n");
+NVPC_DEFAULT_OUTPUT "; - reads stdin) with gnuplot. OUT ends in .svg,\n"
+".png or .pdf (default: FILE with .svg); - writes SVG to stdout. -s,\n"
+"--from, --to, --monotonic choose signals and time as for nvpc report.\n"
+"Exit status as nvpc report's.\n");
 }
 
 int nvpc_plot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "clock", required_argument, NULL, 'C' },
+		{ "signals", required_argument, NULL, 's' },
+		{ "from", required_argument, NULL, NVPC_OPT_FROM },
+		{ "to", required_argument, NULL, NVPC_OPT_TO },
+		{ "monotonic", no_argument, NULL, NVPC_OPT_MONOTONIC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *path = NVPC_DEFAULT_OUTPUT, *term;
+	struct nvpc_report_opts ro = { 0 };
+	bool bad = false;
+	const char *path = NULL, *term;
 	char *out = NULL, *gp_out = NULL, *script = NULL;
 	size_t len = 0;
-	uint64_t clock = 0;
 	int c, status = NVPC_EXIT_ERROR;
 	FILE *f, *o;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:i:s:h", longopts, NULL)) != -1) {
+		if (nvpc_view_option(c, optarg, &ro, &bad)) {
+			if (bad)
+				goto usage;
+			continue;
+		}
 		switch (c) {
 		case 'o':
 			out = optarg;
 			break;
+		case 'i':
+			path = optarg;
+			break;
 		case 'C':
-			if (nvpc_parse_u64(optarg, &clock) || !clock) {
+			if (nvpc_parse_u64(optarg, &ro.clock_hz) ||
+			    !ro.clock_hz) {
 				nvpc_err("--clock %s: the domain's clock in Hz, above 0",
 					 optarg);
-				return NVPC_EXIT_USAGE;
+				goto usage;
 			}
 			break;
 		case 'h':
 			usage(stdout);
+			free(ro.signals);
 			return NVPC_EXIT_OK;
 		default:
 			usage(stderr);
-			return NVPC_EXIT_USAGE;
+			goto usage;
 		}
 	}
-	if (optind + 1 < argc) {
-		nvpc_err("plot reads one capture, not %d", argc - optind);
-		return NVPC_EXIT_USAGE;
+	if (optind + 1 < argc || (path && optind < argc)) {
+		nvpc_err("plot reads one capture, not %d",
+			 argc - optind + !!path);
+		goto usage;
 	}
 	if (optind < argc)
 		path = argv[optind];
+	if (!path)
+		path = NVPC_DEFAULT_OUTPUT;
+	if (!out && nvpc_is_stdio(path)) {
+		nvpc_err("plot of stdin: give -o OUT (.svg, .png, .pdf, or - for SVG on stdout)");
+		goto usage;
+	}
 	if (!out) {
 		const char *dot = strrchr(path, '.');
 		size_t n = dot && !strchr(dot, '/') ? (size_t)(dot - path) :
@@ -308,37 +345,40 @@ int nvpc_plot(int argc, char **argv)
 
 		gp_out = malloc(n + 5);
 		if (!gp_out)
-			return NVPC_EXIT_ERROR;
+			goto out;
 		memcpy(gp_out, path, n);
 		strcpy(gp_out + n, ".svg");
 		out = gp_out;
 	}
-	term = terminal_of(out);
+	term = nvpc_is_stdio(out) ? terminal_of(".svg") : terminal_of(out);
 	if (!term) {
 		nvpc_err("-o %s: the plot's format comes from its extension: .svg, .png or .pdf",
 			 out);
-		free(gp_out);
-		return NVPC_EXIT_USAGE;
-	}
-
-	f = fopen(path, "re");
-	if (!f) {
-		nvpc_err("cannot open %s: %s", path, strerror(errno));
+		status = NVPC_EXIT_USAGE;
 		goto out;
 	}
+
+	f = nvpc_capture_open(path);
+	if (!f)
+		goto out;
 	o = open_memstream(&script, &len);
 	if (!o) {
 		fclose(f);
 		goto out;
 	}
-	status = nvpc_plot_script(f, path, term, clock, o);
+	status = nvpc_plot_script(f, path, term, &ro, o);
 	fclose(f);
 	if (fclose(o))
 		status = NVPC_EXIT_ERROR;
-	if (status != NVPC_EXIT_ERROR && run_gnuplot(script, len, out))
+	if (status != NVPC_EXIT_ERROR && status != NVPC_EXIT_USAGE &&
+	    run_gnuplot(script, len, out))
 		status = NVPC_EXIT_ERROR;
 out:
 	free(script);
 	free(gp_out);
+	free(ro.signals);
 	return status;
+usage:
+	free(ro.signals);
+	return NVPC_EXIT_USAGE;
 }

@@ -29,6 +29,7 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -83,6 +84,7 @@ struct rec {
 	uint8_t *copy;		/* one record's AUX bytes */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC at the enable */
 	bool progress;		/* stdout is a terminal */
+	bool to_stdout;		/* -o -: the capture goes to stdout */
 
 	/* what happened */
 	struct nvpc_end end;
@@ -129,7 +131,8 @@ static void usage(FILE *f)
 "                        (default 65536)\n"
 "      --stop SIG        a packet on each cycle signal SIG is 1 instead\n"
 "      --short           16-byte packets (4 counters) instead of 32-byte\n"
-"  -o, --output FILE     the capture (default " NVPC_DEFAULT_OUTPUT ")\n"
+"  -o, --output FILE     the capture (default " NVPC_DEFAULT_OUTPUT "; an\n"
+"                        existing FILE is kept as FILE.old; - for stdout)\n"
 "      --duration SECS   stop after SECS seconds\n"
 "      --aux-pages N     AUX area pages, a power of two (default: 4 times\n"
 "                        what 10 ms of packets take at the domain's clock\n"
@@ -147,27 +150,30 @@ static bool pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
+enum { O_EVERY = 256, O_STOP, O_SHORT, O_AUX, O_DATA, O_DURATION, O_CLOCK };
+
+/* the first NVPC_RECORD_SHARED are nvpc top's too, passed on to record */
+const struct option nvpc_record_options[] = {
+	{ "gpu", required_argument, NULL, 'g' },
+	{ "domain", required_argument, NULL, 'd' },
+	{ "signals", required_argument, NULL, 's' },
+	{ "every", required_argument, NULL, O_EVERY },
+	{ "stop", required_argument, NULL, O_STOP },
+	{ "short", no_argument, NULL, O_SHORT },
+	{ "aux-pages", required_argument, NULL, O_AUX },
+	{ "data-pages", required_argument, NULL, O_DATA },
+	{ "duration", required_argument, NULL, O_DURATION },
+	{ "clock", required_argument, NULL, O_CLOCK },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
-	enum { O_EVERY = 256, O_STOP, O_SHORT, O_AUX, O_DATA, O_DURATION,
-	       O_CLOCK };
-	static const struct option longopts[] = {
-		{ "gpu", required_argument, NULL, 'g' },
-		{ "domain", required_argument, NULL, 'd' },
-		{ "signals", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "every", required_argument, NULL, O_EVERY },
-		{ "stop", required_argument, NULL, O_STOP },
-		{ "short", no_argument, NULL, O_SHORT },
-		{ "aux-pages", required_argument, NULL, O_AUX },
-		{ "data-pages", required_argument, NULL, O_DATA },
-		{ "duration", required_argument, NULL, O_DURATION },
-		{ "clock", required_argument, NULL, O_CLOCK },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct option *longopts = nvpc_record_options;
 	char *end;
 	int c;
 
@@ -262,6 +268,10 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	}
 	if (!o->stop && !o->every)
 		o->every = DEFAULT_EVERY;
+	if (nvpc_is_stdio(o->output) && isatty(STDOUT_FILENO)) {
+		nvpc_err("-o - writes the capture to stdout, which is a terminal: redirect it (| nvpc report -) or give -o FILE");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -725,23 +735,18 @@ static pid_t start_command(struct rec *r, const sigset_t *oldmask)
 	int p[2], err = 0;
 	pid_t pid;
 
-	if (pipe2(p, O_CLOEXEC)) {
-		nvpc_err("pipe: %s", strerror(errno));
+	pid = nvpc_fork_pipe(p);
+	if (pid < 0)
 		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		nvpc_err("fork: %s", strerror(errno));
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
 		sigprocmask(SIG_SETMASK, oldmask, NULL);
 		close(p[0]);
+		/* the capture is on stdout: the command's output is not */
+		if (r->to_stdout && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(r->o.cmd[0], r->o.cmd);
 		err = errno;
 		if (write(p[1], &err, sizeof(err)) < 0)
@@ -833,6 +838,43 @@ static void summary(struct rec *r)
 	fprintf(f, "; nvpc report %s for the rest\n", r->o.output);
 }
 
+/*
+ * The capture: stdout for "-", else FILE, an existing regular FILE
+ * first renamed to FILE.old as perf record keeps perf.data.old.
+ */
+static int create_output(struct rec *r)
+{
+	const char *path = r->o.output;
+	struct stat sb;
+	char *old;
+	int ret;
+
+	if (nvpc_is_stdio(path)) {
+		r->to_stdout = true;
+		r->out = stdout;
+		return 0;
+	}
+	if (!stat(path, &sb) && S_ISREG(sb.st_mode) && sb.st_size) {
+		if (asprintf(&old, "%s.old", path) < 0)
+			return -ENOMEM;
+		ret = rename(path, old) ? -errno : 0;
+		if (ret)
+			nvpc_err("cannot keep %s as %s: %s", path, old,
+				 strerror(-ret));
+		else
+			nvpc_dbg("%s kept as %s", path, old);
+		free(old);
+		if (ret)
+			return ret;
+	}
+	r->out = fopen(path, "we");
+	if (!r->out) {
+		nvpc_err("cannot create %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 static int run(struct rec *r)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -896,6 +938,12 @@ static int run(struct rec *r)
 		}
 		if (drain(r))
 			reenable(r);
+		/* a reader at the other end of the pipe sees each drain */
+		if (r->to_stdout && fflush(r->out) && !r->write_error) {
+			nvpc_err("writing the capture to stdout: %s",
+				 strerror(errno));
+			r->write_error = true;
+		}
 		t = now_ns(CLOCK_MONOTONIC);
 		show_progress(r, t - r->start_ns, &last_ns, &last_packets,
 			      &last_bytes);
@@ -987,15 +1035,10 @@ int nvpc_record(int argc, char **argv)
 	ret = open_event(&r);
 	if (!ret) {
 		fill_header(&r);	/* the attr is known now */
-		r.out = fopen(r.o.output, "we");
-		if (!r.out) {
-			nvpc_err("cannot create %s: %s", r.o.output,
-				 strerror(errno));
-			ret = -errno;
-		}
+		ret = create_output(&r);
 	}
 	if (!ret) {
-		r.progress = isatty(STDOUT_FILENO);
+		r.progress = !r.to_stdout && isatty(STDOUT_FILENO);
 		ret = run(&r);
 		nvpc_file_write_end(r.out, r.end.end_ns, &r.end);
 		if (fclose(r.out)) {

@@ -6,26 +6,24 @@
  * string from the capture is quoted for its output (nvpc_escape.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include "nvpc.h"
 #include "nvpc_decode.h"
 #include "nvpc_escape.h"
 #include "nvpc_report.h"
+#include "nvpc_view.h"
 
 /* a capture's name made printable: 4 bytes per byte at the most */
 #define NAME_BUF	(4 * NVPC_FILE_STOP_LEN)
 
-struct trace_state {
-	FILE *o;
-	const struct nvpc_header *h;
-	bool first;
-};
 
 int nvpc_capture_header(const char *path, FILE *f, uint64_t clock_hz,
 			struct nvpc_header *h, uint64_t *hz)
@@ -76,9 +74,11 @@ int nvpc_capture_decode(const char *path, FILE *f,
 	return status;
 }
 
-static void csv_header(FILE *o, const struct nvpc_header *h)
+/* time_ns: since the recording began; monotonic_ns with --monotonic */
+static void csv_header(FILE *o, const struct nvpc_header *h, bool monotonic)
 {
-	fprintf(o, "segment,time_ns,cycles,delta,stop,saturated");
+	fprintf(o, "segment,%s,cycles,delta,stop,saturated",
+		monotonic ? "monotonic_ns" : "time_ns");
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
 		fputc(',', o);
 		nvpc_csv_field(o, h->signals[i].name);
@@ -106,73 +106,231 @@ static void trace_ts(FILE *o, uint64_t ns)
 		(unsigned long long)(ns % 1000));
 }
 
-static void trace_sep(struct trace_state *t)
+static void trace_sep(struct nvpc_out *t)
 {
 	fprintf(t->o, "%s\n", t->first ? "" : ",");
 	t->first = false;
 }
 
-static void trace_values(struct trace_state *t, uint64_t ns,
-			 const struct nvpc_packet *p)
+/*
+ * One process per GPU: its pid from the chip and bus id (FNV-1a), so
+ * captures of one GPU share it and captures of two GPUs do not, also
+ * in traces merged by hand.
+ */
+static unsigned int trace_pid(const struct nvpc_header *h)
+{
+	uint32_t x = 2166136261u;
+
+	for (const char *p = h->chip; *p; p++)
+		x = (x ^ (unsigned char)*p) * 16777619u;
+	x = (x ^ ' ') * 16777619u;
+	for (const char *p = h->bus; *p; p++)
+		x = (x ^ (unsigned char)*p) * 16777619u;
+	return 1 + x % 999999;
+}
+
+/* a counter track: "<domain> <signal>", one per domain and signal */
+static void trace_track(struct nvpc_out *t, unsigned int i)
+{
+	char name[NVPC_FILE_NAME_LEN + NVPC_FILE_SIGNAME_LEN + 2];
+
+	snprintf(name, sizeof(name), "%.*s %.*s", NVPC_FILE_NAME_LEN - 1,
+		 t->h->domain, NVPC_FILE_SIGNAME_LEN - 1,
+		 t->h->signals[i].name);
+	trace_sep(t);
+	fprintf(t->o, "{\"name\":");
+	nvpc_json_str(t->o, name);
+	fprintf(t->o, ",\"ph\":\"C\",\"pid\":%u,\"ts\":", t->pid);
+}
+
+/* each signal's busy share (count / cycles), 0 without cycles */
+static void trace_values(struct nvpc_out *t, uint64_t ns,
+			 const uint64_t *count, uint64_t cycles)
 {
 	for (unsigned int i = 0; i < t->h->nr_signals; i++) {
-		double busy = p && p->delta ? 100.0 * p->ctr[i] / p->delta : 0;
-
-		trace_sep(t);
-		fprintf(t->o, "{\"name\":");
-		nvpc_json_str(t->o, t->h->signals[i].name);
-		fprintf(t->o, ",\"ph\":\"C\",\"pid\":1,\"ts\":");
+		trace_track(t, i);
 		trace_ts(t->o, ns);
-		fprintf(t->o, ",\"args\":{\"busy %%\":%.3f}}", busy);
+		fprintf(t->o, ",\"args\":{\"busy %%\":%.3f}}",
+			count && cycles ? 100.0 * count[i] / cycles : 0);
 	}
+}
+
+/* at a gap: every track 0 from where the data stopped, an instant event */
+static void trace_gap(struct nvpc_out *t, uint64_t from_ns, uint64_t to_ns)
+{
+	trace_values(t, from_ns, NULL, 0);
+	trace_sep(t);
+	fprintf(t->o, "{\"name\":\"gap\",\"ph\":\"i\",\"s\":\"p\",\"pid\":%u,\"tid\":%u,\"ts\":",
+		t->pid, t->pid);
+	trace_ts(t->o, from_ns);
+	fprintf(t->o, ",\"args\":{\"domain\":");
+	nvpc_json_str(t->o, t->h->domain);
+	fprintf(t->o, ",\"until_us\":");
+	trace_ts(t->o, to_ns);
+	fprintf(t->o, "}}");
 }
 
 static void trace_packet(const struct nvpc_packet *p, void *arg)
 {
-	struct trace_state *t = arg;
+	struct nvpc_out *t = arg;
+	uint64_t count[NVPC_FILE_MAX_SIGNALS];
 
-	if (p->after_gap) {
-		trace_values(t, p->gap_from_ns, NULL);
-		trace_sep(t);
-		fprintf(t->o, "{\"name\":\"gap\",\"ph\":\"i\",\"s\":\"p\",\"pid\":1,\"tid\":1,\"ts\":");
-		trace_ts(t->o, p->gap_from_ns);
-		fprintf(t->o, ",\"args\":{\"until_us\":");
-		trace_ts(t->o, p->start_ns);
-		fprintf(t->o, "}}");
-	}
-	trace_values(t, p->start_ns, p);
+	if (p->after_gap)
+		trace_gap(t, p->gap_from_ns, p->start_ns);
+	for (unsigned int i = 0; i < p->nr; i++)
+		count[i] = p->ctr[i];
+	trace_values(t, p->start_ns, count, p->delta);
 }
 
-static void trace_begin(struct trace_state *t, uint64_t hz)
+/* an interval's share at its first packet's start */
+static void trace_interval(const struct nvpc_interval *iv, void *arg)
+{
+	struct nvpc_out *t = arg;
+
+	if (iv->after_gap)
+		trace_gap(t, iv->gap_from_ns, iv->first_ns);
+	trace_values(t, iv->first_ns, iv->count, iv->cycles);
+}
+
+static void trace_begin(struct nvpc_out *t, const struct nvpc_view *v)
 {
 	const struct nvpc_header *h = t->h;
-	char name[3 * NVPC_FILE_NAME_LEN + 3];
+	char name[3 * NVPC_FILE_NAME_LEN + 16];
 
+	t->pid = trace_pid(h);
 	fprintf(t->o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"chip\":");
 	nvpc_json_str(t->o, h->chip);
 	fprintf(t->o, ",\"bus\":");
 	nvpc_json_str(t->o, h->bus);
 	fprintf(t->o, ",\"domain\":");
 	nvpc_json_str(t->o, h->domain);
-	fprintf(t->o, ",\"clock_hz\":%llu},\"traceEvents\":[",
-		(unsigned long long)hz);
+	fprintf(t->o, ",\"clock_hz\":%llu,\"clock\":\"%s\",\"start_monotonic_ns\":%llu,\"interval_ns\":%llu},\"traceEvents\":[",
+		(unsigned long long)t->hz,
+		v->base_ns ? "CLOCK_MONOTONIC" : "since the recording began",
+		(unsigned long long)h->start_monotonic_ns,
+		(unsigned long long)v->interval_ns);
 	trace_sep(t);
-	snprintf(name, sizeof(name), "%.*s %.*s %.*s", NVPC_FILE_NAME_LEN - 1,
-		 h->chip, NVPC_FILE_NAME_LEN - 1, h->bus,
-		 NVPC_FILE_NAME_LEN - 1, h->domain);
-	fprintf(t->o, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":");
+	snprintf(name, sizeof(name), "GPU %.*s %.*s (%.*s)",
+		 NVPC_FILE_NAME_LEN - 1, h->chip, NVPC_FILE_NAME_LEN - 1,
+		 h->bus, NVPC_FILE_NAME_LEN - 1, h->pmu);
+	fprintf(t->o, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"args\":{\"name\":",
+		t->pid);
 	nvpc_json_str(t->o, name);
 	fprintf(t->o, "}}");
 }
 
-static double rate(uint64_t count, uint64_t cycles, uint64_t hz)
+double nvpc_rate(uint64_t count, uint64_t cycles, uint64_t hz)
 {
 	return cycles ? (double)count * hz / cycles : 0;
 }
 
-static double busy(uint64_t count, uint64_t cycles)
+double nvpc_busy(uint64_t count, uint64_t cycles)
 {
 	return cycles ? 100.0 * count / cycles : 0;
+}
+
+/* an interval's start: since the recording began, and CLOCK_MONOTONIC */
+uint64_t nvpc_interval_start(const struct nvpc_out *t,
+			       const struct nvpc_interval *iv)
+{
+	unsigned __int128 ns = (unsigned __int128)iv->index * t->interval_ns;
+
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+uint64_t nvpc_monotonic(const struct nvpc_header *h, uint64_t ns)
+{
+	return h->start_monotonic_ns + ns < ns ? UINT64_MAX :
+	       h->start_monotonic_ns + ns;
+}
+
+static void text_interval_header(FILE *o)
+{
+	fprintf(o, "#%13s %20s %8s %12s  %-24s %12s %14s %9s\n", "time (s)",
+		"CLOCK_MONOTONIC (s)", "packets", "cycles", "signal", "count",
+		"events/s", "busy");
+}
+
+/* perf stat -I's layout: one line per signal and interval */
+static void text_interval(const struct nvpc_interval *iv, void *arg)
+{
+	struct nvpc_out *t = arg;
+	uint64_t start = nvpc_interval_start(t, iv);
+	uint64_t mono = nvpc_monotonic(t->h, start);
+	char name[NAME_BUF];
+
+	for (unsigned int i = 0; i < t->h->nr_signals; i++)
+		fprintf(t->o, "%14.6f %10llu.%09llu %8llu %12llu  %-24s %12llu %s%13.6g %8.3f%%%s\n",
+			start / 1e9, (unsigned long long)(mono / 1000000000),
+			(unsigned long long)(mono % 1000000000),
+			(unsigned long long)iv->packets,
+			(unsigned long long)iv->cycles,
+			nvpc_printable(name, sizeof(name),
+				       t->h->signals[i].name),
+			(unsigned long long)iv->count[i],
+			iv->saturated[i] ? ">" : " ",
+			nvpc_rate(iv->count[i], iv->cycles, t->hz),
+			nvpc_busy(iv->count[i], iv->cycles),
+			iv->gap ? "  gap" : "");
+}
+
+/* a CSV header field: name and what follows it */
+static void csv_named(FILE *o, const char *name, const char *what)
+{
+	char buf[NVPC_FILE_SIGNAME_LEN + 16];
+
+	snprintf(buf, sizeof(buf), "%.*s %s", NVPC_FILE_SIGNAME_LEN - 1,
+		 name, what);
+	fputc(',', o);
+	nvpc_csv_field(o, buf);
+}
+
+void nvpc_csv_interval_header(FILE *o, const struct nvpc_header *h)
+{
+	fprintf(o, "start_ns,monotonic_ns,packets,cycles,gap");
+	for (unsigned int i = 0; i < h->nr_signals; i++) {
+		csv_named(o, h->signals[i].name, "count");
+		csv_named(o, h->signals[i].name, "events/s");
+		csv_named(o, h->signals[i].name, "busy %");
+	}
+	fputc('\n', o);
+}
+
+void nvpc_csv_interval(const struct nvpc_interval *iv, void *arg)
+{
+	struct nvpc_out *t = arg;
+	uint64_t start = nvpc_interval_start(t, iv);
+
+	fprintf(t->o, "%llu,%llu,%llu,%llu,%d", (unsigned long long)start,
+		(unsigned long long)nvpc_monotonic(t->h, start),
+		(unsigned long long)iv->packets,
+		(unsigned long long)iv->cycles, iv->gap);
+	for (unsigned int i = 0; i < t->h->nr_signals; i++)
+		fprintf(t->o, ",%llu,%.6f,%.6f",
+			(unsigned long long)iv->count[i],
+			nvpc_rate(iv->count[i], iv->cycles, t->hz),
+			nvpc_busy(iv->count[i], iv->cycles));
+	fputc('\n', t->o);
+}
+
+/* one element of the JSON's "intervals" */
+void nvpc_json_interval(const struct nvpc_interval *iv, void *arg)
+{
+	struct nvpc_out *t = arg;
+	uint64_t start = nvpc_interval_start(t, iv);
+
+	fprintf(t->o, "%s\n    {\"start_ns\": %llu, \"monotonic_ns\": %llu, \"packets\": %llu, \"cycles\": %llu, \"gap\": %s, \"signals\": [",
+		t->first ? "" : ",", (unsigned long long)start,
+		(unsigned long long)nvpc_monotonic(t->h, start),
+		(unsigned long long)iv->packets,
+		(unsigned long long)iv->cycles, iv->gap ? "true" : "false");
+	t->first = false;
+	for (unsigned int i = 0; i < t->h->nr_signals; i++)
+		fprintf(t->o, "%s{\"count\": %llu, \"events_per_s\": %.6f, \"busy_pct\": %.6f}",
+			i ? ", " : "", (unsigned long long)iv->count[i],
+			nvpc_rate(iv->count[i], iv->cycles, t->hz),
+			nvpc_busy(iv->count[i], iv->cycles));
+	fprintf(t->o, "]}");
 }
 
 static void start_time(const struct nvpc_header *h, char *buf, size_t len)
@@ -204,10 +362,12 @@ static void print_status(FILE *o, const struct nvpc_stats *st, bool json)
 		fprintf(o, " (signal %d)", WTERMSIG(e->status));
 }
 
+/* h: the view's header (its signals); v: the sums of what it shows */
 static void text_summary(FILE *o, const char *path,
 			 const struct nvpc_header *h, uint64_t hz,
-			 const struct nvpc_stats *st)
+			 const struct nvpc_stats *st, const struct nvpc_view *v)
 {
+	const struct nvpc_interval *all = &v->all;
 	char when[64], b1[NAME_BUF], b2[NAME_BUF], b3[NAME_BUF];
 	uint64_t wall = st->have_end ? st->end.end_ns : st->last_ns;
 
@@ -226,7 +386,9 @@ static void text_summary(FILE *o, const char *path,
 		(unsigned long long)h->measured_hz);
 	fprintf(o, "  packets    %u bytes, STOP %s\n", h->packet_size,
 		nvpc_printable(b1, sizeof(b1), h->stop));
-	fprintf(o, "  started    %s\n", when);
+	fprintf(o, "  started    %s (CLOCK_MONOTONIC %llu.%09llu s)\n", when,
+		(unsigned long long)(h->start_monotonic_ns / 1000000000),
+		(unsigned long long)(h->start_monotonic_ns % 1000000000));
 	if (st->have_end) {
 		fprintf(o, "  ended      %s",
 			nvpc_end_reason_name(st->end.reason));
@@ -264,21 +426,30 @@ static void text_summary(FILE *o, const char *path,
 		(unsigned long long)st->early);
 	fprintf(o, "  saturated  %llu counter readings at 0xffff (their rates are lower bounds)\n",
 		(unsigned long long)st->saturated);
-	fprintf(o, "  cycles     %llu (%llu wraps of the 48-bit counter)\n\n",
+	fprintf(o, "  cycles     %llu (%llu wraps of the 48-bit counter)\n",
 		(unsigned long long)st->cycles, (unsigned long long)st->wraps);
+	if (v->from_ns || v->to_ns != UINT64_MAX) {
+		fprintf(o, "  shown      %llu packets starting from %.6f s",
+			(unsigned long long)all->packets, v->from_ns / 1e9);
+		if (v->to_ns != UINT64_MAX)
+			fprintf(o, " before %.6f s", v->to_ns / 1e9);
+		fprintf(o, ", %llu cycles (--from, --to)\n",
+			(unsigned long long)all->cycles);
+	}
+	fputc('\n', o);
 	fprintf(o, "  %-24s %6s %14s %16s %9s %9s\n", "signal", "id", "count",
 		"events/s", "busy", "saturated");
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
-		const struct nvpc_signal_stats *s = &st->sig[i];
 		char id[8];
 
 		snprintf(id, sizeof(id), "0x%02x", h->signals[i].id & 0xff);
 		fprintf(o, "  %-24s %6s %14llu %s%15.6g %8.3f%% %9llu\n",
 			nvpc_printable(b1, sizeof(b1), h->signals[i].name), id,
-			(unsigned long long)s->count, s->saturated ? ">" : " ",
-			rate(s->count, st->cycles, hz),
-			busy(s->count, st->cycles),
-			(unsigned long long)s->saturated);
+			(unsigned long long)all->count[i],
+			all->saturated[i] ? ">" : " ",
+			nvpc_rate(all->count[i], all->cycles, hz),
+			nvpc_busy(all->count[i], all->cycles),
+			(unsigned long long)all->saturated[i]);
 	}
 }
 
@@ -294,10 +465,14 @@ static void json_u64(FILE *o, const char *key, uint64_t v)
 	fprintf(o, "  \"%s\": %llu,\n", key, (unsigned long long)v);
 }
 
+/* intervals: the elements of "intervals" (--interval), else NULL */
 static void json_summary(FILE *o, const char *path,
 			 const struct nvpc_header *h, uint64_t hz,
-			 const struct nvpc_stats *st)
+			 const struct nvpc_stats *st, const struct nvpc_view *v,
+			 const char *intervals)
 {
+	const struct nvpc_interval *all = &v->all;
+
 	fprintf(o, "{\n");
 	json_str(o, "file", path);
 	json_u64(o, "version", h->version);
@@ -312,6 +487,7 @@ static void json_summary(FILE *o, const char *path,
 	json_str(o, "stop", h->stop);
 	json_u64(o, "period_cycles", h->period_cycles);
 	json_u64(o, "start_realtime_ns", h->start_realtime_ns);
+	json_u64(o, "start_monotonic_ns", h->start_monotonic_ns);
 	fprintf(o, "  \"config\": \"0x%llx\",\n  \"config1\": \"0x%llx\",\n  \"config2\": \"0x%llx\",\n",
 		(unsigned long long)h->config, (unsigned long long)h->config1,
 		(unsigned long long)h->config2);
@@ -348,55 +524,138 @@ static void json_summary(FILE *o, const char *path,
 		(long long)(st->have_end ? st->end.hw_packets : -1),
 		(long long)(st->have_end ? st->end.hw_gaps : -1),
 		(long long)(st->have_end ? (int64_t)st->end.stalls : -1));
+	fprintf(o, "  \"shown\": {\"from_ns\": %llu, \"to_ns\": ",
+		(unsigned long long)v->from_ns);
+	if (v->to_ns == UINT64_MAX)
+		fprintf(o, "null");
+	else
+		fprintf(o, "%llu", (unsigned long long)v->to_ns);
+	fprintf(o, ", \"packets\": %llu, \"cycles\": %llu},\n",
+		(unsigned long long)all->packets,
+		(unsigned long long)all->cycles);
 	fprintf(o, "  \"signals\": [\n");
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
-		const struct nvpc_signal_stats *s = &st->sig[i];
-
 		fprintf(o, "    {\"name\": ");
 		nvpc_json_str(o, h->signals[i].name);
 		fprintf(o, ", \"id\": %u, \"count\": %llu, \"events_per_s\": %.6f, \"busy_pct\": %.6f, \"saturated\": %llu}%s\n",
-			h->signals[i].id, (unsigned long long)s->count,
-			rate(s->count, st->cycles, hz),
-			busy(s->count, st->cycles),
-			(unsigned long long)s->saturated,
+			h->signals[i].id, (unsigned long long)all->count[i],
+			nvpc_rate(all->count[i], all->cycles, hz),
+			nvpc_busy(all->count[i], all->cycles),
+			(unsigned long long)all->saturated[i],
 			i + 1 < h->nr_signals ? "," : "");
 	}
-	fprintf(o, "  ]\n}\n");
+	fprintf(o, "  ]");
+	if (intervals)
+		fprintf(o, ",\n  \"interval_ns\": %llu,\n  \"intervals\": [%s\n  ]",
+			(unsigned long long)v->interval_ns, intervals);
+	fprintf(o, "\n}\n");
 }
 
-int nvpc_report_write(FILE *f, const char *path, enum nvpc_report_fmt fmt,
-		      uint64_t clock_hz, FILE *o)
+/* the most counter events per track a trace has by default (--full: all) */
+#define TRACE_MAX_POINTS	20000
+
+/*
+ * A trace without --interval or --full: a first pass over the capture
+ * counts its packets; past TRACE_MAX_POINTS they are summed per
+ * interval. Leaves f after the header again; -1 if it cannot.
+ */
+static int trace_auto_interval(FILE *f, const struct nvpc_header *h,
+			       uint64_t hz, struct nvpc_view *v)
 {
-	struct trace_state t = { .o = o, .first = true };
-	struct nvpc_header h;
+	struct nvpc_view count = *v;
+	struct nvpc_header again;
 	struct nvpc_stats st;
-	uint64_t hz;
+	char err[256];
+
+	count.fn = NULL;
+	count.interval_ns = 0;
+	nvpc_decode(f, h, hz, nvpc_view_packet, &count, &st, err, sizeof(err));
+	v->interval_ns = nvpc_view_auto_interval(count.all.packets,
+						 count.all.last_ns -
+						 count.all.first_ns,
+						 TRACE_MAX_POINTS);
+	if (fseek(f, 0, SEEK_SET) ||
+	    nvpc_file_read_header(f, &again, err, sizeof(err)))
+		return -1;
+	return 0;
+}
+
+int nvpc_report_write(FILE *f, const char *path,
+		      const struct nvpc_report_opts *ro, FILE *o)
+{
+	struct nvpc_out t = { .o = o, .first = true };
+	struct nvpc_header h, vh;
+	struct nvpc_view v;
+	struct nvpc_stats st;
+	char *ivs = NULL;
+	size_t ivs_len = 0;
 	int status;
 
-	if (nvpc_capture_header(path, f, clock_hz, &h, &hz))
+	if (nvpc_capture_header(path, f, ro->clock_hz, &h, &t.hz))
 		return NVPC_EXIT_ERROR;
-	switch (fmt) {
+	if (nvpc_report_view(ro, &h, &v))
+		return NVPC_EXIT_USAGE;
+	nvpc_view_header(&v, &h, &vh);
+	t.h = &vh;
+	v.arg = &t;
+	switch (ro->fmt) {
 	case NVPC_REPORT_CSV:
-		csv_header(o, &h);
-		status = nvpc_capture_decode(path, f, &h, hz, csv_packet, o,
-					     &st);
+		if (v.interval_ns) {
+			nvpc_csv_interval_header(o, &vh);
+			v.ifn = nvpc_csv_interval;
+		} else {
+			csv_header(o, &vh, v.base_ns);
+			v.fn = csv_packet;
+			v.arg = o;
+		}
 		break;
 	case NVPC_REPORT_TRACE:
-		t.h = &h;
-		trace_begin(&t, hz);
-		status = nvpc_capture_decode(path, f, &h, hz, trace_packet,
-					     &t, &st);
-		if (st.packets)
-			trace_values(&t, st.last_ns, NULL);
+		if (!v.interval_ns && !ro->full &&
+		    trace_auto_interval(f, &h, t.hz, &v)) {
+			nvpc_err("%s: cannot read it a second time", path);
+			return NVPC_EXIT_ERROR;
+		}
+		trace_begin(&t, &v);
+		v.fn = trace_packet;
+		v.ifn = trace_interval;
+		break;
+	case NVPC_REPORT_JSON:
+		if (v.interval_ns) {
+			t.o = open_memstream(&ivs, &ivs_len);
+			if (!t.o)
+				return NVPC_EXIT_ERROR;
+			v.ifn = nvpc_json_interval;
+		}
+		break;
+	default:
+		if (v.interval_ns) {
+			text_interval_header(o);
+			v.ifn = text_interval;
+		}
+		break;
+	}
+	t.interval_ns = v.interval_ns;
+	status = nvpc_capture_decode(path, f, &h, t.hz, nvpc_view_packet, &v,
+				     &st);
+	nvpc_view_flush(&v);
+	switch (ro->fmt) {
+	case NVPC_REPORT_TRACE:
+		if (v.all.packets)
+			trace_values(&t, v.all.last_ns, NULL, 0);
 		fprintf(o, "\n]}\n");
 		break;
 	case NVPC_REPORT_JSON:
-		status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
-		json_summary(o, path, &h, hz, &st);
+		if (t.o != o && fclose(t.o))
+			status = NVPC_EXIT_ERROR;
+		json_summary(o, path, &vh, t.hz, &st, &v,
+			     v.interval_ns ? (ivs ? ivs : "") : NULL);
+		free(ivs);
+		break;
+	case NVPC_REPORT_TEXT:
+		if (!v.interval_ns)
+			text_summary(o, path, &vh, t.hz, &st, &v);
 		break;
 	default:
-		status = nvpc_capture_decode(path, f, &h, hz, NULL, NULL, &st);
-		text_summary(o, path, &h, hz, &st);
 		break;
 	}
 	if (fflush(o) || ferror(o)) {
@@ -406,12 +665,158 @@ int nvpc_report_write(FILE *f, const char *path, enum nvpc_report_fmt fmt,
 	return status;
 }
 
+int nvpc_report_view(const struct nvpc_report_opts *ro,
+		     const struct nvpc_header *h, struct nvpc_view *v)
+{
+	nvpc_view_init(v, h);
+	if (ro->signals && nvpc_view_signals(v, h, ro->signals))
+		return -EINVAL;
+	v->from_ns = ro->from_ns;
+	v->to_ns = ro->to_ns ? ro->to_ns : UINT64_MAX;
+	v->interval_ns = ro->interval_ns;
+	if (ro->monotonic)
+		v->base_ns = h->start_monotonic_ns;
+	return 0;
+}
+
+bool nvpc_view_option(int c, const char *arg, struct nvpc_report_opts *ro,
+		      bool *bad)
+{
+	uint64_t *t = c == NVPC_OPT_FROM ? &ro->from_ns : &ro->to_ns;
+
+	switch (c) {
+	case 's':
+		if (nvpc_list_append(&ro->signals, arg))
+			*bad = true;
+		return true;
+	case 'I': {
+		/* milliseconds as perf stat -I (1.5 too), or with a unit */
+		char ms[64];
+		bool number = arg[strspn(arg, "0123456789.")] == '\0';
+
+		snprintf(ms, sizeof(ms), "%.40s%s", arg, number ? "ms" : "");
+		if (strlen(arg) > 40 || nvpc_parse_time(ms, &ro->interval_ns))
+			ro->interval_ns = 0;
+		if (!ro->interval_ns) {
+			nvpc_err("--interval %s: milliseconds above 0 (100), or a time with its unit (1s, 250us)",
+				 arg);
+			*bad = true;
+		}
+		return true;
+	}
+	case NVPC_OPT_MONOTONIC:
+		ro->monotonic = true;
+		return true;
+	case NVPC_OPT_FULL:
+		ro->full = true;
+		return true;
+	case NVPC_OPT_FROM:
+	case NVPC_OPT_TO:
+		if (nvpc_parse_time(arg, t) || (c == NVPC_OPT_TO && !*t)) {
+			nvpc_err("--%s %s: a time since the recording began, in seconds or with a unit (1.5, 250ms, 10us, 100ns)%s",
+				 c == NVPC_OPT_FROM ? "from" : "to", arg,
+				 c == NVPC_OPT_TO ? ", above 0" : "");
+			*bad = true;
+		}
+		if (!*bad && ro->to_ns && ro->to_ns <= ro->from_ns) {
+			nvpc_err("--to must be after --from");
+			*bad = true;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* an unlinked temporary file in $TMPDIR (else /tmp): NULL and errno */
+static FILE *spool_file(const char *dir)
+{
+	char *tmp;
+	FILE *f;
+	int fd;
+
+	if (asprintf(&tmp, "%s/nvpc-stdin-XXXXXX", dir) < 0)
+		return NULL;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w+");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+FILE *nvpc_capture_spool(FILE *in, const char *path)
+{
+	const char *dir = getenv("TMPDIR");
+	char buf[1 << 16];
+	size_t n;
+	FILE *t;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	t = spool_file(dir);
+	if (!t) {
+		nvpc_err("reading %s: no temporary file for it in %s: %s (TMPDIR names another directory)",
+			 path, dir, strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		if (fwrite(buf, 1, n, t) != n) {
+			nvpc_err("reading %s into a temporary file: %s", path,
+				 strerror(errno));
+			fclose(t);
+			return NULL;
+		}
+	}
+	if (ferror(in) || fflush(t)) {
+		nvpc_err("reading %s: %s", path, strerror(errno));
+		fclose(t);
+		return NULL;
+	}
+	rewind(t);
+	return t;
+}
+
+FILE *nvpc_capture_open(const char *path)
+{
+	FILE *f;
+
+	if (!nvpc_is_stdio(path)) {
+		f = fopen(path, "re");
+		if (!f)
+			nvpc_err("cannot open %s: %s", path, strerror(errno));
+		return f;
+	}
+	/* a file on stdin seeks; a pipe is read to its end first */
+	if (!fseek(stdin, 0, SEEK_CUR))
+		return stdin;
+	return nvpc_capture_spool(stdin, "stdin");
+}
+
+/* -o OUT ("-" or none: stdout); NULL with a message */
+FILE *nvpc_output_open(const char *out)
+{
+	FILE *o;
+
+	if (!out || nvpc_is_stdio(out))
+		return stdout;
+	o = fopen(out, "we");
+	if (!o)
+		nvpc_err("cannot create %s: %s", out, strerror(errno));
+	return o;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: nvpc report [--csv | --json | --trace] [--clock HZ] [FILE]\n"
+"usage: nvpc report [--csv | --json | --trace] [--clock HZ] [-o OUT]\n"
+"                   [-i FILE | FILE]\n"
 "\n"
-"Decode an nvpc capture (default " NVPC_DEFAULT_OUTPUT ").\n"
+"Decode an nvpc capture (default " NVPC_DEFAULT_OUTPUT "; - reads stdin).\n"
 "\n"
 "  (none)       summary: packets, time covered, gaps and losses, STOP\n"
 "               merges, early packets, saturated counters, impossible\n"
@@ -422,6 +827,19 @@ static void usage(FILE *f)
 "  -t, --trace  a Chrome/Perfetto JSON trace: a counter track per signal\n"
 "               (busy %%), an instant event per gap\n"
 "  --clock HZ   convert cycles with HZ instead of the recorded clock\n"
+"  -s, --signals LIST  only these signals, in this order: names or ids\n"
+"               (0x10) of the capture's signals, comma-separated\n"
+"  --from T, --to T    only the packets that start in [T, T): seconds\n"
+"               since the recording began, or with a unit: 250ms, 10us\n"
+"  -I, --interval MS   per interval of MS milliseconds (or 1s, 250us):\n"
+"               counts, events/s and busy share per signal, the start\n"
+"               since the recording and in CLOCK_MONOTONIC, gaps marked\n"
+"  --monotonic  times in CLOCK_MONOTONIC (perf's clock: perf record -k\n"
+"               mono), not since the recording began\n"
+"  --full       a trace of every packet (by default a trace of more than\n"
+"               20000 packets is summed per interval)\n"
+"  -i, --input FILE   the capture (- for stdin)\n"
+"  -o, --output OUT   write to OUT instead of stdout (- for stdout)\n"
 "\n"
 "Exit status: 0 a complete capture; 1 nothing reported (not a capture,\n"
 "a corrupt header, a write error); 2 bad arguments; 3 an unfinished or\n"
@@ -436,33 +854,54 @@ int nvpc_report(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "trace", no_argument, NULL, 't' },
 		{ "clock", required_argument, NULL, 'C' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "signals", required_argument, NULL, 's' },
+		{ "from", required_argument, NULL, NVPC_OPT_FROM },
+		{ "to", required_argument, NULL, NVPC_OPT_TO },
+		{ "interval", required_argument, NULL, 'I' },
+		{ "monotonic", no_argument, NULL, NVPC_OPT_MONOTONIC },
+		{ "full", no_argument, NULL, NVPC_OPT_FULL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *path = NVPC_DEFAULT_OUTPUT;
-	enum nvpc_report_fmt fmt = NVPC_REPORT_TEXT;
-	uint64_t clock = 0;
-	FILE *f;
+	struct nvpc_report_opts ro = { .fmt = NVPC_REPORT_TEXT };
+	bool bad = false;
+	const char *path = NULL, *out = NULL;
+	FILE *f, *o;
 	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "cJth", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "cJti:o:s:I:h", longopts,
+				NULL)) != -1) {
+		if (nvpc_view_option(c, optarg, &ro, &bad)) {
+			if (bad)
+				return NVPC_EXIT_USAGE;
+			continue;
+		}
 		switch (c) {
 		case 'c':
-			fmt = NVPC_REPORT_CSV;
+			ro.fmt = NVPC_REPORT_CSV;
 			break;
 		case 'J':
-			fmt = NVPC_REPORT_JSON;
+			ro.fmt = NVPC_REPORT_JSON;
 			break;
 		case 't':
-			fmt = NVPC_REPORT_TRACE;
+			ro.fmt = NVPC_REPORT_TRACE;
 			break;
 		case 'C':
-			if (nvpc_parse_u64(optarg, &clock) || !clock) {
+			if (nvpc_parse_u64(optarg, &ro.clock_hz) ||
+			    !ro.clock_hz) {
 				nvpc_err("--clock %s: the domain's clock in Hz, above 0",
 					 optarg);
 				return NVPC_EXIT_USAGE;
 			}
+			break;
+		case 'i':
+			path = optarg;
+			break;
+		case 'o':
+			out = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -472,18 +911,29 @@ int nvpc_report(int argc, char **argv)
 			return NVPC_EXIT_USAGE;
 		}
 	}
-	if (optind + 1 < argc) {
-		nvpc_err("report reads one capture, not %d", argc - optind);
+	if (optind + 1 < argc || (path && optind < argc)) {
+		nvpc_err("report reads one capture, not %d",
+			 argc - optind + !!path);
 		return NVPC_EXIT_USAGE;
 	}
 	if (optind < argc)
 		path = argv[optind];
-	f = fopen(path, "re");
-	if (!f) {
-		nvpc_err("cannot open %s: %s", path, strerror(errno));
+	if (!path)
+		path = NVPC_DEFAULT_OUTPUT;
+	f = nvpc_capture_open(path);
+	if (!f)
+		return NVPC_EXIT_ERROR;
+	o = nvpc_output_open(out);
+	if (!o) {
+		fclose(f);
 		return NVPC_EXIT_ERROR;
 	}
-	status = nvpc_report_write(f, path, fmt, clock, stdout);
+	status = nvpc_report_write(f, path, &ro, o);
+	free(ro.signals);
+	if (o != stdout && fclose(o)) {
+		nvpc_err("writing %s: %s", out, strerror(errno));
+		status = NVPC_EXIT_ERROR;
+	}
 	fclose(f);
 	return status;
 }

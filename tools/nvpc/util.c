@@ -3,10 +3,12 @@
  * Messages and small parsers shared by nvpc's commands.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nvpc.h"
 
@@ -74,4 +76,22 @@ int nvpc_parse_u64(const char *s, uint64_t *v)
 	if (errno || *end)
 		return -EINVAL;
 	return 0;
+}
+
+pid_t nvpc_fork_pipe(int p[2])
+{
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC)) {
+		nvpc_err("pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		nvpc_err("fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+	}
+	return pid;
 }

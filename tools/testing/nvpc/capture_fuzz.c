@@ -12,6 +12,9 @@
  * edge values, hostile bytes in the header's names, chunk and packet
  * fields, cuts, deletions, repeats, splices of two captures.
  *
+ * Also nvpc top's table and line per interval (top_show.c) of each
+ * capture, its screen clears aside as text as the report's.
+ *
  * Checks, after every mode of every input: the exit status is 0, 1, 3 or
  * 4 (1 with no output at all); JSON and the trace are RFC 8259 JSON in
  * UTF-8; CSV is RFC 4180, every record with the header's 6 + signals
@@ -678,11 +681,118 @@ static void make_seeds(void)
 
 /* --- running the outputs ------------------------------------------------ */
 
-enum mode { M_TEXT, M_CSV, M_JSON, M_TRACE, M_PLOT, M_NR };
+enum mode { M_TEXT, M_CSV, M_JSON, M_TRACE, M_PLOT, M_STDIN, M_TOP, M_NR };
 
 static const char * const mode_name[M_NR] = {
 	"text", "--csv", "--json", "--trace", "plot script",
+	"--json from a pipe", "top's table and lines",
 };
+
+struct top_state {
+	struct nvpc_out out;
+	struct nvpc_view *v;
+};
+
+static void top_interval(const struct nvpc_interval *iv, void *arg)
+{
+	struct top_state *t = arg;
+
+	nvpc_top_table(t->out.o, &t->out, iv, t->v->all.packets, 0);
+	nvpc_top_line(t->out.o, &t->out, iv);
+}
+
+/*
+ * what nvpc top shows of a capture (its stream is a capture): the
+ * table and the line of each interval (10 ms at least)
+ */
+static int top_views(FILE *f, struct nvpc_report_opts *ro, FILE *o)
+{
+	struct nvpc_header h, vh;
+	struct top_state t;
+	struct nvpc_stats st;
+	struct nvpc_view v;
+	uint64_t hz;
+	int status;
+
+	if (nvpc_capture_header("fuzz.nvpc", f, ro->clock_hz, &h, &hz))
+		return NVPC_EXIT_ERROR;
+	/* a table per packet would only slow the run down */
+	if (ro->interval_ns < 10000000)
+		ro->interval_ns = 10000000;
+	if (nvpc_report_view(ro, &h, &v))
+		return NVPC_EXIT_USAGE;
+	nvpc_view_header(&v, &h, &vh);
+	t = (struct top_state){
+		.out = { .o = o, .h = &vh, .hz = hz,
+			 .interval_ns = v.interval_ns, .first = true },
+		.v = &v,
+	};
+	v.ifn = top_interval;
+	v.arg = &t;
+	status = nvpc_capture_decode("fuzz.nvpc", f, &h, hz, nvpc_view_packet,
+				     &v, &st);
+	nvpc_view_flush(&v);
+	return status;
+}
+
+/* top's output: its screen clears removed, text as the report's */
+static const char *top_invalid(const char *s, size_t n)
+{
+	static const char clear[] = "\033[H\033[2J";
+	char *copy = malloc(n + 1), *p, *q;
+	const char *bad;
+
+	if (!copy)
+		return "out of memory";
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	for (p = q = copy; p < copy + n; ) {
+		if ((size_t)(copy + n - p) >= sizeof(clear) - 1 &&
+		    !memcmp(p, clear, sizeof(clear) - 1)) {
+			p += sizeof(clear) - 1;
+			continue;
+		}
+		*q++ = *p++;
+	}
+	bad = text_invalid(copy, q - copy);
+	free(copy);
+	return bad;
+}
+
+/* a stream that cannot seek, as a pipe on stdin */
+struct pipe_cookie {
+	const char *p;
+	size_t len, pos;
+};
+
+static ssize_t pipe_read(void *arg, char *buf, size_t n)
+{
+	struct pipe_cookie *c = arg;
+
+	if (n > c->len - c->pos)
+		n = c->len - c->pos;
+	if (n > 4093)	/* short reads, as a pipe gives */
+		n = 4093;
+	memcpy(buf, c->p + c->pos, n);
+	c->pos += n;
+	return n;
+}
+
+/* in read through nvpc_capture_spool() from a stream without seek */
+static FILE *open_as_pipe(const struct buf *in)
+{
+	static const cookie_io_functions_t io = { .read = pipe_read };
+	struct pipe_cookie c = { .p = in->p, .len = in->len };
+	FILE *p = fopencookie(&c, "r", io), *f;
+
+	if (!p)
+		return NULL;
+	if (!fseek(p, 0, SEEK_CUR))
+		abort();	/* it must not seek, or nothing is tested */
+	f = nvpc_capture_spool(p, "stdin");
+	fclose(p);
+	return f;
+}
 
 struct result {
 	int status;
@@ -698,57 +808,90 @@ static void result_free(struct result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static const char *output_invalid(enum mode m, const struct result *r)
+static const char *output_invalid(enum mode m, const struct result *r,
+				  const struct nvpc_report_opts *view)
 {
 	unsigned int fields;
 	const char *bad;
 
+	/* 2 only for a -s the capture does not have */
 	if (r->status != NVPC_EXIT_OK && r->status != NVPC_EXIT_ERROR &&
 	    r->status != NVPC_EXIT_DAMAGED &&
-	    r->status != NVPC_EXIT_IMPOSSIBLE)
+	    r->status != NVPC_EXIT_IMPOSSIBLE &&
+	    !(r->status == NVPC_EXIT_USAGE && view->signals))
 		return "an exit status not documented";
 	bad = text_invalid(r->msg, r->msg_len);
 	if (bad)
 		return bad;
-	if (r->status == NVPC_EXIT_ERROR)
-		return r->out_len ? "output beside exit status 1" : NULL;
+	if (r->status == NVPC_EXIT_ERROR || r->status == NVPC_EXIT_USAGE)
+		return r->out_len ? "output beside exit status 1 or 2" : NULL;
 	switch (m) {
 	case M_TEXT:
 		return text_invalid(r->out, r->out_len);
 	case M_CSV:
 		bad = csv_invalid(r->out, r->out_len, &fields);
-		if (!bad && (fields < 7 || fields > 6 + NVPC_FILE_MAX_SIGNALS))
-			bad = "a header without 1 to 12 signals";
-		return bad;
+		if (bad)
+			return bad;
+		/* per packet: 6 + a count per signal; per interval: 5 + 3 */
+		if (view->interval_ns ?
+		    fields < 8 || fields > 5 + 3 * NVPC_FILE_MAX_SIGNALS ||
+		    (fields - 5) % 3 :
+		    fields < 7 || fields > 6 + NVPC_FILE_MAX_SIGNALS)
+			return "a header without 1 to 12 signals";
+		return NULL;
 	case M_JSON:
 	case M_TRACE:
+	case M_STDIN:
 		return json_invalid(r->out, r->out_len);
+	case M_TOP:
+		return top_invalid(r->out, r->out_len);
 	default:
 		return script_invalid(r->out, r->out_len);
 	}
 }
 
-static void run_mode(enum mode m, const struct buf *in, uint64_t clock,
-		     struct result *r)
+static void run_mode(enum mode m, const struct buf *in,
+		     const struct nvpc_report_opts *view, struct result *r)
 {
+	struct nvpc_report_opts ro = *view;
+
 	static const enum nvpc_report_fmt fmt[] = {
 		NVPC_REPORT_TEXT, NVPC_REPORT_CSV, NVPC_REPORT_JSON,
 		NVPC_REPORT_TRACE,
 	};
-	FILE *f = fmemopen(in->p, in->len, "r");
 	FILE *o = open_memstream(&r->out, &r->out_len);
 	FILE *msg = open_memstream(&r->msg, &r->msg_len);
+	FILE *f;
 
 	nvpc_msg_file = msg;
-	if (m == M_PLOT)
-		r->status = nvpc_plot_script(f, "fuzz.nvpc", SVG_TERM, clock, o);
-	else
-		r->status = nvpc_report_write(f, "fuzz.nvpc", fmt[m], clock, o);
+	f = m == M_STDIN ? open_as_pipe(in) : fmemopen(in->p, in->len, "r");
+	if (!f) {
+		r->status = -1;
+	} else if (m == M_PLOT) {
+		r->status = nvpc_plot_script(f, "fuzz.nvpc", SVG_TERM, &ro, o);
+	} else if (m == M_TOP) {
+		r->status = top_views(f, &ro, o);
+	} else {
+		ro.fmt = m == M_STDIN ? NVPC_REPORT_JSON : fmt[m];
+		r->status = nvpc_report_write(f, "fuzz.nvpc", &ro, o);
+	}
 	nvpc_msg_file = NULL;
-	fclose(f);
+	if (f)
+		fclose(f);
 	fclose(o);
 	fclose(msg);
-	r->bad = output_invalid(m, r);
+	r->bad = output_invalid(m, r, view);
+}
+
+/* the JSON from a pipe is the JSON from the file, byte for byte */
+static void same_as_json(enum mode m, struct result *r,
+			 const struct result *json)
+{
+	if (m != M_STDIN || r->bad)
+		return;
+	if (r->status != json->status || r->out_len != json->out_len ||
+	    memcmp(r->out, json->out, r->out_len))
+		r->bad = "not the JSON the file gives";
 }
 
 /* --- mutations ---------------------------------------------------------- */
@@ -905,9 +1048,36 @@ static void mutate_once(uint64_t *s, uint8_t *b, size_t *len)
 	}
 }
 
-/* iteration iter of seed: its input in b, its clock override */
+/*
+ * the view a report is asked for: signals by name or id (some not in
+ * the capture: exit 2), a time range
+ */
+static void make_view(uint64_t *s, struct nvpc_report_opts *ro)
+{
+	static const char * const sel[] = {
+		"sig1,sig0", "0x10", "sig2,16,sig2", "x,y", "nosuch",
+		"sig0,sig1,sig2,sig3,sig4,sig5,sig6,sig7,sig8,sig9,sig10,sig11",
+	};
+
+	if (!rng_below(s, 4))
+		ro->signals = (char *)sel[rng_below(s, ARRAY_SIZE(sel))];
+	if (!rng_below(s, 4)) {
+		ro->from_ns = rng_below(s, 4) ? rng_below(s, 30000000) :
+			      edge_value(s);
+		ro->to_ns = ro->from_ns + 1 + rng_below(s, 20000000);
+		if (ro->to_ns < ro->from_ns)
+			ro->to_ns = 0;
+	}
+	if (!rng_below(s, 3))
+		ro->interval_ns = rng_below(s, 4) ? 1 + rng_below(s, 5000000) :
+				  edge_value(s) | 1;
+	ro->monotonic = !rng_below(s, 4);
+	ro->full = !rng_below(s, 4);
+}
+
+/* iteration iter of seed: its input in b, its clock override and view */
 static void make_input(uint64_t seed, uint64_t iter, uint8_t *b, size_t *len,
-		       uint64_t *clock)
+		       struct nvpc_report_opts *ro)
 {
 	uint64_t s = seed ^ (iter * 0xd1b54a32d192ed03ULL);
 	const struct buf *from;
@@ -920,7 +1090,9 @@ static void make_input(uint64_t seed, uint64_t iter, uint8_t *b, size_t *len,
 	ops = 1 + rng_below(&s, 4);
 	for (unsigned int i = 0; i < ops; i++)
 		mutate_once(&s, b, len);
-	*clock = rng_below(&s, 8) ? 0 : 1 + rng_below(&s, 1ULL << 40);
+	memset(ro, 0, sizeof(*ro));
+	ro->clock_hz = rng_below(&s, 8) ? 0 : 1 + rng_below(&s, 1ULL << 40);
+	make_view(&s, ro);
 }
 
 static uint64_t env_u64(const char *name, uint64_t def)
@@ -1005,20 +1177,26 @@ TEST(validators_refuse)
 TEST(seeds_every_output)
 {
 	static const int status[] = { 0, 0, 0, 0, NVPC_EXIT_DAMAGED };
-	struct result r;
+	struct result r, json = { 0 };
 
 	make_seeds();
 	for (unsigned int i = 0; i < ARRAY_SIZE(seeds); i++) {
 		for (enum mode m = 0; m < M_NR; m++) {
-			run_mode(m, &seeds[i].b, 0, &r);
+			run_mode(m, &seeds[i].b, &(struct nvpc_report_opts){ 0 },
+				 &r);
+			same_as_json(m, &r, &json);
 			EXPECT_EQ(status[i], r.status)
 				TH_LOG("%s %s: %s", seeds[i].name, mode_name[m],
 				       r.msg);
 			EXPECT_EQ(NULL, r.bad)
 				TH_LOG("%s %s: %s\n%s", seeds[i].name,
 				       mode_name[m], r.bad, r.out);
-			result_free(&r);
+			if (m == M_JSON)
+				json = r;
+			else
+				result_free(&r);
 		}
+		result_free(&json);
 	}
 }
 
@@ -1056,11 +1234,12 @@ TEST_F_TIMEOUT(fuzz, mutation_fuzz, FUZZ_MAX_SECONDS + 60)
 	uint64_t secs = env_u64("NVPC_FUZZ_SECONDS", 20);
 	double t0 = now_s();
 	uint64_t only = env_u64("NVPC_FUZZ_ITER", UINT64_MAX);
-	uint64_t from = only == UINT64_MAX ? 0 : only, iter, clock;
+	uint64_t from = only == UINT64_MAX ? 0 : only, iter;
+	struct nvpc_report_opts ro;
 	uint64_t by_status[5] = { 0 }, failures = 0;
 	static uint8_t b[2 * MAX_INPUT];
 	char path[256];
-	struct result r;
+	struct result r, json = { 0 };
 	size_t len;
 
 	make_seeds();
@@ -1077,26 +1256,34 @@ TEST_F_TIMEOUT(fuzz, mutation_fuzz, FUZZ_MAX_SECONDS + 60)
 		if (only == UINT64_MAX && now_s() - t0 > secs)
 			break;
 		fuzz_iter = iter;
-		make_input(seed, iter, b, &len, &clock);
+		make_input(seed, iter, b, &len, &ro);
 		for (enum mode m = 0; m < M_NR; m++) {
-			run_mode(m, &(struct buf){ (char *)b, len }, clock, &r);
+			run_mode(m, &(struct buf){ (char *)b, len }, &ro, &r);
 			if (r.status >= 0 && r.status < 5 && m == M_JSON)
 				by_status[r.status]++;
+			same_as_json(m, &r, &json);
 			if (r.bad && failures++ < 5) {
 				save_input(seed, iter, b, len, path, sizeof(path));
-				TH_LOG("iteration %llu, %s%s: %s (NVPC_FUZZ_SEED=0x%llx NVPC_FUZZ_ITER=%llu; the input: %s)\n%.2000s",
+				TH_LOG("iteration %llu, %s%s%s%s: %s (NVPC_FUZZ_SEED=0x%llx NVPC_FUZZ_ITER=%llu; the input: %s)\n%.2000s",
 				       (unsigned long long)iter, mode_name[m],
-				       clock ? " with --clock" : "", r.bad,
+				       ro.clock_hz ? " with --clock" : "",
+				       ro.signals ? " -s " : "",
+				       ro.signals ? ro.signals : "", r.bad,
 				       (unsigned long long)seed,
 				       (unsigned long long)iter, path, r.out);
 			}
-			result_free(&r);
+			if (m == M_JSON)
+				json = r;
+			else
+				result_free(&r);
 		}
+		result_free(&json);
 	}
-	ksft_print_msg("mutation_fuzz: %llu inputs x %d outputs in %.1f s; exit 0: %llu, 1: %llu, 3: %llu, 4: %llu; %llu invalid\n",
+	ksft_print_msg("mutation_fuzz: %llu inputs x %d outputs in %.1f s; exit 0: %llu, 1: %llu, 2: %llu, 3: %llu, 4: %llu; %llu invalid\n",
 		       (unsigned long long)(iter - from), M_NR, now_s() - t0,
 		       (unsigned long long)by_status[0],
 		       (unsigned long long)by_status[1],
+		       (unsigned long long)by_status[2],
 		       (unsigned long long)by_status[3],
 		       (unsigned long long)by_status[4],
 		       (unsigned long long)failures);

@@ -302,21 +302,27 @@ TEST(cycles_wrap_48)
  * from the time the record was read (20 ms) less its last packet's
  * cycles (2000 = 2 ms): 18 ms.
  */
-TEST(partial_gap)
+static void cap_partial(struct cap *c, const char *name)
 {
-	struct row rows[MAX_ROWS];
 	uint8_t buf[5 * 32];
-	char js[8192];
-	struct cap c;
 
-	cap_begin(&c, "partial", 32, 1);
+	cap_begin(c, name, 32, 1);
 	for (int k = 0; k < 3; k++)
 		pkt(buf + k * 32, 32, 1000 * (k + 1), 1, (uint16_t[]){ 300 }, 1);
 	pkt(buf + 3 * 32, 32, 1000, 1, (uint16_t[]){ 500 }, 1);
 	pkt(buf + 4 * 32, 32, 2000, 1, (uint16_t[]){ 500 }, 1);
-	cap_aux(&c, 0, 5000000, buf, 3 * 32);
-	cap_aux(&c, NVPC_AUX_PARTIAL, 20000000, buf + 3 * 32, 2 * 32);
-	cap_end(&c, 21000000);
+	cap_aux(c, 0, 5000000, buf, 3 * 32);
+	cap_aux(c, NVPC_AUX_PARTIAL, 20000000, buf + 3 * 32, 2 * 32);
+	cap_end(c, 21000000);
+}
+
+TEST(partial_gap)
+{
+	struct row rows[MAX_ROWS];
+	char js[8192];
+	struct cap c;
+
+	cap_partial(&c, "partial");
 
 	ASSERT_EQ(5, csv(c.path, rows, NULL, 0));
 	EXPECT_EQ(0, rows[2].seg);
@@ -549,7 +555,7 @@ TEST(json_and_trace_parse)
 	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
 	EXPECT_STREQ("3 0.1\n", out);
 	snprintf(cmd, sizeof(cmd),
-		 "%s report --trace %s | python3 -c 'import json,sys; e=json.load(sys.stdin)[\"traceEvents\"]; c=[x for x in e if x[\"ph\"]==\"C\" and x[\"name\"]==\"s0\"]; print(len(c), c[0][\"ts\"], c[0][\"args\"][\"busy %%\"], len([x for x in e if x[\"ph\"]==\"i\"]))'",
+		 "%s report --trace %s | python3 -c 'import json,sys; e=json.load(sys.stdin)[\"traceEvents\"]; c=[x for x in e if x[\"ph\"]==\"C\" and x[\"name\"]==\"main.1 s0\"]; print(len(c), c[0][\"ts\"], c[0][\"args\"][\"busy %%\"], len([x for x in e if x[\"ph\"]==\"i\"]))'",
 		 bin(), c.path);
 	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
 	/* 3 packets, a 0 at the gap and at the end; the first at 0 us, 30% */
@@ -615,6 +621,30 @@ static int report_to(const char *args, const char *path, const char *out,
 	snprintf(cmd, sizeof(cmd), "%s report %s %s 2>&1 > %s", bin(), args,
 		 shq(p, sizeof(p), path), shq(o, sizeof(o), out));
 	return run(cmd, err, len);
+}
+
+/* nvpc report ARGS PATH, stdout and stderr into out */
+static int report_msg(const char *args, const char *path, char *out,
+		      size_t len)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "%s report %s %s 2>&1", bin(), args, path);
+	return run(cmd, out, len);
+}
+
+/*
+ * nvpc report --trace ARGS PATH read by Python, which prints expr: d is
+ * the trace, e its events, c its counter events. Its exit status.
+ */
+static int trace_py(const char *args, const char *path, const char *expr,
+		    char *out, size_t len)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "%s report --trace %s %s | python3 -c 'import json,sys; d=json.load(sys.stdin); e=d[\"traceEvents\"]; c=[x for x in e if x[\"ph\"]==\"C\"]; print(%s)'",
+		 bin(), args, path, expr);
+	return run(cmd, out, len);
 }
 
 /* a one-signal capture of n packets of 1000 cycles, read at n ms */
@@ -930,8 +960,9 @@ TEST(hostile_names_parse)
 	ASSERT_EQ(0, report_to("--trace", c.path, out, err, sizeof(err)));
 	ASSERT_EQ(0, py_names("trace", out, names, sizeof(names)));
 	EXPECT_STREQ("G\"84<5c><a><1><fffd>\na,b\nm<9><fffd>\n"
-		     "G\"84<5c><a><1><fffd> a,b m<9><fffd>\n"
-		     "x,y\nq\"u\nn<a>r<d>\n<fffd><fffd>\n", names);
+		     "GPU G\"84<5c><a><1><fffd> a,b (nvpc')\n"
+		     "m<9><fffd> x,y\nm<9><fffd> q\"u\nm<9><fffd> n<a>r<d>\n"
+		     "m<9><fffd> <fffd><fffd>\n", names);
 
 	/* CSV: one line per record, control bytes as the text \xNN */
 	ASSERT_EQ(0, report_to("--csv", c.path, out, err, sizeof(err)));
@@ -1043,6 +1074,452 @@ TEST(make_with_cflags)
 	EXPECT_EQ(0, system(cmd));
 }
 
+/* --- choosing what to show (nvpc.rst "Choosing what to show") -------- */
+
+/* the periodic capture of periodic_counts: packet k covers [k-1, k) ms */
+static void cap_periodic(struct cap *c, const char *name)
+{
+	uint8_t buf[10 * 32];
+
+	cap_begin(c, name, 32, 3);
+	for (int k = 1; k <= 10; k++)
+		pkt(buf + (k - 1) * 32, 32, 1000 * k, 1,
+		    (uint16_t[]){ 300, 1000, 0 }, 3);
+	cap_aux(c, 0, 10000 * NS, buf, sizeof(buf));
+	cap_end(c, 10000 * NS);
+}
+
+/* -s by name and by id, in the order given; an unknown one is refused */
+TEST(report_signals_by_name)
+{
+	char cmd[1024], out[8192];
+	struct cap c;
+
+	cap_periodic(&c, "select");
+	snprintf(cmd, sizeof(cmd), "%s report --csv -s s1,0x10 %s | head -2",
+		 bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("segment,time_ns,cycles,delta,stop,saturated,s1,s0\n"
+		     "0,1000000,1000,1000,1,0,1000,300\n", out);
+	/* an id in decimal, -s twice */
+	snprintf(cmd, sizeof(cmd), "%s report --json -s 18 -s s0 %s", bin(),
+		 c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "\"signals\": [\n    {\"name\": \"s2\", \"id\": 18, \"count\": 0, \"events_per_s\": 0.000000, \"busy_pct\": 0.000000, \"saturated\": 0},\n    {\"name\": \"s0\", \"id\": 16, \"count\": 3000, \"events_per_s\": 300000.000000, \"busy_pct\": 30.000000, \"saturated\": 0}\n  ]"));
+	EXPECT_EQ(2, report_msg("-s s0,graph_idle", c.path, out, sizeof(out)));
+	EXPECT_STREQ("nvpc: -s graph_idle: no such signal in the capture; the capture's signals: s0 (0x10), s1 (0x11), s2 (0x12)\n",
+		     out);
+	unlink(c.path);
+}
+
+/*
+ * --from 3ms --to 6ms: the packets starting in [3, 6) ms, k = 4, 5, 6:
+ * 3000 cycles, s0 900 of them (30%, 300000 events/s).
+ */
+TEST(report_time_range)
+{
+	char cmd[1024], out[8192];
+	struct cap c;
+	int n;
+
+	cap_periodic(&c, "range");
+	snprintf(cmd, sizeof(cmd), "%s report --csv --from 3ms --to 0.006 %s",
+		 bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	n = 0;
+	for (char *l = strchr(out, '\n'); l && l[1]; l = strchr(l + 1, '\n'))
+		n++;
+	EXPECT_EQ(3, n);
+	EXPECT_NE(NULL, strstr(out, "\n0,4000000,4000,1000,1,0,300,1000,0\n0,5000000,5000,1000,1,0,300,1000,0\n0,6000000,6000,1000,1,0,300,1000,0\n"));
+	snprintf(cmd, sizeof(cmd), "%s report --json --from 3000us --to 6000000ns %s",
+		 bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "\"shown\": {\"from_ns\": 3000000, \"to_ns\": 6000000, \"packets\": 3, \"cycles\": 3000},"));
+	EXPECT_NE(NULL, strstr(out, "\"name\": \"s0\", \"id\": 16, \"count\": 900, \"events_per_s\": 300000.000000, \"busy_pct\": 30.000000"));
+	/* the whole capture's counts stay the capture's */
+	EXPECT_EQ(10, json_num(out, "packets"));
+	snprintf(cmd, sizeof(cmd), "%s report --from 3ms %s", bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "  shown      7 packets starting from 0.003000 s, 7000 cycles (--from, --to)\n"));
+	/* bad times */
+	EXPECT_EQ(2, report_msg("--from 2x", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "--from 2x: a time since the recording began"));
+	EXPECT_EQ(2, report_msg("--from 5ms --to 5ms", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "--to must be after --from"));
+	EXPECT_EQ(2, report_msg("--to -1", c.path, out, sizeof(out)));
+	unlink(c.path);
+}
+
+/* plot -s and --from: only those curves; a range without packets is exit 1 */
+TEST(plot_signals_and_range)
+{
+	char svg[160], cmd[1024], out[8192];
+	struct cap c;
+
+	if (!have("gnuplot") || !have_py())
+		SKIP(return, "no gnuplot or python3");
+	cap_periodic(&c, "plotsel");
+	tmp_path(svg, sizeof(svg), "plotsel.svg");
+	snprintf(cmd, sizeof(cmd), "%s plot -s s2 --from 2ms -o %s %s 2>&1",
+		 bin(), svg, c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	ASSERT_EQ(0, py_names("svg", svg, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "\ns2\n"));
+	EXPECT_EQ(NULL, strstr(out, "\ns0\n"));
+	snprintf(cmd, sizeof(cmd), "%s plot --from 20ms -o %s %s 2>&1", bin(),
+		 svg, c.path);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "no packet to plot in the time asked for"));
+	unlink(svg);
+	unlink(c.path);
+}
+
+/* --- intervals and absolute time (nvpc.rst "Intervals", "Absolute time") */
+
+#define MONO0	5000000000ULL	/* start_monotonic_ns of these captures */
+
+/*
+ * Two phases: packets 1-5 (each [k-1, k) ms) s0 100 of 1000 cycles,
+ * packets 6-10 900; s1 always. The recording began at CLOCK_MONOTONIC
+ * 5 s.
+ */
+static void cap_phases(struct cap *c, const char *name)
+{
+	uint8_t buf[10 * 32];
+
+	cap_begin(c, name, 32, 2);
+	c->h.start_monotonic_ns = MONO0;
+	cap_header(c);
+	for (int k = 1; k <= 10; k++)
+		pkt(buf + (k - 1) * 32, 32, 1000 * k, 1,
+		    (uint16_t[]){ k <= 5 ? 100 : 900, 1000 }, 2);
+	cap_aux(c, 0, 10000 * NS, buf, sizeof(buf));
+	cap_end(c, 10000 * NS);
+}
+
+/*
+ * --interval 2: packets k = 2i+1, 2i+2 in interval i (a packet counts
+ * where it starts). Interval 0: s0 200 of 2000 cycles, 10%, 100000
+ * events/s; interval 2 (packets 5, 6): 1000, 50%; interval 4: 1800, 90%.
+ */
+TEST(interval_csv_json_text)
+{
+	char cmd[1024], out[1 << 14], line[512];
+	struct cap c;
+
+	cap_phases(&c, "interval");
+	snprintf(cmd, sizeof(cmd), "%s report --csv --interval 2 %s", bin(),
+		 c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("start_ns,monotonic_ns,packets,cycles,gap,s0 count,s0 events/s,s0 busy %,s1 count,s1 events/s,s1 busy %\n"
+		     "0,5000000000,2,2000,0,200,100000.000000,10.000000,2000,1000000.000000,100.000000\n"
+		     "2000000,5002000000,2,2000,0,200,100000.000000,10.000000,2000,1000000.000000,100.000000\n"
+		     "4000000,5004000000,2,2000,0,1000,500000.000000,50.000000,2000,1000000.000000,100.000000\n"
+		     "6000000,5006000000,2,2000,0,1800,900000.000000,90.000000,2000,1000000.000000,100.000000\n"
+		     "8000000,5008000000,2,2000,0,1800,900000.000000,90.000000,2000,1000000.000000,100.000000\n",
+		     out);
+	/* -I with a unit; -s; JSON */
+	snprintf(cmd, sizeof(cmd), "%s report --json -I 4ms -s s0 %s", bin(),
+		 c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "  \"interval_ns\": 4000000,\n  \"intervals\": [\n"
+		     "    {\"start_ns\": 0, \"monotonic_ns\": 5000000000, \"packets\": 4, \"cycles\": 4000, \"gap\": false, \"signals\": [{\"count\": 400, \"events_per_s\": 100000.000000, \"busy_pct\": 10.000000}]},\n"
+		     "    {\"start_ns\": 4000000, \"monotonic_ns\": 5004000000, \"packets\": 4, \"cycles\": 4000, \"gap\": false, \"signals\": [{\"count\": 2800, \"events_per_s\": 700000.000000, \"busy_pct\": 70.000000}]},\n"
+		     "    {\"start_ns\": 8000000, \"monotonic_ns\": 5008000000, \"packets\": 2, \"cycles\": 2000, \"gap\": false, \"signals\": [{\"count\": 1800, \"events_per_s\": 900000.000000, \"busy_pct\": 90.000000}]}\n  ]\n}\n"));
+	/* text: perf stat -I's layout, a line per signal */
+	snprintf(cmd, sizeof(cmd), "%s report -I 2 %s", bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	snprintf(line, sizeof(line), "\n%14.6f %10llu.%09llu %8llu %12llu  %-24s %12llu %s%13.6g %8.3f%%\n",
+		 0.004, 5ULL, 4000000ULL, 2ULL, 2000ULL, "s0", 1000ULL, " ",
+		 500000.0, 50.0);
+	EXPECT_NE(NULL, strstr(out, line)) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "gap"));
+	/* bad intervals */
+	EXPECT_EQ(2, report_msg("-I 0", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "--interval 0: milliseconds above 0"));
+	EXPECT_EQ(2, report_msg("-I 1x", c.path, out, sizeof(out)));
+	EXPECT_EQ(2, report_msg("-I 18446744073709551615", c.path, out,
+				sizeof(out)));
+	/* a fraction of a millisecond: 1.5 ms, packets 1 and 2 in the first */
+	ASSERT_EQ(0, report_msg("--csv -I 1.5", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "\n0,5000000000,2,2000,0,200,"));
+	EXPECT_NE(NULL, strstr(out, "\n1500000,5001500000,1,1000,0,100,"));
+	unlink(c.path);
+}
+
+/*
+ * A PARTIAL gap (partial_gap's capture): packets in [0, 3) ms, then the
+ * restart at 18 ms. --interval 5: interval 0 ends at the gap, interval
+ * 3 (15-20 ms) holds the packets after it: both marked.
+ */
+TEST(interval_gap_marked)
+{
+	char cmd[1024], out[8192];
+	struct cap c;
+
+	cap_partial(&c, "ivgap");
+	snprintf(cmd, sizeof(cmd), "%s report --csv -I 5 %s", bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("start_ns,monotonic_ns,packets,cycles,gap,s0 count,s0 events/s,s0 busy %\n"
+		     "0,0,3,3000,1,900,300000.000000,30.000000\n"
+		     "15000000,15000000,2,2000,1,1000,500000.000000,50.000000\n",
+		     out);
+	/* the trace: 0 at the gap's start (3 ms), the gap, the interval */
+	if (have_py()) {
+		ASSERT_EQ(0, trace_py("-I 5", c.path, "[(x[\"ts\"], x[\"args\"][\"busy %\"]) for x in c], [(x[\"ts\"], x[\"args\"][\"until_us\"]) for x in e if x[\"ph\"]==\"i\"]",
+				      out, sizeof(out)));
+		EXPECT_STREQ("[(0.0, 30.0), (3000.0, 0.0), (18000.0, 50.0), (20000.0, 0.0)] [(3000.0, 18000.0)]\n",
+			     out);
+	}
+	unlink(c.path);
+}
+
+/* --monotonic: CLOCK_MONOTONIC in the CSV, the trace, and --from */
+TEST(monotonic_times)
+{
+	char out[8192];
+	struct cap c;
+
+	cap_phases(&c, "mono");
+	ASSERT_EQ(0, report_msg("--csv --monotonic --from 5.008", c.path, out,
+				sizeof(out)));
+	EXPECT_STREQ("segment,monotonic_ns,cycles,delta,stop,saturated,s0,s1\n"
+		     "0,5009000000,9000,1000,1,0,900,1000\n"
+		     "0,5010000000,10000,1000,1,0,900,1000\n", out);
+	ASSERT_EQ(0, report_msg("", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "(CLOCK_MONOTONIC 5.000000000 s)\n"));
+	if (!have_py())
+		SKIP(return, "no python3");
+	ASSERT_EQ(0, trace_py("--monotonic", c.path, "d[\"otherData\"][\"clock\"], *[x[\"ts\"] for x in c if x[\"name\"]==\"main.1 s0\"][::10]",
+			      out, sizeof(out)));
+	/* 11 events: the packets' starts, 0 at the end */
+	EXPECT_STREQ("CLOCK_MONOTONIC 5000000.0 5010000.0\n", out);
+	unlink(c.path);
+}
+
+/*
+ * 25000 packets of 1 ms: a trace sums them per 2 ms by default (the
+ * shortest 1/2/5 x 10^k ns cutting 25 s into fewer than 20000
+ * intervals: 12500, and 0 at the end); --full has every packet.
+ */
+TEST(trace_downsampled_by_default)
+{
+	enum { N = 25000, PER = 1000 };
+	static uint8_t buf[PER * 32];
+	char out[4096];
+	struct cap c;
+
+	if (!have_py())
+		SKIP(return, "no python3");
+	cap_begin(&c, "long", 32, 1);
+	for (int k = 0; k < N; k++) {
+		pkt(buf + (k % PER) * 32, 32, 1000ULL * (k + 1), 1,
+		    (uint16_t[]){ k % 2 ? 1000 : 0 }, 1);
+		if (k % PER == PER - 1)
+			cap_aux(&c, 0, 1000000ULL * (k + 1), buf, sizeof(buf));
+	}
+	cap_end(&c, 1000000ULL * N);
+	ASSERT_EQ(0, trace_py("", c.path, "d[\"otherData\"][\"interval_ns\"], len(c), c[0][\"args\"][\"busy %\"], c[1][\"ts\"]",
+			      out, sizeof(out)));
+	/* every 2 ms interval: one packet at 0, one at 1000 of 2000: 50% */
+	EXPECT_STREQ("2000000 12501 50.0 2000.0\n", out);
+	ASSERT_EQ(0, trace_py("--full", c.path, "d[\"otherData\"][\"interval_ns\"], len(c), c[0][\"args\"][\"busy %\"], c[1][\"args\"][\"busy %\"]",
+			      out, sizeof(out)));
+	EXPECT_STREQ("0 25001 0.0 100.0\n", out);
+	unlink(c.path);
+}
+
+/*
+ * nvpc-perf-trace: perf script's samples beside the trace, at their
+ * CLOCK_MONOTONIC time in microseconds (perf script's lines written by
+ * hand in perf 6.1's layout for -F comm,pid,tid,cpu,time,event --ns).
+ */
+TEST(perf_samples_beside_the_trace)
+{
+	const char *src = getenv("NVPC_SRC");
+	char cmd[2048], out[4096], perf[160], q[256];
+	struct cap c;
+	FILE *f;
+
+	if (!have_py() || !src)
+		SKIP(return, "no python3 or NVPC_SRC");
+	cap_phases(&c, "perfalign");
+	tmp_path(perf, sizeof(perf), "perf.txt");
+	f = fopen(perf, "w");
+	fputs("          nvpc   812/812   [000]  5.001000000: cpu-clock: \n"
+	      "            sh   812/812   [001]  5.004500000: cpu-clock: \n"
+	      "   kworker/0:1    33/33    [000]  5.009000001:    1001000 cpu-clock:ppp: \n"
+	      "not a sample line\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s report --trace --monotonic %s > %s.json && python3 %s/perf-trace.py %s.json < %s | python3 -c 'import json,sys; d=json.load(sys.stdin); e=d[\"traceEvents\"]; print(d[\"otherData\"][\"perf_samples\"], [(x[\"name\"], x[\"pid\"], x[\"tid\"], x[\"ts\"]) for x in e if x[\"ph\"]==\"i\"], [x[\"args\"][\"name\"] for x in e if x[\"name\"]==\"thread_name\"], min(x[\"ts\"] for x in e if x[\"ph\"]==\"C\"))'",
+		 bin(), c.path, shq(q, sizeof(q), perf), src, q, q);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	/* the forked child renamed at its exec: the thread's last name */
+	EXPECT_STREQ("3 [('cpu-clock', 812, 812, 5001000.0), ('cpu-clock', 812, 812, 5004500.0), ('cpu-clock:ppp', 33, 33, 5009000.001)] ['kworker/0:1', 'sh'] 5000000.0\n",
+		     out);
+	snprintf(cmd, sizeof(cmd), "python3 %s/perf-trace.py %s.json < /dev/null 2>&1",
+		 src, q);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "no perf script sample"));
+	snprintf(cmd, sizeof(cmd), "rm -f %s %s.json", q, q);
+	EXPECT_EQ(0, system(cmd));
+	unlink(c.path);
+}
+
+/* --- nvpc top, on a capture replayed as if recorded ($NVPC_TOP_REPLAY) -- */
+
+/* nvpc top ARGS with cap_phases' capture as its recording; stdout in out */
+static int top(const char *path, const char *args, char *out, size_t len)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "NVPC_TOP_REPLAY=%s %s top -d main.1 -s s0 %s 2>&1",
+		 path, bin(), args);
+	return run(cmd, out, len);
+}
+
+/*
+ * Not a terminal: a line per interval of 2 ms (interval_csv_json_text's
+ * sums: 10%, 10%, 50% busy); -c is report -I --csv's, -J a JSON array
+ * of its intervals. The fifth interval ends only with the stream, so -n
+ * 4 at most before top stops the replay.
+ */
+TEST(top_lines_csv_json)
+{
+	char out[8192];
+	struct cap c;
+
+	cap_phases(&c, "top");
+	ASSERT_EQ(0, top(c.path, "-I 2 -n 3", out, sizeof(out)));
+	EXPECT_STREQ("0.000  s0 10.00%  s1 100.00%\n0.002  s0 10.00%  s1 100.00%\n"
+		     "0.004  s0 50.00%  s1 100.00%\n", out);
+	ASSERT_EQ(0, top(c.path, "-I 4ms -n 1 -c", out, sizeof(out)));
+	EXPECT_STREQ("start_ns,monotonic_ns,packets,cycles,gap,s0 count,s0 events/s,s0 busy %,s1 count,s1 events/s,s1 busy %\n"
+		     "0,5000000000,4,4000,0,400,100000.000000,10.000000,4000,1000000.000000,100.000000\n",
+		     out);
+	ASSERT_EQ(0, top(c.path, "-I 2 -n 4 -J", out, sizeof(out)));
+	EXPECT_EQ(0, strncmp(out, "[\n    {\"start_ns\": 0, \"monotonic_ns\": 5000000000, \"packets\": 2,", 63));
+	EXPECT_NE(NULL, strstr(out, "{\"start_ns\": 6000000, \"monotonic_ns\": 5006000000, \"packets\": 2, \"cycles\": 2000, \"gap\": false, \"signals\": [{\"count\": 1800, \"events_per_s\": 900000.000000, \"busy_pct\": 90.000000}, {\"count\": 2000, \"events_per_s\": 1000000.000000, \"busy_pct\": 100.000000}]}\n]\n"));
+	EXPECT_EQ(2, top(c.path, "-n 0", out, sizeof(out)));
+	EXPECT_EQ(2, top(c.path, "-- sleep 1", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "top runs no command"));
+	unlink(c.path);
+}
+
+/*
+ * On a terminal (script(1) gives top a pty): the table, redrawn each
+ * interval, sorted by busy share; q quits, and the interval that was
+ * still open (packets 9, 10: s0 90%) is shown last.
+ */
+TEST(top_table_on_a_pty)
+{
+	char cmd[2048], out[1 << 14], q[256];
+	struct cap c;
+	char *last;
+
+	if (!have("script"))
+		SKIP(return, "no script(1) (util-linux)");
+	cap_phases(&c, "toptty");
+	snprintf(cmd, sizeof(cmd), "(sleep 1; printf q) | NVPC_TOP_REPLAY=%s timeout 20 script -qec '%s top -d main.1 -I 2' /dev/null | tr -d '\\r'",
+		 shq(q, sizeof(q), c.path), bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	last = strrchr(out, '\033');
+	ASSERT_NE(NULL, last);
+	/* 1 MHz: s1 1000000 events/s, s0 900000 */
+	EXPECT_NE(NULL, strstr(last, "\n     BUSY     EVENTS/S  ID     SIGNAL\n"
+			       "  100.00%        1.0M   0x11   s1\n"
+			       "   90.00%      900.0k   0x10   s0\n"))
+		TH_LOG("%s", last);
+	EXPECT_NE(NULL, strstr(out, "nvpc top - G84 sim.0 main.1, 1000000 Hz, STOP test; q quits\n"));
+	EXPECT_NE(NULL, strstr(last, "0.008 s: 2 packets in 2 ms, 2000 cycles; 10 packets, 0 gaps in all\n"));
+	unlink(c.path);
+}
+
+/* --- perf-like conventions (nvpc.rst "Input and output") -------------- */
+
+/* - reads stdin (a pipe is spooled), -i FILE, -o OUT; the same rows */
+TEST(stdin_and_output_file)
+{
+	char cmd[1024], out[4096], file[160], q[256];
+	struct cap c;
+
+	cap_simple(&c, "stdin", 3, true);
+	tmp_path(file, sizeof(file), "stdin.csv");
+	/* 3 packets of 1000 cycles at 1 MHz, 250 each */
+	snprintf(cmd, sizeof(cmd), "cat %s | %s report --csv -", c.path, bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("segment,time_ns,cycles,delta,stop,saturated,s0\n"
+		     "0,1000000,1000,1000,1,0,250\n0,2000000,2000,1000,1,0,250\n"
+		     "0,3000000,3000,1000,1,0,250\n", out);
+	snprintf(cmd, sizeof(cmd), "%s report --csv -i - < %s", bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "0,3000000,3000,1000,1,0,250\n"));
+	snprintf(cmd, sizeof(cmd), "%s report --csv -i %s -o %s", bin(),
+		 c.path, shq(q, sizeof(q), file));
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("", out);
+	snprintf(cmd, sizeof(cmd), "tail -1 %s", q);
+	run(cmd, out, sizeof(out));
+	EXPECT_STREQ("0,3000000,3000,1000,1,0,250\n", out);
+	/* two captures, a directory that is not there */
+	snprintf(cmd, sizeof(cmd), "-i %.200s", c.path);
+	EXPECT_EQ(2, report_msg(cmd, c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "one capture, not 2"));
+	EXPECT_EQ(1, report_msg("-o /nonexistent/x", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "cannot create /nonexistent/x"));
+	/* not a capture on stdin: exit 1 as for a file */
+	snprintf(cmd, sizeof(cmd), "echo hello | %s report - 2>&1", bin());
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "not an nvpc capture"));
+	unlink(file);
+	unlink(c.path);
+}
+
+/* plot -o - writes SVG to stdout; plot of stdin needs -o */
+TEST(plot_stdout)
+{
+	char cmd[1024], out[1 << 16];
+	struct cap c;
+
+	if (!have("gnuplot"))
+		SKIP(return, "no gnuplot (Debian gnuplot-nox, make deps)");
+	cap_simple(&c, "plotstdout", 20, true);
+	snprintf(cmd, sizeof(cmd), "cat %s | %s plot -o - - | head -c 5000 | grep -c '<svg'",
+		 c.path, bin());
+	EXPECT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("1\n", out);
+	snprintf(cmd, sizeof(cmd), "%s plot - < %s 2>&1", bin(), c.path);
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "give -o OUT"));
+	unlink(c.path);
+}
+
+/* --version; make install puts nvpc and nvpc.1, which groff reads cleanly */
+TEST(version_and_install)
+{
+	const char *src = getenv("NVPC_SRC");
+	char dir[160], cmd[1024], out[8192];
+
+	snprintf(cmd, sizeof(cmd), "%s --version", bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("nvpc 0.1 (nvpcounter), capture format version 1\n", out);
+	if (!src)
+		SKIP(return, "NVPC_SRC (tools/nvpc) not given");
+	tmp_path(dir, sizeof(dir), "install");
+	snprintf(cmd, sizeof(cmd), "make -s -C %s/../.. install DESTDIR=%s PREFIX=/usr >/dev/null 2>&1 && cd %s/usr && ls bin/nvpc bin/nvpc-perf-trace share/man/man1/nvpc.1",
+		 src, dir, dir);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("bin/nvpc\nbin/nvpc-perf-trace\nshare/man/man1/nvpc.1\n", out);
+	if (have("groff")) {
+		snprintf(cmd, sizeof(cmd), "groff -man -Tutf8 -ww -z %s/nvpc.1 2>&1",
+			 src);
+		EXPECT_EQ(0, run(cmd, out, sizeof(out)));
+		EXPECT_STREQ("", out);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(cmd));
+}
+
 /* --- nvpc record's checks, on a fake sysfs tree ------------------------ */
 
 static void put(const char *root, const char *rel, const char *text)
@@ -1070,9 +1547,13 @@ static void fake_sysfs(char *root, size_t len)
 	put(root, "nvpcounter/identifier", "G84 sim.0");
 	put(root, "nvpcounter/domains/main.0/signals", "96");
 	put(root, "nvpcounter/domains/main.0/nominal_hz", "100000000");
+	put(root, "nvpcounter/domains/main.0/clock", "host");
+	put(root, "nvpcounter/domains/main.0/record_aux_max", "0");
 	put(root, "nvpcounter/domains/main.1/signals", "256");
 	put(root, "nvpcounter/domains/main.1/clock_hz", "0");
 	put(root, "nvpcounter/domains/main.1/nominal_hz", "575000000");
+	put(root, "nvpcounter/domains/main.1/clock", "graph");
+	put(root, "nvpcounter/domains/main.1/record_aux_max", "268435456");
 	put(root, "nvpcounter/events/graph_idle", "dset=0,dom=1,sig0=0xbd");
 	put(root, "nvpcounter/events/zcull_00", "dset=0,dom=1,sig0=0x07");
 	put(root, "nvpcounter/events/ptimer_time_b12", "dset=0,dom=0,sig0=0x2c");
@@ -1127,6 +1608,54 @@ TEST(record_argument_errors)
 	EXPECT_EQ(2, record(root, "-d main.1 -s 1,2,3,4,5,6,7,8,9,10,11,12,13", out, sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "more than 12 signals"));
 
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/* nvpc list: every PMU, each domain's clock, signals, record mode, names */
+TEST(list_gpus)
+{
+	char root[128], cmd[512], out[8192];
+
+	fake_sysfs(root, sizeof(root));
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s %s list", root, bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("nvpcounter: G84 sim.0 (perf type 2000000000, cpu 0)\n"
+		     "  domain   clock        nominal Hz  measured Hz signals  record\n"
+		     "  main.0   host          100000000            0      96  no\n"
+		     "    named: ptimer_time_b12 0x2c\n"
+		     "  main.1   graph         575000000            0     256  yes (AUX area up to 256 MiB)\n"
+		     "    named: graph_idle 0xbd, zcull_00 0x07\n", out);
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s %s list -d main.0 | tail -2",
+		 root, bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("  main.0   host          100000000            0      96  no\n"
+		     "    named: ptimer_time_b12 0x2c\n", out);
+	/* 40 names: wrapped at 78 columns under "named: ", no trailing space */
+	for (int i = 0; i < 40; i++) {
+		char ev[64], def[64];
+
+		snprintf(ev, sizeof(ev), "nvpcounter/events/sig_%02d", i);
+		snprintf(def, sizeof(def), "dset=0,dom=0,sig0=0x%02x", 0x30 + i);
+		put(root, ev, def);
+	}
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s %s list -d main.0 | awk 'NR > 4 && (length($0) > 78 || / $/ || !/^           sig_/) { bad++ } END { print NR, bad + 0 }'",
+		 root, bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	/*
+	 * "    named: " and 21 columns of "ptimer_time_b12 0x2c,", then 13 a
+	 * "sig_NN 0xNN,": 3 of them on the first line (col 71), 5 on each
+	 * next one (11 + 12 + 4 x 13 = 75): 37 in 8 lines, 12 in all
+	 */
+	EXPECT_STREQ("12 0\n", out);
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s %s list -g nvpcounter_2 2>&1",
+		 root, bin());
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "no PMU nvpcounter_2"));
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s/none %s list 2>&1", root,
+		 bin());
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "is the nvpcounter module loaded"));
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	EXPECT_EQ(0, system(cmd));
 }

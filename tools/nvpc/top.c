@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvpc top: each signal's busy share of a domain, live, as intel_gpu_top
+ * shows its engines. It is nvpc record and nvpc report -I joined by a
+ * pipe: a child records the domain to its stdout (record -o -), and this
+ * process decodes that stream as it comes, summing the packets per
+ * interval (nvpc_view.h), and shows each interval: a refreshing table
+ * sorted by busy share on a terminal (q quits), else one line per
+ * interval, or -J JSON / -c CSV streams (report -I's intervals).
+ *
+ * The keyboard is read where the pipe is: the capture stream's read
+ * function polls both, and q (or -n intervals) asks the child to stop
+ * with SIGINT; it then writes its end record and the stream ends.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "nvpc.h"
+#include "nvpc_escape.h"
+#include "nvpc_report.h"
+
+#define TOP_DEFAULT_MS		1000
+#define TOP_DEFAULT_EVERY	"65536"
+#define TOP_MAX_ARGS		64
+#define ARRAY_LEN(a)		(sizeof(a) / sizeof((a)[0]))
+
+enum top_fmt { TOP_TABLE, TOP_LINES, TOP_JSON, TOP_CSV };
+
+struct top {
+	enum top_fmt fmt;
+	uint64_t max_intervals;		/* -n, 0: until q or SIGINT */
+	pid_t child;			/* nvpc record -o - */
+	int pipe_fd;
+	bool keyboard;			/* stdin is a terminal in raw mode */
+	bool stopping;			/* SIGINT sent to the child */
+	struct termios saved;
+	struct nvpc_out out;		/* the view's header, clock, interval */
+	const struct nvpc_header *h;	/* the capture's */
+	struct nvpc_view *v;
+	uint64_t shown;			/* intervals shown */
+	uint64_t packets, gaps;		/* so far */
+};
+
+static void top_stop(struct top *t)
+{
+	if (!t->stopping && t->child > 0)
+		kill(t->child, SIGINT);
+	t->stopping = true;
+}
+
+/* the capture stream's read: the pipe, and q on the keyboard meanwhile */
+static ssize_t top_read(void *arg, char *buf, size_t len)
+{
+	struct top *t = arg;
+	struct pollfd pfd[2] = {
+		{ .fd = t->pipe_fd, .events = POLLIN },
+		{ .fd = STDIN_FILENO, .events = POLLIN },
+	};
+
+	for (;;) {
+		if (poll(pfd, t->keyboard ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (t->keyboard && (pfd[1].revents & POLLIN)) {
+			char c;
+
+			if (read(STDIN_FILENO, &c, 1) == 1 &&
+			    (c == 'q' || c == 'Q'))
+				top_stop(t);
+		}
+		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			ssize_t n = read(t->pipe_fd, buf, len);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			return n;
+		}
+	}
+}
+
+static void top_interval(const struct nvpc_interval *iv, void *arg)
+{
+	struct top *t = arg;
+
+	t->packets = t->v->all.packets;
+	if (t->max_intervals && t->shown >= t->max_intervals)
+		return;		/* the child is stopping */
+	if (iv->gap)
+		t->gaps++;
+	switch (t->fmt) {
+	case TOP_TABLE:
+		nvpc_top_table(stdout, &t->out, iv, t->packets, t->gaps);
+		fflush(stdout);
+		break;
+	case TOP_LINES:
+		nvpc_top_line(stdout, &t->out, iv);
+		fflush(stdout);
+		break;
+	case TOP_JSON:
+		nvpc_json_interval(iv, &t->out);
+		fflush(stdout);
+		break;
+	default:
+		nvpc_csv_interval(iv, &t->out);
+		fflush(stdout);
+		break;
+	}
+	if (++t->shown == t->max_intervals)
+		top_stop(t);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: nvpc top -d DOMAIN -s SIGNALS [-I MS] [-n COUNT] [-J | -c]\n"
+"                [record options]\n"
+"\n"
+"Each signal's busy share and rate, live: nvpc record's packets summed per\n"
+"interval. On a terminal a table sorted by busy share, redrawn each\n"
+"interval (q quits); otherwise one line per interval.\n"
+"\n"
+"  -I, --interval MS   the interval (default %d ms), or a time with its unit\n"
+"  -n, --count N       stop after N intervals\n"
+"  -J, --json          a JSON array, an element per interval (report -I's)\n"
+"  -c, --csv           CSV, a row per interval (report -I --csv's)\n"
+"\n"
+"Record options (nvpc record --help): -g, -d, -s, --every (default %s\n"
+"here), --stop, --short, --clock, --duration, --aux-pages, --data-pages.\n"
+"Exit status: 0, 1 when the recording failed, 2 bad arguments.\n",
+		TOP_DEFAULT_MS, TOP_DEFAULT_EVERY);
+}
+
+/* argv for nvpc record: -q -o - and the record options given to top */
+static int parse(int argc, char **argv, struct top *t, uint64_t *interval,
+		 char **rargv)
+{
+	static const struct option own[] = {
+		{ "interval", required_argument, NULL, 'I' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+	};
+	struct option longopts[ARRAY_LEN(own) + NVPC_RECORD_SHARED + 1] = { 0 };
+	struct nvpc_report_opts ro = { 0 };
+	bool bad = false, stop = false, every = false;
+	int c, n = 0, idx;
+
+	memcpy(longopts, own, sizeof(own));
+	memcpy(longopts + ARRAY_LEN(own), nvpc_record_options,
+	       NVPC_RECORD_SHARED * sizeof(*longopts));
+	rargv[n++] = "record";
+	rargv[n++] = "-q";
+	rargv[n++] = "-o";
+	rargv[n++] = "-";
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "I:n:Jchg:d:s:", longopts,
+				&idx)) != -1) {
+		switch (c) {
+		case 'I':
+			nvpc_view_option('I', optarg, &ro, &bad);
+			if (bad)
+				return -EINVAL;
+			*interval = ro.interval_ns;
+			continue;
+		case 'n':
+			if (nvpc_parse_u64(optarg, &t->max_intervals) ||
+			    !t->max_intervals) {
+				nvpc_err("-n %s: a count of intervals above 0",
+					 optarg);
+				return -EINVAL;
+			}
+			continue;
+		case 'J':
+		case 'c':
+			t->fmt = c == 'J' ? TOP_JSON : TOP_CSV;
+			continue;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case '?':
+			usage(stderr);
+			return -EINVAL;
+		default:
+			break;
+		}
+		/* a record option: as given, with its argument */
+		if (n + 2 >= TOP_MAX_ARGS - 1) {
+			nvpc_err("too many options");
+			return -EINVAL;
+		}
+		stop |= c >= 256 && !strcmp(longopts[idx].name, "stop");
+		every |= c >= 256 && !strcmp(longopts[idx].name, "every");
+		if (c < 256) {
+			static char opt[TOP_MAX_ARGS][3];
+
+			snprintf(opt[n], sizeof(opt[n]), "-%c", c);
+			rargv[n] = opt[n];
+		} else {
+			static char lopt[TOP_MAX_ARGS][16];
+
+			snprintf(lopt[n], sizeof(lopt[n]), "--%s",
+				 longopts[idx].name);
+			rargv[n] = lopt[n];
+		}
+		n++;
+		if (optarg)
+			rargv[n++] = optarg;
+	}
+	if (optind < argc) {
+		nvpc_err("top runs no command ('%s'): use nvpc record -- COMMAND for that",
+			 argv[optind]);
+		return -EINVAL;
+	}
+	if (!stop && !every) {
+		rargv[n++] = "--every";
+		rargv[n++] = TOP_DEFAULT_EVERY;
+	}
+	rargv[n] = NULL;
+	return n;
+}
+
+static void replay_stop(int sig)
+{
+	(void)sig;
+	_exit(0);
+}
+
+/*
+ * $NVPC_TOP_REPLAY (the host tests): the child sends that capture as if
+ * it were recording, then waits for top's SIGINT
+ */
+static int replay(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char buf[4096];
+	size_t n;
+
+	signal(SIGINT, replay_stop);
+	if (!f) {
+		nvpc_err("NVPC_TOP_REPLAY %s: %s", path, strerror(errno));
+		return 1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n)
+			return 1;
+	fclose(f);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+static pid_t start_record(int rargc, char **rargv, int *fd)
+{
+	const char *replay_path = getenv("NVPC_TOP_REPLAY");
+
+	int p[2];
+	pid_t pid;
+
+	pid = nvpc_fork_pipe(p);
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* stdout is the capture; the keyboard is top's */
+		if (dup2(p[1], STDOUT_FILENO) < 0)
+			_exit(1);
+		close(STDIN_FILENO);
+		if (open("/dev/null", O_RDONLY) < 0)
+			_exit(1);
+		_exit(replay_path ? replay(replay_path) :
+		      nvpc_record(rargc, rargv));
+	}
+	close(p[1]);
+	*fd = p[0];
+	return pid;
+}
+
+static void keyboard_raw(struct top *t)
+{
+	struct termios raw;
+
+	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &t->saved))
+		return;
+	raw = t->saved;
+	raw.c_lflag &= ~(ICANON | ECHO);
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	t->keyboard = !tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+}
+
+int nvpc_top(int argc, char **argv)
+{
+	static const cookie_io_functions_t io = { .read = top_read };
+	struct top t = { .fmt = isatty(STDOUT_FILENO) ? TOP_TABLE : TOP_LINES };
+	uint64_t interval = TOP_DEFAULT_MS * 1000000ULL;
+	char *rargv[TOP_MAX_ARGS];
+	struct nvpc_report_opts ro = { 0 };
+	struct nvpc_header h, vh;
+	struct nvpc_stats st;
+	struct nvpc_view v;
+	char err[256];
+	int rargc, status, ret;
+	FILE *f;
+
+	rargc = parse(argc, argv, &t, &interval, rargv);
+	if (rargc < 0)
+		return 2;
+	t.child = start_record(rargc, rargv, &t.pipe_fd);
+	if (t.child < 0)
+		return 1;
+	/* Ctrl-C reaches the child too: it ends the stream, top shows it */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	f = fopencookie(&t, "r", io);
+	if (!f || nvpc_file_read_header(f, &h, err, sizeof(err))) {
+		/* the child said why (the PMU, the domain, the signals ...) */
+		waitpid(t.child, &status, 0);
+		if (f)
+			fclose(f);
+		close(t.pipe_fd);
+		return WIFEXITED(status) && WEXITSTATUS(status) ?
+		       WEXITSTATUS(status) : 1;
+	}
+	keyboard_raw(&t);
+	ro.interval_ns = interval;
+	nvpc_report_view(&ro, &h, &v);
+	nvpc_view_header(&v, &h, &vh);
+	t.h = &h;
+	t.v = &v;
+	t.out = (struct nvpc_out){
+		.o = stdout, .h = &vh, .interval_ns = interval, .first = true,
+		.hz = h.clock_hz,
+	};
+	v.ifn = top_interval;
+	v.arg = &t;
+	if (t.fmt == TOP_JSON)
+		printf("[");
+	else if (t.fmt == TOP_CSV)
+		nvpc_csv_interval_header(stdout, &vh);
+	ret = h.clock_hz ? nvpc_decode(f, &h, h.clock_hz, nvpc_view_packet,
+				       &v, &st, err, sizeof(err)) : -EINVAL;
+	if (!t.max_intervals || t.shown < t.max_intervals)
+		nvpc_view_flush(&v);
+	if (t.fmt == TOP_JSON)
+		printf("\n]\n");
+	if (t.keyboard)
+		tcsetattr(STDIN_FILENO, TCSANOW, &t.saved);
+	top_stop(&t);
+	fclose(f);
+	close(t.pipe_fd);
+	waitpid(t.child, &status, 0);
+	if (ret) {
+		nvpc_err("the recording's stream: %s",
+			 h.clock_hz ? err : "no clock (give --clock HZ)");
+		return 1;
+	}
+	/* the recording's own status: 0 when it ended as asked */
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
