@@ -78,6 +78,12 @@ extern struct dentry *nvpc_debugfs_root;
  * @fresh: events added since the last commit (linked by active_entry)
  * @leaving: events deleted since the last commit whose last counts the
  *	commit folds in (quad mode; linked by active_entry)
+ * @snap: set during a read that is part of a group read (0: a read of
+ *	its own): events of one domain read in one group read share one
+ *	sample of the domain (pmu.c, nvpc_group_read())
+ * @snap_seq: the number of the last group read
+ * @snap_leader: the timer leader of the last group read
+ * @snap_clock: its count (ns) at that read
  * @txn_seq: commits so far; an event deleted inside a transaction is
  *	tagged (hw.last_tag) with the number of the commit that closes it
  * @poll_work: the poll, queued while @nr_active > 0 and not @gone
@@ -130,6 +136,10 @@ struct nvpc_core {
 	struct list_head fresh;
 	struct list_head leaving;
 	u64 txn_seq;
+	u64 snap;
+	u64 snap_seq;
+	const struct perf_event *snap_leader;
+	u64 snap_clock;
 	struct delayed_work poll_work;
 	u64 poll_ns;
 	int cpu;

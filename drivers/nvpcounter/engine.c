@@ -401,13 +401,18 @@ static void nvpc_event_update(struct perf_event *event, bool fold)
 void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 			bool fold)
 {
+	struct nvpc_domain *dom = event->pmu_private;
 	unsigned long flags;
 
 	/* added after its GPU went away: nothing counts, nothing changes */
 	if (event->hw.idx == NVPC_IDX_DETACHED)
 		return;
 	raw_spin_lock_irqsave(&core->lock, flags);
-	nvpc_engine_sample(core, event->pmu_private);
+	/* one sample of a domain serves a whole group read (pmu.c) */
+	if (!core->snap || dom->snap != core->snap) {
+		nvpc_engine_sample(core, dom);
+		dom->snap = core->snap;
+	}
 	/* not counting before the transaction's commit */
 	if (!(event->hw.flags & NVPC_HW_FRESH))
 		nvpc_event_update(event, fold);

@@ -114,6 +114,8 @@ struct nvpc_record;
  *	every del of a transaction
  * @commit_seq: the number of the commit that last ended the domain's
  *	period for its new events
+ * @snap: the group read (&nvpc_core.snap) the domain was last sampled
+ *	for
  * @clock_hz: the clock measured from CTR_CYCLES over at least a second of
  *	counting, 0 until measured
  * @period_hz: the clock measured over the last sample period
@@ -155,6 +157,7 @@ struct nvpc_domain {
 	u64 sample_ns;
 	u64 sampled_txn;
 	u64 commit_seq;
+	u64 snap;
 	u64 clock_hz;
 	u64 period_hz;
 	u64 clock_win_ns;

@@ -328,8 +328,12 @@ static int nvpc_event_init(struct perf_event *event)
 		nvpc_dbg(core, "device is gone\n");
 		return -ENODEV;
 	}
+	/*
+	 * perf_event_overflow(), the one way into a sample, is not exported
+	 * to modules: a clock leader samples the group instead
+	 */
 	if (is_sampling_event(event)) {
-		nvpc_dbg(core, "sampling is not supported: counting only\n");
+		nvpc_dbg(core, "no sample period of its own: sample with a clock leader, perf record -e '{cpu-clock,EVENT}:S'\n");
 		return -EOPNOTSUPP;
 	}
 	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK)) {
@@ -501,14 +505,52 @@ static void nvpc_pmu_enable(struct pmu *pmu)
 	nvpc_engine_txn(to_nvpc_core(pmu), false);
 }
 
+/* a software clock: perf's timer for sampling a group that has no timer */
+static bool nvpc_is_timer(const struct perf_event *event)
+{
+	return event->attr.type == PERF_TYPE_SOFTWARE &&
+	       (event->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		event->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/*
+ * perf record -e '{cpu-clock,nvpcounter/...}:S': at each sample of the
+ * clock leader perf reads the leader, then every member, in one
+ * interrupt on the GPU's CPU (where every read of its events runs). The
+ * leader's count, its clock in ns, names that group read: members of one
+ * domain read under one name share one sample of it, so that they are
+ * one snapshot (Documentation/perf.rst "Sampling"). Any other read
+ * samples afresh.
+ */
+static void nvpc_group_read(struct nvpc_core *core, struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+	u64 clock;
+
+	if (leader == event || !nvpc_is_timer(leader)) {
+		core->snap = 0;
+		return;
+	}
+	clock = local64_read(&leader->count);
+	if (core->snap_leader != leader || core->snap_clock != clock) {
+		core->snap_seq++;
+		core->snap_leader = leader;
+		core->snap_clock = clock;
+	}
+	core->snap = core->snap_seq;
+}
+
 static void nvpc_event_read(struct perf_event *event)
 {
 	const struct nvpc_event_kind *kind = nvpc_kind(event);
+	struct nvpc_core *core = to_nvpc_core(event->pmu);
 
 	/* a record event counts its packets as its drain publishes them */
 	if ((event->hw.state & PERF_HES_STOPPED) || !kind->update)
 		return;
-	kind->update(to_nvpc_core(event->pmu), event, true);
+	nvpc_group_read(core, event);
+	kind->update(core, event, true);
+	core->snap = 0;
 }
 
 static void nvpc_events_free(struct nvpc_core *core)
@@ -641,7 +683,13 @@ int nvpc_pmu_register(struct nvpc_core *core)
 {
 	int ret;
 
-	core->cpu = raw_smp_processor_id();
+	/*
+	 * The first online CPU, as uncore PMUs pick theirs: perf record -a
+	 * opens a clock-led group on the first CPU first, and a member on
+	 * another CPU than its leader is refused (Documentation/perf.rst
+	 * "Sampling")
+	 */
+	core->cpu = cpumask_first(cpu_online_mask);
 
 	ret = nvpc_events_build(core);
 	if (ret)

@@ -136,6 +136,24 @@ for t in g84:00:10.0 gt215:00:11.0 gf100:00:12.0; do
 	fi
 done
 
+# --- perf record through the PCI backend (perf.rst "Sampling") -----------
+# a cpu-clock led group on the G84's PMU CPU: samples come, and each
+# sample of the raw event counts 0, as perf stat does on this BAR
+pci_samples() {
+	local pmu cpu ev f=$NVPC_OUT/pci-sample
+	pmu=$(pmu_of 0000:00:10.0) || return 1
+	ev=$(python3 "$REGFILE" event g84) || return 1
+	cpu=$(cat "/sys/bus/event_source/devices/$pmu/cpumask")
+	timeout --kill-after=5 120 perf record -q -o "$f.data" -C "$cpu" \
+		-F 50 -e "{cpu-clock,$pmu/$ev/}:S" -- sleep 1 > "$f.txt" 2>&1 &&
+	timeout --kill-after=5 120 perf script -i "$f.data" -F event,period \
+		> "$f.script" 2>> "$f.txt" || return 1
+	rm -f "$f.data"
+	awk '$2 != "cpu-clock:" { n++; if ($1 != 0) bad = 1 }
+	     END { exit bad || n < 5 }' "$f.script"
+}
+check "g84: perf record samples the raw event, 0 in each" pci_samples
+
 # --- driver unbind: uio_pci_generic takes 00:11.0 and lets it go ---------
 G=/sys/bus/pci/devices/0000:00:11.0
 if modprobe uio_pci_generic 2> /dev/null; then

@@ -33,6 +33,12 @@ timeout --kill-after=5 "${NVPC_TEST_TIMEOUT:-600}" \
 	"$NVPC_TOP"/selftests/nvpcounter/nvpc_test.sh
 echo "nvpc_test.sh exit $?"
 
+# perf record on every chip (Documentation/perf.rst "Sampling")
+echo "== sample_test.sh"
+timeout --kill-after=5 "${NVPC_TEST_TIMEOUT:-600}" \
+	"$NVPC_TOP"/selftests/nvpcounter/sample_test.sh
+echo "sample_test.sh exit $?"
+
 [ -e "$KMEMLEAK" ] || exit 0
 
 # An object is reported once it is unreferenced and older than 5 s, and
