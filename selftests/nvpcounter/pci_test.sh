@@ -144,7 +144,7 @@ pci_samples() {
 	pmu=$(pmu_of 0000:00:10.0) || return 1
 	ev=$(python3 "$REGFILE" event g84) || return 1
 	cpu=$(cat "/sys/bus/event_source/devices/$pmu/cpumask")
-	timeout --kill-after=5 120 perf record -q -o "$f.data" -C "$cpu" \
+	timeout --kill-after=5 120 perf record -q -B -N -o "$f.data" -C "$cpu" \
 		-F 50 -e "{cpu-clock,$pmu/$ev/}:S" -- sleep 1 > "$f.txt" 2>&1 &&
 	timeout --kill-after=5 120 perf script -i "$f.data" -F event,period \
 		> "$f.script" 2>> "$f.txt" || return 1

@@ -143,7 +143,7 @@ for id in $(seq 0 511); do
 	[ "$chip" = G84 ] && ev="$ev,$P/$D,sig0=2/"
 	ev="$ev}:S"
 	f=$W/$chip
-	if timeout --kill-after=5 120 perf record -q -o "$f.data" -C "$cpu" -F 50 \
+	if timeout --kill-after=5 120 perf record -q -B -N -o "$f.data" -C "$cpu" -F 50 \
 		-e "$ev" -- sleep 0.5 > "$f.record.txt" 2>&1 &&
 	   timeout --kill-after=5 120 perf script -i "$f.data" \
 		-F event,period > "$f.txt" 2>> "$f.record.txt"; then
@@ -162,7 +162,7 @@ for id in $(seq 0 511); do
 	rm -f "$f.data" "$f.data.old"
 	if [ "$chip" = G84 ]; then
 		# its own sample period: perf's overflow path is not a module's
-		if timeout 60 perf record -q -o "$f.own" -C "$cpu" -F 50 \
+		if timeout 60 perf record -q -B -N -o "$f.own" -C "$cpu" -F 50 \
 			-e "$P/$D,cycles/" -- true > "$f.own.txt" 2>&1; then
 			tap fail "$chip: an event sampling on its own is refused"
 		else
