@@ -683,13 +683,7 @@ int nvpc_pmu_register(struct nvpc_core *core)
 {
 	int ret;
 
-	/*
-	 * The first online CPU, as uncore PMUs pick theirs: perf record -a
-	 * opens a clock-led group on the first CPU first, and a member on
-	 * another CPU than its leader is refused (Documentation/perf.rst
-	 * "Sampling")
-	 */
-	core->cpu = cpumask_first(cpu_online_mask);
+	core->cpu = raw_smp_processor_id();
 
 	ret = nvpc_events_build(core);
 	if (ret)
