@@ -135,6 +135,9 @@ static const struct attribute_group nvpc_common_group = {
  * @del: pmu::del
  * @start: pmu::start
  * @stop: pmu::stop
+ * @engine_add: a counting kind's add in the engine (-ENOSPC: perf
+ *	multiplexes)
+ * @engine_del: a counting kind's del (@fold: its last counts are its own)
  * @update: bring a counting event's count up to date (@fold: add what
  *	its counter counted since its last update); NULL: the event counts
  *	as its drain publishes (record)
@@ -155,6 +158,9 @@ struct nvpc_event_kind {
 	void (*start)(struct nvpc_core *core, struct perf_event *event);
 	void (*stop)(struct nvpc_core *core, struct perf_event *event,
 		     int flags);
+	int (*engine_add)(struct nvpc_core *core, struct perf_event *event);
+	void (*engine_del)(struct nvpc_core *core, struct perf_event *event,
+			   bool fold);
 	void (*update)(struct nvpc_core *core, struct perf_event *event,
 		       bool fold);
 };
@@ -380,7 +386,7 @@ static void nvpc_count_stop(struct nvpc_core *core, struct perf_event *event,
 static int nvpc_count_add(struct nvpc_core *core, struct perf_event *event,
 			  int flags)
 {
-	int ret = nvpc_engine_add(core, event);
+	int ret = nvpc_kind(event)->engine_add(core, event);
 
 	if (ret)
 		return ret;
@@ -392,26 +398,8 @@ static int nvpc_count_add(struct nvpc_core *core, struct perf_event *event,
 static void nvpc_count_del(struct nvpc_core *core, struct perf_event *event,
 			   int flags)
 {
-	nvpc_engine_del(core, event, !(event->hw.state & PERF_HES_STOPPED));
-	event->hw.state |= PERF_HES_STOPPED;
-}
-
-static int nvpc_unit_sum_add(struct nvpc_core *core, struct perf_event *event,
-			     int flags)
-{
-	int ret = nvpc_units_add(core, event);
-
-	if (ret)
-		return ret;
-	event->hw.state = flags & PERF_EF_START ? 0 :
-			  PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	return 0;
-}
-
-static void nvpc_unit_sum_del(struct nvpc_core *core,
-			      struct perf_event *event, int flags)
-{
-	nvpc_units_del(core, event, !(event->hw.state & PERF_HES_STOPPED));
+	nvpc_kind(event)->engine_del(core, event,
+				     !(event->hw.state & PERF_HES_STOPPED));
 	event->hw.state |= PERF_HES_STOPPED;
 }
 
@@ -451,6 +439,8 @@ static const struct nvpc_event_kind nvpc_kind_count = {
 	.del = nvpc_count_del,
 	.start = nvpc_count_start,
 	.stop = nvpc_count_stop,
+	.engine_add = nvpc_engine_add,
+	.engine_del = nvpc_engine_del,
 	.update = nvpc_engine_update,
 };
 
@@ -458,10 +448,12 @@ static const struct nvpc_event_kind nvpc_kind_unit_sum = {
 	.init = nvpc_unit_sum_init,
 	.release = nvpc_units_destroy,
 	.fit = nvpc_units_validate,
-	.add = nvpc_unit_sum_add,
-	.del = nvpc_unit_sum_del,
+	.add = nvpc_count_add,
+	.del = nvpc_count_del,
 	.start = nvpc_count_start,
 	.stop = nvpc_count_stop,
+	.engine_add = nvpc_units_add,
+	.engine_del = nvpc_units_del,
 	.update = nvpc_units_update,
 };
 
