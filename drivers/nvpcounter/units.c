@@ -12,22 +12,14 @@
  *   perf stat -a -e nvpcounter/gpc_d0_user_1/          # every GPC
  *   perf stat -a -e nvpcounter/gpc_d0_user_1,unit=2/   # GPC 2 alone
  *
- * Each unit is an event of its own for the engine (struct nvpc_unit: a
- * copy of the sum's attr naming that unit's domain, which perf never
- * sees), so every unit is counted, swapped, folded, checked for lost
- * periods and saturation, rotated and detached exactly as a single-unit
- * event is; the engine adds what each unit counts to the sum's count.
- * The units go on and off together: an add places every unit inside one
- * engine transaction and, if one unit's domain has no free slot, takes
- * back the units it placed before the commit, so none counts and no slot
- * stays claimed (perf multiplexes the sum as it does any event). Group
- * validation places every unit on the throwaway tables with the same
- * allocator.
- *
- * Cost: a read samples each unit's domain in turn (one lock hold each);
- * perf calls read with interrupts off, so a sum of n units keeps them
- * off for n domain samples (8n register accesses when every swap lands
- * at once; at most 4 GPCs and 6 partitions on a GF100).
+ * Each unit is an event of its own for the engine (struct nvpc_unit, a
+ * copy of the sum's attr naming one unit's domain, which perf never
+ * sees), counted, swapped, folded, rotated and detached as a single-unit
+ * event is; the engine adds each unit's counts to the sum's count. The
+ * units go on and off together: an add places every unit in one engine
+ * transaction and takes them all back if one domain has no free slot.
+ * A read samples each unit's domain in turn, with interrupts off (at
+ * most 4 GPCs and 6 partitions on a GF100).
  */
 
 #include <linux/overflow.h>
