@@ -665,6 +665,9 @@ static int open_sampled(struct rec *r)
 				      NVPC_CFG_CYCLES,
 			.config1 = cfg1,
 			.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID,
+			/* perf refuses a member on another clock (EINVAL) */
+			.use_clockid = 1,
+			.clockid = CLOCK_MONOTONIC,
 		};
 
 		r->member_fd[i] = open_one(r, &a, r->fd);
