@@ -3,33 +3,37 @@
 #
 # GPU counters over time with perf record (Documentation/perf.rst
 # "Sampling"), in the test VM: the first chip of every generation (every
-# chipset id the sim creates is tried; a perf record takes seconds under
-# TCG, chips_test counts on every chip), at 100 kHz on the real-time
-# clock, a group led by cpu-clock on the PMU's CPU:
+# chipset id the sim creates is tried), all at once, each sampled by a
+# group led by cpu-clock on its PMU's CPU, one perf record for all the
+# GPUs of one CPU (a perf record takes seconds under TCG):
 #
-#   perf record -C CPU -F 50 -e '{cpu-clock,PMU/D,cycles/,PMU/D,sig0=S1/}:S'
+#   perf record -C CPU -F 50 -e '{cpu-clock,PMU/D,cycles/,PMU/D,sig0=S1/}:S' ...
 #
-# with signal S1 held at 1 (sim.rst "wave ... const 1"). Each sample's
-# period of a member is what it counted since the previous sample
-# (perf's leader sampling). Quad mode (NV30+) reads the members of one
-# domain from one swap: the always-true signal counts exactly the cycles
-# of every sample. NV10:NV30 read live counters one register after the
-# other, the model's real-time clock running between them: there the
-# two may differ by the cycles between two reads (at most LIVE_SKEW at
-# 100 kHz), and the first sample by the program start's 3 cycles more.
-# On a G84 a third member, S2 high 4 cycles of every 16, counts a quarter
-# of them to within 3 (any N consecutive cycles hold between floor(N/4)
-# - 3 and ceil(N/4) + 3 such cycles). A counting event opened with a
-# sample period of its own is refused.
-# tools/testing/vm/guest-selftests.sh runs it; writes TAP to
-# $NVPC_OUT/sample_test.tap.
+# with signal S1 held at 1 (sim.rst "wave ... const 1"), on the manual
+# clock: the workload advances each GPU's domain ADV cycles NR_ADV times
+# (20 ms apart), then waits while perf samples the settled model. Each
+# sample's period of a member is what it counted since the previous
+# sample (perf's leader sampling), and the periods of a member sum to its
+# count at the last sample. Expected, from the documents:
+# - quad mode (NV30+) reads the members of one domain from one swap, so
+#   S1 counts exactly the cycles of every sample, and both sum to
+#   ADV * NR_ADV;
+# - NV10:NV30 read live counters one register after the other, and an
+#   advance may land between two reads, so one sample's two members may
+#   differ; their sums do not: ADV * NR_ADV less the 3 cycles the
+#   program's start does not count (perf.rst "Counting"), for both;
+# - on the G84 a third member, S2 high 4 cycles of every 16 from cycle 0,
+#   counts a quarter of each sample's cycles to within 3 (any N
+#   consecutive cycles hold between floor(N/4) - 3 and ceil(N/4) + 3 of
+#   them) and sums to exactly a quarter of ADV * NR_ADV (16 divides it).
+# A counting event opened with a sample period of its own is refused.
 set -u
 
 TAP=$NVPC_OUT/sample_test.tap
 SIM=/sys/kernel/debug/nvpcounter_sim
 W=$NVPC_OUT/sample
-HZ=100000
-LIVE_SKEW=8
+ADV=1000
+NR_ADV=50
 n=0
 : > "$TAP"
 mkdir -p "$W"
@@ -54,11 +58,11 @@ perf_dom() {
 	esac
 }
 
-# the PMU of sim GPU 0
-pmu_of_sim0() {
+# the PMU of sim GPU $1
+pmu_of_sim() {
 	local d
 	for d in /sys/bus/event_source/devices/nvpcounter*; do
-		if grep -qs ' sim\.0$' "$d/identifier"; then
+		if grep -qs " sim\.$1\$" "$d/identifier"; then
 			basename "$d"
 			return 0
 		fi
@@ -66,31 +70,37 @@ pmu_of_sim0() {
 	return 1
 }
 
-# check_samples FILE SKEW [QUARTER]: the perf script lines of FILE, in
-# groups of cpu-clock, cycles, S1 (and S2 with QUARTER): S1 within SKEW
-# of cycles in every sample (3 more in the first), S2 within 3 of cycles
-# / 4, at least 5 samples, cycles counted; a failure's reason on stdout
+# check_samples FILE PMU LIVE [QUARTER]: the perf script lines of FILE
+# for PMU (cycles, S1 and, with QUARTER, S2 of each sample) against the
+# expectations above; a failure's reason on stdout
 check_samples() {
-	awk -v skew="$2" -v quarter="${3:-}" '
+	awk -v pmu="$2/" -v live="$3" -v quarter="${4:-}" \
+	    -v want=$((ADV * NR_ADV)) '
 	{ p = $1 + 0; ev = $2 }
-	ev == "cpu-clock:" { k = 0; next }
-	{ k++ }
-	k == 1 { cyc = p; total += p; next }
-	k == 2 {
-		nsamp++
-		d = p - cyc; if (d < 0) d = -d
-		if (d > skew + (nsamp == 1 && skew ? 3 : 0)) {
+	index(ev, pmu) != 1 { next }
+	ev ~ /,cycles\/:$/ { cyc = p; tc += p; next }
+	ev ~ /,sig0=1\/:$/ {
+		nsamp++; t1 += p
+		if (!live && p != cyc) {
 			print "sample " nsamp ": S1 " p ", cycles " cyc; bad = 1
 		}
 		next
 	}
-	k == 3 && quarter != "" {
-		lo = cyc / 4 - 3; hi = cyc / 4 + 3
-		if (p < lo || p > hi) { print "sample " nsamp ": S2 " p " not cycles/4 " cyc / 4 " +- 3"; bad = 1 }
+	ev ~ /,sig0=2\/:$/ && quarter != "" {
+		t2 += p
+		if (p < cyc / 4 - 3 || p > cyc / 4 + 3) {
+			print "sample " nsamp ": S2 " p ", cycles " cyc; bad = 1
+		}
 	}
 	END {
+		w = live ? want - 3 : want
 		if (nsamp < 5) { print nsamp " samples, want 5 or more"; bad = 1 }
-		if (total == 0) { print "no cycle counted"; bad = 1 }
+		if (tc != w || t1 != w) {
+			print "sums: cycles " tc ", S1 " t1 ", want " w; bad = 1
+		}
+		if (quarter != "" && t2 != want / 4) {
+			print "S2 sums to " t2 ", want " want / 4; bad = 1
+		}
 		exit bad
 	}' "$1"
 }
@@ -102,21 +112,23 @@ if [ ! -d "$SIM" ]; then
 	exit 0
 fi
 
+# one GPU per generation, ids 0, 1, ...: GEN CHIP DOMAIN PMU CPU ID
 chips=0
 seen=" "
+next=0
+: > "$W/gpus"
 for id in $(seq 0 511); do
-	echo "$id id=0" > "$SIM/create" 2> /dev/null || continue
-	G=$SIM/gpu0
+	echo "$id id=$next" > "$SIM/create" 2> /dev/null || continue
+	G=$SIM/gpu$next
 	chip=$(awk '$1 == "name" { print $2 }' "$G/info")
 	gen=$(awk '$1 == "gen" { print $2 }' "$G/info")
 	chips=$((chips + 1))
 	case $seen in
 	*" $gen "*)
-		echo 0 > "$SIM/remove"
+		echo $next > "$SIM/remove"
 		continue ;;
 	esac
 	seen="$seen$gen "
-	echo "all $HZ" > "$G/clocks"
 	# the first domain that takes waveforms on signals 1 and 2
 	dom=
 	while read -r _ name _; do
@@ -126,57 +138,78 @@ for id in $(seq 0 511); do
 			break
 		fi
 	done < "$G/domains"
-	echo realtime > "$G/clock"
-	P=$(pmu_of_sim0)
+	P=$(pmu_of_sim $next)
 	if [ -z "$dom" ] || [ -z "$P" ]; then
-		tap fail "$chip: a domain with waveforms and a PMU" "dom '$dom' pmu '$P'"
-		echo 0 > "$SIM/remove"
+		tap fail "$gen $chip: a domain with waveforms and a PMU" \
+			"dom '$dom' pmu '$P'"
+		echo $next > "$SIM/remove"
 		continue
 	fi
-	D=$(perf_dom "$dom")
-	cpu=$(cat "/sys/bus/event_source/devices/$P/cpumask")
-	case $gen in
-	NV10|NV15|NV20) skew=$LIVE_SKEW ;;
-	*) skew=0 ;;
-	esac
-	ev="{cpu-clock,$P/$D,cycles/,$P/$D,sig0=1/"
-	[ "$chip" = G84 ] && ev="$ev,$P/$D,sig0=2/"
-	ev="$ev}:S"
-	f=$W/$chip
-	if timeout --kill-after=5 120 perf record -q -B -N -o "$f.data" -C "$cpu" -F 50 \
-		-e "$ev" -- sleep 0.5 > "$f.record.txt" 2>&1 &&
-	   timeout --kill-after=5 120 perf script -i "$f.data" \
-		-F event,period > "$f.txt" 2>> "$f.record.txt"; then
-		why=$(check_samples "$f.txt" "$skew" \
-			"$([ "$chip" = G84 ] && echo quarter)")
-		if [ -z "$why" ]; then
-			tap ok "$gen $chip ($dom): perf record samples, S1 = cycles (+-$skew)"
-		else
-			tap fail "$gen $chip ($dom): perf record samples, S1 = cycles (+-$skew)" \
-				"$(echo "$why" | head -1)"
-		fi
-	else
-		tap fail "$gen $chip ($dom): perf record and perf script ran" \
-			"$(tail -1 "$f.record.txt")"
-	fi
-	rm -f "$f.data" "$f.data.old"
-	if [ "$chip" = G84 ]; then
-		# its own sample period: perf's overflow path is not a module's
-		if timeout 60 perf record -q -B -N -o "$f.own" -C "$cpu" -F 50 \
-			-e "$P/$D,cycles/" -- true > "$f.own.txt" 2>&1; then
-			tap fail "$chip: an event sampling on its own is refused"
-		else
-			tap ok "$chip: an event sampling on its own is refused"
-		fi
-		rm -f "$f.own"
-	fi
-	echo 0 > "$SIM/remove"
+	echo "$gen $chip $dom $P $(cat "/sys/bus/event_source/devices/$P/cpumask") $next" \
+		>> "$W/gpus"
+	next=$((next + 1))
 done
 # the catalogue: 41 chips of 9 generations (Documentation/events.rst)
 if [ "$chips" -eq 41 ] && [ "$(echo $seen | wc -w)" -eq 9 ]; then
-	tap ok "every generation sampled ($seen)"
+	tap ok "every generation created ($seen)"
 else
-	tap fail "every generation sampled" "$chips chips, gens$seen"
+	tap fail "every generation created" "$chips chips, gens$seen"
 fi
+
+# one perf record per CPU that holds PMUs
+for cpu in $(awk '{ print $5 }' "$W/gpus" | sort -u); do
+	args=()
+	work="for i in \$(seq $NR_ADV); do"
+	while read -r gen chip dom P c gid; do
+		[ "$c" = "$cpu" ] || continue
+		work="$work echo $ADV $dom > $SIM/gpu$gid/advance;"
+		D=$(perf_dom "$dom")
+		ev="{cpu-clock,$P/$D,cycles/,$P/$D,sig0=1/"
+		[ "$chip" = G84 ] && ev="$ev,$P/$D,sig0=2/"
+		args+=(-e "$ev}:S")
+	done < "$W/gpus"
+	work="$work sleep 0.02; done; sleep 0.4"
+	f=$W/cpu$cpu
+	if ! timeout --kill-after=5 300 perf record -q -B -N -o "$f.data" \
+		-C "$cpu" -F 50 "${args[@]}" -- sh -c "$work" \
+		> "$f.record.txt" 2>&1 ||
+	   ! timeout --kill-after=5 300 perf script -i "$f.data" \
+		-F event,period > "$f.txt" 2>> "$f.record.txt"; then
+		tap fail "CPU $cpu: perf record and perf script ran" \
+			"$(tail -1 "$f.record.txt")"
+		continue
+	fi
+	rm -f "$f.data"
+	while read -r gen chip dom P c gid; do
+		[ "$c" = "$cpu" ] || continue
+		case $gen in
+		NV10|NV15|NV20) live=1 what="sums" ;;
+		*) live=0 what="each sample" ;;
+		esac
+		why=$(check_samples "$f.txt" "$P" "$live" \
+			"$([ "$chip" = G84 ] && echo quarter)")
+		if [ -z "$why" ]; then
+			tap ok "$gen $chip ($dom): perf record: S1 = cycles in $what"
+		else
+			tap fail "$gen $chip ($dom): perf record: S1 = cycles in $what" \
+				"$(echo "$why" | head -1)"
+		fi
+	done < "$W/gpus"
+done
+
+# its own sample period: perf's overflow path is not a module's
+read -r _ _ dom P cpu _ <<EOF2
+$(grep " G84 " "$W/gpus")
+EOF2
+if timeout 60 perf record -q -B -N -o "$W/own.data" -C "$cpu" -F 50 \
+	-e "$P/$(perf_dom "$dom"),cycles/" -- true > "$W/own.txt" 2>&1; then
+	tap fail "an event sampling on its own is refused"
+else
+	tap ok "an event sampling on its own is refused"
+fi
+rm -f "$W/own.data"
+for i in $(seq 0 $((next - 1))); do
+	echo "$i" > "$SIM/remove"
+done
 rmmod nvpcounter_sim nvpcounter
 exit 0
