@@ -357,6 +357,7 @@ static void or_record_write(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 		b->valid = 0;
 	b->pos += hw->rec_len;
 	b->count++;
+	sim->stats.record_cycle_packets++;
 }
 
 static void or_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
