@@ -329,9 +329,10 @@ static bool nvpc_simdev_copy_write(struct nvpc_simdev *sd, u64 seq)
  * NVPC_SIMDEV_COPY_PKTS; the copy stops stepping at half of that) and
  * written into memory before the commit, in bounded holds of the lock,
  * in their order (nvpc_simdev_copy_write()); if one of them would be a
- * VM fault then, or there were too many, the copy is discarded (the lock holds then run the model there, the fault
- * included) and the next copies step in less work
- * (@sd->copy_work). An access discards the copy.
+ * VM fault then, or there were too many, the copy is discarded (the
+ * lock holds then run the model there, the fault included) and the next
+ * copies step in less work (@sd->copy_work). An access discards the
+ * copy.
  * @rt: the run catches up with the wall time: move @sd->rt_last with it.
  * Called with @sd->ctl held (nothing else replaces @sd->sim or uses
  * @sd->spare).
