@@ -1658,7 +1658,8 @@ static bool fa_rec_mode(struct nvpc_sim *sim, const struct nvpc_sim_dom *d,
 {
 	const struct nvpc_sim_hw *hw = &d->hw;
 
-	return lim == 64 && hw->mode == NVPC_SIM_MODE_RECORD &&
+	return lim == 64 && !sim->record_cycle &&
+	       hw->mode == NVPC_SIM_MODE_RECORD &&
 	       !hw->rec_wedged && !hw->rec_fault_inject && !hw->rec_bogus &&
 	       !(nvpc_sim_set_ctrl(sim, d) & NVPC_GCTRL_RECORD_RESET) &&
 	       (sim->gen >= NVPC_GEN_GF100 || sim->record_bound);

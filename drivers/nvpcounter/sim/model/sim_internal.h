@@ -379,6 +379,7 @@ struct nvpc_sim_dom {
  *	be lazy (&nvpc_sim_fa_plan.lazy_config)
  * @record_latency: see &nvpc_sim_params
  * @eager: see &nvpc_sim_params
+ * @record_cycle: see &nvpc_sim_params
  * @pmc_enable: PMC.ENABLE
  * @ctrl_shared: NV10:NV40 shared CTRL (stored bits)
  * @gctrl: G84:GF100 GCTRL; GF100+ per set: @dset_ctrl
@@ -418,6 +419,7 @@ struct nvpc_sim {
 	u64 lazy_gen;
 	u32 record_latency;
 	bool eager;
+	bool record_cycle;
 	u32 pmc_enable;
 	u32 ctrl_shared;
 	u32 gctrl;

@@ -185,6 +185,8 @@ extern const struct nvpc_sim_engine nvpc_sim_engine_oracle;
  * @engine: &nvpc_sim_engine_fast (default if NULL) or the oracle
  * @eager: no lazy domains: every run runs every domain (for comparisons;
  *	the counts are the same either way)
+ * @record_cycle: the fast engine writes no record packet in closed form
+ *	(for comparisons and the bench; the packets are the same either way)
  */
 struct nvpc_sim_params {
 	const struct nvpc_chip_desc *chip;
@@ -193,6 +195,7 @@ struct nvpc_sim_params {
 	u32 record_latency;
 	const struct nvpc_sim_engine *engine;
 	bool eager;
+	bool record_cycle;
 };
 
 /**
