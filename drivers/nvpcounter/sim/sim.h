@@ -85,12 +85,6 @@ struct platform_device;
 #define NVPC_SIMDEV_COPY_PKTS		8192
 #define NVPC_SIMDEV_COPY_FLUSH		128
 /*
- * record_latency of a new GPU, in cycles of the recording domain: the
- * time a packet's memory write takes (Documentation/sim.rst "Memory write
- * latency", an assumption: the documents give none)
- */
-#define NVPC_SIMDEV_RECORD_LATENCY	256
-/*
  * Real-time mode: the worker's period and its budget per run; it catches
  * up with what the accesses left, and skips a lag longer than
  * RT_MAX_LAG_NS when the model cannot run at its clocks.

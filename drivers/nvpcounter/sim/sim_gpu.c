@@ -925,7 +925,6 @@ struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o)
 		return ERR_PTR(-ENOMEM);
 	sd->id = o->id;
 	sd->truth_to = U64_MAX;	/* "truth" default: domain 0 signal 0 so far */
-	sd->record_latency = NVPC_SIMDEV_RECORD_LATENCY;
 	mutex_init(&sd->ctl);
 	raw_spin_lock_init(&sd->lock);
 	INIT_DELAYED_WORK(&sd->rt_work, nvpc_simdev_rt_work);
