@@ -401,4 +401,117 @@ TEST_F_TIMEOUT(record, fast_equals_oracle_periodic, 600)
 	free(c);
 }
 
+/*
+ * Targeted cases: each documented behaviour on the closed form's path,
+ * the packets compared with the oracle's and checked against what
+ * pcounter.rst "Record mode" gives for them.
+ */
+enum { T_G84_1024, T_FLUSH, T_STOP2, T_GF100, T_LIMIT, T_NR };
+
+static void target_setup(struct rcase *c, int t)
+{
+	struct nvpc_sim_wave w = { .kind = NVPC_SIM_WAVE_CONST, .value = 1 };
+	u32 lat = t == T_STOP2 ? 127 : 0, per, ctrl, k;
+
+	c->chip = t == T_GF100 ? &chip_gf100 : &chip_g84;
+	c->gf = t == T_GF100;
+	for (k = 0; k < 2; k++) {
+		c->s[k] = sim_new_lat(c->chip, k ? &nvpc_sim_engine_oracle :
+					       &nvpc_sim_engine_fast, lat);
+		if (!c->s[k])
+			abort();
+		rlog_reset(&c->log[k]);
+		nvpc_sim_set_mem_write(c->s[k], rlog_cb, &c->log[k]);
+	}
+	c->dom = c->gf ? nvpc_sim_domain_find(c->s[0], NVPC_DSET_GPC, 0, 0) :
+			 0;
+	c->base = NVPC_GF100_GPC_BASE(0, 0);
+	case_regs(c);
+	per = 0x20 + (c->gf ? NVPC_GF100_TRAILER_PERIODIC :
+			      NVPC_NV40_TRAILER_PERIODIC);
+	both_wave(c, 1, &w);
+	w.kind = NVPC_SIM_WAVE_PERIODIC;
+	w.period = t == T_STOP2 ? 128 : 256;
+	w.width = 77;
+	w.phase = 5;
+	both_wave(c, 2, &w);
+	w.period = 64;	/* T_STOP2: STOP every 64 cycles */
+	w.width = 1;
+	w.phase = 0;
+	both_wave(c, 3, &w);
+	if (!c->gf) {
+		both_wr(c, NVPC_G84_RECORD_DMA, 0xd0);
+		both_wr(c, NVPC_G84_RECORD_CHAN, NVPC_RECORD_CHAN_VALID | 1);
+	}
+	/* PERIODIC every 1024 cycles, every 65536 for the flush case */
+	k = t == T_FLUSH ? 7 : 1;
+	ctrl = c->gf ? NVPC_GF100_CTRL_MODE_RECORD_A |
+		       FIELD_PREP(NVPC_GF100_CTRL_PERIODIC_PERIOD, k) :
+		       NVPC_NV40_CTRL_MODE_RECORD |
+		       FIELD_PREP(NVPC_G84_CTRL_PERIODIC_PERIOD, k);
+	both_wr(c, c->gf ? c->base + NVPC_GF100_CTRL : NVPC_NV40_CTRL(c->dom),
+		 ctrl);
+	both_wr(c, reg_src(c, NVPC_INPUT_PRE), SRC4(1, 2, 3, 1));
+	both_wr(c, reg_src(c, NVPC_INPUT_STOP), t == T_STOP2 ? 3 : per);
+	both_wr(c, reg_op(c, NVPC_INPUT_STOP), NVPC_OP_ARG0);
+	both_wr(c, reg_limit(c), t == T_LIMIT ? 0x1000 + 999 * 32 : 0xfffffff0);
+	both_wr(c, reg_start(c), 0x1000);
+}
+
+TEST(closed_form_targets)
+{
+	static const char * const name[] = { "G84 PERIODIC 1024",
+		"0xf000 flush", "STOP 2 (latency 127)", "GF100 MAIN",
+		"LIMIT after 1000 packets" };
+	struct rcase *c = calloc(1, sizeof(*c));
+	struct nvpc_sim_stats st;
+	unsigned int stop, s0, k;
+	char why[160];
+	int t, step;
+	u64 j;
+
+	ASSERT_NE(NULL, c);
+	for (t = 0; t < T_NR; t++) {
+		target_setup(c, t);
+		/* steps as the real-time worker's 2 ms slices at 575 MHz */
+		for (step = 0; step < 4; step++) {
+			ASSERT_EQ(0, nvpc_sim_advance(c->s[0], c->dom, 500000));
+			ASSERT_EQ(0, nvpc_sim_advance(c->s[1], c->dom, 500000));
+			if (case_compare(c, why, sizeof(why))) {
+				TH_LOG("%s step %d: %s", name[t], step, why);
+				ASSERT_TRUE(0);
+			}
+		}
+		nvpc_sim_get_stats(c->s[0], &st);
+		fprintf(stderr, "# %s: %llu packets, %llu in closed form\n",
+			name[t], (unsigned long long)c->log[1].n,
+			(unsigned long long)st.record_fast_packets);
+		EXPECT_LT(c->log[1].n / 2, st.record_fast_packets)
+			TH_LOG("%s", name[t]);
+		/* the oracle's packets hold what the documents give */
+		s0 = 0;
+		for (j = 0; j < c->log[1].n; j++) {
+			stop = (c->log[1].b[j][6] | c->log[1].b[j][7] << 8) &
+			       0xfff;
+			s0 += !stop;
+			if (t == T_STOP2 && j)
+				EXPECT_EQ(2, stop);
+			if (t == T_G84_1024 || t == T_GF100)
+				EXPECT_EQ(1, stop);
+		}
+		if (t == T_FLUSH)	/* one 0xf000 flush per 65536 cycles */
+			EXPECT_EQ(c->log[1].n / 2, s0);
+		if (t == T_LIMIT)	/* the packet at LIMIT is the last */
+			EXPECT_EQ(1000, c->log[1].n);
+		for (k = 0; k < 2; k++)
+			free(c->s[k]);
+	}
+	for (k = 0; k < 2; k++) {
+		free(c->log[k].va);
+		free(c->log[k].len);
+		free(c->log[k].b);
+	}
+	free(c);
+}
+
 TEST_HARNESS_MAIN
