@@ -688,6 +688,27 @@ static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	}
 }
 
+/* a packet on its way to memory outside record mode (fa_record_land()) */
+static bool fa_rec_outgoing(const struct nvpc_sim_hw *hw)
+{
+	return hw->rec_out && !hw->rec_wedged &&
+	       hw->mode != NVPC_SIM_MODE_RECORD;
+}
+
+/*
+ * A packet on its way to memory lands whatever the mode is now ("Record
+ * mode": the one outgoing packet is being written; leaving record mode
+ * forms no packet, it does not take one back), in the chunk's cycle
+ * rec_due: only its own buffer sees it, and its write is in the order of
+ * the global cycles where a buffer is shared (fa_run_global()).
+ */
+static void fa_record_land(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
+			   const struct fa_chunk *c)
+{
+	if (fa_rec_outgoing(&d->hw) && d->hw.rec_due < c->k + c->n)
+		fa_record_done(sim, d);
+}
+
 /* ---- the plan: sources and ops decoded once per run ---- */
 
 enum {
@@ -1053,6 +1074,7 @@ static void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 			hw->single_state = NVPC_SINGLE_INACTIVE;
 		break;
 	}
+	fa_record_land(sim, d, &c);
 	if (hw->mode == NVPC_SIM_MODE_QUAD || hw->mode == NVPC_SIM_MODE_RECORD) {
 		a = hw->latch | lw << 1;
 		hw->latch_d1 = (a >> (n - 1)) & 1;
@@ -1233,7 +1255,9 @@ static bool fa_pending(const struct nvpc_sim_hw *hw)
 /* modes whose state repeats with the sources (record mode writes memory) */
 static bool fa_hyper_mode(const struct nvpc_sim_dom *d, unsigned int lim)
 {
-	return lim == 64 && (d->hw.mode == NVPC_SIM_MODE_QUAD ||
+	/* a packet landing is no period's: run past it (fa_record_land()) */
+	return lim == 64 && !fa_rec_outgoing(&d->hw) &&
+	       (d->hw.mode == NVPC_SIM_MODE_QUAD ||
 			     d->hw.mode == NVPC_SIM_MODE_SINGLE ||
 			     d->hw.mode == NVPC_SIM_MODE_HALTED);
 }
@@ -2218,6 +2242,8 @@ static bool fa_lazy_config(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 /* the conditions on the counting state, which the cycles may change */
 static bool fa_lazy_state(const struct nvpc_sim_hw *hw)
 {
+	if (fa_rec_outgoing(hw))
+		return false;	/* a packet lands: memory sees it */
 	if (hw->mode == NVPC_SIM_MODE_SINGLE)
 		return hw->single_state == NVPC_SINGLE_INACTIVE &&
 		       !fa_pending(hw);
@@ -2339,8 +2365,9 @@ static unsigned int fa_gf_recorders(const struct nvpc_sim *sim)
 	if (sim->gen < NVPC_GEN_GF100)
 		return 0;
 	for (i = 0; i < sim->nr_dom; i++)
-		n += sim->dom[i].hw.mode == NVPC_SIM_MODE_RECORD &&
-		     !sim->dom[i].hw.rec_wedged;
+		n += (sim->dom[i].hw.mode == NVPC_SIM_MODE_RECORD &&
+		      !sim->dom[i].hw.rec_wedged) ||
+		     fa_rec_outgoing(&sim->dom[i].hw);
 	return n;
 }
 
@@ -2362,7 +2389,8 @@ static void fa_run_global(struct nvpc_sim *sim, u64 until)
 
 		if (d->fa.lazy || d->cycle >= nvpc_sim_target(d, until))
 			continue;
-		d->fa.limit = d->hw.mode == NVPC_SIM_MODE_RECORD ? 1 :
+		d->fa.limit = d->hw.mode == NVPC_SIM_MODE_RECORD ||
+			      fa_rec_outgoing(&d->hw) ? 1 :
 			      fa_limit(d, fa_refs(sim, d));
 		fa_plan(sim, d);
 	}
@@ -2462,7 +2490,8 @@ static void fa_cost_prepare(struct nvpc_sim *sim)
 
 			refs = fa_refs(sim, d);
 			d->fa.limit = global &&
-				      d->hw.mode == NVPC_SIM_MODE_RECORD ? 1 :
+				      (d->hw.mode == NVPC_SIM_MODE_RECORD ||
+				       fa_rec_outgoing(&d->hw)) ? 1 :
 				      fa_limit(d, refs);
 			interleave |= !!(refs & FA_REF_IMPORT);
 		}

@@ -480,6 +480,14 @@ static void or_step(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	default:
 		break;
 	}
+	/*
+	 * A packet on its way to memory lands whatever the mode is now
+	 * ("Record mode": the one outgoing packet is being written; leaving
+	 * record mode forms no packet, it does not take one back)
+	 */
+	if (hw->mode != NVPC_SIM_MODE_RECORD && hw->rec_out &&
+	    !hw->rec_wedged && d->cycle >= hw->rec_due)
+		or_record_write(sim, d);
 	hw->latch_d1 = latch_old;
 
 	nvpc_sim_hist_set(hw->hist_flag, d->cycle, flag_sig);
