@@ -464,6 +464,51 @@ TEST_F(rec, counter_flush_packets)
 }
 
 /*
+ * STOP counts above 1 (pcounter.rst "Record mode": "each domain has place
+ * for one outgoing packet", STOP "asserted too often for the memory
+ * interface to keep up"), with the sim's record_latency 300
+ * (Documentation/sim.rst "Memory write latency": a packet formed in cycle
+ * c is written in cycle c + 300; meanwhile STOP pulses only count).
+ * STOP = signal 2, periodic 100 1 1: cycles 99, 199, ... Packet 0 forms in
+ * cycle 99 (cycles 100, STOP 1), is written in 399; STOP counts 199, 299,
+ * 399: packet 1 forms in 400 (cycles 401, STOP 3), is written in 700;
+ * packet 2 forms in 701 (cycles 702, STOP 3), is written in 1001. After
+ * cycles 0 .. 1001 three packets are written and none is outgoing.
+ * Counter 1 (const 1) holds the cycles since the previous packet,
+ * counter 0 (signal 1, 1 iff c % 10 < 3) its ones in them.
+ */
+TEST_F(rec, stop_counts_above_one)
+{
+	static const int form[] = { 99, 400, 701 };
+	unsigned int ones;
+	struct pkt p;
+	int k, c;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 2,
+			      WAVE_PERIODIC(100, 1, 1)));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "record_latency", "300"));
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 1002, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_EQ(3 * NVPC_PKT_LONG, self->nbytes);
+	for (k = 0; k < 3; k++) {
+		p = decode(self->bytes + k * NVPC_PKT_LONG, NVPC_PKT_LONG);
+		ones = 0;
+		for (c = k ? form[k - 1] + 1 : 0; c <= form[k]; c++)
+			ones += c % 10 < 3;
+		EXPECT_EQ(form[k] + 1, p.cycles);
+		EXPECT_EQ(k ? 3 : 1, p.stop);
+		EXPECT_EQ(k ? 301 : 100, p.ctr[1]);
+		EXPECT_EQ(ones, p.ctr[0]);
+		EXPECT_EQ(0, p.ctr[2]);
+	}
+	EXPECT_EQ(3, dom_num(self, "main.0", "record_packets"));
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_gaps"));
+}
+
+/*
  * The domain's PERIODIC generator as STOP (period code 1: every 0x400
  * cycles, pcounter.rst CTRL PERIODIC_PERIOD): consecutive packets 1024
  * cycles apart, STOP 1, counter 1 (const 1) 1024.

@@ -77,10 +77,13 @@ struct platform_device;
 /* work units of one step on the copy, between two cond_resched() */
 #define NVPC_SIMDEV_COPY_WORK		1024
 /*
- * record packets a run on a copy may collect; they are written when it
- * commits, under the lock (about 0.1 us each)
+ * record packets a run on a copy may collect (a 2 ms slice of a 575 MHz
+ * domain with a packet every 1024 cycles makes 1123); they are written
+ * when it commits, COPY_FLUSH per hold of the lock (about 0.1 us each
+ * natively)
  */
-#define NVPC_SIMDEV_COPY_PKTS		256
+#define NVPC_SIMDEV_COPY_PKTS		8192
+#define NVPC_SIMDEV_COPY_FLUSH		128
 /*
  * Real-time mode: the worker's period and its budget per run; it catches
  * up with what the accesses left, and skips a lag longer than
@@ -193,8 +196,8 @@ struct nvpc_simdev_vm_test {
  *	hyperperiod skip of a period of at most 256 cycles (about 35 work
  *	units), for one domain, its set (STATUS, SRC writes) or, for the
  *	global registers, every domain (model/sim_fast.c "DOC: lazy domains").
- *	The commit of a run on a copy writes at most NVPC_SIMDEV_COPY_PKTS
- *	record packets (each resolved in the window or up to
+ *	The commit of a run on a copy writes at most NVPC_SIMDEV_COPY_FLUSH
+ *	record packets per hold (each resolved in the window or up to
  *	NVPC_SIMDEV_VM_MAX mappings, twice).
  * @sim: the model (kvzalloc'd), replaced as a whole when a clock changes
  *	or a run on a copy is committed
@@ -208,8 +211,9 @@ struct nvpc_simdev_vm_test {
  *	spoilt, back up to NVPC_SIMDEV_COPY_WORK when packets are few)
  * @copy_packets: record packets written by committed copies
  * @seq: bumped under @lock by every change of @sim that does not hold @ctl
- *	(the core's register accesses): a run on a copy taken without @lock
- *	commits only if @seq did not move meanwhile
+ *	(the core's register accesses) and of where packets land (the GPU
+ *	VM's mappings, the mem_ctl window): a run on a copy taken without
+ *	@lock writes its packets and commits only while @seq does not move
  * @realtime: real-time clock mode (else manual)
  * @rt_last: real-time: wall time (ktime_get_ns()) the model has reached
  * @rt_skipped_ns: real-time: wall time skipped because the model lagged

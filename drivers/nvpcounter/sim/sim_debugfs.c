@@ -274,6 +274,12 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "vm_faults %llu\n", vf);
 	seq_printf(m, "unbound_faults %llu\n", st.unbound_faults);
 	seq_printf(m, "copy_packets %llu\n", cp);
+	seq_printf(m, "record_cycle_packets %llu\n", st.record_cycle_packets);
+	seq_printf(m, "record_fast_packets %llu\n", st.record_fast_packets);
+	seq_printf(m, "record_fast_runs %llu\n", st.record_fast_runs);
+	seq_printf(m, "record_last_path %s\n",
+		   !st.record_cycle_packets && !st.record_fast_packets ? "none" :
+		   st.record_last_fast ? "fast" : "cycle");
 	seq_printf(m, "work %llu\n", work);
 	seq_printf(m, "ns_per_work %llu\n", npw);
 	return 0;

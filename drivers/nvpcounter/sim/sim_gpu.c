@@ -265,27 +265,57 @@ static bool nvpc_simdev_in_window(const struct nvpc_simdev *sd, u64 gpu_va,
 }
 
 /*
- * Lock held: every packet a copy collected lands in the window or a
- * mapping now, so the copy's "written" holds: write them, in the order
- * the copy made them. Else false, nothing written (the copy must go: the
- * model has to see the fault). At most NVPC_SIMDEV_COPY_PKTS packets.
+ * Lock held: the packets @first .. @first + @n - 1 a copy collected land
+ * in the window or a mapping now, so the copy's "written" holds: write
+ * them, in the order the copy made them. Else false, nothing written
+ * (the copy must go: the model has to see the fault). At most
+ * NVPC_SIMDEV_COPY_FLUSH packets.
  */
-static bool nvpc_simdev_copy_flush(struct nvpc_simdev *sd)
+static bool nvpc_simdev_copy_flush(struct nvpc_simdev *sd, unsigned int first,
+				   unsigned int n)
 {
 	const struct nvpc_simdev_copy_pkt *p;
 	unsigned int i;
 
-	for (i = 0; i < sd->copy_nr; i++) {
+	for (i = first; i < first + n; i++) {
 		p = &sd->copy_pkts[i];
 		if (!nvpc_simdev_in_window(sd, p->va, p->len) &&
 		    !nvpc_simdev_vm_mapped(sd, p->va, p->len))
 			return false;
 	}
-	for (i = 0; i < sd->copy_nr; i++) {
+	for (i = first; i < first + n; i++) {
 		p = &sd->copy_pkts[i];
 		nvpc_simdev_mem_write(sd, p->va, p->data, p->len);
 	}
 	return true;
+}
+
+/*
+ * The packets of a run on a copy into memory, NVPC_SIMDEV_COPY_FLUSH per
+ * hold of the lock, before the copy is put in place: the model there
+ * does not show them yet (as a GPU's writes land before its position
+ * moves past them). Each hold first checks that no access overtook the
+ * copy (@seq): once one did, nothing more is written, and the copy is
+ * discarded. The packets written before are those the model will write
+ * again in its place, byte for byte, unless the access changed what it
+ * does (a halt, a START write): then they lie beyond the position the
+ * model reaches, in memory the driver gave the GPU and reads only below
+ * that position.
+ */
+static bool nvpc_simdev_copy_write(struct nvpc_simdev *sd, u64 seq)
+{
+	unsigned long flags;
+	unsigned int i, n;
+	bool ok = true;
+
+	for (i = 0; ok && i < sd->copy_nr; i += n) {
+		n = min_t(unsigned int, sd->copy_nr - i,
+			  NVPC_SIMDEV_COPY_FLUSH);
+		nvpc_simdev_lock(sd, &flags);
+		ok = sd->seq == seq && nvpc_simdev_copy_flush(sd, i, n);
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+	}
+	return ok;
 }
 
 /*
@@ -297,11 +327,12 @@ static bool nvpc_simdev_copy_flush(struct nvpc_simdev *sd)
  * like a seqcount reader: a copy torn by an access fails the @seq check.
  * Record-mode packets the copy writes are collected (at most
  * NVPC_SIMDEV_COPY_PKTS; the copy stops stepping at half of that) and
- * written into memory at the commit, under the lock, in their order; if
- * one of them would be a VM fault then, or there were too many, the copy
- * is discarded (the lock holds then run the model there, the fault
- * included) and the next copies step in less work
- * (@sd->copy_work). An access discards the copy.
+ * written into memory before the commit, in bounded holds of the lock,
+ * in their order (nvpc_simdev_copy_write()); if one of them would be a
+ * VM fault then, or there were too many, the copy is discarded (the
+ * lock holds then run the model there, the fault included) and the next
+ * copies step in less work (@sd->copy_work). An access discards the
+ * copy.
  * @rt: the run catches up with the wall time: move @sd->rt_last with it.
  * Called with @sd->ctl held (nothing else replaces @sd->sim or uses
  * @sd->spare).
@@ -371,9 +402,10 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 				      NVPC_SIMDEV_COPY_WORK);
 	if (ret || sd->copy_spoilt)
 		done = 0;
+	ok = done && nvpc_simdev_copy_write(sd, seq);
 	nvpc_simdev_lock(sd, &flags);
 	nvpc_simdev_calibrate(sd, took, work);
-	ok = done && sd->seq == seq && nvpc_simdev_copy_flush(sd);
+	ok = ok && sd->seq == seq;
 	if (ok) {
 		sd->spare = sd->sim;
 		sd->sim = c;
@@ -554,6 +586,7 @@ int nvpc_simdev_set_mem(struct nvpc_simdev *sd, u64 va, u32 size)
 	sd->mem_size = size;
 	sd->mem_writes = 0;
 	sd->mem_faults = 0;
+	sd->seq++;	/* a copy's packets resolve anew */
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	vfree(old);
 	return 0;

@@ -293,8 +293,10 @@ int nvpc_simdev_record_map(void *priv, u64 va, u64 size, void **pages,
 
 	nvpc_simdev_lock(sd, &flags);
 	slot = nvpc_simdev_vm_slot(sd, va, size);
-	if (slot >= 0)
+	if (slot >= 0) {
 		sd->vm[slot] = m;
+		sd->seq++;	/* a copy's packets resolve anew */
+	}
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	if (slot < 0) {
 		ret = slot;
@@ -331,6 +333,7 @@ void nvpc_simdev_record_unmap(void *priv, u64 va)
 		if (sd->vm[i] && sd->vm[i]->va == va) {
 			m = sd->vm[i];
 			sd->vm[i] = NULL;
+			sd->seq++;	/* no copy's packet lands here */
 			break;
 		}
 	}

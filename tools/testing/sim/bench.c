@@ -15,9 +15,11 @@
  *     domains lazy and without;
  *  5. the catalogue's G84 at its own clocks: a span after perf's rotation
  *     rewrote an input of main.0 against a span in the steady state;
- *  6. G84 record mode, STOP every 1024 cycles (a packet each), one
- *     domain: simulated cycles and packets per second of the fast engine
- *     and of the oracle.
+ *  6. G84 record mode, PERIODIC STOP every 1024 cycles (a packet each),
+ *     one domain: simulated cycles and packets per second, side by side,
+ *     of the fast engine writing packets in closed form, of the fast
+ *     engine cycle by cycle and of the oracle, and the work units each
+ *     path counts per packet (the estimate that bounds the lock holds).
  */
 #include <time.h>
 #include "sim_test.h"
@@ -334,53 +336,88 @@ static void g84_rotation(void)
 	free(s);
 }
 
+/* a record buffer in host memory: each packet copied, as the VM does */
 static u64 rec_packets;
+static u8 rec_ring[1 << 20];
 
-static int rec_count(void *ctx, u64 va, const void *buf, u32 len)
+static int rec_copy(void *ctx, u64 va, const void *buf, u32 len)
 {
+	memcpy(rec_ring + (va & (sizeof(rec_ring) - 1)), buf, len);
 	rec_packets++;
 	return 0;
 }
 
-/* seconds to record @n cycles of G84 domain 0, STOP every 1024 cycles */
-static double g84_record(const struct nvpc_sim_engine *e, u64 n, u64 *pkts)
+enum rec_path { REC_CLOSED, REC_CYCLE, REC_ORACLE };
+
+/*
+ * Seconds to record @n cycles of G84 domain 0, STOP the PERIODIC signal
+ * every 1024 cycles (CTRL PERIODIC_PERIOD 1), long packets of two
+ * constant and two periodic signals: the fast engine with record packets
+ * in closed form, the fast engine cycle by cycle, or the oracle.
+ * *@pkts: packets written; *@work: engine work units.
+ */
+static double g84_record(enum rec_path path, u64 n, u64 *pkts, u64 *work)
 {
-	struct nvpc_sim *s = sim_new(&chip_g84, e);
+	struct nvpc_sim_params p = {
+		.chip = &chip_g84, .record_cycle = path == REC_CYCLE,
+		.engine = path == REC_ORACLE ? &nvpc_sim_engine_oracle : NULL,
+	};
+	size_t sz = nvpc_sim_size(&p);
+	struct nvpc_sim *s = calloc(1, sz);
+	u64 done = 0, step;
 	double t;
 
-	if (!s)
+	if (!s || nvpc_sim_init(s, sz, &p))
 		exit(1);
-	wper(s, 0, 3, 1024, 1, 0);
+	wconst(s, 0, 1, 1);
 	wper(s, 0, 2, 4, 1, 0);
-	nvpc_sim_set_mem_write(s, rec_count, NULL);
+	wper(s, 0, 3, 256, 100, 7);
+	nvpc_sim_set_mem_write(s, rec_copy, NULL);
 	/* pcounter.rst "Record mode setup": bind, mode, sources, buffer */
 	nvpc_sim_wr32(s, NVPC_G84_RECORD_DMA, 1);
 	nvpc_sim_wr32(s, NVPC_G84_RECORD_CHAN, NVPC_RECORD_CHAN_VALID | 1);
-	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_RECORD);
-	nvpc_sim_wr32(s, NVPC_NV40_STOP_SRC(0), 3);
+	nvpc_sim_wr32(s, NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_RECORD |
+		      FIELD_PREP(NVPC_G84_CTRL_PERIODIC_PERIOD, 1));
+	nvpc_sim_wr32(s, NVPC_NV40_STOP_SRC(0),
+		      TR(NVPC_NV40_TRAILER_PERIODIC));
 	nvpc_sim_wr32(s, NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
-	nvpc_sim_wr32(s, NVPC_NV40_EVENT_SRC(0), 2);
+	nvpc_sim_wr32(s, NVPC_NV40_PRE_SRC(0), SRC4(1, 2, 3, 1));
 	nvpc_sim_wr32(s, NVPC_G84_RECORD_LIMIT(0), 0xfffffff0);
 	nvpc_sim_wr32(s, NVPC_G84_RECORD_START(0), 0);
 	rec_packets = 0;
 	t = now();
-	nvpc_sim_advance(s, 0, n);
+	/* in runs of 1.15 M cycles: a 2 ms slice at 575 MHz */
+	while (done < n) {
+		step = n - done < 1150000 ? n - done : 1150000;
+		nvpc_sim_advance(s, 0, step);
+		done += step;
+	}
 	t = now() - t;
 	*pkts = rec_packets;
+	*work = nvpc_sim_work(s);
 	free(s);
 	return t;
 }
 
 static void g84_records(void)
 {
-	u64 pf, po, nf = 200000000, no = 4000000;
-	double tf = g84_record(&nvpc_sim_engine_fast, nf, &pf);
-	double to = g84_record(&nvpc_sim_engine_oracle, no, &po);
+	static const char * const name[] = { "closed form", "cycle by cycle",
+					     "oracle" };
+	static const u64 n[] = { 4000000000ULL, 400000000, 20000000 };
+	u64 pk[3], w[3];
+	double t[3];
+	int i;
 
-	printf("G84 record mode, STOP every 1024 cycles: fast %.1f Mcycles/s "
-	       "%.0f packets/s, oracle %.1f Mcycles/s %.0f packets/s "
-	       "(ratio %.1f)\n", nf / tf / 1e6, pf / tf, no / to / 1e6,
-	       po / to, (nf / tf) / (no / to));
+	for (i = 0; i < 3; i++)
+		t[i] = g84_record(i, n[i], &pk[i], &w[i]);
+	printf("G84 record mode, PERIODIC STOP every 1024 cycles, long packets (575 MHz needs 561523 packets/s):\n");
+	for (i = 0; i < 3; i++)
+		printf("  %-14s %8.1f Mcycles/s %10.0f packets/s %6.1f ns/packet %6.2f units/packet %5.1f ns/unit (%.2fx real time at 575 MHz)\n",
+		       name[i], n[i] / t[i] / 1e6, pk[i] / t[i],
+		       t[i] / pk[i] * 1e9, (double)w[i] / pk[i],
+		       t[i] / w[i] * 1e9, n[i] / t[i] / 575e6);
+	printf("  closed form / cycle by cycle: %.1fx; cycle by cycle / oracle: %.1fx\n",
+	       (pk[0] / t[0]) / (pk[1] / t[1]), (pk[1] / t[1]) / (pk[2] / t[2]));
 }
 
 int main(void)

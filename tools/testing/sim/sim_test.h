@@ -121,6 +121,63 @@ static inline void wrand(struct nvpc_sim *s, int dom, int sig, u32 seed,
 	nvpc_sim_set_wave(s, dom, sig, &w);
 }
 
+/* the tests' xorshift generator: seeded, reproducible */
+static inline u64 *rng_statep(void)
+{
+	static u64 state;
+
+	return &state;
+}
+
+static inline void rng_seed(u64 seed)
+{
+	*rng_statep() = seed;
+}
+
+static inline u64 rng(void)
+{
+	u64 x = *rng_statep();
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*rng_statep() = x;
+	return x;
+}
+
+static inline u32 rnd(u32 n)
+{
+	return n ? rng() % n : 0;
+}
+
+/*
+ * @cyc cycles of @dom in parts of at most @budget work units each (doubled
+ * while not even a cycle fits), each part's work checked against it: the
+ * engine's estimate bounds its work, the point of a budget (-1 if not)
+ */
+static inline int sim_advance_in_parts(struct nvpc_sim *s, unsigned int dom,
+				       u64 cyc, u64 budget)
+{
+	u64 n, w;
+
+	while (cyc) {
+		n = cyc;
+		w = nvpc_sim_work(s);
+		if (nvpc_sim_advance_bounded(s, dom, &n, budget))
+			return -1;
+		if (nvpc_sim_work(s) - w > budget) {
+			fprintf(stderr, "# %llu work units over a budget of %llu\n",
+				(unsigned long long)(nvpc_sim_work(s) - w),
+				(unsigned long long)budget);
+			return -1;
+		}
+		if (!n)
+			budget *= 2;
+		cyc -= n;
+	}
+	return 0;
+}
+
 #define SRC4(a, b, c, d)	((u32)(a) | (u32)(b) << 8 | (u32)(c) << 16 | \
 				 (u32)(d) << 24)
 

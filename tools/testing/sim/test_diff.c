@@ -17,24 +17,6 @@
 #include "sim_internal.h"
 #include "kselftest_harness.h"
 
-static u64 rng_state;
-
-static u64 rng(void)
-{
-	u64 x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	rng_state = x;
-	return x;
-}
-
-static u32 rnd(u32 n)
-{
-	return n ? rng() % n : 0;
-}
-
 #define MAX_PKT 256
 
 struct plog {
@@ -707,29 +689,6 @@ static int cfg_compare(struct cfg *c, u32 *bad_addr, u32 *v0, u32 *v1)
  * when a part makes no progress the budget doubles. -1 if a part did
  * more work than its budget.
  */
-static int advance_in_parts(struct nvpc_sim *s, unsigned int dom, u64 cyc,
-			    u64 budget)
-{
-	u64 n, w;
-
-	while (cyc) {
-		n = cyc;
-		w = nvpc_sim_work(s);
-		if (nvpc_sim_advance_bounded(s, dom, &n, budget))
-			return -1;
-		if (nvpc_sim_work(s) - w > budget) {
-			fprintf(stderr, "# %llu work units over a budget of %llu\n",
-				(unsigned long long)(nvpc_sim_work(s) - w),
-				(unsigned long long)budget);
-			return -1;
-		}
-		if (!n)
-			budget *= 2;
-		cyc -= n;
-	}
-	return 0;
-}
-
 TEST(fast_equals_oracle)
 {
 	const char *e = getenv("SIM_DIFF_CONFIGS");
@@ -747,7 +706,7 @@ TEST(fast_equals_oracle)
 
 	ASSERT_NE(NULL, c);
 	for (i = 0; i < n; i++) {
-		rng_state = seed * 0x9e3779b97f4a7c15ULL + i * 0x632be59bd9b4e019ULL + 1;
+		rng_seed(seed * 0x9e3779b97f4a7c15ULL + i * 0x632be59bd9b4e019ULL + 1);
 		cfg_chip(c);
 		lat = rnd(3) ? rnd(4) : rnd(64);
 		for (k = 0; k < 2; k++) {
@@ -847,7 +806,7 @@ TEST(fast_equals_oracle)
 			nvpc_sim_advance(c->s[1], dom, cyc);
 			if (rnd(2)) {
 				bounded++;
-				ASSERT_EQ(0, advance_in_parts(c->s[0], dom, cyc,
+				ASSERT_EQ(0, sim_advance_in_parts(c->s[0], dom, cyc,
 							      8 + rnd(300)))
 					TH_LOG("config %u step %u", i, step);
 			} else {
@@ -914,7 +873,7 @@ TEST(fast_equals_oracle_hyperperiod)
 	for (i = 0; i < ncase; i++) {
 		struct nvpc_sim *s[2];
 
-		rng_state = 0x1234567ULL + i * 0x9e3779b97f4a7c15ULL;
+		rng_seed(0x1234567ULL + i * 0x9e3779b97f4a7c15ULL);
 		for (k = 0; k < 2; k++) {
 			s[k] = sim_new(&chip_g84, k ? &nvpc_sim_engine_oracle :
 				       &nvpc_sim_engine_fast);
@@ -1029,7 +988,7 @@ TEST(fast_equals_oracle_memoryless)
 	ASSERT_NE(NULL, c);
 	ncase = getenv("SIM_QUICK") ? 40 : 150;
 	for (i = 0; i < ncase; i++) {
-		rng_state = 0x3141592ULL + i * 0x9e3779b97f4a7c15ULL;
+		rng_seed(0x3141592ULL + i * 0x9e3779b97f4a7c15ULL);
 		c->chip = chip_g84;
 		for (k = 0; k < 2; k++) {
 			c->s[k] = sim_new(&c->chip, k ? &nvpc_sim_engine_oracle :
@@ -1112,7 +1071,7 @@ TEST(fast_equals_oracle_memoryless)
 			      1 + rnd(150);
 			ASSERT_EQ(0, nvpc_sim_advance(c->s[1], 0, cyc));
 			if (rnd(2)) {
-				ASSERT_EQ(0, advance_in_parts(c->s[0], 0, cyc,
+				ASSERT_EQ(0, sim_advance_in_parts(c->s[0], 0, cyc,
 							      6 + rnd(40)))
 					TH_LOG("case %u step %u", i, step);
 			} else {
@@ -1179,7 +1138,7 @@ TEST(fast_equals_oracle_single_hyperperiod)
 	for (i = 0; i < ncase; i++) {
 		const struct nvpc_chip_desc *c = chips[i % 4];
 
-		rng_state = 0x7654321ULL + i * 0x9e3779b97f4a7c15ULL;
+		rng_seed(0x7654321ULL + i * 0x9e3779b97f4a7c15ULL);
 		for (k = 0; k < 2; k++) {
 			s[k] = sim_new(c, k ? &nvpc_sim_engine_oracle :
 				       &nvpc_sim_engine_fast);
@@ -1213,7 +1172,7 @@ TEST(fast_equals_oracle_single_hyperperiod)
 		if (i & 1)
 			nvpc_sim_advance(s[0], 0, 150000 + i);
 		else
-			ASSERT_EQ(0, advance_in_parts(s[0], 0, 150000 + i, 100));
+			ASSERT_EQ(0, sim_advance_in_parts(s[0], 0, 150000 + i, 100));
 		ASSERT_TRUE(regs_equal(s[0], s[1], &addr))
 			TH_LOG("case %u (gen %u) addr 0x%x fast 0x%08x oracle 0x%08x",
 			       i, c->gen, addr, nvpc_sim_rd32(s[0], addr),
@@ -1304,7 +1263,7 @@ TEST(nv20_40bit_counters_across_bit32_and_bit39)
 	/* N = 2^40 + 2^39 + 1000: 2^40 + 2^39 + 997 increments; the low 39
 	 * bits wrapped three times, bit 39 stays set: 0x80_000003e5
 	 */
-	ASSERT_EQ(0, advance_in_parts(s, 0, 1ULL << 40, 200));
+	ASSERT_EQ(0, sim_advance_in_parts(s, 0, 1ULL << 40, 200));
 	EXPECT_EQ(997, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES(0)));
 	EXPECT_EQ(0x80, nvpc_sim_rd32(s, NVPC_NV10_CTR_CYCLES_HI(0)));
 	free(s);

@@ -2077,6 +2077,40 @@ TEST_F(sim, record_latency_stop_counts)
 	}
 }
 
+/*
+ * A packet on its way to memory lands after the domain left record mode
+ * (pcounter.rst "Record mode": the one outgoing packet is being written;
+ * leaving record mode forms no new one). Latency 5, STOP = sig 3 at odd
+ * c as above: packet A forms in c = 1; CTRL goes to single event mode
+ * before c = 3 (STOP 1 more counts nothing there); A is written in c = 6
+ * all the same: RECORD_STATUS 0x1020 after c = 0..6, not before.
+ */
+TEST_F(sim, record_outgoing_lands_after_halt)
+{
+	struct nvpc_sim *s = NEW_LAT(&chip_g84, 5);
+	struct pkt_log l;
+
+	wconst(s, 0, S1, 1);
+	wper(s, 0, 3, 2, 1, 1);
+	rec_setup(s, &l, 0, 0x1000, 0x10000);
+	WR(NVPC_NV40_PRE_SRC(0), S1);
+	WR(NVPC_NV40_STOP_SRC(0), 3);
+	WR(NVPC_NV40_STOP_OP(0), NVPC_OP_ARG0);
+	ADV(0, 3);
+	WR(NVPC_NV40_CTRL(0), NVPC_NV40_CTRL_MODE_SINGLE);
+	ADV(0, 3);	/* c = 3..5 */
+	EXPECT_EQ(0, l.n);
+	EXPECT_EQ(0x1000, RD(NVPC_G84_RECORD_STATUS(0)));
+	ADV(0, 1);	/* c = 6 */
+	ASSERT_EQ(1, l.n);
+	EXPECT_EQ(0x1000, l.va[0]);
+	EXPECT_EQ(2, l.w[0][0]);
+	EXPECT_EQ(1, l.w[0][3]);
+	EXPECT_EQ(0x1020, RD(NVPC_G84_RECORD_STATUS(0)));
+	ADV(0, 1000);	/* nothing more: no record mode */
+	EXPECT_EQ(1, l.n);
+}
+
 /* ---- GF100+ record mode (sim_regs.c "GF100+ record mode") ---- */
 
 /*

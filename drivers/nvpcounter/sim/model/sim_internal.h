@@ -191,6 +191,39 @@ struct nvpc_sim_fa_op {
 	u8 arg[4];
 };
 
+/* fast engine: most packets per hyperperiod a record template holds */
+#define NVPC_SIM_FA_REC_TPL	16
+
+/**
+ * struct nvpc_sim_fa_rec - fast engine: a record-mode domain's state at the
+ *	start of a hyperperiod of its orbit (sim_fast.c "DOC: record mode in
+ *	closed form"), without what grows from period to period (the cycle
+ *	counters, the buffer position and count)
+ * @ev: the 12 event counters
+ * @stop: the STOP counter
+ * @out: a packet is outgoing
+ * @latch: the FLAG latch after the last cycle
+ * @latch_d1: the one before
+ * @prev_event: EVENT input of the last cycle
+ * @prev_raw: SRC signals of the last cycle
+ * @due: @out: its completion cycle minus the domain's next cycle
+ * @periodic_g: the PERIODIC generator's count modulo the hyperperiod
+ * @pkt: @out: the outgoing packet, its cycle field made relative to the
+ *	record cycle counter
+ */
+struct nvpc_sim_fa_rec {
+	u16 ev[NVPC_RECORD_NR_EVENTS];
+	u16 stop;
+	u8 out;
+	u8 latch;
+	u8 latch_d1;
+	u8 prev_event;
+	u32 prev_raw;
+	u64 due;
+	u64 periodic_g;
+	u8 pkt[NVPC_RECORD_PACKET_LONG];
+};
+
 /**
  * struct nvpc_sim_fa_plan - fast engine: a domain's decoded sources and
  *	ops, built at the start of each run (registers cannot change during
@@ -232,6 +265,19 @@ struct nvpc_sim_fa_op {
  * @st_gen: &nvpc_sim.cfg_gen when @steady was measured
  * @st_period: the measured hyperperiod
  * @st_inc: shadow counter increments per hyperperiod
+ * @rec_skips: cost estimate: the next run may write record packets in
+ *	closed form (@rec_steady holds)
+ * @rec_room: cost estimate: packets the buffer takes before LIMIT
+ * @rec_measures: cost estimate: the next run may measure the orbit
+ * @rec_steady: record mode: the orbit below was measured, valid while
+ *	&nvpc_sim.cfg_gen is @rec_gen
+ * @rec_gen: &nvpc_sim.cfg_gen when it was measured
+ * @rec_period: its hyperperiod, cycles
+ * @rec_ref: a cycle at which a period of the orbit starts
+ * @rec_npkt: packets written per period (at most NVPC_SIM_FA_REC_TPL)
+ * @rec_s0: the state at the start of a period
+ * @rec_tpl: the packets of a period in their order, each cycle field
+ *	relative to the record cycle counter at the period's start
  */
 struct nvpc_sim_fa_plan {
 	u64 cycle;
@@ -261,6 +307,16 @@ struct nvpc_sim_fa_plan {
 	u64 st_gen;
 	u64 st_period;
 	u64 st_inc[NVPC_SIM_NR_CTRS];
+	bool rec_skips;
+	u64 rec_room;
+	bool rec_measures;
+	bool rec_steady;
+	u64 rec_gen;
+	u64 rec_period;
+	u64 rec_ref;
+	u32 rec_npkt;
+	struct nvpc_sim_fa_rec rec_s0;
+	u8 rec_tpl[NVPC_SIM_FA_REC_TPL][NVPC_RECORD_PACKET_LONG];
 };
 
 /**
@@ -323,6 +379,7 @@ struct nvpc_sim_dom {
  *	be lazy (&nvpc_sim_fa_plan.lazy_config)
  * @record_latency: see &nvpc_sim_params
  * @eager: see &nvpc_sim_params
+ * @record_cycle: see &nvpc_sim_params
  * @pmc_enable: PMC.ENABLE
  * @ctrl_shared: NV10:NV40 shared CTRL (stored bits)
  * @gctrl: G84:GF100 GCTRL; GF100+ per set: @dset_ctrl
@@ -362,6 +419,7 @@ struct nvpc_sim {
 	u64 lazy_gen;
 	u32 record_latency;
 	bool eager;
+	bool record_cycle;
 	u32 pmc_enable;
 	u32 ctrl_shared;
 	u32 gctrl;

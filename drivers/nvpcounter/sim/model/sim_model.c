@@ -536,6 +536,7 @@ int nvpc_sim_init(struct nvpc_sim *sim, size_t size,
 	sim->engine = p->engine ? p->engine : &nvpc_sim_engine_fast;
 	sim->record_latency = p->record_latency;
 	sim->eager = p->eager;
+	sim->record_cycle = p->record_cycle;
 	sim->pmc_enable = 0xffffffff;
 	nvpc_sim_params_counts(p, &gpc, &part);
 	if (gpc > NVPC_GF100_MAX_GPC || part > NVPC_GF100_MAX_PART)

@@ -185,6 +185,8 @@ extern const struct nvpc_sim_engine nvpc_sim_engine_oracle;
  * @engine: &nvpc_sim_engine_fast (default if NULL) or the oracle
  * @eager: no lazy domains: every run runs every domain (for comparisons;
  *	the counts are the same either way)
+ * @record_cycle: the fast engine writes no record packet in closed form
+ *	(for comparisons and the bench; the packets are the same either way)
  */
 struct nvpc_sim_params {
 	const struct nvpc_chip_desc *chip;
@@ -193,6 +195,7 @@ struct nvpc_sim_params {
 	u32 record_latency;
 	const struct nvpc_sim_engine *engine;
 	bool eager;
+	bool record_cycle;
 };
 
 /**
@@ -211,6 +214,13 @@ struct nvpc_sim_params {
  * @unbound_faults: G84:GF100 record packets that faulted because no
  *	channel and DMA object were bound (sim_regs.c "DOC: record bind");
  *	the memory write callback is not called for them
+ * @record_cycle_packets: record packets the fast engine wrote cycle by
+ *	cycle (and every packet of the oracle)
+ * @record_fast_packets: record packets the fast engine wrote in closed
+ *	form (sim_fast.c "DOC: record mode in closed form")
+ * @record_fast_runs: runs of a domain that wrote packets in closed form
+ * @record_last_fast: the last run of a record-mode domain that wrote
+ *	packets wrote some in closed form
  */
 struct nvpc_sim_stats {
 	u64 absent_reads;
@@ -221,6 +231,10 @@ struct nvpc_sim_stats {
 	u64 reads;
 	u64 writes;
 	u64 unbound_faults;
+	u64 record_cycle_packets;
+	u64 record_fast_packets;
+	u64 record_fast_runs;
+	bool record_last_fast;
 };
 
 size_t nvpc_sim_size(const struct nvpc_sim_params *p);

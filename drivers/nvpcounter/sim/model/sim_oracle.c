@@ -357,6 +357,7 @@ static void or_record_write(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 		b->valid = 0;
 	b->pos += hw->rec_len;
 	b->count++;
+	sim->stats.record_cycle_packets++;
 }
 
 static void or_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
@@ -479,6 +480,14 @@ static void or_step(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	default:
 		break;
 	}
+	/*
+	 * A packet on its way to memory lands whatever the mode is now
+	 * ("Record mode": the one outgoing packet is being written; leaving
+	 * record mode forms no packet, it does not take one back)
+	 */
+	if (hw->mode != NVPC_SIM_MODE_RECORD && hw->rec_out &&
+	    !hw->rec_wedged && d->cycle >= hw->rec_due)
+		or_record_write(sim, d);
 	hw->latch_d1 = latch_old;
 
 	nvpc_sim_hist_set(hw->hist_flag, d->cycle, flag_sig);

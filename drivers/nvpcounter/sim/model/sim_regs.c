@@ -1111,7 +1111,8 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
  * Writes that leave how every domain counts as it was: a quad-mode ack, and
  * a SRC or OP write of the value it holds: among them the PRE_OP write
  * that swaps [G84:GF100] ("Quad event mode") and the OP the driver
- * rewrites with an input's new SRC. A swap only moves the shadow counters,
+ * rewrites with an input's new SRC, and a record LIMIT write (the drain's
+ * steady state). A swap only moves the shadow counters,
  * and what such a write starts or aborts in single event mode is an
  * effect for the next cycle (pending), not a new program, so the fast
  * engine's steady state (&nvpc_sim_fa_plan.steady) and what it decoded
@@ -1122,6 +1123,11 @@ static bool nvpc_sim_keeps_counting(const struct nvpc_sim *sim,
 				    const struct nvpc_sim_ref *r, u32 val)
 {
 	if (r->reg == R_QUAD_ACK || r->reg == R_QUAD_ACK_SHARED)
+		return true;
+	/* LIMIT decides where packets stop, not what they hold */
+	if (r->reg == R_REC_LIMIT ||
+	    (r->reg == R_GF_REC &&
+	     r->arg == NVPC_GF100_MAIN_RECORD_LIMIT - NVPC_GF100_MAIN))
 		return true;
 	if (r->dom < 0)
 		return false;
