@@ -134,7 +134,7 @@ phaser=$!
 "$NVPC" record -g nvpcounter -d main.1 -s graph_idle,0x10,0x11 --every 65536 \
 	--duration 3 -o "$CAP" 2>&1
 wait $phaser
-"$NVPC" report "$CAP" 2>"$NVPC" report "$CAP" 2>&1 | tail -51
+"$NVPC" report "$CAP" 2>&1
 say "nvpc report -I $IV: the phases, interval by interval (graph_idle and 0x10)"
 "$NVPC" report -I $IV -s graph_idle,0x10 "$CAP" 2>&1
 if command -v gnuplot > /dev/null &&
