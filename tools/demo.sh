@@ -5,7 +5,7 @@
 # `perf stat -I` counts of named and raw PCOUNTER events, then one event
 # summing the four GPCs of a simulated GF100.
 #   KVER=<kver> tools/demo.sh    pick the kernel (default: the first target)
-#   NVPC_DEMO_SECS=<n>           seconds of perf stat (default 8)
+#   NVPC_DEMO_SECS=<n>           seconds of perf stat (default 6)
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 KVER=${KVER:-$(make -s -C "$TOP" print-kvers | awk '{print $1}')}

@@ -11,7 +11,7 @@
 set -u
 SIM=/sys/kernel/debug/nvpcounter_sim
 MOD=${NVPC_MODULE_DIR:-/run/nvpc}
-SECS=${NVPC_DEMO_SECS:-8}
+SECS=${NVPC_DEMO_SECS:-6}
 
 say() { printf '\n### %s\n' "$*"; }
 
@@ -76,19 +76,154 @@ awk -v c="$((c1 - c0))" -v t="$((t1 - t0))" -v s="$((s1 - s0))" \
 }'
 grep -E '^(work|ns_per_work) ' $G/stats
 
-say "record mode: nvpc record, 3 s of main.1 packets through the perf AUX area"
-NVPC=$NVPC_TOP/build/nvpc/nvpc
-"$NVPC" record -g nvpcounter -d main.1 -s graph_idle,0x10,0x11 --every 65536 \
-	--duration 3 -o "$NVPC_OUT/demo.nvpc" 2>&1
-"$NVPC" report "$NVPC_OUT/demo.nvpc" 2>&1
-if command -v gnuplot > /dev/null &&
-   "$NVPC" plot "$NVPC_OUT/demo.nvpc" -o "$NVPC_OUT/demo.svg" > /dev/null 2>&1; then
-	echo "plot: build/vm/$(uname -r)/results/demo.svg"
-fi
-
 say "after the run: slots free again, nothing lost"
 (cd $PMU/domains/main.1 && grep -H . mode quad_state slots lost_periods saturations not_responding clock_hz)
 echo 0 > $SIM/remove
+
+# A workload with phases for record mode (issue 26): while a capture
+# runs, a background loop rewrites main.1's waveforms through the sim's
+# wave file, so the capture, its intervals, the plot and nvpc top show
+# shape. The plan, in seconds (a phase only gets longer: sleep and the
+# writes overshoot, never undershoot):
+#   idle   PH_IDLE1  graph_idle 1, 0x10 and 0x11 0 (set before the start)
+#   busy   PH_BUSY   graph_idle 0, 0x10 75% (periodic 20 15), 0x11 25%
+#   idle   PH_IDLE2  as the first
+#   ramp   PH_STEP each: graph_idle 80%, 60%, 40%, 20% of every 1000
+#          cycles, 0x10 busy exactly in the others (complementary),
+#          0x11 25%; the last step stays until the capture ends
+# With intervals of IV ms the idle and busy phases are at least two
+# intervals long, so each holds at least one whole interval.
+# The sim runs a record-mode domain cycle by cycle (no hyperperiod skip,
+# sim.rst "Lazy domains"): about 36M cycles/s here, so at the catalogue's
+# 575 MHz a 3 s capture covered 0.19 s of model time. This part uses a
+# second G84 (gpu2, PMU nvpcounter_2) whose clocks are all 2 MHz, a packet
+# every 1024 cycles (1953 packets/s, 390 per interval), where the model
+# keeps up in real time (record.rst, the bench: up to 10 MHz).
+echo "g84 id=2" > $SIM/create
+G=$SIM/gpu2
+echo "all 2000000" > $G/clocks
+echo realtime > $G/clock
+W=$G/wave
+IV=200
+HZ=2000000
+PH_IDLE1=0.4 PH_BUSY=0.6 PH_IDLE2=0.4 PH_STEP=0.25
+wave_idle() {
+	echo "main.1 0xbd const 1" > $W
+	echo "main.1 0x10 const 0" > $W
+	echo "main.1 0x11 const 0" > $W
+}
+wave_busy() {
+	echo "main.1 0xbd const 0" > $W
+	echo "main.1 0x10 periodic 20 15 0" > $W
+	echo "main.1 0x11 periodic 4 1 0" > $W
+}
+# idle in cycles c % 1000 < $1, 0x10 busy in the rest (phase 1000 - $1)
+wave_ramp() {
+	local b=$((1000 - $1))
+
+	echo "main.1 0xbd periodic 1000 $1 0" > $W
+	echo "main.1 0x10 periodic 1000 $b $b" > $W
+	echo "main.1 0x11 periodic 4 1 0" > $W
+}
+phases() {
+	sleep $PH_IDLE1; wave_busy
+	sleep $PH_BUSY; wave_idle
+	sleep $PH_IDLE2
+	for i in 800 600 400 200; do
+		wave_ramp $i
+		[ $i = 200 ] || sleep $PH_STEP
+	done
+}
+
+say "record mode: nvpc record, 3 s of main.1 packets through the perf AUX area, while the graph domain idles, bursts, idles and ramps (a G84 at 2 MHz)"
+echo "plan: idle ${PH_IDLE1} s, busy ${PH_BUSY} s (0x10 75%, 0x11 25%), idle ${PH_IDLE2} s," \
+	"then graph_idle 80/60/40/20% in ${PH_STEP} s steps (0x10 the rest)"
+NVPC=$NVPC_TOP/build/nvpc/nvpc
+CAP=$NVPC_OUT/demo.nvpc
+rm -f "$CAP"
+wave_idle
+# the phases begin once the capture exists (the event is open; it is
+# enabled right after the header is written)
+( while [ ! -e "$CAP" ]; do sleep 0.02; done; phases ) &
+phaser=$!
+"$NVPC" record -g nvpcounter_2 -d main.1 -s graph_idle,0x10,0x11 --every 1024 \
+	--clock $HZ --duration 3 -o "$CAP" 2>&1
+wait $phaser
+"$NVPC" report "$CAP" 2>&1
+say "nvpc report -I $IV: the phases, interval by interval (graph_idle and 0x10)"
+"$NVPC" report -I $IV -s graph_idle,0x10 "$CAP" 2>&1
+if command -v gnuplot > /dev/null &&
+   "$NVPC" plot "$CAP" -o "$NVPC_OUT/demo.svg" > /dev/null 2>&1; then
+	echo "plot: build/vm/$(uname -r)/results/demo.svg"
+fi
+
+# The demo's own check (demo.tap, imported by the runner): the intervals
+# show the plan. Bounds from the plan: an idle interval is graph_idle
+# 100%, 0x10 and 0x11 0%; a busy one graph_idle 0%, 0x10 75%, 0x11 25%
+# (+-0.5: a share of whole periods, 20 and 4 cycles, over 10^8 cycles);
+# a ramp interval has graph_idle strictly between idle and busy and 0x10
+# its complement; the ramp's steps of 80% and 60% make one whole
+# interval at 60% or above, its last step (20%) lasts to the end.
+# Columns of -I --csv: 8 graph_idle, 11 0x10, 14 0x11 busy %.
+check_phases() {
+	awk -F, -v what="$1" '
+	function near(v, x) { return v >= x - 0.5 && v <= x + 0.5 }
+	NR == 1 { next }
+	{
+		gi = $8; b = $11; c = $14; n++
+		idle = near(gi, 100) && near(b, 0) && near(c, 0)
+		busy = near(gi, 0) && near(b, 75) && near(c, 25)
+		ramp = gi > 5 && gi < 95 && near(gi + b, 100) && near(c, 25)
+		if (st == 0 && idle) st = 1
+		else if (st == 1 && busy) st = 2
+		else if (st == 2 && idle) st = 3
+		else if (st >= 3 && ramp) {
+			st = 4
+			if (gi >= 59.5 && !hi) hi = 1
+			if (gi <= 20.5 && hi) lo = 1
+		}
+	}
+	END {
+		ok = (st == 4 && hi && lo)
+		names[0] = "no idle interval"; names[1] = "no busy interval after idle"
+		names[2] = "no idle interval after the burst"; names[3] = "no ramp interval"
+		names[4] = "the ramp did not go from >= 60% to <= 20% idle"
+		printf "%s %d - %s: idle, busy, idle, ramp in %d intervals of '"$IV"' ms%s\n",
+			ok ? "ok" : "not ok", what == "record" ? 1 : 2, what, n,
+			ok ? "" : " # " names[st]
+	}'
+}
+"$NVPC" report --csv -I $IV "$CAP" | check_phases record > "$NVPC_OUT/demo.tap.1"
+cat "$NVPC_OUT/demo.tap.1"
+
+# The live view of the same plan: nvpc top, not on a terminal, prints a
+# line per interval; the phases begin with its first line (the
+# recording runs then), so the first idle phase is an interval longer.
+say "nvpc top -I $IV, not on a terminal (a line per interval), over the same phases"
+wave_idle
+"$NVPC" top -g nvpcounter_2 -d main.1 -s graph_idle,0x10,0x11 --every 1024 \
+	--clock $HZ -I $IV --duration 3 2>&1 | {
+	p=
+	while IFS= read -r l; do
+		printf '%s\n' "$l"
+		[ -n "$p" ] || { phases & p=$!; }
+	done
+	[ -z "$p" ] || wait $p
+} | tee "$NVPC_OUT/demo-top.txt"
+# "0.200  graph_idle 100.00%  0x10 0.00%  0x11 0.00%" as -I --csv columns
+awk 'BEGIN { print "header" }
+	$2 == "graph_idle" && $4 == "0x10" && $6 == "0x11" {
+		gsub("%", ""); printf ",,,,,,,%s,,,%s,,,%s\n", $3, $5, $7
+	}' "$NVPC_OUT/demo-top.txt" | check_phases top > "$NVPC_OUT/demo.tap.2"
+cat "$NVPC_OUT/demo.tap.2"
+{
+	echo "TAP version 13"
+	echo "1..2"
+	cat "$NVPC_OUT/demo.tap.1" "$NVPC_OUT/demo.tap.2"
+} > "$NVPC_OUT/demo.tap"
+rm -f "$NVPC_OUT/demo.tap.1" "$NVPC_OUT/demo.tap.2"
+echo 2 > $SIM/remove
+
 
 # Documentation/perf.rst "Whole-GPU counts": the worked example
 say "whole-GPU counts: a GF100 with 4 GPCs, signal 3 of each at its own rate, one event sums them"
