@@ -61,6 +61,11 @@ if make -s -C "$TOP" modules selftests nvpc > "$TOP/build/selftests.log" 2>&1; t
 	NVPC_VM_NAME=swiotlb NVPC_VM_APPEND=swiotlb=force \
 		NVPC_VM_SCRIPT=$TOP/tools/testing/vm/guest-record.sh \
 		"$TOP/tools/testing/vm/run.sh" $KVERS
+	# the demo (make demo's guest script) on the first target kernel,
+	# with its own checks of the recorded phases (demo.tap)
+	NVPC_VM_NAME=demo NVPC_VM_TIMEOUT=300 \
+		NVPC_VM_SCRIPT=$TOP/tools/testing/vm/guest-demo.sh \
+		"$TOP/tools/testing/vm/run.sh" "${KVERS%% *}"
 else
 	result fail "build: modules, kselftests and tools/nvpc" "see build/selftests.log"
 fi

@@ -78,34 +78,29 @@ grep -E '^(work|ns_per_work) ' $G/stats
 
 say "after the run: slots free again, nothing lost"
 (cd $PMU/domains/main.1 && grep -H . mode quad_state slots lost_periods saturations not_responding clock_hz)
-echo 0 > $SIM/remove
 
-# A workload with phases for record mode (issue 26): while a capture
+# A workload with phases for record mode: while a capture
 # runs, a background loop rewrites main.1's waveforms through the sim's
 # wave file, so the capture, its intervals, the plot and nvpc top show
 # shape. The plan, in seconds (a phase only gets longer: sleep and the
 # writes overshoot, never undershoot):
 #   idle   PH_IDLE1  graph_idle 1, 0x10 and 0x11 0 (set before the start)
-#   busy   PH_BUSY   graph_idle 0, 0x10 75% (periodic 20 15), 0x11 25%
+#   busy   PH_BUSY   graph_idle 0, 0x10 75% (periodic 16 12), 0x11 25%
 #   idle   PH_IDLE2  as the first
-#   ramp   PH_STEP each: graph_idle 80%, 60%, 40%, 20% of every 1000
-#          cycles, 0x10 busy exactly in the others (complementary),
+#   ramp   PH_STEP each: graph_idle 819, 614, 410, 205 of every 1024
+#          cycles (80%, 60%, 40%, 20%), 0x10 busy exactly in the
+#          others (complementary),
 #          0x11 25%; the last step stays until the capture ends
 # With intervals of IV ms the idle and busy phases are at least two
 # intervals long, so each holds at least one whole interval.
-# The sim runs a record-mode domain cycle by cycle (no hyperperiod skip,
-# sim.rst "Lazy domains"): about 36M cycles/s here, so at the catalogue's
-# 575 MHz a 3 s capture covered 0.19 s of model time. This part uses a
-# second G84 (gpu2, PMU nvpcounter_2) whose clocks are all 2 MHz, a packet
-# every 1024 cycles (1953 packets/s, 390 per interval), where the model
-# keeps up in real time (record.rst, the bench: up to 10 MHz).
-echo "g84 id=2" > $SIM/create
-G=$SIM/gpu2
-echo "all 2000000" > $G/clocks
-echo realtime > $G/clock
+# This part records the same G84's graph domain at its catalogue clock
+# (575 MHz), a packet every 4096 cycles (140,381 packets/s, 28,076 per
+# interval): the sim writes the packets of periodic waveforms whose
+# periods divide the packets' in closed form (sim.rst, "Record mode in
+# closed form"), so it keeps up in real time.
 W=$G/wave
 IV=200
-HZ=2000000
+HZ=$(cat $PMU/domains/main.1/nominal_hz)
 PH_IDLE1=0.4 PH_BUSY=0.6 PH_IDLE2=0.4 PH_STEP=0.25
 wave_idle() {
 	echo "main.1 0xbd const 1" > $W
@@ -114,41 +109,45 @@ wave_idle() {
 }
 wave_busy() {
 	echo "main.1 0xbd const 0" > $W
-	echo "main.1 0x10 periodic 20 15 0" > $W
+	echo "main.1 0x10 periodic 16 12 0" > $W
 	echo "main.1 0x11 periodic 4 1 0" > $W
 }
-# idle in cycles c % 1000 < $1, 0x10 busy in the rest (phase 1000 - $1)
+# idle in cycles c % 1024 < $1, 0x10 busy in the rest (phase 1024 - $1)
 wave_ramp() {
-	local b=$((1000 - $1))
+	local b=$((1024 - $1))
 
-	echo "main.1 0xbd periodic 1000 $1 0" > $W
-	echo "main.1 0x10 periodic 1000 $b $b" > $W
+	echo "main.1 0xbd periodic 1024 $1 0" > $W
+	echo "main.1 0x10 periodic 1024 $b $b" > $W
 	echo "main.1 0x11 periodic 4 1 0" > $W
 }
 phases() {
 	sleep $PH_IDLE1; wave_busy
 	sleep $PH_BUSY; wave_idle
 	sleep $PH_IDLE2
-	for i in 800 600 400 200; do
+	for i in 819 614 410 205; do
 		wave_ramp $i
-		[ $i = 200 ] || sleep $PH_STEP
+		[ $i = 205 ] || sleep $PH_STEP
 	done
 }
 
-say "record mode: nvpc record, 3 s of main.1 packets through the perf AUX area, while the graph domain idles, bursts, idles and ramps (a G84 at 2 MHz)"
+say "record mode: nvpc record, 3 s of main.1 packets through the perf AUX area, while the graph domain idles, bursts, idles and ramps"
 echo "plan: idle ${PH_IDLE1} s, busy ${PH_BUSY} s (0x10 75%, 0x11 25%), idle ${PH_IDLE2} s," \
 	"then graph_idle 80/60/40/20% in ${PH_STEP} s steps (0x10 the rest)"
 NVPC=$NVPC_TOP/build/nvpc/nvpc
 CAP=$NVPC_OUT/demo.nvpc
 rm -f "$CAP"
 wave_idle
+s0=$(stat_val rt_skipped_ns)
 # the phases begin once the capture exists (the event is open; it is
 # enabled right after the header is written)
 ( while [ ! -e "$CAP" ]; do sleep 0.02; done; phases ) &
 phaser=$!
-"$NVPC" record -g nvpcounter_2 -d main.1 -s graph_idle,0x10,0x11 --every 1024 \
+"$NVPC" record -g nvpcounter -d main.1 -s graph_idle,0x10,0x11 --every 4096 \
 	--clock $HZ --duration 3 -o "$CAP" 2>&1
 wait $phaser
+echo "the sim wrote $(stat_val record_fast_packets) packets in closed form," \
+	"$(stat_val record_cycle_packets) cycle by cycle, and skipped" \
+	"$(awk -v s="$(( $(stat_val rt_skipped_ns) - s0 ))" 'BEGIN { printf "%.3f", s / 1e9 }') s of wall time"
 "$NVPC" report "$CAP" 2>&1
 say "nvpc report -I $IV: the phases, interval by interval (graph_idle and 0x10)"
 "$NVPC" report -I $IV -s graph_idle,0x10 "$CAP" 2>&1
@@ -160,7 +159,7 @@ fi
 # The demo's own check (demo.tap, imported by the runner): the intervals
 # show the plan. Bounds from the plan: an idle interval is graph_idle
 # 100%, 0x10 and 0x11 0%; a busy one graph_idle 0%, 0x10 75%, 0x11 25%
-# (+-0.5: a share of whole periods, 20 and 4 cycles, over 10^8 cycles);
+# (+-0.5: a share of whole periods, 16 and 4 cycles, over 10^8 cycles);
 # a ramp interval has graph_idle strictly between idle and busy and 0x10
 # its complement; the ramp's steps of 80% and 60% make one whole
 # interval at 60% or above, its last step (20%) lasts to the end.
@@ -201,7 +200,7 @@ cat "$NVPC_OUT/demo.tap.1"
 # recording runs then), so the first idle phase is an interval longer.
 say "nvpc top -I $IV, not on a terminal (a line per interval), over the same phases"
 wave_idle
-"$NVPC" top -g nvpcounter_2 -d main.1 -s graph_idle,0x10,0x11 --every 1024 \
+"$NVPC" top -g nvpcounter -d main.1 -s graph_idle,0x10,0x11 --every 4096 \
 	--clock $HZ -I $IV --duration 3 2>&1 | {
 	p=
 	while IFS= read -r l; do
@@ -222,7 +221,7 @@ cat "$NVPC_OUT/demo.tap.2"
 	cat "$NVPC_OUT/demo.tap.1" "$NVPC_OUT/demo.tap.2"
 } > "$NVPC_OUT/demo.tap"
 rm -f "$NVPC_OUT/demo.tap.1" "$NVPC_OUT/demo.tap.2"
-echo 2 > $SIM/remove
+echo 0 > $SIM/remove
 
 
 # Documentation/perf.rst "Whole-GPU counts": the worked example
