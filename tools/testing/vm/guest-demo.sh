@@ -92,7 +92,9 @@ say "after the run: slots free again, nothing lost"
 #          others (complementary),
 #          0x11 25%; the last step stays until the capture ends
 # With intervals of IV ms the idle and busy phases are at least two
-# intervals long, so each holds at least one whole interval.
+# intervals long, so each holds at least one whole interval. The plan
+# takes 2.15 s of the 4 s capture: the last step has 1.85 s to spare
+# for a phaser that runs late on a loaded host.
 # This part records the same G84's graph domain at its catalogue clock
 # (575 MHz), a packet every 4096 cycles (140,381 packets/s, 28,076 per
 # interval): the sim writes the packets of periodic waveforms whose
@@ -130,7 +132,7 @@ phases() {
 	done
 }
 
-say "record mode: nvpc record, 3 s of main.1 packets through the perf AUX area, while the graph domain idles, bursts, idles and ramps"
+say "record mode: nvpc record, 4 s of main.1 packets through the perf AUX area, while the graph domain idles, bursts, idles and ramps"
 echo "plan: idle ${PH_IDLE1} s, busy ${PH_BUSY} s (0x10 75%, 0x11 25%), idle ${PH_IDLE2} s," \
 	"then graph_idle 80/60/40/20% in ${PH_STEP} s steps (0x10 the rest)"
 NVPC=$NVPC_TOP/build/nvpc/nvpc
@@ -143,7 +145,7 @@ s0=$(stat_val rt_skipped_ns)
 ( while [ ! -e "$CAP" ]; do sleep 0.02; done; phases ) &
 phaser=$!
 "$NVPC" record -g nvpcounter -d main.1 -s graph_idle,0x10,0x11 --every 4096 \
-	--clock $HZ --duration 3 -o "$CAP" 2>&1
+	--clock $HZ --duration 4 -o "$CAP" 2>&1
 wait $phaser
 echo "the sim wrote $(stat_val record_fast_packets) packets in closed form," \
 	"$(stat_val record_cycle_packets) cycle by cycle, and skipped" \
@@ -201,7 +203,7 @@ cat "$NVPC_OUT/demo.tap.1"
 say "nvpc top -I $IV, not on a terminal (a line per interval), over the same phases"
 wave_idle
 "$NVPC" top -g nvpcounter -d main.1 -s graph_idle,0x10,0x11 --every 4096 \
-	--clock $HZ -I $IV --duration 3 2>&1 | {
+	--clock $HZ -I $IV --duration 4 2>&1 | {
 	p=
 	while IFS= read -r l; do
 		printf '%s\n' "$l"
