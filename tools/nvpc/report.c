@@ -95,7 +95,7 @@ static void csv_packet(const struct nvpc_packet *p, void *arg)
 		(unsigned long long)p->delta, p->stop,
 		__builtin_popcount(p->saturated));
 	for (unsigned int i = 0; i < p->nr; i++)
-		fprintf(o, ",%u", p->ctr[i]);
+		fprintf(o, ",%llu", (unsigned long long)p->ctr[i]);
 	fputc('\n', o);
 }
 
@@ -384,8 +384,13 @@ static void text_summary(FILE *o, const char *path,
 		hz != h->clock_hz ? "--clock" : "recorded",
 		(unsigned long long)h->nominal_hz,
 		(unsigned long long)h->measured_hz);
-	fprintf(o, "  packets    %u bytes, STOP %s\n", h->packet_size,
-		nvpc_printable(b1, sizeof(b1), h->stop));
+	if (h->kind == NVPC_KIND_SAMPLED)
+		fprintf(o, "  sampled    every %llu ns by a cpu-clock leading a perf group (no record mode here), %u-bit counts: %s\n",
+			(unsigned long long)h->sample_period_ns,
+			h->counter_bits, nvpc_printable(b1, sizeof(b1), h->stop));
+	else
+		fprintf(o, "  packets    %u bytes, STOP %s\n", h->packet_size,
+			nvpc_printable(b1, sizeof(b1), h->stop));
 	fprintf(o, "  started    %s (CLOCK_MONOTONIC %llu.%09llu s)\n", when,
 		(unsigned long long)(h->start_monotonic_ns / 1000000000),
 		(unsigned long long)(h->start_monotonic_ns % 1000000000));
@@ -486,6 +491,9 @@ static void json_summary(FILE *o, const char *path,
 	json_u64(o, "packet_size", h->packet_size);
 	json_str(o, "stop", h->stop);
 	json_u64(o, "period_cycles", h->period_cycles);
+	json_str(o, "kind", h->kind == NVPC_KIND_SAMPLED ? "sampled" : "record");
+	json_u64(o, "sample_period_ns", h->sample_period_ns);
+	json_u64(o, "counter_bits", h->counter_bits);
 	json_u64(o, "start_realtime_ns", h->start_realtime_ns);
 	json_u64(o, "start_monotonic_ns", h->start_monotonic_ns);
 	fprintf(o, "  \"config\": \"0x%llx\",\n  \"config1\": \"0x%llx\",\n  \"config2\": \"0x%llx\",\n",
