@@ -318,6 +318,12 @@ TEST(sampled_capture)
 	/* a quarter of 1437500 cycles in 3 ms: 25% busy */
 	EXPECT_NE(NULL, strstr(js, "\"name\": \"s0\", \"id\": 16, \"count\": 359375,"));
 	EXPECT_NE(NULL, strstr(js, "\"busy_pct\": 25.000000"));
+	/*
+	 * rates from the samples' times, not from the recorded clock
+	 * (575 MHz; these samples ran 1437500 cycles in 3 ms, 479 MHz):
+	 * 359375 in 3 ms, not 359375 * 575 MHz / 1437500 = 143750000/s
+	 */
+	EXPECT_NE(NULL, strstr(js, "\"count\": 359375, \"events_per_s\": 119791666.666667,"));
 	unlink(c.path);
 }
 
