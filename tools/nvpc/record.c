@@ -1263,8 +1263,14 @@ static int choose_mode(struct rec *r)
 		}
 		o->every_ns = (uint64_t)((unsigned __int128)o->every *
 					 1000000000u / hz);
-		if (o->every_ns < MIN_SAMPLE_NS)
-			o->every_ns = MIN_SAMPLE_NS;
+		if (o->every_ns < MIN_SAMPLE_NS) {
+			nvpc_err("--every %llu cycles: %llu ns at %llu Hz, below the shortest sample period (%d us) of %s: give a time (--every 1ms)",
+				 (unsigned long long)o->every,
+				 (unsigned long long)o->every_ns,
+				 (unsigned long long)hz, MIN_SAMPLE_NS / 1000,
+				 r->dom.name);
+			return -EINVAL;
+		}
 		o->every = 0;
 	}
 	if (!o->every_ns)
