@@ -367,27 +367,22 @@ void nvpc_engine_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 }
 
 /*
- * Add what counter @idx counted since the event's last update (to the
- * unit sum's count for a unit of one).
+ * Add what the event's counter counted up to @now since the event's last
+ * update (to the unit sum's count for a unit of one).
  */
-static void nvpc_event_fold(struct perf_event *event, int idx)
+static void nvpc_event_fold_to(struct perf_event *event, u64 now)
 {
-	struct nvpc_domain *dom = event->pmu_private;
-	u64 now = dom->acc[idx];
 	u64 prev = local64_xchg(&event->hw.prev_count, now);
 
 	local64_add(now - prev, &nvpc_count_owner(event)->count);
 }
 
-/* Move the event to the slot's current sum, adding the growth if @fold. */
-static void nvpc_event_update(struct perf_event *event, bool fold)
+/* the same, up to counter @idx's current sum */
+static void nvpc_event_fold(struct perf_event *event, int idx)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 
-	if (fold)
-		nvpc_event_fold(event, event->hw.idx);
-	else
-		local64_set(&event->hw.prev_count, dom->acc[event->hw.idx]);
+	nvpc_event_fold_to(event, dom->acc[idx]);
 }
 
 /**
@@ -408,14 +403,30 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 	if (event->hw.idx == NVPC_IDX_DETACHED)
 		return;
 	raw_spin_lock_irqsave(&core->lock, flags);
-	/* one sample of a domain serves a whole group read (pmu.c) */
-	if (!core->snap || dom->snap != core->snap) {
+	/*
+	 * One sample of a domain serves a whole group read (pmu.c): its
+	 * members count up to the sums of that sample (@snap_acc), not to
+	 * what a poll on another CPU sampled between their reads. A member
+	 * already past that sample (moved since by a path that is not a
+	 * group read) gets a fresh one: a count never goes back.
+	 */
+	if (!core->snap || dom->snap != core->snap ||
+	    (!(event->hw.flags & NVPC_HW_FRESH) &&
+	     local64_read(&event->hw.prev_count) >
+	     dom->snap_acc[event->hw.idx])) {
 		nvpc_engine_sample(core, dom);
 		dom->snap = core->snap;
+		memcpy(dom->snap_acc, dom->acc, sizeof(dom->acc));
 	}
 	/* not counting before the transaction's commit */
-	if (!(event->hw.flags & NVPC_HW_FRESH))
-		nvpc_event_update(event, fold);
+	if (!(event->hw.flags & NVPC_HW_FRESH)) {
+		u64 now = dom->snap_acc[event->hw.idx];
+
+		if (fold)
+			nvpc_event_fold_to(event, now);
+		else
+			local64_set(&event->hw.prev_count, now);
+	}
 	raw_spin_unlock_irqrestore(&core->lock, flags);
 }
 
@@ -982,7 +993,10 @@ void nvpc_event_sample_out(struct nvpc_core *core, struct perf_event *event,
 
 	if (!core->txn || dom->sampled_txn != core->txn_seq + 1)
 		nvpc_engine_sample(core, dom);
-	nvpc_event_update(event, fold);
+	if (fold)
+		nvpc_event_fold(event, event->hw.idx);
+	else
+		local64_set(&event->hw.prev_count, dom->acc[event->hw.idx]);
 }
 
 /**

@@ -116,6 +116,9 @@ struct nvpc_record;
  *	period for its new events
  * @snap: the group read (&nvpc_core.snap) the domain was last sampled
  *	for
+ * @snap_acc: @acc at that sample: what the members of that group read
+ *	count up to, however much the poll (on any CPU) samples the
+ *	domain between their reads
  * @clock_hz: the clock measured from CTR_CYCLES over at least a second of
  *	counting, 0 until measured
  * @period_hz: the clock measured over the last sample period
@@ -158,6 +161,7 @@ struct nvpc_domain {
 	u64 sampled_txn;
 	u64 commit_seq;
 	u64 snap;
+	u64 snap_acc[NVPC_NR_CTRS];
 	u64 clock_hz;
 	u64 period_hz;
 	u64 clock_win_ns;

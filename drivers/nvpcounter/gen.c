@@ -46,6 +46,14 @@ const struct nvpc_gen_ops *nvpc_gen_ops_of(const struct nvpc_chip_desc *chip)
  * @offset: the domain's offset from them
  * @used: the counters to read (bits of @reg's indices)
  * @ctr: the values read
+ *
+ * Only after QUAD_STATE has said VALID (or OVERFLOW): a swap marks the
+ * visible counters available in CTRL (pcounter.rst "Quad event mode"),
+ * and it lands when the domain's next cycle runs after the trigger, which
+ * may be between two of these reads if they came first: some counters
+ * would then be the old set's (already counted) and the others the new.
+ * Once the state has said it landed, no other swap comes while the
+ * driver's trigger is its only source and it holds the lock.
  */
 void nvpc_gen_read_ctrs(struct nvpc_core *core, const u32 reg[NVPC_NR_CTRS],
 			u32 offset, unsigned long used, u64 ctr[NVPC_NR_CTRS])

@@ -73,9 +73,14 @@ static const u32 nvpc_gf100_ctr_reg[NVPC_NR_CTRS] = {
 static u32 nvpc_gf100_read(struct nvpc_core *core, struct nvpc_domain *dom,
 			   unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
-	nvpc_gen_read_ctrs(core, nvpc_gf100_ctr_reg, dom->base, used, ctr);
-	return FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE,
-			 nvpc_rd32(core->ndev, dom->base + NVPC_GF100_CTRL));
+	u32 state = FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE,
+			      nvpc_rd32(core->ndev, dom->base + NVPC_GF100_CTRL));
+
+	/* the state first: see nvpc_gen_read_ctrs() */
+	if (state != NVPC_QUAD_EMPTY)
+		nvpc_gen_read_ctrs(core, nvpc_gf100_ctr_reg, dom->base, used,
+				   ctr);
+	return state;
 }
 
 static void nvpc_gf100_ack(struct nvpc_core *core, struct nvpc_domain *dom)

@@ -267,11 +267,14 @@ static u32 nvpc_nv30_read(struct nvpc_core *core, struct nvpc_domain *dom,
 			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
 	unsigned int i = dom->index;
+	u32 state = nvpc_nv10_ctrl_field(nvpc_rd32(core->ndev, NVPC_NV10_CTRL),
+					 NVPC_NV10_CTRL_QUAD_STATE(i));
 
-	nvpc_gen_read_ctrs(core, nvpc_nv30_ctr_reg,
-			   i * NVPC_NV10_DOMAIN_STRIDE, used, ctr);
-	return nvpc_nv10_ctrl_field(nvpc_rd32(core->ndev, NVPC_NV10_CTRL),
-				    NVPC_NV10_CTRL_QUAD_STATE(i));
+	/* the state first: see nvpc_gen_read_ctrs() */
+	if (state != NVPC_QUAD_EMPTY)
+		nvpc_gen_read_ctrs(core, nvpc_nv30_ctr_reg,
+				   i * NVPC_NV10_DOMAIN_STRIDE, used, ctr);
+	return state;
 }
 
 static void nvpc_nv30_ack(struct nvpc_core *core, struct nvpc_domain *dom)

@@ -45,11 +45,14 @@ static u32 nvpc_nv40_read(struct nvpc_core *core, struct nvpc_domain *dom,
 			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
 	unsigned int i = dom->index;
+	u32 state = FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE,
+			      nvpc_rd32(core->ndev, NVPC_NV40_CTRL(i)));
 
-	nvpc_gen_read_ctrs(core, nvpc_nv40_ctr_reg,
-			   i * NVPC_NV40_DOMAIN_STRIDE, used, ctr);
-	return FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE,
-			 nvpc_rd32(core->ndev, NVPC_NV40_CTRL(i)));
+	/* the state first: see nvpc_gen_read_ctrs() */
+	if (state != NVPC_QUAD_EMPTY)
+		nvpc_gen_read_ctrs(core, nvpc_nv40_ctr_reg,
+				   i * NVPC_NV40_DOMAIN_STRIDE, used, ctr);
+	return state;
 }
 
 static void nvpc_nv40_ack(struct nvpc_core *core, struct nvpc_domain *dom)

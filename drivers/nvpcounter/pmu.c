@@ -497,12 +497,22 @@ static void nvpc_pmu_enable(struct pmu *pmu)
 	nvpc_engine_txn(to_nvpc_core(pmu), false);
 }
 
-/* a software clock: perf's timer for sampling a group that has no timer */
+/*
+ * a software clock: perf's timer for sampling a group that has no timer.
+ * Newer kernels (6.12) make cpu-clock and task-clock PMUs of their own
+ * ("cpu_clock", "task_clock") and give the event their type in place of
+ * PERF_TYPE_SOFTWARE.
+ */
 static bool nvpc_is_timer(const struct perf_event *event)
 {
-	return event->attr.type == PERF_TYPE_SOFTWARE &&
-	       (event->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-		event->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+	const char *name = event->pmu->name;
+
+	if (event->attr.config != PERF_COUNT_SW_CPU_CLOCK &&
+	    event->attr.config != PERF_COUNT_SW_TASK_CLOCK)
+		return false;
+	return event->attr.type == PERF_TYPE_SOFTWARE ||
+	       (name && (!strcmp(name, "cpu_clock") ||
+			 !strcmp(name, "task_clock")));
 }
 
 /*

@@ -140,12 +140,65 @@ echo "nv40 id=1" > "$SIM/create"
 for d in /sys/bus/event_source/devices/nvpcounter*; do
 	grep -qs ' sim\.1$' "$d/identifier" && PMU1=$(basename "$d")
 done
-nvpc record -g "${PMU1:-none}" -d main.0 -s 0x1 --duration 0.2 \
-	-o "$W/x" > "$W/nv40.txt" 2>&1
+nvpc record --mode record -g "${PMU1:-none}" -d main.0 -s 0x1 \
+	--duration 0.2 -o "$W/x" > "$W/nv40.txt" 2>&1
 sed 's/^/# /' "$W/nv40.txt"
 check "an NV40 has no record mode: said, with record_aux_max" \
 	grep -q "has no record mode here (record_aux_max 0" "$W/nv40.txt"
+
+# --- sampled mode (nvpc.rst "Sampled captures") -----------------------------
+# check_sampled CSV: every sample's s0 (held at 1) counts exactly its
+# cycles (quad mode: one swap per domain and sample), s1 (high 4 of 16)
+# a quarter of them within 3 (any N cycles hold floor(N/4) - 3 ..
+# ceil(N/4) + 3 such cycles), 5 samples or more, cycles counted; the
+# reason of a failure on stdout
+check_sampled() {
+	awk -F, 'NR == 1 { next }
+	{ n++; d = $4; total += d
+	  if ($7 != d) { print "sample " n ": s0 " $7 " != cycles " d; bad = 1 }
+	  if ($8 < d / 4 - 3 || $8 > d / 4 + 3) {
+		print "sample " n ": s1 " $8 " not cycles/4 " d / 4 " +- 3"; bad = 1 } }
+	END { if (n < 5) { print n " samples"; bad = 1 }
+	      if (!total) { print "no cycle counted"; bad = 1 }
+	      exit bad }' "$1"
+}
+
+# sampled CHIP PMU DOMAIN S0,S1 [ARGS...]: nvpc record for 1 s, the report
+sampled() {
+	local chip=$1 pmu=$2 dom=$3 sigs=$4 why
+	shift 4
+	nvpc record -g "$pmu" -d "$dom" -s "$sigs" --duration 1 "$@" \
+		-o "$W/$chip-sampled.nvpc" > "$W/$chip-sampled.txt" 2>&1
+	sed 's/^/# /' "$W/$chip-sampled.txt"
+	nvpc report "$W/$chip-sampled.nvpc" > "$W/$chip-sampled.report" 2>&1
+	sed 's/^/# /' "$W/$chip-sampled.report"
+	check "$chip: the report says sampled, every 1 ms, 64-bit counts" \
+		grep -q "sampled    every 1000000 ns by a cpu-clock.*64-bit counts" \
+		"$W/$chip-sampled.report"
+	nvpc report --csv "$W/$chip-sampled.nvpc" > "$W/$chip-sampled.csv"
+	why=$(check_sampled "$W/$chip-sampled.csv")
+	if [ -z "$why" ]; then
+		tap ok "$chip: each sample: signal at 1 = its cycles, 4 of 16 = a quarter +-3 ($(($(wc -l < "$W/$chip-sampled.csv") - 1)) samples)"
+	else
+		tap fail "$chip: each sample: signal at 1 = its cycles, 4 of 16 = a quarter +-3" \
+			"$(echo "$why" | head -1)"
+	fi
+	nvpc plot "$W/$chip-sampled.nvpc" -o "$W/$chip-sampled.svg" \
+		> "$W/$chip-sampled.plot.txt" 2>&1 ||
+		grep -q gnuplot "$W/$chip-sampled.plot.txt"
+	check "$chip: plot takes the sampled capture" test $? -eq 0
+}
+
+# the NV40: no record mode, so nvpc record samples (--mode auto)
+G1=$SIM/gpu1
+echo "all $HZ" > "$G1/clocks"
+echo "main.0 1 const 1" > "$G1/wave"
+echo "main.0 2 periodic 16 4 0" > "$G1/wave"
+echo realtime > "$G1/clock"
+sampled NV40 "${PMU1:-none}" main.0 0x1,0x2
 echo 1 > "$SIM/remove"
+# the G84 asked to sample (it could record)
+sampled G84 "$PMU" main.1 0x11,0x10 --mode sample
 
 # --- not permitted: nobody at perf_event_paranoid 2 -------------------------
 old=$(cat /proc/sys/kernel/perf_event_paranoid)

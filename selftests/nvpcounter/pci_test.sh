@@ -158,6 +158,28 @@ pci_samples() {
 }
 check "g84: perf record samples the raw event, 0 in each" pci_samples
 
+# nvpc record through the PCI backend: no record mode (record_aux_max 0),
+# so it samples (nvpc.rst "Sampled captures"); every sample counts 0, the
+# cycles too, as perf stat does on this BAR
+nvpc_pci_sampled() {
+	local pmu ev sig dom f=$NVPC_OUT/pci-nvpc
+	pmu=$(pmu_of 0000:00:10.0) || return 1
+	ev=$(python3 "$REGFILE" event g84) || return 1
+	sig=${ev##*sig0=}
+	dom=${ev#dom=}
+	dom=main.${dom%%,*}
+	timeout --kill-after=5 120 "$NVPC_TOP/build/nvpc/nvpc" record \
+		-g "$pmu" -d "$dom" -s "$sig" --duration 1 -o "$f.nvpc" \
+		> "$f.txt" 2>&1 || return 1
+	"$NVPC_TOP/build/nvpc/nvpc" report "$f.nvpc" > "$f.report" 2>&1
+	sed 's/^/# /' "$f.txt" "$f.report"
+	grep -q "sampled    every 1000000 ns" "$f.report" || return 1
+	"$NVPC_TOP/build/nvpc/nvpc" report --csv "$f.nvpc" > "$f.csv" || return 1
+	awk -F, 'NR > 1 { n++; if ($4 != 0 || $7 != 0) bad = 1 }
+	     END { exit bad || n < 5 }' "$f.csv"
+}
+check "g84: nvpc record samples (no record mode), 0 in each sample" nvpc_pci_sampled
+
 # --- driver unbind: uio_pci_generic takes 00:11.0 and lets it go ---------
 G=/sys/bus/pci/devices/0000:00:11.0
 if modprobe uio_pci_generic 2> /dev/null; then

@@ -227,6 +227,56 @@ static uint64_t restart_estimate(struct decoder *d, const uint8_t *data,
 	return last < t_ns ? t_ns - last : 0;
 }
 
+/*
+ * One sample of a sampled capture: the counts since the previous sample
+ * (cumulative perf counts, so a lost sample only merges two entries),
+ * timed by the clock leader's own timestamp. A sample of 0 cycles is
+ * real there (a domain whose clock stands) and stays in.
+ */
+static void sample(struct decoder *d, const struct nvpc_chunk *c,
+		   const void *payload)
+{
+	struct nvpc_stats *st = d->st;
+	struct nvpc_packet p = { 0 };
+
+	if (d->h->kind != NVPC_KIND_SAMPLED)
+		return;	/* not in a record capture: left out */
+	st->samples++;
+	p.index = st->packets++;
+	p.nr = d->h->nr_signals;
+	if (nvpc_file_decode_sample(payload, c->size, p.nr, &p.delta,
+				    p.ctr) ||
+	    c->time_ns < d->end_ns || d->cycles + p.delta < d->cycles) {
+		impossible(st, &st->bad_cycles);
+		return;
+	}
+	p.segment = d->segment;
+	p.cycles = d->cycles + p.delta;
+	p.raw_cycles = p.cycles;
+	p.start_ns = d->end_ns;
+	p.time_ns = c->time_ns;
+	p.gap_from_ns = d->end_ns;
+	d->cycles = p.cycles;
+	d->end_ns = p.time_ns;
+	st->last_ns = p.time_ns;
+	if (counts_above(&p)) {
+		impossible(st, &st->counts_above);
+		return;
+	}
+	p.stop = 1;	/* one sample (after the check: 0 cycles is real) */
+	for (unsigned int i = 0; i < p.nr; i++)
+		st->sig[i].count = add_sat(st->sig[i].count, p.ctr[i]);
+	st->stop_pulses++;
+	st->cycles += p.delta;
+	st->covered_ns += p.time_ns - p.start_ns;
+	p.after_gap = false;
+	d->seg_packets++;
+	if (d->seg_packets == 1)
+		st->segments++;
+	if (d->fn)
+		d->fn(&p, d->arg);
+}
+
 static void aux(struct decoder *d, const struct nvpc_chunk *c,
 		const uint8_t *data)
 {
@@ -303,7 +353,11 @@ int nvpc_decode(FILE *f, const struct nvpc_header *h, uint64_t clock_hz,
 	while ((ret = nvpc_file_read_chunk(f, &c, &payload, err, errlen)) > 0) {
 		switch (c.type) {
 		case NVPC_CHUNK_AUX:
-			aux(&d, &c, payload);
+			if (h->kind == NVPC_KIND_RECORD)
+				aux(&d, &c, payload);
+			break;
+		case NVPC_CHUNK_SAMPLE:
+			sample(&d, &c, payload);
 			break;
 		case NVPC_CHUNK_RESTART:
 			st->restarts++;

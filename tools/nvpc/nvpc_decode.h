@@ -26,7 +26,7 @@ struct nvpc_packet {
 	uint64_t time_ns;	/* .. and end, since the recording began */
 	unsigned int stop;	/* STOP count: 0 early, > 1 merged */
 	unsigned int nr;	/* counters in use (the header's signals) */
-	uint16_t ctr[NVPC_FILE_MAX_SIGNALS];
+	uint64_t ctr[NVPC_FILE_MAX_SIGNALS];	/* 16 bits; 64 sampled */
 	uint32_t saturated;	/* bit i: counter i read 0xffff */
 	bool after_gap;		/* first packet after a gap */
 	uint64_t gap_from_ns;	/* after_gap: end of the data before it */
@@ -50,6 +50,7 @@ struct nvpc_stats {
 	uint64_t aux_bytes;
 	uint64_t torn_bytes;	/* bytes of a packet cut by a gap */
 	uint64_t wraps;		/* 48-bit cycle counter wraps */
+	uint64_t samples;	/* SAMPLE chunks (a sampled capture) */
 	uint64_t impossible;	/* packets left out: the three below */
 	uint64_t bad_cycles;	/* cycle counter backwards (no wrap) or ahead */
 	uint64_t zero_cycles;	/* 0 cycles since the previous packet */

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,10 @@ enum {
 	HDR_STOP = 248,
 	HDR_SIGNALS = 320,	/* 12 x (u32 id, char name[60]) */
 	HDR_SIGNAL_SIZE = 64,
+	/* version 2 */
+	HDR_KIND = 1088,
+	HDR_COUNTER_BITS = 1092,
+	HDR_SAMPLE_PERIOD = 1096,	/* then 16 reserved bytes (0) */
 };
 
 /* chunk header and END payload offsets */
@@ -119,11 +124,16 @@ static int write_all(FILE *f, const void *buf, size_t len)
 
 int nvpc_file_write_header(FILE *f, const struct nvpc_header *h)
 {
-	uint8_t b[NVPC_FILE_HEADER_SIZE] = { 0 };
+	uint8_t b[NVPC_FILE_HEADER_SIZE_V2] = { 0 };
+	bool sampled = h->kind == NVPC_KIND_SAMPLED;
+	size_t size = sampled ? NVPC_FILE_HEADER_SIZE_V2 :
+		      NVPC_FILE_HEADER_SIZE;
 
 	memcpy(b + HDR_MAGIC, NVPC_FILE_MAGIC, sizeof(NVPC_FILE_MAGIC));
-	put32(b + HDR_VERSION, NVPC_FILE_VERSION);
-	put32(b + HDR_HEADER_SIZE, NVPC_FILE_HEADER_SIZE);
+	/* a record capture stays version 1: older tools read it */
+	put32(b + HDR_VERSION, sampled ? NVPC_FILE_VERSION_SAMPLED :
+		NVPC_FILE_VERSION_RECORD);
+	put32(b + HDR_HEADER_SIZE, size);
 	put32(b + HDR_PACKET_SIZE, h->packet_size);
 	put32(b + HDR_NR_SIGNALS, h->nr_signals);
 	put64(b + HDR_CLOCK_HZ, h->clock_hz);
@@ -155,7 +165,12 @@ int nvpc_file_write_header(FILE *f, const struct nvpc_header *h)
 		put32(s, h->signals[i].id);
 		putstr(s + 4, h->signals[i].name, NVPC_FILE_SIGNAME_LEN);
 	}
-	return write_all(f, b, sizeof(b));
+	if (sampled) {
+		put32(b + HDR_KIND, h->kind);
+		put32(b + HDR_COUNTER_BITS, h->counter_bits);
+		put64(b + HDR_SAMPLE_PERIOD, h->sample_period_ns);
+	}
+	return write_all(f, b, size);
 }
 
 int nvpc_file_write_chunk(FILE *f, const struct nvpc_chunk *c,
@@ -173,6 +188,37 @@ int nvpc_file_write_chunk(FILE *f, const struct nvpc_chunk *c,
 	if (!ret)
 		ret = write_all(f, payload, c->size);
 	return ret;
+}
+
+int nvpc_file_write_sample(FILE *f, uint64_t time_ns, uint64_t cycles,
+			   const uint64_t *count, unsigned int nr)
+{
+	uint8_t b[8 * (1 + NVPC_FILE_MAX_SIGNALS)];
+	struct nvpc_chunk c = {
+		.type = NVPC_CHUNK_SAMPLE,
+		.time_ns = time_ns,
+		.size = 8 * (1 + nr),
+	};
+
+	if (nr > NVPC_FILE_MAX_SIGNALS)
+		return -EINVAL;
+	put64(b, cycles);
+	for (unsigned int i = 0; i < nr; i++)
+		put64(b + 8 * (1 + i), count[i]);
+	return nvpc_file_write_chunk(f, &c, b);
+}
+
+int nvpc_file_decode_sample(const void *payload, uint32_t size,
+			    unsigned int nr, uint64_t *cycles, uint64_t *count)
+{
+	const uint8_t *p = payload;
+
+	if (nr > NVPC_FILE_MAX_SIGNALS || size != 8 * (1 + nr))
+		return -EINVAL;
+	*cycles = get64(p);
+	for (unsigned int i = 0; i < nr; i++)
+		count[i] = get64(p + 8 * (1 + i));
+	return 0;
 }
 
 int nvpc_file_write_end(FILE *f, uint64_t time_ns, const struct nvpc_end *e)
@@ -256,8 +302,9 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 int nvpc_file_read_header(FILE *f, struct nvpc_header *h,
 			  char *err, size_t errlen)
 {
-	uint8_t b[NVPC_FILE_HEADER_SIZE];
-	size_t n = fread(b, 1, sizeof(b), f);
+	uint8_t b[NVPC_FILE_HEADER_SIZE_V2] = { 0 };
+	size_t n = fread(b, 1, NVPC_FILE_HEADER_SIZE, f);
+	size_t want;
 
 	memset(h, 0, sizeof(*h));
 	if (n < HDR_HEADER_SIZE + 4 ||
@@ -267,26 +314,29 @@ int nvpc_file_read_header(FILE *f, struct nvpc_header *h,
 			    NVPC_FILE_MAGIC);
 	h->version = get32(b + HDR_VERSION);
 	h->header_size = get32(b + HDR_HEADER_SIZE);
-	if (h->version != NVPC_FILE_VERSION)
+	if (h->version < NVPC_FILE_VERSION_RECORD ||
+	    h->version > NVPC_FILE_VERSION)
 		return fail(err, errlen,
-			    "capture format version %u, this nvpc reads version %u",
+			    "capture format version %u, this nvpc reads versions 1 to %u",
 			    h->version, NVPC_FILE_VERSION);
-	if (n < sizeof(b))
+	want = h->version >= NVPC_FILE_VERSION_SAMPLED ?
+	       NVPC_FILE_HEADER_SIZE_V2 : NVPC_FILE_HEADER_SIZE;
+	if (n == NVPC_FILE_HEADER_SIZE && want > n)
+		n += fread(b + n, 1, want - n, f);
+	if (n < want)
 		return fail(err, errlen,
-			    "truncated header: the file ends after %zu of its %d bytes",
-			    n, NVPC_FILE_HEADER_SIZE);
-	if (h->header_size < NVPC_FILE_HEADER_SIZE ||
-	    h->header_size > NVPC_FILE_MAX_HEADER)
+			    "truncated header: the file ends after %zu of its %zu bytes",
+			    n, want);
+	if (h->header_size < want || h->header_size > NVPC_FILE_MAX_HEADER)
 		return fail(err, errlen,
-			    "corrupt header: header_size %u (%d to %d)",
-			    h->header_size, NVPC_FILE_HEADER_SIZE,
-			    NVPC_FILE_MAX_HEADER);
+			    "corrupt header: header_size %u (%zu to %d)",
+			    h->header_size, want, NVPC_FILE_MAX_HEADER);
 	/* a later minor revision may append fields: skip them */
-	n = skip(f, h->header_size - sizeof(b));
-	if (n < h->header_size - sizeof(b))
+	n = skip(f, h->header_size - want);
+	if (n < h->header_size - want)
 		return fail(err, errlen,
 			    "truncated header: header_size %u, the file ends after %zu bytes",
-			    h->header_size, sizeof(b) + n);
+			    h->header_size, want + n);
 	h->packet_size = get32(b + HDR_PACKET_SIZE);
 	h->nr_signals = get32(b + HDR_NR_SIGNALS);
 	h->clock_hz = get64(b + HDR_CLOCK_HZ);
@@ -310,13 +360,36 @@ int nvpc_file_read_header(FILE *f, struct nvpc_header *h,
 	getstr(h->pmu, b + HDR_PMU, NVPC_FILE_NAME_LEN);
 	getstr(h->domain, b + HDR_DOMAIN, NVPC_FILE_NAME_LEN);
 	getstr(h->stop, b + HDR_STOP, NVPC_FILE_STOP_LEN);
-	if (h->packet_size != 16 && h->packet_size != 32)
+	h->kind = NVPC_KIND_RECORD;
+	h->counter_bits = 16;
+	if (h->version >= NVPC_FILE_VERSION_SAMPLED) {
+		h->kind = get32(b + HDR_KIND);
+		h->counter_bits = get32(b + HDR_COUNTER_BITS);
+		h->sample_period_ns = get64(b + HDR_SAMPLE_PERIOD);
+	}
+	if (h->kind == NVPC_KIND_SAMPLED) {
+		if (h->counter_bits < 1 || h->counter_bits > 64)
+			return fail(err, errlen,
+				    "sampled capture with %u-bit counters (1 to 64)",
+				    h->counter_bits);
+		if (!h->sample_period_ns)
+			return fail(err, errlen,
+				    "sampled capture with a sample period of 0 ns");
+		if (h->nr_signals < 1 ||
+		    h->nr_signals > NVPC_FILE_MAX_SIGNALS)
+			return fail(err, errlen, "%u signals (1 to %d)",
+				    h->nr_signals, NVPC_FILE_MAX_SIGNALS);
+	} else if (h->kind != NVPC_KIND_RECORD) {
+		return fail(err, errlen, "capture of kind %u (0 record, 1 sampled)",
+			    h->kind);
+	} else if (h->packet_size != 16 && h->packet_size != 32) {
 		return fail(err, errlen, "packet size %u (16 or 32 expected)",
 			    h->packet_size);
-	if (h->nr_signals < 1 ||
-	    h->nr_signals > (h->packet_size == 16 ? 4u : 12u))
+	} else if (h->nr_signals < 1 ||
+		   h->nr_signals > (h->packet_size == 16 ? 4u : 12u)) {
 		return fail(err, errlen, "%u signals in %u-byte packets",
 			    h->nr_signals, h->packet_size);
+	}
 	for (unsigned int i = 0; i < h->nr_signals; i++) {
 		const uint8_t *s = b + HDR_SIGNALS + i * HDR_SIGNAL_SIZE;
 

@@ -14,8 +14,18 @@
 #include <stdio.h>
 
 #define NVPC_FILE_MAGIC		"NVPCREC"	/* 8 bytes with the NUL */
-#define NVPC_FILE_VERSION	1
-#define NVPC_FILE_HEADER_SIZE	1088
+/*
+ * Version 1: record mode (AUX chunks of packets), a 1088-byte header.
+ * Version 2: sampled (SAMPLE chunks), the header grown to 1120 bytes by
+ * kind, counter_bits and sample_period_ns. Record captures are still
+ * written as version 1, so older tools read them; an older tool refuses a
+ * sampled capture by its version instead of showing it empty.
+ */
+#define NVPC_FILE_VERSION	2	/* the newest this tool reads */
+#define NVPC_FILE_VERSION_RECORD 1
+#define NVPC_FILE_VERSION_SAMPLED 2
+#define NVPC_FILE_HEADER_SIZE	1088	/* version 1 */
+#define NVPC_FILE_HEADER_SIZE_V2 1120
 #define NVPC_FILE_MAX_HEADER	65536	/* header_size a reader accepts */
 #define NVPC_FILE_CHUNK_SIZE	32
 #define NVPC_FILE_END_SIZE	64
@@ -29,6 +39,11 @@
 #define NVPC_CHUNK_RESTART	2	/* the tool re-enabled a stopped event */
 #define NVPC_CHUNK_LOST		3	/* PERF_RECORD_LOST: records lost */
 #define NVPC_CHUNK_END		4	/* the recording ended (payload: end) */
+#define NVPC_CHUNK_SAMPLE	5	/* one sample: u64 cycles, u64 count[nr] */
+
+/* what made the entries (the header's kind, version 2) */
+#define NVPC_KIND_RECORD	0	/* record-mode packets in AUX chunks */
+#define NVPC_KIND_SAMPLED	1	/* clock-led perf group samples */
 
 /* PERF_RECORD_AUX flags, as perf_event.h gives them */
 #define NVPC_AUX_TRUNCATED	0x01
@@ -76,6 +91,10 @@ struct nvpc_header {
 	char domain[NVPC_FILE_NAME_LEN];
 	char stop[NVPC_FILE_STOP_LEN];	/* "every 1024 cycles", "graph_idle" */
 	struct nvpc_signal signals[NVPC_FILE_MAX_SIGNALS];
+	/* version 2 (version 1 reads as kind RECORD, 16 bits, 0 ns) */
+	uint32_t kind;			/* NVPC_KIND_* */
+	uint32_t counter_bits;		/* width of each count in an entry */
+	uint64_t sample_period_ns;	/* SAMPLED: the clock's period */
 };
 
 struct nvpc_chunk {
@@ -103,6 +122,9 @@ struct nvpc_end {
 int nvpc_file_write_header(FILE *f, const struct nvpc_header *h);
 int nvpc_file_write_chunk(FILE *f, const struct nvpc_chunk *c,
 			  const void *payload);
+/* a SAMPLE chunk: the cycles and each signal's count since the last */
+int nvpc_file_write_sample(FILE *f, uint64_t time_ns, uint64_t cycles,
+			   const uint64_t *count, unsigned int nr);
 int nvpc_file_write_end(FILE *f, uint64_t time_ns, const struct nvpc_end *e);
 
 /*
@@ -119,6 +141,10 @@ int nvpc_file_read_chunk(FILE *f, struct nvpc_chunk *c, void **payload,
 			 char *err, size_t errlen);
 void nvpc_file_decode_end(const void *payload, uint32_t size,
 			  struct nvpc_end *e);
+
+/* a SAMPLE payload of nr counts: 0, or -EINVAL for a wrong size */
+int nvpc_file_decode_sample(const void *payload, uint32_t size,
+			    unsigned int nr, uint64_t *cycles, uint64_t *count);
 
 const char *nvpc_end_reason_name(uint32_t reason);
 

@@ -60,13 +60,24 @@ struct nvpc_out {
 	FILE *o;
 	const struct nvpc_header *h;	/* the view's */
 	uint64_t hz;
+	uint64_t rate_hz;		/* the clock of rates, 0: by time */
 	uint64_t interval_ns;
 	unsigned int pid;		/* the GPU's process in a trace */
 	bool first;			/* nothing written yet */
 };
 
-/* count * hz / cycles (events/s) and count / cycles (% busy); 0: no cycles */
-double nvpc_rate(uint64_t count, uint64_t cycles, uint64_t hz);
+/*
+ * events/s: count * hz / cycles, or with hz 0 count per second of ns (a
+ * sampled capture's samples are timed by the clock leader, their cycles
+ * counted: no clock needed); 0 without cycles or time
+ */
+double nvpc_rate(uint64_t count, uint64_t cycles, uint64_t ns, uint64_t hz);
+/*
+ * the clock for nvpc_rate() where hz converts cycles: 0 (by time) for a
+ * sampled capture unless --clock gave another clock than the recorded
+ */
+uint64_t nvpc_rate_hz(const struct nvpc_header *h, uint64_t hz);
+/* count / cycles (% busy); 0 without cycles */
 double nvpc_busy(uint64_t count, uint64_t cycles);
 
 /* an interval's start since the recording began; that in CLOCK_MONOTONIC */

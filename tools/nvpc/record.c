@@ -38,6 +38,14 @@
 #include "nvpc.h"
 
 #define DEFAULT_EVERY		65536
+/*
+ * Sampled mode (no record mode here: pre-G84, the PCI backend): a sample
+ * every millisecond by default, ten times perf stat -I's best and well
+ * below perf's default limit of 100000 samples/s; 10 us is that limit.
+ */
+#define DEFAULT_SAMPLE_NS	1000000
+#define MIN_SAMPLE_NS		10000
+#define SAMPLE_DATA_PAGES	64
 /* with --stop the packet rate is unknown: 256 KiB */
 #define DEFAULT_AUX_PAGES	64
 /* the sizing rule of Documentation/record.rst "Sizing" */
@@ -58,7 +66,10 @@ struct rec_opts {
 	char *signals;		/* every -s, comma-separated */
 	const char *stop;
 	const char *output;
-	uint64_t every;		/* 0: not given */
+	uint64_t every;		/* cycles, 0: not given */
+	uint64_t every_ns;	/* --every with a time or Hz unit, 0: not */
+	enum { MODE_AUTO, MODE_RECORD, MODE_SAMPLE } mode;
+	bool data_pages_given;
 	uint64_t clock_hz;	/* --clock, 0: from sysfs */
 	uint64_t aux_pages;	/* 0: chosen from the packet rate */
 	uint64_t data_pages;
@@ -85,6 +96,12 @@ struct rec {
 	uint64_t start_ns;	/* CLOCK_MONOTONIC at the enable */
 	bool progress;		/* stdout is a terminal */
 	bool to_stdout;		/* -o -: the capture goes to stdout */
+
+	/* sampled mode: the group {cpu-clock, cycles, signals...} */
+	bool sampled;
+	int member_fd[1 + NVPC_FILE_MAX_SIGNALS];	/* cycles, signals */
+	uint64_t member_id[1 + NVPC_FILE_MAX_SIGNALS];
+	uint64_t last[1 + NVPC_FILE_MAX_SIGNALS];	/* cumulative counts */
 
 	/* what happened */
 	struct nvpc_end end;
@@ -126,9 +143,15 @@ static void usage(FILE *f)
 "  -s, --signals LIST    comma-separated signals to count: names from the\n"
 "                        PMU's events/ of that domain, or raw ids (0x10);\n"
 "                        up to 12 (4 with --short)\n"
-"      --every N         a packet every N cycles of the domain (PERIODIC):\n"
-"                        1024, 2048, 4096, 8192, 16384, 32768 or 65536\n"
-"                        (default 65536)\n"
+"      --mode MODE       record (hardware record mode), sample (a cpu-clock\n"
+"                        leading a perf group reads the counters), or auto\n"
+"                        (default: record where the domain's record_aux_max\n"
+"                        is above 0, else sample)\n"
+"      --every N         record: a packet every N cycles of the domain\n"
+"                        (PERIODIC): 1024, 2048, 4096, 8192, 16384, 32768 or\n"
+"                        65536 (default 65536). sample: a time (10us, 1ms,\n"
+"                        0.5s), a rate (1000Hz) or N cycles at the domain's\n"
+"                        clock; at least 10us (default 1ms)\n"
 "      --stop SIG        a packet on each cycle signal SIG is 1 instead\n"
 "      --short           16-byte packets (4 counters) instead of 32-byte\n"
 "  -o, --output FILE     the capture (default " NVPC_DEFAULT_OUTPUT "; an\n"
@@ -150,7 +173,8 @@ static bool pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
-enum { O_EVERY = 256, O_STOP, O_SHORT, O_AUX, O_DATA, O_DURATION, O_CLOCK };
+enum { O_EVERY = 256, O_STOP, O_SHORT, O_AUX, O_DATA, O_DURATION, O_CLOCK,
+       O_MODE };
 
 /* the first NVPC_RECORD_SHARED are nvpc top's too, passed on to record */
 const struct option nvpc_record_options[] = {
@@ -165,11 +189,44 @@ const struct option nvpc_record_options[] = {
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "clock", required_argument, NULL, O_CLOCK },
 	{ "output", required_argument, NULL, 'o' },
+	{ "mode", required_argument, NULL, O_MODE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * --every as a time ("10us", "1ms", "0.5s", "250000ns") or a rate
+ * ("1000Hz") into *ns; a bare number leaves *ns 0 (cycles). 0, or
+ * -EINVAL with the reason printed.
+ */
+static int parse_time(const char *arg, uint64_t *ns)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+		{ "Hz", 0 }, { "hz", 0 },
+	};
+	char *end;
+	double v = strtod(arg, &end), t = -1;
+
+	*ns = 0;
+	if (end == arg || !*end)
+		return 0;
+	for (unsigned int i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		t = units[i].ns ? v * units[i].ns : v > 0 ? 1e9 / v : -1;
+		break;
+	}
+	if (!(t >= MIN_SAMPLE_NS) || t > 3600e9) {
+		nvpc_err("--every %s: a number of cycles, a time from 10us to 3600s (10us, 1ms, 0.5s) or a rate up to 100000Hz",
+			 arg);
+		return -EINVAL;
+	}
+	*ns = (uint64_t)(t + 0.5);
+	return 0;
+}
 
 static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
@@ -212,11 +269,30 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		case O_SHORT:
 			o->short_pkt = true;
 			break;
+		case O_MODE:
+			if (!strcmp(optarg, "auto")) {
+				o->mode = MODE_AUTO;
+			} else if (!strcmp(optarg, "record")) {
+				o->mode = MODE_RECORD;
+			} else if (!strcmp(optarg, "sample")) {
+				o->mode = MODE_SAMPLE;
+			} else {
+				nvpc_err("--mode %s: record, sample or auto",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
 		case O_EVERY:
+			o->every = 0;
+			o->every_ns = 0;
+			if (parse_time(optarg, &o->every_ns))
+				return -EINVAL;
+			if (o->every_ns)
+				break;
 			if (nvpc_parse_u64(optarg, &o->every) ||
 			    !pow2(o->every) || o->every < 1024 ||
 			    o->every > 65536) {
-				nvpc_err("--every %s: the PERIODIC generator (pcounter.rst, CTRL PERIODIC_PERIOD) pulses every 1024, 2048, 4096, 8192, 16384, 32768 or 65536 cycles; give one of those",
+				nvpc_err("--every %s: the PERIODIC generator (pcounter.rst, CTRL PERIODIC_PERIOD) pulses every 1024, 2048, 4096, 8192, 16384, 32768 or 65536 cycles; give one of those (a time such as 1ms, or 1000Hz, samples instead: --mode sample)",
 					 optarg);
 				return -EINVAL;
 			}
@@ -233,6 +309,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 					 optarg);
 				return -EINVAL;
 			}
+			o->data_pages_given |= c == O_DATA;
 			break;
 		case O_DURATION:
 			o->duration = strtod(optarg, &end);
@@ -262,12 +339,14 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		nvpc_err("record needs a domain (-d main.1) and signals (-s graph_idle,0x10); see nvpc record --help");
 		return -EINVAL;
 	}
-	if (o->stop && o->every) {
+	if (o->stop && (o->every || o->every_ns)) {
 		nvpc_err("--stop and --every both choose what ends a packet: give one");
 		return -EINVAL;
 	}
-	if (!o->stop && !o->every)
-		o->every = DEFAULT_EVERY;
+	if (o->every_ns && o->mode == MODE_RECORD) {
+		nvpc_err("--every with a time or rate is the sampled mode's; record mode takes cycles (1024 .. 65536)");
+		return -EINVAL;
+	}
 	if (nvpc_is_stdio(o->output) && isatty(STDOUT_FILENO)) {
 		nvpc_err("-o - writes the capture to stdout, which is a terminal: redirect it (| nvpc report -) or give -o FILE");
 		return -EINVAL;
@@ -524,6 +603,134 @@ static int open_event(struct rec *r)
 	return r->copy ? 0 : -ENOMEM;
 }
 
+/* one perf_event_open, its failure explained with attr */
+static int open_one(struct rec *r, struct perf_event_attr *a, int group)
+{
+	int fd;
+
+	nvpc_dbg("perf_event_open type=%u config=0x%llx config1=0x%llx cpu=%d group=%d",
+		 a->type, (unsigned long long)a->config,
+		 (unsigned long long)a->config1, r->gpu.cpu, group);
+	fd = syscall(__NR_perf_event_open, a, -1, r->gpu.cpu, group,
+		     PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+
+		r->attr = *a;
+		explain_open(r, err);
+		errno = err;
+	}
+	return fd;
+}
+
+/*
+ * Sampled mode (Documentation/perf.rst "Sampling"): a group led by
+ * cpu-clock on the PMU's CPU, sampling every every_ns with the group's
+ * counts (PERF_SAMPLE_READ of a PERF_FORMAT_GROUP leader), the domain's
+ * cycles and one counting event per signal as members. The driver reads
+ * the members of one domain as one snapshot, so the counts of a sample
+ * belong to the same cycles.
+ */
+static int open_sampled(struct rec *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr lead = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(lead),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = r->o.every_ns,
+		.sample_type = PERF_SAMPLE_READ | PERF_SAMPLE_TIME,
+		.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID,
+		.disabled = 1,
+		.use_clockid = 1,
+		.clockid = CLOCK_MONOTONIC,
+		.watermark = 1,
+	};
+	uint64_t cfg1 = FIELD(NVPC_CFG1_DOM, r->dom.dom) |
+			FIELD(NVPC_CFG1_DSET, r->dom.dset) |
+			FIELD(NVPC_CFG1_UNIT, r->dom.unit);
+	unsigned int i;
+
+	r->data_size = r->o.data_pages * page;
+	lead.wakeup_watermark = r->data_size / 2;
+	r->fd = open_one(r, &lead, -1);
+	if (r->fd < 0)
+		return -errno;
+	for (i = 0; i <= r->hdr.nr_signals; i++) {
+		struct perf_event_attr a = {
+			.type = r->gpu.type,
+			.size = sizeof(a),
+			.config = i ? FIELD(NVPC_CFG_SIG0,
+					    r->hdr.signals[i - 1].id) :
+				      NVPC_CFG_CYCLES,
+			.config1 = cfg1,
+			.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID,
+			/* perf refuses a member on another clock (EINVAL) */
+			.use_clockid = 1,
+			.clockid = CLOCK_MONOTONIC,
+		};
+
+		r->member_fd[i] = open_one(r, &a, r->fd);
+		if (r->member_fd[i] < 0)
+			return -errno;
+		if (ioctl(r->member_fd[i], PERF_EVENT_IOC_ID,
+			  &r->member_id[i])) {
+			nvpc_err("PERF_EVENT_IOC_ID: %s", strerror(errno));
+			return -errno;
+		}
+		if (!i)	/* the header's config: the cycles event's */
+			r->attr = a;
+	}
+	r->up = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE,
+		     MAP_SHARED, r->fd, 0);
+	if (r->up == MAP_FAILED) {
+		r->up = NULL;
+		explain_mmap("data ring", page + r->data_size, errno);
+		return -errno;
+	}
+	r->data = (uint8_t *)r->up + page;
+	return 0;
+}
+
+/*
+ * One PERF_RECORD_SAMPLE of the group ({time, nr, {value, id} x nr}, as
+ * PERF_SAMPLE_TIME | PERF_SAMPLE_READ with PERF_FORMAT_GROUP | ID give
+ * it): each member's count since the previous sample into a SAMPLE
+ * chunk. The counts are cumulative, so a lost sample only makes the
+ * next entry longer.
+ */
+static void sample_record(struct rec *r, const uint64_t *v, size_t n)
+{
+	unsigned int members = 1 + r->hdr.nr_signals, found = 0;
+	uint64_t cur[1 + NVPC_FILE_MAX_SIGNALS], d[NVPC_FILE_MAX_SIGNALS];
+	uint64_t t, nr;
+
+	if (n < 2)
+		return;
+	t = v[0];
+	nr = v[1];
+	if (nr > (n - 2) / 2)
+		return;	/* cannot be: the record is the kernel's */
+	for (uint64_t j = 0; j < nr; j++)
+		for (unsigned int k = 0; k < members; k++)
+			if (v[3 + 2 * j] == r->member_id[k]) {
+				cur[k] = v[2 + 2 * j];
+				found |= 1u << k;
+			}
+	if (found != (1u << members) - 1)
+		return;
+	for (unsigned int i = 0; i < r->hdr.nr_signals; i++)
+		d[i] = cur[1 + i] - r->last[1 + i];
+	if (!r->write_error &&
+	    nvpc_file_write_sample(r->out, t > r->start_ns ? t - r->start_ns : 0,
+				   cur[0] - r->last[0], d, r->hdr.nr_signals)) {
+		nvpc_err("writing %s: %s", r->o.output, strerror(errno));
+		r->write_error = true;
+	}
+	memcpy(r->last, cur, sizeof(cur[0]) * members);
+	r->packets++;
+}
+
 static void domain_path(struct rec *r, const char *attr, char *path,
 			size_t len)
 {
@@ -542,7 +749,11 @@ static void fill_header(struct rec *r)
 {
 	struct nvpc_header *h = &r->hdr;
 
-	h->packet_size = r->o.short_pkt ? NVPC_PKT_SHORT : NVPC_PKT_LONG;
+	h->packet_size = r->sampled ? 0 : r->o.short_pkt ? NVPC_PKT_SHORT :
+			 NVPC_PKT_LONG;
+	h->kind = r->sampled ? NVPC_KIND_SAMPLED : NVPC_KIND_RECORD;
+	h->counter_bits = r->sampled ? 64 : 16;
+	h->sample_period_ns = r->sampled ? r->o.every_ns : 0;
 	h->nominal_hz = r->dom.nominal_hz;
 	h->measured_hz = r->dom.clock_hz;
 	h->clock_hz = r->o.clock_hz ? r->o.clock_hz :
@@ -551,7 +762,7 @@ static void fill_header(struct rec *r)
 	h->config1 = r->attr.config1;
 	h->config2 = r->attr.config2;
 	h->pmu_type = r->gpu.type;
-	h->period_cycles = r->o.every;
+	h->period_cycles = r->sampled ? 0 : r->o.every;
 	h->dset = r->dom.dset;
 	h->dom = r->dom.dom;
 	h->unit = r->dom.unit;
@@ -664,6 +875,11 @@ static bool drain(struct rec *r)
 		ring_copy(rec.b, r->data, r->data_size, tail, h.size);
 		tail += h.size;
 		switch (h.type) {
+		case PERF_RECORD_SAMPLE:
+			if (r->sampled)
+				sample_record(r, v, (h.size - sizeof(h)) /
+						    sizeof(uint64_t));
+			break;
 		case PERF_RECORD_AUX:
 			if (h.size >= sizeof(h) + 3 * sizeof(uint64_t))
 				aux_record(r, v[0], v[1], v[2], &reenable);
@@ -818,9 +1034,10 @@ static void summary(struct rec *r)
 
 	if (r->o.quiet)
 		return;
-	fprintf(f, "nvpc: %s (%s %s) %s: %llu packets (%llu bytes) in %.3f s to %s; %s",
+	fprintf(f, "nvpc: %s (%s %s) %s: %llu %s (%llu bytes) in %.3f s to %s; %s",
 		r->gpu.pmu, r->gpu.chip, r->gpu.bus, r->dom.name,
 		(unsigned long long)r->packets,
+		r->sampled ? "samples" : "packets",
 		(unsigned long long)r->end.aux_bytes, r->end.end_ns / 1e9,
 		r->o.output, nvpc_end_reason_name(r->end.reason));
 	if (r->end.reason == NVPC_END_COMMAND && r->end.status != -1) {
@@ -901,7 +1118,8 @@ static int run(struct rec *r)
 		nvpc_err("writing %s: %s", r->o.output, strerror(errno));
 		return -EIO;
 	}
-	hw_counters(r, true);
+	if (!r->sampled)
+		hw_counters(r, true);
 	if (ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0)) {
 		ret = -errno;
 		explain_open(r, errno);
@@ -989,7 +1207,8 @@ stop:
 	} else if (!r->o.cmd) {
 		r->end.status = -1;
 	}
-	hw_counters(r, false);
+	if (!r->sampled)
+		hw_counters(r, false);
 	if (r->progress && last_ns)
 		printf("\n");
 	if (r->faulted)
@@ -1000,6 +1219,65 @@ stop:
 			 r->gpu.pmu);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	return ret;
+}
+
+/*
+ * record or sample (--mode; auto: record where the domain's
+ * record_aux_max is above 0, or unknown, unless --every gave a time),
+ * and the defaults of the chosen mode. 0 or -EINVAL.
+ */
+static int choose_mode(struct rec *r)
+{
+	struct rec_opts *o = &r->o;
+	uint64_t max = 1;
+	bool known = read_domain_u64(r, "record_aux_max", &max);
+
+	r->sampled = o->mode == MODE_SAMPLE ||
+		     (o->mode == MODE_AUTO && ((known && !max) || o->every_ns));
+	nvpc_dbg("%s mode (--mode %s, record_aux_max %s%llu)",
+		 r->sampled ? "sampled" : "record",
+		 o->mode == MODE_AUTO ? "auto" : o->mode == MODE_SAMPLE ?
+		 "sample" : "record", known ? "" : "unknown, ",
+		 (unsigned long long)max);
+	if (!r->sampled) {
+		if (!o->stop && !o->every)
+			o->every = DEFAULT_EVERY;
+		return 0;
+	}
+	if (o->stop || o->short_pkt) {
+		nvpc_err("--%s is record mode's, and %s of %s samples (%s): drop it",
+			 o->stop ? "stop" : "short", r->dom.name, r->gpu.pmu,
+			 o->mode == MODE_SAMPLE ? "--mode sample" :
+			 "no record mode here");
+		return -EINVAL;
+	}
+	if (o->every && !o->every_ns) {
+		uint64_t hz = o->clock_hz ? o->clock_hz :
+			      r->dom.clock_hz ? r->dom.clock_hz :
+			      r->dom.nominal_hz;
+
+		if (!hz) {
+			nvpc_err("--every %llu cycles: %s has no clock to turn cycles into a sample period; give a time (--every 1ms)",
+				 (unsigned long long)o->every, r->dom.name);
+			return -EINVAL;
+		}
+		o->every_ns = (uint64_t)((unsigned __int128)o->every *
+					 1000000000u / hz);
+		if (o->every_ns < MIN_SAMPLE_NS) {
+			nvpc_err("--every %llu cycles: %llu ns at %llu Hz, below the shortest sample period (%d us) of %s: give a time (--every 1ms)",
+				 (unsigned long long)o->every,
+				 (unsigned long long)o->every_ns,
+				 (unsigned long long)hz, MIN_SAMPLE_NS / 1000,
+				 r->dom.name);
+			return -EINVAL;
+		}
+		o->every = 0;
+	}
+	if (!o->every_ns)
+		o->every_ns = DEFAULT_SAMPLE_NS;
+	if (!o->data_pages_given)
+		o->data_pages = SAMPLE_DATA_PAGES;
+	return 0;
 }
 
 int nvpc_record(int argc, char **argv)
@@ -1014,7 +1292,13 @@ int nvpc_record(int argc, char **argv)
 	    nvpc_domain_open(&r.gpu, r.o.domain, &r.dom) ||
 	    lookup_signals(&r))
 		return 2;
-	if (r.o.stop) {
+	if (choose_mode(&r))
+		return 2;
+	if (r.sampled) {
+		snprintf(r.hdr.stop, sizeof(r.hdr.stop),
+			 "sampled every %llu ns (cpu-clock)",
+			 (unsigned long long)r.o.every_ns);
+	} else if (r.o.stop) {
 		struct nvpc_signal s;
 
 		if (nvpc_signal_lookup(&r.gpu, &r.dom, r.o.stop, &s))
@@ -1032,7 +1316,7 @@ int nvpc_record(int argc, char **argv)
 		nvpc_err("warning: %s has no clock_hz or nominal_hz: the report needs --clock HZ",
 			 r.dom.name);
 
-	ret = open_event(&r);
+	ret = r.sampled ? open_sampled(&r) : open_event(&r);
 	if (!ret) {
 		fill_header(&r);	/* the attr is known now */
 		ret = create_output(&r);
@@ -1052,6 +1336,9 @@ int nvpc_record(int argc, char **argv)
 		munmap(r.aux, r.aux_size);
 	if (r.up)
 		munmap(r.up, sysconf(_SC_PAGESIZE) + r.data_size);
+	for (unsigned int i = 0; i <= r.hdr.nr_signals; i++)
+		if (r.member_fd[i] > 0)
+			close(r.member_fd[i]);
 	if (r.fd >= 0)
 		close(r.fd);
 	free(r.copy);

@@ -95,7 +95,7 @@ static void csv_packet(const struct nvpc_packet *p, void *arg)
 		(unsigned long long)p->delta, p->stop,
 		__builtin_popcount(p->saturated));
 	for (unsigned int i = 0; i < p->nr; i++)
-		fprintf(o, ",%u", p->ctr[i]);
+		fprintf(o, ",%llu", (unsigned long long)p->ctr[i]);
 	fputc('\n', o);
 }
 
@@ -219,9 +219,16 @@ static void trace_begin(struct nvpc_out *t, const struct nvpc_view *v)
 	fprintf(t->o, "}}");
 }
 
-double nvpc_rate(uint64_t count, uint64_t cycles, uint64_t hz)
+double nvpc_rate(uint64_t count, uint64_t cycles, uint64_t ns, uint64_t hz)
 {
+	if (!hz)
+		return ns ? count * 1e9 / ns : 0;
 	return cycles ? (double)count * hz / cycles : 0;
+}
+
+uint64_t nvpc_rate_hz(const struct nvpc_header *h, uint64_t hz)
+{
+	return h->kind == NVPC_KIND_SAMPLED && hz == h->clock_hz ? 0 : hz;
 }
 
 double nvpc_busy(uint64_t count, uint64_t cycles)
@@ -269,7 +276,8 @@ static void text_interval(const struct nvpc_interval *iv, void *arg)
 				       t->h->signals[i].name),
 			(unsigned long long)iv->count[i],
 			iv->saturated[i] ? ">" : " ",
-			nvpc_rate(iv->count[i], iv->cycles, t->hz),
+			nvpc_rate(iv->count[i], iv->cycles, iv->covered_ns,
+				  t->rate_hz),
 			nvpc_busy(iv->count[i], iv->cycles),
 			iv->gap ? "  gap" : "");
 }
@@ -308,7 +316,8 @@ void nvpc_csv_interval(const struct nvpc_interval *iv, void *arg)
 	for (unsigned int i = 0; i < t->h->nr_signals; i++)
 		fprintf(t->o, ",%llu,%.6f,%.6f",
 			(unsigned long long)iv->count[i],
-			nvpc_rate(iv->count[i], iv->cycles, t->hz),
+			nvpc_rate(iv->count[i], iv->cycles, iv->covered_ns,
+				  t->rate_hz),
 			nvpc_busy(iv->count[i], iv->cycles));
 	fputc('\n', t->o);
 }
@@ -328,7 +337,8 @@ void nvpc_json_interval(const struct nvpc_interval *iv, void *arg)
 	for (unsigned int i = 0; i < t->h->nr_signals; i++)
 		fprintf(t->o, "%s{\"count\": %llu, \"events_per_s\": %.6f, \"busy_pct\": %.6f}",
 			i ? ", " : "", (unsigned long long)iv->count[i],
-			nvpc_rate(iv->count[i], iv->cycles, t->hz),
+			nvpc_rate(iv->count[i], iv->cycles, iv->covered_ns,
+				  t->rate_hz),
 			nvpc_busy(iv->count[i], iv->cycles));
 	fprintf(t->o, "]}");
 }
@@ -367,6 +377,7 @@ static void text_summary(FILE *o, const char *path,
 			 const struct nvpc_header *h, uint64_t hz,
 			 const struct nvpc_stats *st, const struct nvpc_view *v)
 {
+	uint64_t rate_hz = nvpc_rate_hz(h, hz);
 	const struct nvpc_interval *all = &v->all;
 	char when[64], b1[NAME_BUF], b2[NAME_BUF], b3[NAME_BUF];
 	uint64_t wall = st->have_end ? st->end.end_ns : st->last_ns;
@@ -384,8 +395,17 @@ static void text_summary(FILE *o, const char *path,
 		hz != h->clock_hz ? "--clock" : "recorded",
 		(unsigned long long)h->nominal_hz,
 		(unsigned long long)h->measured_hz);
-	fprintf(o, "  packets    %u bytes, STOP %s\n", h->packet_size,
-		nvpc_printable(b1, sizeof(b1), h->stop));
+	if (h->kind == NVPC_KIND_SAMPLED) {
+		fprintf(o, "  sampled    every %llu ns by a cpu-clock leading a perf group (no record mode here), %u-bit counts: %s\n",
+			(unsigned long long)h->sample_period_ns,
+			h->counter_bits, nvpc_printable(b1, sizeof(b1), h->stop));
+		fprintf(o, "  rates      events/s %s\n",
+			rate_hz ? "from the cycles at --clock" :
+			"from the samples' own times (no clock needed)");
+	} else {
+		fprintf(o, "  packets    %u bytes, STOP %s\n", h->packet_size,
+			nvpc_printable(b1, sizeof(b1), h->stop));
+	}
 	fprintf(o, "  started    %s (CLOCK_MONOTONIC %llu.%09llu s)\n", when,
 		(unsigned long long)(h->start_monotonic_ns / 1000000000),
 		(unsigned long long)(h->start_monotonic_ns % 1000000000));
@@ -447,7 +467,8 @@ static void text_summary(FILE *o, const char *path,
 			nvpc_printable(b1, sizeof(b1), h->signals[i].name), id,
 			(unsigned long long)all->count[i],
 			all->saturated[i] ? ">" : " ",
-			nvpc_rate(all->count[i], all->cycles, hz),
+			nvpc_rate(all->count[i], all->cycles, all->covered_ns,
+				  rate_hz),
 			nvpc_busy(all->count[i], all->cycles),
 			(unsigned long long)all->saturated[i]);
 	}
@@ -471,6 +492,7 @@ static void json_summary(FILE *o, const char *path,
 			 const struct nvpc_stats *st, const struct nvpc_view *v,
 			 const char *intervals)
 {
+	uint64_t rate_hz = nvpc_rate_hz(h, hz);
 	const struct nvpc_interval *all = &v->all;
 
 	fprintf(o, "{\n");
@@ -486,6 +508,9 @@ static void json_summary(FILE *o, const char *path,
 	json_u64(o, "packet_size", h->packet_size);
 	json_str(o, "stop", h->stop);
 	json_u64(o, "period_cycles", h->period_cycles);
+	json_str(o, "kind", h->kind == NVPC_KIND_SAMPLED ? "sampled" : "record");
+	json_u64(o, "sample_period_ns", h->sample_period_ns);
+	json_u64(o, "counter_bits", h->counter_bits);
 	json_u64(o, "start_realtime_ns", h->start_realtime_ns);
 	json_u64(o, "start_monotonic_ns", h->start_monotonic_ns);
 	fprintf(o, "  \"config\": \"0x%llx\",\n  \"config1\": \"0x%llx\",\n  \"config2\": \"0x%llx\",\n",
@@ -539,7 +564,8 @@ static void json_summary(FILE *o, const char *path,
 		nvpc_json_str(o, h->signals[i].name);
 		fprintf(o, ", \"id\": %u, \"count\": %llu, \"events_per_s\": %.6f, \"busy_pct\": %.6f, \"saturated\": %llu}%s\n",
 			h->signals[i].id, (unsigned long long)all->count[i],
-			nvpc_rate(all->count[i], all->cycles, hz),
+			nvpc_rate(all->count[i], all->cycles, all->covered_ns,
+				  rate_hz),
 			nvpc_busy(all->count[i], all->cycles),
 			(unsigned long long)all->saturated[i],
 			i + 1 < h->nr_signals ? "," : "");
@@ -597,6 +623,7 @@ int nvpc_report_write(FILE *f, const char *path,
 		return NVPC_EXIT_USAGE;
 	nvpc_view_header(&v, &h, &vh);
 	t.h = &vh;
+	t.rate_hz = nvpc_rate_hz(&h, t.hz);
 	v.arg = &t;
 	switch (ro->fmt) {
 	case NVPC_REPORT_CSV:

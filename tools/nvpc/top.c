@@ -340,7 +340,7 @@ int nvpc_top(int argc, char **argv)
 	t.v = &v;
 	t.out = (struct nvpc_out){
 		.o = stdout, .h = &vh, .interval_ns = interval, .first = true,
-		.hz = h.clock_hz,
+		.hz = h.clock_hz, .rate_hz = nvpc_rate_hz(&h, h.clock_hz),
 	};
 	v.ifn = top_interval;
 	v.arg = &t;

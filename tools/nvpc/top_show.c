@@ -75,7 +75,8 @@ void nvpc_top_table(FILE *o, const struct nvpc_out *out,
 
 		fprintf(o, "%8.2f%% %11s%s  0x%02x   %s\n", busy_of(iv, i),
 			si(rate, sizeof(rate),
-			   nvpc_rate(iv->count[i], iv->cycles, out->hz)),
+			   nvpc_rate(iv->count[i], iv->cycles, iv->covered_ns,
+				     out->rate_hz)),
 			iv->saturated[i] ? ">" : " ", h->signals[i].id & 0xff,
 			nvpc_printable(b1, sizeof(b1), h->signals[i].name));
 	}

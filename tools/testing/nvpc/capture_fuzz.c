@@ -662,15 +662,54 @@ static void seed_killed(struct buf *b)
 	b->len -= 40;
 }
 
+/*
+ * a sampled capture (version 2): counts since each sample, a sample of 0
+ * cycles, a LOST record, an AUX chunk that does not belong, a count above
+ * its cycles, a wrong payload size, a torn last sample
+ */
+static void seed_sampled(struct buf *b)
+{
+	struct nvpc_chunk lost = { .type = NVPC_CHUNK_LOST, .offset = 3,
+				   .time_ns = 5500000 };
+	struct nvpc_header h;
+	uint64_t count[3], off = 0;
+	uint8_t d[64] = { 0 };
+	FILE *f = begin(b, 0, 3, &h);
+
+	h.kind = NVPC_KIND_SAMPLED;
+	h.counter_bits = 64;
+	h.sample_period_ns = 1000000;
+	h.period_cycles = 0;
+	strcpy(h.stop, "sampled every 1000000 ns (cpu-clock)");
+	nvpc_file_write_header(f, &h);
+	for (unsigned int k = 1; k <= 8; k++) {
+		for (unsigned int i = 0; i < 3; i++)
+			count[i] = k == 4 ? 0 : 575000 >> i;
+		nvpc_file_write_sample(f, k * 1000000ULL, k == 4 ? 0 : 575000,
+				       count, 3);
+	}
+	nvpc_file_write_chunk(f, &lost, NULL);
+	aux(f, &off, 0, 9000000, d, sizeof(d));
+	count[0] = UINT64_MAX;
+	nvpc_file_write_sample(f, 10000000, 575000, count, 3);
+	nvpc_file_write_sample(f, 11000000, 575000, count, 2);
+	nvpc_file_write_sample(f, 12000000, 1ULL << 63, count + 1, 2);
+	end(f, 13000000);
+	nvpc_file_write_sample(f, 14000000, 575000, count, 3);
+	fclose(f);
+	b->len -= 9;
+}
+
 static struct seed seeds[] = {
 	{ .name = "periodic" }, { .name = "gaps" }, { .name = "edges" },
-	{ .name = "names" }, { .name = "killed" },
+	{ .name = "names" }, { .name = "killed" }, { .name = "sampled" },
 };
 
 static void make_seeds(void)
 {
 	static void (* const make[])(struct buf *) = {
 		seed_periodic, seed_gaps, seed_edges, seed_names, seed_killed,
+		seed_sampled,
 	};
 
 	if (seeds[0].b.p)
@@ -918,7 +957,7 @@ static const uint8_t hostile_bytes[] = {
 static uint64_t edge_value(uint64_t *s)
 {
 	static const uint64_t v[] = {
-		0, 1, 2, 4, 12, 13, 16, 32, 1088, 1089, 4096, 0xf000, 0xffff,
+		0, 1, 2, 4, 5, 12, 13, 16, 32, 64, 65, 1088, 1089, 1120, 4096, 0xf000, 0xffff,
 		0x10000, 0x7fffffff, 0x80000000, 0xffffffff, 1ULL << 47,
 		(1ULL << 48) - 1, 1ULL << 48, 1ULL << 63, UINT64_MAX,
 		256u << 20, (256u << 20) + 1,
@@ -939,6 +978,8 @@ static void put_le(uint8_t *p, uint64_t v, unsigned int n)
 static const struct { uint16_t off, len; } header_ints[] = {
 	{ 8, 4 }, { 12, 4 }, { 16, 4 }, { 20, 4 }, { 24, 8 }, { 32, 8 },
 	{ 40, 8 }, { 48, 8 }, { 56, 8 }, { 92, 4 }, { 96, 4 },
+	/* version 2: kind, counter_bits, sample_period_ns */
+	{ 1088, 4 }, { 1092, 4 }, { 1096, 8 },
 };
 
 static const struct { uint16_t off, len; } header_strs[] = {
@@ -950,6 +991,10 @@ static const struct { uint16_t off, len; } header_strs[] = {
 static size_t some_chunk(uint64_t *s, const uint8_t *b, size_t len)
 {
 	size_t at[64], n = 0, pos = NVPC_FILE_HEADER_SIZE;
+
+	/* a version 2 capture's chunks start after its longer header */
+	if (len > 16 && b[8] == NVPC_FILE_VERSION_SAMPLED)
+		pos = NVPC_FILE_HEADER_SIZE_V2;
 
 	while (pos + NVPC_FILE_CHUNK_SIZE <= len && n < 64) {
 		at[n++] = pos;
@@ -1176,7 +1221,8 @@ TEST(validators_refuse)
 /* every capture written by the tool: its status, valid outputs */
 TEST(seeds_every_output)
 {
-	static const int status[] = { 0, 0, 0, 0, NVPC_EXIT_DAMAGED };
+	static const int status[] = { 0, 0, 0, 0, NVPC_EXIT_DAMAGED,
+				      NVPC_EXIT_DAMAGED };
 	struct result r, json = { 0 };
 
 	make_seeds();

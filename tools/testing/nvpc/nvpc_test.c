@@ -40,7 +40,7 @@ struct cap {
 struct row {
 	unsigned int seg, stop, sat;
 	unsigned long long time_ns, cycles, delta;
-	unsigned int ctr[12];
+	unsigned long long ctr[12];
 };
 
 static const char *bin(void)
@@ -176,7 +176,7 @@ static int csv(const char *path, struct row *rows, char *header, size_t hlen)
 		r->stop = strtoul(f + 1, &f, 10);
 		r->sat = strtoul(f + 1, &f, 10);
 		for (int i = 0; *f == ',' && i < 12; i++)
-			r->ctr[i] = strtoul(f + 1, &f, 10);
+			r->ctr[i] = strtoull(f + 1, &f, 10);
 	}
 	return n;
 }
@@ -256,6 +256,145 @@ TEST(periodic_counts)
 	/* 300 of 1000 cycles at 1 MHz: 300000 events/s, 30% busy */
 	EXPECT_NE(NULL, strstr(js, "\"name\": \"s0\", \"id\": 16, \"count\": 3000, \"events_per_s\": 300000.000000, \"busy_pct\": 30.000000"));
 	EXPECT_NE(NULL, strstr(js, "\"name\": \"s1\", \"id\": 17, \"count\": 10000, \"events_per_s\": 1000000.000000, \"busy_pct\": 100.000000"));
+	unlink(c.path);
+}
+
+/*
+ * A sampled capture (format version 2): each sample's counts since the
+ * previous one in 64 bits (above a packet's 16), its time the clock
+ * leader's, a sample of 0 cycles kept (a stopped clock is real), the
+ * header's kind, period and width in the JSON. The samples: 1 ms
+ * 575000 cycles (s0 a quarter: 143750, s1 all, s2 none), at 2.5 ms
+ * 862500 more (215625, 862500, 0), at 3 ms 0 cycles and counts.
+ */
+TEST(sampled_capture)
+{
+	struct row rows[MAX_ROWS];
+	char hdr[256], js[8192];
+	struct cap c;
+	int n;
+
+	cap_begin(&c, "sampled", 0, 3);
+	c.h.kind = NVPC_KIND_SAMPLED;
+	c.h.counter_bits = 64;
+	c.h.sample_period_ns = 1000000;
+	c.h.period_cycles = 0;
+	c.h.clock_hz = 575000000;
+	cap_header(&c);
+	nvpc_file_write_sample(c.f, 1000000, 575000,
+			       (uint64_t[]){ 143750, 575000, 0 }, 3);
+	nvpc_file_write_sample(c.f, 2500000, 862500,
+			       (uint64_t[]){ 215625, 862500, 0 }, 3);
+	nvpc_file_write_sample(c.f, 3000000, 0, (uint64_t[]){ 0, 0, 0 }, 3);
+	cap_end(&c, 3100000);
+
+	n = csv(c.path, rows, hdr, sizeof(hdr));
+	ASSERT_EQ(3, n);
+	EXPECT_STREQ("segment,time_ns,cycles,delta,stop,saturated,s0,s1,s2", hdr);
+	EXPECT_EQ(1000000, rows[0].time_ns);
+	EXPECT_EQ(575000, rows[0].cycles);
+	EXPECT_EQ(575000, rows[0].delta);
+	EXPECT_EQ(143750, rows[0].ctr[0]);
+	EXPECT_EQ(575000, rows[0].ctr[1]);
+	EXPECT_EQ(2500000, rows[1].time_ns);
+	EXPECT_EQ(1437500, rows[1].cycles);
+	EXPECT_EQ(862500, rows[1].delta);
+	EXPECT_EQ(215625, rows[1].ctr[0]);
+	EXPECT_EQ(862500, rows[1].ctr[1]);
+	EXPECT_EQ(0, rows[1].ctr[2]);
+	EXPECT_EQ(3000000, rows[2].time_ns);
+	EXPECT_EQ(0, rows[2].delta);
+	EXPECT_EQ(0, rows[2].ctr[1]);
+
+	ASSERT_EQ(0, json(c.path, js, sizeof(js)));
+	EXPECT_NE(NULL, strstr(js, "\"kind\": \"sampled\""));
+	EXPECT_EQ(1000000, json_num(js, "sample_period_ns"));
+	EXPECT_EQ(64, json_num(js, "counter_bits"));
+	EXPECT_EQ(2, json_num(js, "version"));
+	EXPECT_EQ(1437500, json_num(js, "cycles"));
+	EXPECT_EQ(3000000, json_num(js, "covered_ns"));
+	EXPECT_EQ(0, json_num(js, "impossible_packets"));
+	EXPECT_EQ(3, json_num(js, "packets"));
+	/* a quarter of 1437500 cycles in 3 ms: 25% busy */
+	EXPECT_NE(NULL, strstr(js, "\"name\": \"s0\", \"id\": 16, \"count\": 359375,"));
+	EXPECT_NE(NULL, strstr(js, "\"busy_pct\": 25.000000"));
+	/*
+	 * rates from the samples' times, not from the recorded clock
+	 * (575 MHz; these samples ran 1437500 cycles in 3 ms, 479 MHz):
+	 * 359375 in 3 ms, not 359375 * 575 MHz / 1437500 = 143750000/s
+	 */
+	EXPECT_NE(NULL, strstr(js, "\"count\": 359375, \"events_per_s\": 119791666.666667,"));
+	unlink(c.path);
+}
+
+/*
+ * Record captures stay format version 1 with the 1088-byte header, so
+ * older tools read them; a sampled header cut inside its version 2
+ * fields, a kind, a width or a period out of range, and a version 3
+ * are refused with the reason.
+ */
+TEST(capture_versions)
+{
+	static const struct { unsigned int off, len; uint64_t v; const char *why; } bad[] = {
+		{ 8, 4, 3, "capture format version 3" },
+		{ 1088, 4, 2, "capture of kind 2" },
+		{ 1092, 4, 65, "65-bit counters" },
+		{ 1092, 4, 0, "0-bit counters" },
+		{ 1096, 8, 0, "sample period of 0 ns" },
+	};
+	struct nvpc_header h;
+	char err[256];
+	uint8_t b[1200];
+	struct cap c;
+	size_t n;
+	FILE *f;
+
+	cap_begin(&c, "v1", 32, 2);
+	cap_end(&c, 1000);
+	f = fopen(c.path, "r");
+	ASSERT_NE(NULL, f);
+	n = fread(b, 1, sizeof(b), f);
+	fclose(f);
+	EXPECT_EQ(1088 + 32 + 64, n);
+	EXPECT_EQ(1, b[8]);
+	EXPECT_EQ(1088 & 0xff, b[12]);
+	EXPECT_EQ(1088 >> 8, b[13]);
+	EXPECT_EQ(NVPC_CHUNK_END, b[1088]);
+	unlink(c.path);
+
+	cap_begin(&c, "v2", 0, 2);
+	c.h.kind = NVPC_KIND_SAMPLED;
+	c.h.counter_bits = 64;
+	c.h.sample_period_ns = 1000;
+	cap_header(&c);
+	fclose(c.f);
+	f = fopen(c.path, "r");
+	ASSERT_NE(NULL, f);
+	n = fread(b, 1, sizeof(b), f);
+	fclose(f);
+	ASSERT_EQ(1120, n);
+	EXPECT_EQ(2, b[8]);
+	f = fmemopen(b, n, "r");
+	ASSERT_EQ(0, nvpc_file_read_header(f, &h, err, sizeof(err)));
+	fclose(f);
+	EXPECT_EQ(NVPC_KIND_SAMPLED, h.kind);
+	EXPECT_EQ(64, h.counter_bits);
+	EXPECT_EQ(1000, h.sample_period_ns);
+	f = fmemopen(b, 1100, "r");
+	EXPECT_EQ(-EINVAL, nvpc_file_read_header(f, &h, err, sizeof(err)));
+	fclose(f);
+	EXPECT_NE(NULL, strstr(err, "truncated header: the file ends after 1100 of its 1120 bytes"));
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint8_t m[1120];
+
+		memcpy(m, b, sizeof(m));
+		for (unsigned int k = 0; k < bad[i].len; k++)
+			m[bad[i].off + k] = bad[i].v >> (8 * k);
+		f = fmemopen(m, sizeof(m), "r");
+		EXPECT_EQ(-EINVAL, nvpc_file_read_header(f, &h, err, sizeof(err)));
+		fclose(f);
+		EXPECT_NE(NULL, strstr(err, bad[i].why)) TH_LOG("%s", err);
+	}
 	unlink(c.path);
 }
 
@@ -1502,7 +1641,7 @@ TEST(version_and_install)
 
 	snprintf(cmd, sizeof(cmd), "%s --version", bin());
 	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
-	EXPECT_STREQ("nvpc 0.1 (nvpcounter), capture format version 1\n", out);
+	EXPECT_STREQ("nvpc 0.1 (nvpcounter), capture format version 2\n", out);
 	if (!src)
 		SKIP(return, "NVPC_SRC (tools/nvpc) not given");
 	tmp_path(dir, sizeof(dir), "install");

@@ -85,4 +85,50 @@ n=$(perf stat -a -x';' -I 10 -e "$PMUNAME/dom=1,sig0=0x10/" sleep $SECS 2>&1 |
 	grep -c "$PMUNAME")
 sps=$(awk -v n="$n" -v secs=$SECS 'BEGIN { printf "%.0f", n / secs }')
 echo "perf stat -I 10: $sps samples/s of one counter; record mode sustained $best packets/s of 2 counters + cycles with 0 loss: $(awk -v a="$best" -v b="$sps" 'BEGIN { printf "%.0f", (b > 0 ? a / b : 0) }')x the samples/s"
+
+# --- sampled mode (Documentation/perf.rst "Sampling") -------------------
+# The same domain at its catalogue clock, sampled by nvpc record --mode
+# sample (a cpu-clock leading cycles and two signals) at a sweep of
+# rates: per rate the samples/s the capture holds, how many of them are
+# exact (0x11 held at 1 counts the sample's cycles; 0x10, high 4 of
+# every 16 cycles, a quarter of them +-3), and the share of the PMU's
+# CPU the sampling took from a pinned hog (the hrtimer, the group read's
+# register accesses and the sim's catch-up there: an upper bound for the
+# driver). perf may throttle a rate it finds too costly
+# (perf_cpu_time_max_percent): fewer samples, still exact.
+echo
+echo "all $(cat $D/nominal_hz)" > $G/clocks
+echo "main.1 0x11 const 1" > $G/wave
+echo "main.1 0x10 periodic 16 4 0" > $G/wave
+echo realtime > $G/clock
+echo "== sampled mode: main.1 at $(cat $D/nominal_hz) Hz, cycles + 2 signals, ${SECS} s per rate (nvpc on CPU $other, samples on CPU $cpu)"
+printf "%8s %10s %10s %8s %9s %11s\n" rate_hz "expected/s" samples/s exact cpu_share us/sample
+sbest=0
+for rate in 100 1000 2000 5000 10000 20000; do
+	base=$(taskset -c "$cpu" "$HOG" 2)
+	taskset -c "$cpu" "$HOG" $SECS > "$NVPC_OUT/hog.out" &
+	hog=$!
+	taskset -c "$other" "$NVPC" record --mode sample -g "$PMUNAME" \
+		-d main.1 -s 0x11,0x10 --every ${rate}Hz --duration $SECS \
+		-o "$NVPC_OUT/sbench.nvpc" > "$NVPC_OUT/srec.out" 2>&1
+	wait $hog
+	"$NVPC" report --csv "$NVPC_OUT/sbench.nvpc" > "$NVPC_OUT/sbench.csv" 2>&1
+	line=$(awk -F, -v rate=$rate -v secs=$SECS -v base="$base" \
+	    -v busy="$(cat "$NVPC_OUT/hog.out")" 'NR == 1 { next }
+		{ n++; d = $4
+		  if ($7 == d && $8 >= d / 4 - 3 && $8 <= d / 4 + 3 && d > 0) ok++ }
+		END {
+			sps = n / secs; share = base > 0 ? 1 - busy / base : 0
+			if (share < 0) share = 0
+			printf "%8d %10d %10.0f %7.1f%% %8.1f%% %11.2f %d\n",
+				rate, rate, sps, n ? 100 * ok / n : 0, 100 * share,
+				(sps > 0 ? share * 1e6 / sps : 0), (n && ok == n)
+		}' "$NVPC_OUT/sbench.csv")
+	echo "${line% *}"
+	if [ "${line##* }" = 1 ]; then
+		sbest=$(echo "$line" | awk '{ printf "%.0f", $3 }')
+	fi
+done
+echo "exact: the share of samples whose counts match the waveforms; the highest rate with every sample exact gave $sbest samples/s of cycles + 2 counters"
+echo "side by side: perf stat -I 10 $sps samples/s, sampled mode $sbest samples/s, record mode $best packets/s (the sim's limit, not the driver's: Documentation/record.rst \"Throughput\")"
 echo "${G##*gpu}" > $SIM/remove
