@@ -140,17 +140,23 @@ done
 # a cpu-clock led group on the G84's PMU CPU: samples come, the raw event
 # is in the recording, and it counts 0 in each sample, as perf stat does
 # on this BAR (perf script leaves out a member whose period is 0, so no
-# line of it may show up)
+# line of it may show up). A CPU-wide perf record walks all of
+# /lib/modules/$(uname -r) (a stat per file, about 5200 on 6.12), which
+# is this VM's 9p root: 20 s for the whole command idle, over 120 s while
+# another TCG VM shares the host's two cores. Its bound is for a hang.
 pci_samples() {
-	local pmu cpu ev f=$NVPC_OUT/pci-sample
+	local pmu cpu ev f=$NVPC_OUT/pci-sample t0=$SECONDS
 	pmu=$(pmu_of 0000:00:10.0) || return 1
 	ev=$(python3 "$REGFILE" event g84) || return 1
 	cpu=$(cat "/sys/bus/event_source/devices/$pmu/cpumask")
-	timeout --kill-after=5 120 perf record -q -B -N -o "$f.data" -C "$cpu" \
+	timeout --kill-after=5 600 perf record -q -B -N -o "$f.data" -C "$cpu" \
 		-F 50 -e "{cpu-clock,$pmu/$ev/}:S" -- sleep 1 > "$f.txt" 2>&1 &&
 	timeout --kill-after=5 120 perf script -i "$f.data" -F event,period \
 		> "$f.script" 2>> "$f.txt" &&
-	perf evlist -i "$f.data" > "$f.evlist" 2>> "$f.txt" || return 1
+	perf evlist -i "$f.data" > "$f.evlist" 2>> "$f.txt"
+	local rc=$?
+	echo "# perf record and script: $((SECONDS - t0)) s, exit $rc"
+	[ $rc = 0 ] || return 1
 	rm -f "$f.data"
 	grep -qF "$pmu/$ev/" "$f.evlist" || return 1
 	awk '$2 == "cpu-clock:" { n++; next } { bad = 1 }
