@@ -349,8 +349,12 @@ static int nvpc_event_init(struct perf_event *event)
 	ret = nvpc_units_check(core, event);
 	if (!ret)
 		ret = nvpc_kind(event)->init(core, event);
+	/*
+	 * a GPU removed while the event was being set up answers with the
+	 * documented ENODEV, whatever refusal its going led to
+	 */
 	if (ret)
-		return ret;
+		return READ_ONCE(core->gone) ? -ENODEV : ret;
 	/*
 	 * the event's reference on the GPU, unless it is going away; the
 	 * first open event keeps it awake (backend's choice)
