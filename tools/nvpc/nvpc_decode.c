@@ -351,6 +351,11 @@ int nvpc_decode(FILE *f, const struct nvpc_header *h, uint64_t clock_hz,
 	if (h->measured_hz > d.check_hz)
 		d.check_hz = h->measured_hz;
 	while ((ret = nvpc_file_read_chunk(f, &c, &payload, err, errlen)) > 0) {
+		/* another domain's, in a capture of several */
+		if (c.stream != h->stream) {
+			free(payload);
+			continue;
+		}
 		switch (c.type) {
 		case NVPC_CHUNK_AUX:
 			if (h->kind == NVPC_KIND_RECORD)

@@ -44,7 +44,10 @@ enum {
 	/* version 2 */
 	HDR_KIND = 1088,
 	HDR_COUNTER_BITS = 1092,
-	HDR_SAMPLE_PERIOD = 1096,	/* then 16 reserved bytes (0) */
+	HDR_SAMPLE_PERIOD = 1096,
+	/* version 3 */
+	HDR_NR_STREAMS = 1104,
+	HDR_STREAM = 1108,		/* then 8 reserved bytes (0) */
 };
 
 /* chunk header and END payload offsets */
@@ -54,6 +57,7 @@ enum {
 	CHK_OFFSET = 8,
 	CHK_TIME = 16,
 	CHK_SIZE = 24,
+	CHK_STREAM = 28,
 	END_NS = 0,
 	END_REASON = 8,
 	END_STATUS = 12,
@@ -122,16 +126,19 @@ static int write_all(FILE *f, const void *buf, size_t len)
 	return 0;
 }
 
-int nvpc_file_write_header(FILE *f, const struct nvpc_header *h)
+/* the header's bytes into b (NVPC_FILE_HEADER_SIZE_V2): its size */
+static size_t encode_header(uint8_t *b, const struct nvpc_header *h)
 {
-	uint8_t b[NVPC_FILE_HEADER_SIZE_V2] = { 0 };
 	bool sampled = h->kind == NVPC_KIND_SAMPLED;
-	size_t size = sampled ? NVPC_FILE_HEADER_SIZE_V2 :
+	bool streams = h->nr_streams > 1;
+	size_t size = sampled || streams ? NVPC_FILE_HEADER_SIZE_V2 :
 		      NVPC_FILE_HEADER_SIZE;
 
+	memset(b, 0, NVPC_FILE_HEADER_SIZE_V2);
 	memcpy(b + HDR_MAGIC, NVPC_FILE_MAGIC, sizeof(NVPC_FILE_MAGIC));
-	/* a record capture stays version 1: older tools read it */
-	put32(b + HDR_VERSION, sampled ? NVPC_FILE_VERSION_SAMPLED :
+	/* a record capture of one domain stays version 1: older tools read it */
+	put32(b + HDR_VERSION, streams ? NVPC_FILE_VERSION_STREAMS :
+		sampled ? NVPC_FILE_VERSION_SAMPLED :
 		NVPC_FILE_VERSION_RECORD);
 	put32(b + HDR_HEADER_SIZE, size);
 	put32(b + HDR_PACKET_SIZE, h->packet_size);
@@ -165,12 +172,38 @@ int nvpc_file_write_header(FILE *f, const struct nvpc_header *h)
 		put32(s, h->signals[i].id);
 		putstr(s + 4, h->signals[i].name, NVPC_FILE_SIGNAME_LEN);
 	}
-	if (sampled) {
+	if (size == NVPC_FILE_HEADER_SIZE_V2) {
 		put32(b + HDR_KIND, h->kind);
 		put32(b + HDR_COUNTER_BITS, h->counter_bits);
 		put64(b + HDR_SAMPLE_PERIOD, h->sample_period_ns);
 	}
+	if (streams) {
+		put32(b + HDR_NR_STREAMS, h->nr_streams);
+		put32(b + HDR_STREAM, h->stream);
+	}
+	return size;
+}
+
+int nvpc_file_write_header(FILE *f, const struct nvpc_header *h)
+{
+	uint8_t b[NVPC_FILE_HEADER_SIZE_V2];
+	size_t size = encode_header(b, h);
+
 	return write_all(f, b, size);
+}
+
+int nvpc_file_write_stream(FILE *f, const struct nvpc_header *h)
+{
+	uint8_t b[NVPC_FILE_HEADER_SIZE_V2];
+	struct nvpc_chunk c = {
+		.type = NVPC_CHUNK_STREAM,
+		.stream = h->stream,
+	};
+
+	if (h->nr_streams < 2 || !h->stream || h->stream >= h->nr_streams)
+		return -EINVAL;
+	c.size = encode_header(b, h);
+	return nvpc_file_write_chunk(f, &c, b);
 }
 
 int nvpc_file_write_chunk(FILE *f, const struct nvpc_chunk *c,
@@ -184,18 +217,21 @@ int nvpc_file_write_chunk(FILE *f, const struct nvpc_chunk *c,
 	put64(b + CHK_OFFSET, c->offset);
 	put64(b + CHK_TIME, c->time_ns);
 	put32(b + CHK_SIZE, c->size);
+	put32(b + CHK_STREAM, c->stream);
 	ret = write_all(f, b, sizeof(b));
 	if (!ret)
 		ret = write_all(f, payload, c->size);
 	return ret;
 }
 
-int nvpc_file_write_sample(FILE *f, uint64_t time_ns, uint64_t cycles,
-			   const uint64_t *count, unsigned int nr)
+int nvpc_file_write_sample(FILE *f, uint32_t stream, uint64_t time_ns,
+			   uint64_t cycles, const uint64_t *count,
+			   unsigned int nr)
 {
 	uint8_t b[8 * (1 + NVPC_FILE_MAX_SIGNALS)];
 	struct nvpc_chunk c = {
 		.type = NVPC_CHUNK_SAMPLE,
+		.stream = stream,
 		.time_ns = time_ns,
 		.size = 8 * (1 + nr),
 	};
@@ -221,11 +257,13 @@ int nvpc_file_decode_sample(const void *payload, uint32_t size,
 	return 0;
 }
 
-int nvpc_file_write_end(FILE *f, uint64_t time_ns, const struct nvpc_end *e)
+int nvpc_file_write_end(FILE *f, uint32_t stream, uint64_t time_ns,
+			const struct nvpc_end *e)
 {
 	uint8_t b[NVPC_FILE_END_SIZE] = { 0 };
 	struct nvpc_chunk c = {
 		.type = NVPC_CHUNK_END,
+		.stream = stream,
 		.time_ns = time_ns,
 		.size = sizeof(b),
 	};
@@ -299,6 +337,9 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -EINVAL;
 }
 
+static int decode_fields(const uint8_t *b, struct nvpc_header *h,
+			 char *err, size_t errlen);
+
 int nvpc_file_read_header(FILE *f, struct nvpc_header *h,
 			  char *err, size_t errlen)
 {
@@ -337,6 +378,23 @@ int nvpc_file_read_header(FILE *f, struct nvpc_header *h,
 		return fail(err, errlen,
 			    "truncated header: header_size %u, the file ends after %zu bytes",
 			    h->header_size, want + n);
+	if (decode_fields(b, h, err, errlen))
+		return -EINVAL;
+	if (h->stream)
+		return fail(err, errlen,
+			    "corrupt header: the file's header is stream %u's, not stream 0's",
+			    h->stream);
+	return 0;
+}
+
+/*
+ * The fields of a header whose magic, version and size were checked (b
+ * holds NVPC_FILE_HEADER_SIZE_V2 bytes, zeros past a version 1 header's
+ * end): 0 or -EINVAL.
+ */
+static int decode_fields(const uint8_t *b, struct nvpc_header *h,
+			 char *err, size_t errlen)
+{
 	h->packet_size = get32(b + HDR_PACKET_SIZE);
 	h->nr_signals = get32(b + HDR_NR_SIGNALS);
 	h->clock_hz = get64(b + HDR_CLOCK_HZ);
@@ -396,6 +454,86 @@ int nvpc_file_read_header(FILE *f, struct nvpc_header *h,
 		h->signals[i].id = get32(s);
 		getstr(h->signals[i].name, s + 4, NVPC_FILE_SIGNAME_LEN);
 	}
+	h->nr_streams = 1;
+	h->stream = 0;
+	if (h->version >= NVPC_FILE_VERSION_STREAMS) {
+		h->nr_streams = get32(b + HDR_NR_STREAMS);
+		h->stream = get32(b + HDR_STREAM);
+		if (h->nr_streams < 1 ||
+		    h->nr_streams > NVPC_FILE_MAX_STREAMS)
+			return fail(err, errlen, "%u streams (1 to %d)",
+				    h->nr_streams, NVPC_FILE_MAX_STREAMS);
+		if (h->stream >= h->nr_streams)
+			return fail(err, errlen, "stream %u of %u",
+				    h->stream, h->nr_streams);
+	}
+	return 0;
+}
+
+/* a STREAM chunk's header (the stream's fields, as the file's header) */
+static int decode_stream(const struct nvpc_chunk *c, const uint8_t *p,
+			 const struct nvpc_header *h0, struct nvpc_header *h,
+			 char *err, size_t errlen)
+{
+	uint8_t b[NVPC_FILE_HEADER_SIZE_V2];
+
+	memset(h, 0, sizeof(*h));
+	if (c->size < NVPC_FILE_HEADER_SIZE_V2 ||
+	    memcmp(p, NVPC_FILE_MAGIC, sizeof(NVPC_FILE_MAGIC)))
+		return fail(err, errlen,
+			    "stream %u: a corrupt STREAM chunk (%u bytes)",
+			    c->stream, c->size);
+	memcpy(b, p, sizeof(b));
+	h->version = get32(b + HDR_VERSION);
+	h->header_size = get32(b + HDR_HEADER_SIZE);
+	if (h->version != NVPC_FILE_VERSION_STREAMS)
+		return fail(err, errlen,
+			    "stream %u: header of version %u in a version %u capture",
+			    c->stream, h->version, h0->version);
+	if (decode_fields(b, h, err, errlen))
+		return -EINVAL;
+	if (h->stream != c->stream || h->nr_streams != h0->nr_streams)
+		return fail(err, errlen,
+			    "stream %u: its header says stream %u of %u, the capture has %u",
+			    c->stream, h->stream, h->nr_streams,
+			    h0->nr_streams);
+	return 0;
+}
+
+int nvpc_file_read_capture(FILE *f, struct nvpc_capture *cap,
+			   char *err, size_t errlen)
+{
+	uint64_t seen = 1;
+
+	cap->nr = 0;
+	if (nvpc_file_read_header(f, &cap->h[0], err, errlen))
+		return -EINVAL;
+	for (unsigned int i = 1; i < cap->h[0].nr_streams; i++) {
+		struct nvpc_header h;
+		struct nvpc_chunk c;
+		void *p;
+		int ret = nvpc_file_read_chunk(f, &c, &p, err, errlen);
+
+		if (ret < 0)
+			return ret;
+		if (!ret || c.type != NVPC_CHUNK_STREAM) {
+			free(p);
+			return fail(err, errlen,
+				    "%u streams, but the header of stream %u is not there",
+				    cap->h[0].nr_streams, i);
+		}
+		ret = decode_stream(&c, p, &cap->h[0], &h, err, errlen);
+		free(p);
+		if (ret)
+			return ret;
+		if (!h.stream || (seen & (1ULL << h.stream)))
+			return fail(err, errlen, "stream %u: a second header",
+				    h.stream);
+		seen |= 1ULL << h.stream;
+		cap->h[h.stream] = h;
+	}
+	cap->nr = cap->h[0].nr_streams;
+	cap->data_offset = ftell(f);
 	return 0;
 }
 
@@ -417,6 +555,7 @@ int nvpc_file_read_chunk(FILE *f, struct nvpc_chunk *c, void **payload,
 	c->offset = get64(b + CHK_OFFSET);
 	c->time_ns = get64(b + CHK_TIME);
 	c->size = get32(b + CHK_SIZE);
+	c->stream = get32(b + CHK_STREAM);
 	if (c->size > NVPC_FILE_MAX_PAYLOAD)
 		return fail(err, errlen, "chunk of %u bytes (corrupt file?)",
 			    c->size);

@@ -20,10 +20,16 @@
  * kind, counter_bits and sample_period_ns. Record captures are still
  * written as version 1, so older tools read them; an older tool refuses a
  * sampled capture by its version instead of showing it empty.
+ * Version 3: several domains (streams) in one capture. The header is
+ * stream 0's, with nr_streams; a STREAM chunk after it holds each other
+ * stream's header, and every chunk names its stream. Captures of one
+ * domain are still written as version 1 or 2.
  */
-#define NVPC_FILE_VERSION	2	/* the newest this tool reads */
+#define NVPC_FILE_VERSION	3	/* the newest this tool reads */
 #define NVPC_FILE_VERSION_RECORD 1
 #define NVPC_FILE_VERSION_SAMPLED 2
+#define NVPC_FILE_VERSION_STREAMS 3
+#define NVPC_FILE_MAX_STREAMS	64	/* domains in one capture */
 #define NVPC_FILE_HEADER_SIZE	1088	/* version 1 */
 #define NVPC_FILE_HEADER_SIZE_V2 1120
 #define NVPC_FILE_MAX_HEADER	65536	/* header_size a reader accepts */
@@ -40,6 +46,7 @@
 #define NVPC_CHUNK_LOST		3	/* PERF_RECORD_LOST: records lost */
 #define NVPC_CHUNK_END		4	/* the recording ended (payload: end) */
 #define NVPC_CHUNK_SAMPLE	5	/* one sample: u64 cycles, u64 count[nr] */
+#define NVPC_CHUNK_STREAM	6	/* version 3: another stream's header */
 
 /* what made the entries (the header's kind, version 2) */
 #define NVPC_KIND_RECORD	0	/* record-mode packets in AUX chunks */
@@ -95,6 +102,9 @@ struct nvpc_header {
 	uint32_t kind;			/* NVPC_KIND_* */
 	uint32_t counter_bits;		/* width of each count in an entry */
 	uint64_t sample_period_ns;	/* SAMPLED: the clock's period */
+	/* version 3 (before: one stream, 0) */
+	uint32_t nr_streams;		/* domains in the capture, >= 1 */
+	uint32_t stream;		/* which of them this header is */
 };
 
 struct nvpc_chunk {
@@ -103,6 +113,7 @@ struct nvpc_chunk {
 	uint64_t offset;	/* AUX: aux_offset; LOST: records lost */
 	uint64_t time_ns;	/* monotonic, since start_monotonic_ns */
 	uint32_t size;		/* payload bytes */
+	uint32_t stream;	/* version 3: its stream (before: 0) */
 };
 
 /* the END chunk's payload */
@@ -118,14 +129,22 @@ struct nvpc_end {
 	uint64_t truncated;	/* records flagged TRUNCATED */
 };
 
-/* Writing: each returns 0 or -errno. */
+/*
+ * Writing: each returns 0 or -errno. A header with nr_streams above 1 is
+ * written as version 3 (stream 0's); each other stream's header follows
+ * it as a STREAM chunk (nvpc_file_write_stream()), before any other
+ * chunk.
+ */
 int nvpc_file_write_header(FILE *f, const struct nvpc_header *h);
+int nvpc_file_write_stream(FILE *f, const struct nvpc_header *h);
 int nvpc_file_write_chunk(FILE *f, const struct nvpc_chunk *c,
 			  const void *payload);
 /* a SAMPLE chunk: the cycles and each signal's count since the last */
-int nvpc_file_write_sample(FILE *f, uint64_t time_ns, uint64_t cycles,
-			   const uint64_t *count, unsigned int nr);
-int nvpc_file_write_end(FILE *f, uint64_t time_ns, const struct nvpc_end *e);
+int nvpc_file_write_sample(FILE *f, uint32_t stream, uint64_t time_ns,
+			   uint64_t cycles, const uint64_t *count,
+			   unsigned int nr);
+int nvpc_file_write_end(FILE *f, uint32_t stream, uint64_t time_ns,
+			const struct nvpc_end *e);
 
 /*
  * Reading: the header (0, or -EINVAL with a message in err for a file
@@ -145,6 +164,21 @@ void nvpc_file_decode_end(const void *payload, uint32_t size,
 /* a SAMPLE payload of nr counts: 0, or -EINVAL for a wrong size */
 int nvpc_file_decode_sample(const void *payload, uint32_t size,
 			    unsigned int nr, uint64_t *cycles, uint64_t *count);
+
+/*
+ * A whole capture's headers: the file's header, then (version 3) the
+ * STREAM chunks after it; the file is left at the first other chunk,
+ * whose offset is data_offset (to seek back to for each stream's pass).
+ * 0, or -EINVAL with a message in err; -ENOMEM.
+ */
+struct nvpc_capture {
+	unsigned int nr;			/* streams */
+	long data_offset;
+	struct nvpc_header h[NVPC_FILE_MAX_STREAMS];
+};
+
+int nvpc_file_read_capture(FILE *f, struct nvpc_capture *cap,
+			   char *err, size_t errlen);
 
 const char *nvpc_end_reason_name(uint32_t reason);
 

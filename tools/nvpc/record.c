@@ -722,7 +722,7 @@ static void sample_record(struct rec *r, const uint64_t *v, size_t n)
 	for (unsigned int i = 0; i < r->hdr.nr_signals; i++)
 		d[i] = cur[1 + i] - r->last[1 + i];
 	if (!r->write_error &&
-	    nvpc_file_write_sample(r->out, t > r->start_ns ? t - r->start_ns : 0,
+	    nvpc_file_write_sample(r->out, 0, t > r->start_ns ? t - r->start_ns : 0,
 				   cur[0] - r->last[0], d, r->hdr.nr_signals)) {
 		nvpc_err("writing %s: %s", r->o.output, strerror(errno));
 		r->write_error = true;
@@ -1324,7 +1324,7 @@ int nvpc_record(int argc, char **argv)
 	if (!ret) {
 		r.progress = !r.to_stdout && isatty(STDOUT_FILENO);
 		ret = run(&r);
-		nvpc_file_write_end(r.out, r.end.end_ns, &r.end);
+		nvpc_file_write_end(r.out, 0, r.end.end_ns, &r.end);
 		if (fclose(r.out)) {
 			nvpc_err("writing %s: %s", r.o.output,
 				 strerror(errno));

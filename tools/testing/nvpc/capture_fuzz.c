@@ -515,7 +515,7 @@ static void end(FILE *f, uint64_t t_ns)
 		.hw_packets = -1, .hw_gaps = -1,
 	};
 
-	nvpc_file_write_end(f, t_ns, &e);
+	nvpc_file_write_end(f, 0, t_ns, &e);
 }
 
 static FILE *begin(struct buf *b, unsigned int size, unsigned int nr,
@@ -685,17 +685,17 @@ static void seed_sampled(struct buf *b)
 	for (unsigned int k = 1; k <= 8; k++) {
 		for (unsigned int i = 0; i < 3; i++)
 			count[i] = k == 4 ? 0 : 575000 >> i;
-		nvpc_file_write_sample(f, k * 1000000ULL, k == 4 ? 0 : 575000,
+		nvpc_file_write_sample(f, 0, k * 1000000ULL, k == 4 ? 0 : 575000,
 				       count, 3);
 	}
 	nvpc_file_write_chunk(f, &lost, NULL);
 	aux(f, &off, 0, 9000000, d, sizeof(d));
 	count[0] = UINT64_MAX;
-	nvpc_file_write_sample(f, 10000000, 575000, count, 3);
-	nvpc_file_write_sample(f, 11000000, 575000, count, 2);
-	nvpc_file_write_sample(f, 12000000, 1ULL << 63, count + 1, 2);
+	nvpc_file_write_sample(f, 0, 10000000, 575000, count, 3);
+	nvpc_file_write_sample(f, 0, 11000000, 575000, count, 2);
+	nvpc_file_write_sample(f, 0, 12000000, 1ULL << 63, count + 1, 2);
 	end(f, 13000000);
-	nvpc_file_write_sample(f, 14000000, 575000, count, 3);
+	nvpc_file_write_sample(f, 0, 14000000, 575000, count, 3);
 	fclose(f);
 	b->len -= 9;
 }

@@ -116,7 +116,7 @@ static void cap_end(struct cap *c, uint64_t end_ns)
 		.hw_packets = -1, .hw_gaps = -1,
 	};
 
-	nvpc_file_write_end(c->f, end_ns, &e);
+	nvpc_file_write_end(c->f, 0, end_ns, &e);
 	fclose(c->f);
 }
 
@@ -281,11 +281,11 @@ TEST(sampled_capture)
 	c.h.period_cycles = 0;
 	c.h.clock_hz = 575000000;
 	cap_header(&c);
-	nvpc_file_write_sample(c.f, 1000000, 575000,
+	nvpc_file_write_sample(c.f, 0, 1000000, 575000,
 			       (uint64_t[]){ 143750, 575000, 0 }, 3);
-	nvpc_file_write_sample(c.f, 2500000, 862500,
+	nvpc_file_write_sample(c.f, 0, 2500000, 862500,
 			       (uint64_t[]){ 215625, 862500, 0 }, 3);
-	nvpc_file_write_sample(c.f, 3000000, 0, (uint64_t[]){ 0, 0, 0 }, 3);
+	nvpc_file_write_sample(c.f, 0, 3000000, 0, (uint64_t[]){ 0, 0, 0 }, 3);
 	cap_end(&c, 3100000);
 
 	n = csv(c.path, rows, hdr, sizeof(hdr));
@@ -336,7 +336,9 @@ TEST(sampled_capture)
 TEST(capture_versions)
 {
 	static const struct { unsigned int off, len; uint64_t v; const char *why; } bad[] = {
-		{ 8, 4, 3, "capture format version 3" },
+		{ 8, 4, 4, "capture format version 4" },
+		/* version 3 reads nr_streams where version 2 has 0 */
+		{ 8, 4, 3, "0 streams (1 to 64)" },
 		{ 1088, 4, 2, "capture of kind 2" },
 		{ 1092, 4, 65, "65-bit counters" },
 		{ 1092, 4, 0, "0-bit counters" },
@@ -398,6 +400,149 @@ TEST(capture_versions)
 	unlink(c.path);
 }
 
+
+/*
+ * Format version 3: two domains in one capture. The file's header is
+ * stream 0's (main.0) with nr_streams 2, a STREAM chunk holds stream 1's
+ * (main.1, other signals and clock), and the chunks of both interleave,
+ * each naming its stream. Read back: both headers, the file left at the
+ * first chunk after them, every chunk with its stream. Then what a
+ * reader must refuse: a missing or repeated stream header, a stream
+ * index out of range, and a header that is not stream 0's.
+ */
+TEST(capture_streams)
+{
+	static struct nvpc_capture cap;
+	struct nvpc_header h0 = { 0 }, h1;
+	struct nvpc_chunk k;
+	unsigned int per[2] = { 0 }, ends[2] = { 0 };
+	uint8_t pk[32];
+	char path[128], err[256];
+	void *p;
+	int ret;
+	FILE *f;
+
+	tmp_path(path, sizeof(path), "streams");
+	h0.packet_size = 32;
+	h0.nr_signals = 2;
+	h0.clock_hz = HZ;
+	h0.nr_streams = 2;
+	strcpy(h0.chip, "G84");
+	strcpy(h0.domain, "main.0");
+	h0.signals[0].id = 0x10;
+	h0.signals[1].id = 0x11;
+	h1 = h0;
+	h1.stream = 1;
+	h1.nr_signals = 1;
+	h1.clock_hz = 2 * HZ;
+	strcpy(h1.domain, "main.1");
+	strcpy(h1.signals[0].name, "graph_idle");
+
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, nvpc_file_write_header(f, &h0));
+	ASSERT_EQ(0, nvpc_file_write_stream(f, &h1));
+	EXPECT_EQ(-EINVAL, nvpc_file_write_stream(f, &h0));	/* stream 0 */
+	for (int i = 0; i < 6; i++) {
+		struct nvpc_chunk a = {
+			.type = NVPC_CHUNK_AUX, .time_ns = i, .size = 32,
+			.stream = i % 2,
+		};
+
+		pkt(pk, 32, 1000 * (i + 1), 1, (uint16_t[]){ 1, 2 }, 2);
+		ASSERT_EQ(0, nvpc_file_write_chunk(f, &a, pk));
+	}
+	for (uint32_t st = 0; st < 2; st++)
+		ASSERT_EQ(0, nvpc_file_write_end(f, st, 10,
+			&(struct nvpc_end){ .hw_packets = -1, .hw_gaps = -1 }));
+	fclose(f);
+
+	f = fopen(path, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, nvpc_file_read_capture(f, &cap, err, sizeof(err)))
+		TH_LOG("%s", err);
+	EXPECT_EQ(2, cap.nr);
+	EXPECT_EQ(3, cap.h[0].version);
+	EXPECT_EQ(1120, cap.h[0].header_size);
+	EXPECT_EQ(1120 + 32 + 1120, cap.data_offset);
+	EXPECT_STREQ("main.0", cap.h[0].domain);
+	EXPECT_STREQ("main.1", cap.h[1].domain);
+	EXPECT_EQ(0, cap.h[0].stream);
+	EXPECT_EQ(1, cap.h[1].stream);
+	EXPECT_EQ(2, cap.h[0].nr_signals);
+	EXPECT_EQ(1, cap.h[1].nr_signals);
+	EXPECT_EQ(2 * HZ, cap.h[1].clock_hz);
+	EXPECT_STREQ("graph_idle", cap.h[1].signals[0].name);
+	while ((ret = nvpc_file_read_chunk(f, &k, &p, err, sizeof(err))) > 0) {
+		ASSERT_LT(k.stream, 2);
+		if (k.type == NVPC_CHUNK_AUX)
+			per[k.stream]++;
+		else if (k.type == NVPC_CHUNK_END)
+			ends[k.stream]++;
+		free(p);
+	}
+	EXPECT_EQ(0, ret);
+	EXPECT_EQ(3, per[0]);
+	EXPECT_EQ(3, per[1]);
+	EXPECT_EQ(1, ends[0]);
+	EXPECT_EQ(1, ends[1]);
+	fclose(f);
+
+	/* a capture of one domain is still version 1, one stream */
+	f = fopen(path, "w");
+	h0.nr_streams = 1;
+	ASSERT_EQ(0, nvpc_file_write_header(f, &h0));
+	fclose(f);
+	f = fopen(path, "r");
+	ASSERT_EQ(0, nvpc_file_read_capture(f, &cap, err, sizeof(err)));
+	EXPECT_EQ(1, cap.h[0].version);
+	EXPECT_EQ(1, cap.nr);
+	EXPECT_EQ(1088, cap.data_offset);
+	fclose(f);
+
+	/* refused */
+	h0.nr_streams = 3;
+	h1.nr_streams = 3;
+	for (int bad = 0; bad < 4; bad++) {
+		static const char * const why[] = {
+			"3 streams, but the header of stream 2 is not there",
+			"stream 1: a second header",
+			"stream 2: its header says stream 1 of 2, the capture has 3",
+			"the file's header is stream 1's",
+		};
+		struct nvpc_header x = h1;
+
+		f = fopen(path, "w");
+		if (bad == 3) {
+			ASSERT_EQ(0, nvpc_file_write_header(f, &h1));
+		} else {
+			ASSERT_EQ(0, nvpc_file_write_header(f, &h0));
+			ASSERT_EQ(0, nvpc_file_write_stream(f, &h1));
+		}
+		if (bad == 1)
+			ASSERT_EQ(0, nvpc_file_write_stream(f, &h1));
+		if (bad == 2) {
+			/* stream 2's chunk holding a header of 2 streams */
+			x.stream = 2;
+			x.nr_streams = 3;
+			ASSERT_EQ(0, nvpc_file_write_stream(f, &x));
+			fclose(f);
+			/* patch its nr_streams (chunk at 1120 + 32 + 1120) */
+			f = fopen(path, "r+");
+			fseek(f, 1120 + 32 + 1120 + 32 + 1104, SEEK_SET);
+			fputc(2, f);
+			fseek(f, 1120 + 32 + 1120 + 32 + 1108, SEEK_SET);
+			fputc(1, f);
+		}
+		fclose(f);
+		f = fopen(path, "r");
+		EXPECT_EQ(-EINVAL, nvpc_file_read_capture(f, &cap, err,
+							   sizeof(err)));
+		EXPECT_NE(NULL, strstr(err, why[bad])) TH_LOG("%d: %s", bad, err);
+		fclose(f);
+	}
+	unlink(path);
+}
 /*
  * The 48-bit cycle counter wraps between the second and third packet, 2^48
  * cycles (8.9 years at 1 MHz) into the recording: the tool read them then.
@@ -1641,7 +1786,7 @@ TEST(version_and_install)
 
 	snprintf(cmd, sizeof(cmd), "%s --version", bin());
 	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
-	EXPECT_STREQ("nvpc 0.1 (nvpcounter), capture format version 2\n", out);
+	EXPECT_STREQ("nvpc 0.1 (nvpcounter), capture format version 3\n", out);
 	if (!src)
 		SKIP(return, "NVPC_SRC (tools/nvpc) not given");
 	tmp_path(dir, sizeof(dir), "install");
