@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvpc record: open a record event on one domain of an nvpcounter PMU,
- * take its packets from the perf AUX area and write them to an nvpc
- * capture (Documentation/nvpc.rst).
+ * nvpc record: open a record event on each domain asked for of an
+ * nvpcounter PMU (or a sampled group where record mode cannot be had),
+ * take the packets from the perf AUX areas and write them to one nvpc
+ * capture, a stream per domain (Documentation/nvpc.rst).
  *
  * The perf AUX protocol: the data ring (1 + 2^n pages) carries
  * PERF_RECORD_AUX records that say where new AUX bytes are (aux_offset,
@@ -62,8 +63,12 @@
 
 struct rec_opts {
 	const char *pmu;
-	const char *domain;
-	char *signals;		/* every -s, comma-separated */
+	const char *domain;	/* the recording's domain (one rec's) */
+	char *signals;		/* its -s, comma-separated */
+	/* every -d, and the -s given after each (before any: the first's) */
+	unsigned int nr_domains;
+	const char *domains[NVPC_FILE_MAX_STREAMS];
+	char *domain_signals[NVPC_FILE_MAX_STREAMS];
 	const char *stop;
 	const char *output;
 	uint64_t every;		/* cycles, 0: not given */
@@ -79,23 +84,32 @@ struct rec_opts {
 	char **cmd;
 };
 
+/* what the domains of one recording share */
+struct session {
+	FILE *out;		/* the capture */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC at the first enable */
+	bool progress;		/* stdout is a terminal */
+	bool to_stdout;		/* -o -: the capture goes to stdout */
+	bool write_error;
+	bool exec_failed;	/* the command could not run */
+};
+
+/* the recording of one domain: a stream of the capture */
 struct rec {
 	struct rec_opts o;
+	struct session *s;
+	uint32_t stream;
 	struct nvpc_gpu gpu;
 	struct nvpc_domain dom;
 	struct nvpc_header hdr;
 	struct perf_event_attr attr;
 	int fd;
-	FILE *out;
 	struct perf_event_mmap_page *up;
 	uint8_t *data;		/* the data ring */
 	uint64_t data_size;
 	uint8_t *aux;		/* the AUX area */
 	uint64_t aux_size;
 	uint8_t *copy;		/* one record's AUX bytes */
-	uint64_t start_ns;	/* CLOCK_MONOTONIC at the enable */
-	bool progress;		/* stdout is a terminal */
-	bool to_stdout;		/* -o -: the capture goes to stdout */
 
 	/* sampled mode: the group {cpu-clock, cycles, signals...} */
 	bool sampled;
@@ -106,8 +120,7 @@ struct rec {
 	/* what happened */
 	struct nvpc_end end;
 	uint64_t packets;
-	bool faulted, gone, hup, write_error;
-	bool exec_failed;	/* the command could not run */
+	bool faulted, gone, hup;
 	uint64_t hw_packets0, hw_gaps0, stalls0;
 	bool have_hw_packets, have_hw_gaps, have_stalls;
 };
@@ -133,16 +146,18 @@ static uint64_t now_ns(clockid_t clk)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: nvpc record -d DOMAIN -s SIGNALS [options] [-- COMMAND [ARGS...]]\n"
+"usage: nvpc record -d DOMAIN -s SIGNALS [-d DOMAIN -s SIGNALS ...]\n"
+"                   [options] [-- COMMAND [ARGS...]]\n"
 "\n"
-"Record the record-mode packets of one counter domain of an nvpcounter\n"
-"PMU until COMMAND exits, --duration elapses, or SIGINT/SIGTERM.\n"
+"Record the counters of one or more domains of an nvpcounter PMU into\n"
+"one capture until COMMAND exits, --duration elapses, or SIGINT/SIGTERM.\n"
 "\n"
 "  -g, --gpu PMU         the PMU (default " NVPC_DEFAULT_PMU ")\n"
-"  -d, --domain DOM      main.N, hub.N, gpcG.N or partP.N (domains/ in sysfs)\n"
-"  -s, --signals LIST    comma-separated signals to count: names from the\n"
-"                        PMU's events/ of that domain, or raw ids (0x10);\n"
-"                        up to 12 (4 with --short)\n"
+"  -d, --domain DOM      main.N, hub.N, gpcG.N or partP.N (domains/ in sysfs);\n"
+"                        repeat for more domains (up to 64), one event each\n"
+"  -s, --signals LIST    comma-separated signals to count in the -d before\n"
+"                        it: names from the PMU's events/ of that domain, or\n"
+"                        raw ids (0x10); up to 12 (4 with --short)\n"
 "      --mode MODE       record (hardware record mode), sample (a cpu-clock\n"
 "                        leading a perf group reads the counters), or auto\n"
 "                        (default: record where the domain's record_aux_max\n"
@@ -228,6 +243,25 @@ static int parse_time(const char *arg, uint64_t *ns)
 	return 0;
 }
 
+/* -d DOM: one more domain, not one already given */
+static int add_domain(struct rec_opts *o, const char *dom)
+{
+	for (unsigned int i = 0; i < o->nr_domains; i++) {
+		if (!strcmp(o->domains[i], dom)) {
+			nvpc_err("-d %s given twice: one record event per domain (give its signals in one -s list)",
+				 dom);
+			return -EINVAL;
+		}
+	}
+	if (o->nr_domains == NVPC_FILE_MAX_STREAMS) {
+		nvpc_err("-d %s: at most %d domains in one recording", dom,
+			 NVPC_FILE_MAX_STREAMS);
+		return -EINVAL;
+	}
+	o->domains[o->nr_domains++] = dom;
+	return 0;
+}
+
 static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
 	const struct option *longopts = nvpc_record_options;
@@ -245,10 +279,13 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 			o->pmu = optarg;
 			break;
 		case 'd':
-			o->domain = optarg;
+			if (add_domain(o, optarg))
+				return -EINVAL;
 			break;
 		case 's':
-			if (nvpc_list_append(&o->signals, optarg))
+			/* the last -d's; before any -d, the first's */
+			if (nvpc_list_append(&o->domain_signals[o->nr_domains ?
+					     o->nr_domains - 1 : 0], optarg))
 				return -ENOMEM;
 			break;
 		case 'o':
@@ -335,9 +372,16 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	}
 	if (optind < argc)
 		o->cmd = argv + optind;
-	if (!o->domain || !o->signals) {
+	if (!o->nr_domains || !o->domain_signals[0]) {
 		nvpc_err("record needs a domain (-d main.1) and signals (-s graph_idle,0x10); see nvpc record --help");
 		return -EINVAL;
+	}
+	for (unsigned int i = 1; i < o->nr_domains; i++) {
+		if (!o->domain_signals[i]) {
+			nvpc_err("-d %s has no signals: give -s after it (-d %s -s graph_idle); each -s counts in the -d before it",
+				 o->domains[i], o->domains[i]);
+			return -EINVAL;
+		}
 	}
 	if (o->stop && (o->every || o->every_ns)) {
 		nvpc_err("--stop and --every both choose what ends a packet: give one");
@@ -721,11 +765,12 @@ static void sample_record(struct rec *r, const uint64_t *v, size_t n)
 		return;
 	for (unsigned int i = 0; i < r->hdr.nr_signals; i++)
 		d[i] = cur[1 + i] - r->last[1 + i];
-	if (!r->write_error &&
-	    nvpc_file_write_sample(r->out, 0, t > r->start_ns ? t - r->start_ns : 0,
+	if (!r->s->write_error &&
+	    nvpc_file_write_sample(r->s->out, r->stream,
+				   t > r->s->start_ns ? t - r->s->start_ns : 0,
 				   cur[0] - r->last[0], d, r->hdr.nr_signals)) {
 		nvpc_err("writing %s: %s", r->o.output, strerror(errno));
-		r->write_error = true;
+		r->s->write_error = true;
 	}
 	memcpy(r->last, cur, sizeof(cur[0]) * members);
 	r->packets++;
@@ -777,11 +822,14 @@ static void fill_header(struct rec *r)
 static void write_chunk(struct rec *r, const struct nvpc_chunk *c,
 			const void *payload)
 {
-	if (r->write_error)
+	struct nvpc_chunk k = *c;
+
+	if (r->s->write_error)
 		return;
-	if (nvpc_file_write_chunk(r->out, c, payload)) {
+	k.stream = r->stream;
+	if (nvpc_file_write_chunk(r->s->out, &k, payload)) {
 		nvpc_err("writing %s: %s", r->o.output, strerror(errno));
-		r->write_error = true;
+		r->s->write_error = true;
 	}
 }
 
@@ -819,7 +867,7 @@ static void aux_record(struct rec *r, uint64_t off, uint64_t size,
 		.type = NVPC_CHUNK_AUX,
 		.flags = flags,
 		.offset = off,
-		.time_ns = now_ns(CLOCK_MONOTONIC) - r->start_ns,
+		.time_ns = now_ns(CLOCK_MONOTONIC) - r->s->start_ns,
 		.size = size,
 	};
 	char buf[32];
@@ -890,7 +938,7 @@ static bool drain(struct rec *r)
 					.type = NVPC_CHUNK_LOST,
 					.offset = v[1],
 					.time_ns = now_ns(CLOCK_MONOTONIC) -
-						   r->start_ns,
+						   r->s->start_ns,
 				};
 
 				r->end.lost += v[1];
@@ -916,33 +964,44 @@ static void reenable(struct rec *r)
 		r->hup = true;
 		return;
 	}
-	c.time_ns = now_ns(CLOCK_MONOTONIC) - r->start_ns;
+	c.time_ns = now_ns(CLOCK_MONOTONIC) - r->s->start_ns;
 	write_chunk(r, &c, NULL);
 	nvpc_dbg("the event stopped: enabled again");
 }
 
-static void show_progress(struct rec *r, uint64_t t_ns, uint64_t *last_ns,
-			  uint64_t *last_packets, uint64_t *last_bytes)
+/* a line a second on a terminal: the sums over the domains */
+static void show_progress(struct rec *rs, unsigned int nr, uint64_t t_ns,
+			  uint64_t *last_ns, uint64_t *last_packets,
+			  uint64_t *last_bytes)
 {
 	double dt = (t_ns - *last_ns) / 1e9;
+	uint64_t packets = 0, bytes = 0, stalls = 0, lost = 0, v;
 
-	uint64_t v;
-
-	if (!r->progress || dt < 1.0)
+	if (!rs->s->progress || dt < 1.0)
 		return;
-	if (r->have_stalls && read_domain_u64(r, "record_stalls", &v))
-		r->end.stalls = v - r->stalls0;
-	printf("\r\033[K%s %s: %.0f s  %llu packets  %.0f packets/s  %.3f MB/s  lost: %llu stalls, %llu records",
-	       r->gpu.pmu, r->dom.name, t_ns / 1e9,
-	       (unsigned long long)r->packets,
-	       (r->packets - *last_packets) / dt,
-	       (r->end.aux_bytes - *last_bytes) / dt / 1e6,
-	       (unsigned long long)r->end.stalls,
-	       (unsigned long long)r->end.lost);
+	for (unsigned int i = 0; i < nr; i++) {
+		struct rec *r = &rs[i];
+
+		if (r->have_stalls && read_domain_u64(r, "record_stalls", &v))
+			r->end.stalls = v - r->stalls0;
+		packets += r->packets;
+		bytes += r->end.aux_bytes;
+		stalls += r->end.stalls;
+		lost += r->end.lost;
+	}
+	if (nr == 1)
+		printf("\r\033[K%s %s: ", rs->gpu.pmu, rs->dom.name);
+	else
+		printf("\r\033[K%s %u domains: ", rs->gpu.pmu, nr);
+	printf("%.0f s  %llu packets  %.0f packets/s  %.3f MB/s  lost: %llu stalls, %llu records",
+	       t_ns / 1e9, (unsigned long long)packets,
+	       (packets - *last_packets) / dt,
+	       (bytes - *last_bytes) / dt / 1e6,
+	       (unsigned long long)stalls, (unsigned long long)lost);
 	fflush(stdout);
 	*last_ns = t_ns;
-	*last_packets = r->packets;
-	*last_bytes = r->end.aux_bytes;
+	*last_packets = packets;
+	*last_bytes = bytes;
 }
 
 /* fork and exec the command; its exec errors come back through a pipe */
@@ -961,7 +1020,8 @@ static pid_t start_command(struct rec *r, const sigset_t *oldmask)
 		sigprocmask(SIG_SETMASK, oldmask, NULL);
 		close(p[0]);
 		/* the capture is on stdout: the command's output is not */
-		if (r->to_stdout && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		if (r->s->to_stdout &&
+		    dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			_exit(127);
 		execvp(r->o.cmd[0], r->o.cmd);
 		err = errno;
@@ -1059,16 +1119,15 @@ static void summary(struct rec *r)
  * The capture: stdout for "-", else FILE, an existing regular FILE
  * first renamed to FILE.old as perf record keeps perf.data.old.
  */
-static int create_output(struct rec *r)
+static int create_output(struct session *s, const char *path)
 {
-	const char *path = r->o.output;
 	struct stat sb;
 	char *old;
 	int ret;
 
 	if (nvpc_is_stdio(path)) {
-		r->to_stdout = true;
-		r->out = stdout;
+		s->to_stdout = true;
+		s->out = stdout;
 		return 0;
 	}
 	if (!stat(path, &sb) && S_ISREG(sb.st_mode) && sb.st_size) {
@@ -1084,22 +1143,83 @@ static int create_output(struct rec *r)
 		if (ret)
 			return ret;
 	}
-	r->out = fopen(path, "we");
-	if (!r->out) {
+	s->out = fopen(path, "we");
+	if (!s->out) {
 		nvpc_err("cannot create %s: %s", path, strerror(errno));
 		return -errno;
 	}
 	return 0;
 }
 
-static int run(struct rec *r)
+/*
+ * The capture's headers: one domain's alone (format version 1 or 2, as
+ * before), or stream 0's with nr_streams and a STREAM chunk for each
+ * other (version 3). Every stream has the recording's start.
+ */
+static int write_headers(struct rec *rs, unsigned int nr)
 {
+	struct session *s = rs->s;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		struct nvpc_header *h = &rs[i].hdr;
+		int ret;
+
+		h->start_realtime_ns = rs->hdr.start_realtime_ns;
+		h->start_monotonic_ns = s->start_ns;
+		h->nr_streams = nr;
+		h->stream = i;
+		ret = i ? nvpc_file_write_stream(s->out, h) :
+			  nvpc_file_write_header(s->out, h);
+		if (ret) {
+			nvpc_err("writing %s: %s", rs->o.output,
+				 strerror(-ret));
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/* why the recording stops, from the domains' state: 0 while none does */
+static int domains_stop(struct rec *rs, unsigned int nr,
+			const struct pollfd *pfd, int *ret)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		struct rec *r = &rs[i];
+
+		if (r->faulted || r->gone) {
+			*ret = -EIO;
+			return r->faulted ? NVPC_END_FAULT : NVPC_END_GONE;
+		}
+		if ((pfd[i].revents & (POLLHUP | POLLERR)) || r->hup) {
+			*ret = -EIO;
+			return access(r->gpu.dir, F_OK) ? NVPC_END_GONE :
+			       NVPC_END_HUP;
+		}
+	}
+	if (rs->s->write_error) {
+		*ret = -EIO;
+		return NVPC_END_ERROR;
+	}
+	return 0;
+}
+
+/*
+ * Record the nr domains of rs until the command exits, the duration
+ * elapses, a signal comes or a domain stops for good: one poll over
+ * every event, each drained in turn. The end (reason, status, time) is
+ * rs[0]'s, copied to the others'.
+ */
+static int run(struct rec *rs, unsigned int nr)
+{
+	struct session *s = rs->s;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, oldmask;
-	struct pollfd pfd = { .events = POLLIN };
+	struct pollfd pfd[NVPC_FILE_MAX_STREAMS];
 	uint64_t deadline = 0, last_ns = 0, last_packets = 0, last_bytes = 0;
+	struct nvpc_end *end = &rs->end;
 	pid_t child = -1;
 	bool running = false;
+	unsigned int i, enabled = 0;
 	int ret = 0;
 
 	sigemptyset(&block);
@@ -1111,112 +1231,123 @@ static int run(struct rec *r)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
 
-	r->hdr.start_realtime_ns = now_ns(CLOCK_REALTIME);
-	r->start_ns = now_ns(CLOCK_MONOTONIC);
-	r->hdr.start_monotonic_ns = r->start_ns;
-	if (nvpc_file_write_header(r->out, &r->hdr)) {
-		nvpc_err("writing %s: %s", r->o.output, strerror(errno));
+	rs->hdr.start_realtime_ns = now_ns(CLOCK_REALTIME);
+	s->start_ns = now_ns(CLOCK_MONOTONIC);
+	if (write_headers(rs, nr)) {
+		sigprocmask(SIG_SETMASK, &oldmask, NULL);
 		return -EIO;
 	}
-	if (!r->sampled)
-		hw_counters(r, true);
-	if (ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		ret = -errno;
-		explain_open(r, errno);
-		r->end.reason = NVPC_END_ERROR;
-		sigprocmask(SIG_SETMASK, &oldmask, NULL);
-		return ret;
+	for (i = 0; i < nr; i++) {
+		if (!rs[i].sampled)
+			hw_counters(&rs[i], true);
+		pfd[i].fd = rs[i].fd;
+		pfd[i].events = POLLIN;
+		pfd[i].revents = 0;
 	}
-	if (r->o.duration)
-		deadline = r->start_ns + (uint64_t)(r->o.duration * 1e9);
-	if (r->o.cmd) {
-		child = start_command(r, &oldmask);
+	for (i = 0; i < nr; i++, enabled++) {
+		if (ioctl(rs[i].fd, PERF_EVENT_IOC_ENABLE, 0)) {
+			ret = -errno;
+			explain_open(&rs[i], errno);
+			end->reason = NVPC_END_ERROR;
+			goto stop;
+		}
+	}
+	if (rs->o.duration)
+		deadline = s->start_ns + (uint64_t)(rs->o.duration * 1e9);
+	if (rs->o.cmd) {
+		child = start_command(rs, &oldmask);
 		if (child < 0) {
-			r->exec_failed = true;
-			r->end.reason = NVPC_END_ERROR;
+			s->exec_failed = true;
+			end->reason = NVPC_END_ERROR;
 			ret = -ECHILD;
 			goto stop;
 		}
 		running = true;
-	} else if (r->progress) {
-		fprintf(stderr, "nvpc: recording %s of %s to %s; Ctrl-C to stop\n",
-			r->dom.name, r->gpu.pmu, r->o.output);
+	} else if (s->progress) {
+		if (nr == 1)
+			fprintf(stderr, "nvpc: recording %s of %s to %s; Ctrl-C to stop\n",
+				rs->dom.name, rs->gpu.pmu, rs->o.output);
+		else
+			fprintf(stderr, "nvpc: recording %u domains of %s to %s; Ctrl-C to stop\n",
+				nr, rs->gpu.pmu, rs->o.output);
 	}
 
-	pfd.fd = r->fd;
 	for (;;) {
 		struct timespec ts = { 0, POLL_MS * 1000000L };
 		uint64_t t;
+		int why;
 
-		if (ppoll(&pfd, 1, &ts, &oldmask) < 0 && errno != EINTR) {
+		if (ppoll(pfd, nr, &ts, &oldmask) < 0 && errno != EINTR) {
 			nvpc_err("poll: %s", strerror(errno));
-			r->end.reason = NVPC_END_ERROR;
+			end->reason = NVPC_END_ERROR;
 			ret = -EIO;
 			break;
 		}
-		if (drain(r))
-			reenable(r);
+		for (i = 0; i < nr; i++)
+			if (drain(&rs[i]))
+				reenable(&rs[i]);
 		/* a reader at the other end of the pipe sees each drain */
-		if (r->to_stdout && fflush(r->out) && !r->write_error) {
+		if (s->to_stdout && fflush(s->out) && !s->write_error) {
 			nvpc_err("writing the capture to stdout: %s",
 				 strerror(errno));
-			r->write_error = true;
+			s->write_error = true;
 		}
 		t = now_ns(CLOCK_MONOTONIC);
-		show_progress(r, t - r->start_ns, &last_ns, &last_packets,
-			      &last_bytes);
+		show_progress(rs, nr, t - s->start_ns, &last_ns,
+			      &last_packets, &last_bytes);
 		if (child_exited && running &&
-		    waitpid(child, &r->end.status, WNOHANG) == child) {
+		    waitpid(child, &end->status, WNOHANG) == child) {
 			running = false;
-			r->end.reason = NVPC_END_COMMAND;
+			end->reason = NVPC_END_COMMAND;
 			break;
 		}
 		if (stop_signal) {
-			r->end.reason = NVPC_END_SIGNAL;
+			end->reason = NVPC_END_SIGNAL;
 			break;
 		}
 		if (deadline && t >= deadline) {
-			r->end.reason = NVPC_END_DURATION;
+			end->reason = NVPC_END_DURATION;
 			break;
 		}
-		if (r->faulted || r->gone || r->write_error) {
-			r->end.reason = r->faulted ? NVPC_END_FAULT :
-					r->gone ? NVPC_END_GONE :
-					NVPC_END_ERROR;
-			ret = -EIO;
-			break;
-		}
-		if ((pfd.revents & (POLLHUP | POLLERR)) || r->hup) {
-			r->end.reason = access(r->gpu.dir, F_OK) ?
-					NVPC_END_GONE : NVPC_END_HUP;
-			ret = -EIO;
+		why = domains_stop(rs, nr, pfd, &ret);
+		if (why) {
+			end->reason = why;
 			break;
 		}
 	}
 
 stop:
 	/* the driver's last drain happens in its stop: read it after */
-	ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0);
-	drain(r);
-	r->end.end_ns = now_ns(CLOCK_MONOTONIC) - r->start_ns;
+	for (i = 0; i < enabled; i++)
+		ioctl(rs[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	for (i = 0; i < nr; i++)
+		drain(&rs[i]);
+	end->end_ns = now_ns(CLOCK_MONOTONIC) - s->start_ns;
 	if (child > 0) {
 		int st = reap_command(child, running);
 
 		if (running)
-			r->end.status = st;
-	} else if (!r->o.cmd) {
-		r->end.status = -1;
+			end->status = st;
+	} else if (!rs->o.cmd) {
+		end->status = -1;
 	}
-	if (!r->sampled)
-		hw_counters(r, false);
-	if (r->progress && last_ns)
+	for (i = 0; i < nr; i++) {
+		struct rec *r = &rs[i];
+
+		if (!r->sampled)
+			hw_counters(r, false);
+		r->end.end_ns = end->end_ns;
+		r->end.reason = end->reason;
+		r->end.status = end->status;
+		if (r->faulted)
+			nvpc_err("%s of %s hit a GPU VM fault (record_state faulted): the domain records nothing more until the GPU is reset; the capture holds the packets before it",
+				 r->dom.name, r->gpu.pmu);
+	}
+	if (s->progress && last_ns)
 		printf("\n");
-	if (r->faulted)
-		nvpc_err("%s of %s hit a GPU VM fault (record_state faulted): the domain records nothing more until the GPU is reset; the capture holds the packets before it",
-			 r->dom.name, r->gpu.pmu);
-	else if (r->end.reason == NVPC_END_GONE)
+	if (end->reason == NVPC_END_GONE)
 		nvpc_err("the GPU of %s went away; the capture holds the packets before it",
-			 r->gpu.pmu);
+			 rs->gpu.pmu);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	return ret;
 }
@@ -1280,73 +1411,109 @@ static int choose_mode(struct rec *r)
 	return 0;
 }
 
+/* one domain's recording up to its event: 0, or -EINVAL with a message */
+static int rec_setup(struct rec *r)
+{
+	if (nvpc_domain_open(&r->gpu, r->o.domain, &r->dom) ||
+	    lookup_signals(r) || choose_mode(r))
+		return -EINVAL;
+	if (r->sampled) {
+		snprintf(r->hdr.stop, sizeof(r->hdr.stop),
+			 "sampled every %llu ns (cpu-clock)",
+			 (unsigned long long)r->o.every_ns);
+	} else if (r->o.stop) {
+		struct nvpc_signal sig;
+
+		if (nvpc_signal_lookup(&r->gpu, &r->dom, r->o.stop, &sig))
+			return -EINVAL;
+		r->hdr.stop_signal = sig.id;
+		snprintf(r->hdr.stop, sizeof(r->hdr.stop), "signal %.50s",
+			 sig.name);
+	} else {
+		snprintf(r->hdr.stop, sizeof(r->hdr.stop),
+			 "every %llu cycles (PERIODIC)",
+			 (unsigned long long)r->o.every);
+	}
+	fill_header(r);
+	if (!r->hdr.clock_hz)
+		nvpc_err("warning: %s has no clock_hz or nominal_hz: the report needs --clock HZ",
+			 r->dom.name);
+	return 0;
+}
+
+static void rec_free(struct rec *r)
+{
+	if (r->aux)
+		munmap(r->aux, r->aux_size);
+	if (r->up)
+		munmap(r->up, sysconf(_SC_PAGESIZE) + r->data_size);
+	for (unsigned int i = 0; i <= r->hdr.nr_signals; i++)
+		if (r->member_fd[i] > 0)
+			close(r->member_fd[i]);
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->copy);
+}
+
 int nvpc_record(int argc, char **argv)
 {
-	struct rec r = { .fd = -1, .end = { .status = -1, .hw_packets = -1,
-					    .hw_gaps = -1 } };
-	int ret;
+	static struct rec rs[NVPC_FILE_MAX_STREAMS];
+	struct session s = { 0 };
+	struct rec_opts o = { 0 };
+	struct nvpc_gpu gpu;
+	unsigned int nr = 0, i;
+	int ret = 0;
 
-	if (parse_opts(argc, argv, &r.o))
+	if (parse_opts(argc, argv, &o) || nvpc_gpu_open(o.pmu, &gpu))
 		return 2;
-	if (nvpc_gpu_open(r.o.pmu, &r.gpu) ||
-	    nvpc_domain_open(&r.gpu, r.o.domain, &r.dom) ||
-	    lookup_signals(&r))
-		return 2;
-	if (choose_mode(&r))
-		return 2;
-	if (r.sampled) {
-		snprintf(r.hdr.stop, sizeof(r.hdr.stop),
-			 "sampled every %llu ns (cpu-clock)",
-			 (unsigned long long)r.o.every_ns);
-	} else if (r.o.stop) {
-		struct nvpc_signal s;
+	/* every domain's arguments checked before any event is opened */
+	for (i = 0; i < o.nr_domains; i++) {
+		struct rec *r = &rs[i];
 
-		if (nvpc_signal_lookup(&r.gpu, &r.dom, r.o.stop, &s))
+		memset(r, 0, sizeof(*r));
+		r->fd = -1;
+		r->end.status = -1;
+		r->end.hw_packets = -1;
+		r->end.hw_gaps = -1;
+		r->o = o;
+		r->o.domain = o.domains[i];
+		r->o.signals = o.domain_signals[i];
+		r->s = &s;
+		r->stream = i;
+		r->gpu = gpu;
+		if (rec_setup(r))
 			return 2;
-		r.hdr.stop_signal = s.id;
-		snprintf(r.hdr.stop, sizeof(r.hdr.stop), "signal %.50s",
-			 s.name);
-	} else {
-		snprintf(r.hdr.stop, sizeof(r.hdr.stop),
-			 "every %llu cycles (PERIODIC)",
-			 (unsigned long long)r.o.every);
 	}
-	fill_header(&r);
-	if (!r.hdr.clock_hz)
-		nvpc_err("warning: %s has no clock_hz or nominal_hz: the report needs --clock HZ",
-			 r.dom.name);
+	for (i = 0; i < o.nr_domains && !ret; i++, nr++) {
+		struct rec *r = &rs[i];
 
-	ret = r.sampled ? open_sampled(&r) : open_event(&r);
-	if (!ret) {
-		fill_header(&r);	/* the attr is known now */
-		ret = create_output(&r);
+		ret = r->sampled ? open_sampled(r) : open_event(r);
+		if (!ret)
+			fill_header(r);	/* the attr is known now */
 	}
+	if (!ret)
+		ret = create_output(&s, o.output);
 	if (!ret) {
-		r.progress = !r.to_stdout && isatty(STDOUT_FILENO);
-		ret = run(&r);
-		nvpc_file_write_end(r.out, 0, r.end.end_ns, &r.end);
-		if (fclose(r.out)) {
-			nvpc_err("writing %s: %s", r.o.output,
-				 strerror(errno));
+		s.progress = !s.to_stdout && isatty(STDOUT_FILENO);
+		ret = run(rs, nr);
+		for (i = 0; i < nr; i++)
+			nvpc_file_write_end(s.out, i, rs[i].end.end_ns,
+					    &rs[i].end);
+		if (fclose(s.out)) {
+			nvpc_err("writing %s: %s", o.output, strerror(errno));
 			ret = -EIO;
 		}
-		summary(&r);
+		for (i = 0; i < nr; i++)
+			summary(&rs[i]);
 	}
-	if (r.aux)
-		munmap(r.aux, r.aux_size);
-	if (r.up)
-		munmap(r.up, sysconf(_SC_PAGESIZE) + r.data_size);
-	for (unsigned int i = 0; i <= r.hdr.nr_signals; i++)
-		if (r.member_fd[i] > 0)
-			close(r.member_fd[i]);
-	if (r.fd >= 0)
-		close(r.fd);
-	free(r.copy);
-	if (r.exec_failed)
+	for (i = 0; i < nr; i++)
+		rec_free(&rs[i]);
+	if (s.exec_failed)
 		return 127;
 	if (ret)
 		return 1;
-	if (r.end.reason == NVPC_END_COMMAND && WIFEXITED(r.end.status))
-		return WEXITSTATUS(r.end.status);
+	if (rs[0].end.reason == NVPC_END_COMMAND &&
+	    WIFEXITED(rs[0].end.status))
+		return WEXITSTATUS(rs[0].end.status);
 	return 0;
 }

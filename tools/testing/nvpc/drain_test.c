@@ -17,6 +17,7 @@
 
 struct ring {
 	struct rec r;
+	struct session s;
 	uint8_t *mem;
 	char dir[128];
 	char path[160];
@@ -38,6 +39,7 @@ static void ring_init(struct ring *t, const char *state)
 	t->r.copy = malloc(t->r.aux_size);
 	t->r.hdr.packet_size = 32;
 	t->r.fd = -1;
+	t->r.s = &t->s;
 	snprintf(t->dir, sizeof(t->dir), "%s/nvpc-drain-%d",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s", t->dir);
@@ -50,7 +52,7 @@ static void ring_init(struct ring *t, const char *state)
 	fprintf(f, "%s\n", state);
 	fclose(f);
 	snprintf(t->path, sizeof(t->path), "%s/capture", t->dir);
-	t->r.out = fopen(t->path, "w+");
+	t->s.out = fopen(t->path, "w+");
 	t->r.o.output = t->path;
 }
 
@@ -58,7 +60,7 @@ static void ring_free(struct ring *t)
 {
 	char cmd[300];
 
-	fclose(t->r.out);
+	fclose(t->s.out);
 	free(t->r.copy);
 	free(t->mem);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", t->dir);
@@ -118,7 +120,7 @@ static int next_chunk(struct ring *t, struct nvpc_chunk *c, uint8_t seed)
 	void *p;
 	int ok = 1;
 
-	if (nvpc_file_read_chunk(t->r.out, c, &p, err, sizeof(err)) != 1)
+	if (nvpc_file_read_chunk(t->s.out, c, &p, err, sizeof(err)) != 1)
 		return -1;
 	for (uint32_t i = 0; i < c->size; i++)
 		if (((uint8_t *)p)[i] != (uint8_t)(seed + i))
@@ -153,8 +155,8 @@ TEST(records_and_bytes_wrap)
 	EXPECT_EQ(5, t.r.end.lost);
 	EXPECT_EQ(PAGE / 32 + 2, t.r.packets);
 
-	fflush(t.r.out);
-	rewind(t.r.out);
+	fflush(t.s.out);
+	rewind(t.s.out);
 	ASSERT_EQ(1, next_chunk(&t, &c, 1));
 	EXPECT_EQ(NVPC_CHUNK_AUX, c.type);
 	EXPECT_EQ(0, c.offset);

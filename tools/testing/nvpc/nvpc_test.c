@@ -1986,6 +1986,41 @@ TEST(record_signals_repeated)
 }
 
 /*
+ * Several domains in one recording: each -s counts in the -d before it
+ * (before any -d: the first's), a domain given twice or without signals
+ * is refused, and every domain's arguments are checked before an event
+ * is opened (main.1's bogus signal is reported although main.0 comes
+ * first). graph_idle is main.1's: after -d main.0 it is another
+ * domain's.
+ */
+TEST(record_several_domains)
+{
+	char root[128], out[8192], cmd[256];
+
+	fake_sysfs(root, sizeof(root));
+	EXPECT_EQ(2, record(root, "-d main.0 -s 0x10 -d main.0 -s 0x11", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-d main.0 given twice"));
+	EXPECT_EQ(2, record(root, "-d main.0 -s 0x10 -d main.1", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-d main.1 has no signals"));
+	EXPECT_EQ(2, record(root, "-d main.0 -s graph_idle -d main.1 -s 0x10", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "another domain"));
+	EXPECT_EQ(2, record(root, "-d main.0 -s 0x10 -d main.1 -s bogus", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "unknown signal 'bogus'"));
+	EXPECT_EQ(NULL, strstr(out, "perf_event_open"));
+	/*
+	 * 0x10 before any -d is main.0's. The fake main.0 has no record
+	 * mode (record_aux_max 0), main.1 has: auto mode samples one and
+	 * records the other; main.0 is opened first, its cpu-clock leader
+	 * (type 1, config 0) then its cycles (0x0100... with dom 0)
+	 */
+	EXPECT_EQ(1, record(root, "-v -s 0x10 -d main.0 -d main.1 -s graph_idle --every 1024", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "nvpc: sampled mode (--mode auto, record_aux_max 0)\nnvpc: record mode (--mode auto, record_aux_max 268435456)\nnvpc: perf_event_open type=1 config=0x0 config1=0x0 cpu=0 group=-1\nnvpc: perf_event_open type=2000000000 config=0x100000000000000 config1=0x0 cpu=0 group=3\n")) TH_LOG("%s", out);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/*
  * A GF100's named GPC signals carry allunits (perf.rst "Whole-GPU
  * counts"): their id still names a signal of the GPC domain recorded.
  * RECORD; config1 DSET 1 (0x10), UNIT 1 (0x100), PERIOD 1 (0x10000),
