@@ -56,6 +56,9 @@ struct nvpc_slots {
  * @record_stalls: times the hardware stopped because the AUX area was
  *	full
  * @record_faults: VM faults of record packet writes
+ * @record_drains: runs of the record drain (its hrtimer)
+ * @record_drain_ns: the time those runs took, register accesses and
+ *	all (with the sim, its model's catch-up at those accesses too)
  * @single_restarts: single event processes restarted: an endless one
  *	before a counter could saturate, any one after a write of the
  *	shared CTRL (NV10:NV40) for another domain aborted it
@@ -71,6 +74,8 @@ struct nvpc_domain_stats {
 	u64 record_gaps;
 	u64 record_stalls;
 	u64 record_faults;
+	u64 record_drains;
+	u64 record_drain_ns;
 	u64 single_restarts;
 	u64 window_cuts;
 };

@@ -223,6 +223,8 @@ static struct nvpc_dom_counter_attr nvpc_dom_counters[] = {
 	NVPC_DOM_COUNTER(record_gaps, stats.record_gaps),
 	NVPC_DOM_COUNTER(record_stalls, stats.record_stalls),
 	NVPC_DOM_COUNTER(record_faults, stats.record_faults),
+	NVPC_DOM_COUNTER(record_drains, stats.record_drains),
+	NVPC_DOM_COUNTER(record_drain_ns, stats.record_drain_ns),
 	NVPC_DOM_COUNTER(single_restarts, stats.single_restarts),
 	NVPC_DOM_COUNTER(window_cuts, stats.window_cuts),
 };

@@ -221,6 +221,10 @@ struct nvpc_simdev_vm_test {
  *	wall time (the run did not fit their budget)
  * @rt_behind_max_ns: real-time: the largest such lag
  * @rt_access_max_ns: real-time: the longest model run of a register access
+ * @access_ns: the time the core's register accesses took in the sim,
+ *	model runs and posted writes included (the sim's share of the
+ *	driver's time: make bench tells the driver's own from it)
+ * @worker_ns: real-time: the time the catch-up worker ran
  * @posted: real-time: register writes posted, not yet applied, in their
  *	order, each with the wall time it was issued at (a write does not
  *	wait for the model, as a CPU's MMIO write does not wait for the GPU;
@@ -295,6 +299,8 @@ struct nvpc_simdev {
 	u64 rt_behind;
 	u64 rt_behind_max_ns;
 	u64 rt_access_max_ns;
+	u64 access_ns;
+	u64 worker_ns;
 	struct nvpc_simdev_posted {
 		u64 t;
 		u32 addr;

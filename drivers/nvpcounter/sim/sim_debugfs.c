@@ -236,7 +236,7 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	struct nvpc_sim_stats st;
 	unsigned long flags;
 	u64 skipped, lost, mw, mf, work, npw, behind, behind_max, amax;
-	u64 vw, vf, cp, pw;
+	u64 vw, vf, cp, pw, ans, wns;
 
 	nvpc_simdev_lock(sd, &flags);
 	nvpc_sim_get_stats(sd->sim, &st);
@@ -253,6 +253,8 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	vf = sd->vm_faults;
 	cp = sd->copy_packets;
 	pw = sd->posted_writes;
+	ans = sd->access_ns;
+	wns = sd->worker_ns;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 
 	seq_printf(m, "reads %llu\n", st.reads);
@@ -282,6 +284,8 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 		   st.record_last_fast ? "fast" : "cycle");
 	seq_printf(m, "work %llu\n", work);
 	seq_printf(m, "ns_per_work %llu\n", npw);
+	seq_printf(m, "access_ns %llu\n", ans);
+	seq_printf(m, "worker_ns %llu\n", wns);
 	return 0;
 }
 

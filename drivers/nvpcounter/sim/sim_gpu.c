@@ -164,8 +164,8 @@ void nvpc_simdev_flush(struct nvpc_simdev *sd)
 static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 {
 	struct nvpc_simdev *sd = priv;
+	u64 budget, t0 = ktime_get_ns();
 	unsigned long flags;
-	u64 budget;
 	u32 v;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
@@ -185,6 +185,7 @@ static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 	    ktime_get_ns() - sd->rt_last >= sd->settle_lag_ns)
 		nvpc_sim_settle(sd->sim);
 	v = nvpc_sim_rd32(sd->sim, addr);
+	sd->access_ns += ktime_get_ns() - t0;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return v;
 }
@@ -202,6 +203,7 @@ static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
 {
 	struct nvpc_simdev *sd = priv;
 	struct nvpc_simdev_posted *p;
+	u64 t0 = ktime_get_ns();
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
@@ -218,6 +220,7 @@ static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
 		p->val = val;
 		sd->posted_writes++;
 	}
+	sd->access_ns += ktime_get_ns() - t0;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 }
 
@@ -476,6 +479,7 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 		sd->rt_last = now;
 	}
 	again = sd->realtime;
+	sd->worker_ns += ktime_get_ns() - start;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	if (again)
 		schedule_delayed_work(&sd->rt_work,
