@@ -293,6 +293,8 @@ static struct attribute *nvpc_domain_attrs[] = {
 	&nvpc_dom_counters[8].attr.attr,
 	&nvpc_dom_counters[9].attr.attr,
 	&nvpc_dom_counters[10].attr.attr,
+	&nvpc_dom_counters[11].attr.attr,
+	&nvpc_dom_counters[12].attr.attr,
 	&nvpc_dom_attr_record_state.attr,
 	&nvpc_dom_attr_record_aux_max.attr,
 	&nvpc_dom_attr_status.attr,
@@ -300,7 +302,7 @@ static struct attribute *nvpc_domain_attrs[] = {
 };
 ATTRIBUTE_GROUPS(nvpc_domain);
 /* every counter above is listed in nvpc_domain_attrs */
-static_assert(ARRAY_SIZE(nvpc_dom_counters) == 11);
+static_assert(ARRAY_SIZE(nvpc_dom_counters) == 13);
 
 static void nvpc_domain_kobj_release(struct kobject *kobj)
 {
