@@ -132,3 +132,114 @@ done
 echo "exact: the share of samples whose counts match the waveforms; the highest rate with every sample exact gave $sbest samples/s of cycles + 2 counters"
 echo "side by side: perf stat -I 10 $sps samples/s, sampled mode $sbest samples/s, record mode $best packets/s (the sim's limit, not the driver's: Documentation/record.rst \"Throughput\")"
 echo "${G##*gpu}" > $SIM/remove
+
+# --- record mode at the catalogue clocks, several domains (issue 24) -------
+# The G84's domains at their catalogue clocks, each recording a packet
+# every 1024 cycles (long packets of 0x10 and 0x11), sources whose periods
+# divide 1024 (periodic 16 and 256) so the sim writes the packets in
+# closed form, 1, 2, 4 and 8 domains in one nvpc record (the tool on the
+# CPU other than the PMU's, the drains on the PMU's). Per run: packets/s
+# the sim made and the tool drained, MB/s, what was lost, the model's
+# share of real time, and the CPU: the drains' time (record_drain_ns,
+# hard irq on the PMU's CPU) as a share of the run, its part in the sim
+# (the sim's access_ns: register accesses with the model's catch-up) and
+# the driver's own time per packet (drain minus sim), nvpc record's user
+# + system time as a share of the run and per packet.
+before=$(ls -d $SIM/gpu* 2>/dev/null)
+pmus=$(ls $EVS)
+echo g84 > $SIM/create || exit 1
+G=$(ls -d $SIM/gpu* | grep -vxF "$before" | head -1)
+PMUNAME=$(ls $EVS | grep -vxF "$pmus" | head -1)
+PMU=$EVS/$PMUNAME
+cpu=$(cat $PMU/cpumask)
+other=$(( (cpu + 1) % $(nproc) ))
+for k in 0 1 2 3 4 5 6 7; do
+	echo "main.$k 0x10 periodic 16 9 3" > $G/wave
+	echo "main.$k 0x11 periodic 256 77 0" > $G/wave
+done
+echo realtime > $G/clock
+RSECS=5
+dom_sum() {	# dom_sum ATTR N: the sum over main.0 .. main.N-1
+	local k s=0
+	for k in $(seq 0 $(($2 - 1))); do
+		s=$((s + $(cat $PMU/domains/main.$k/$1)))
+	done
+	echo $s
+}
+made() { echo $(( $(stat_val record_fast_packets) + $(stat_val record_cycle_packets) )); }
+# rec_run N AUX SECS: one recording of main.0 .. main.N-1, a table row
+rec_run() {
+	local nd=$1 aux=$2 secs=$3 args="" k m0 m1 a0 a1 d0 d1 g0 g1 st0 st1 s0 s1 t0 t1 lost
+	for k in $(seq 0 $((nd - 1))); do
+		args="$args -d main.$k -s 0x10,0x11"
+	done
+	[ "$aux" = auto ] || args="$args --aux-pages $aux"
+	m0=$(made); a0=$(stat_val access_ns); s0=$(stat_val rt_skipped_ns)
+	d0=$(dom_sum record_drain_ns $nd); g0=$(dom_sum record_gaps $nd)
+	st0=$(dom_sum record_stalls $nd)
+	t0=$(date +%s%N)
+	{ TIMEFORMAT='%U %S'; time taskset -c "$other" "$NVPC" record \
+		-g "$PMUNAME" $args --every 1024 --duration $secs \
+		-o "$NVPC_OUT/multi.nvpc" > "$NVPC_OUT/multi.out" 2>&1 ; } \
+		2> "$NVPC_OUT/multi.time"
+	t1=$(date +%s%N)
+	m1=$(made); a1=$(stat_val access_ns); s1=$(stat_val rt_skipped_ns)
+	d1=$(dom_sum record_drain_ns $nd); g1=$(dom_sum record_gaps $nd)
+	st1=$(dom_sum record_stalls $nd)
+	sed -n 's/.*: \([0-9]*\) packets (\([0-9]*\) bytes) in .*/\1 \2/p' \
+		"$NVPC_OUT/multi.out" > "$NVPC_OUT/multi.pk"
+	lost=$(sed -n 's/.*lost: [0-9]* stalls (full AUX area), \([0-9]*\) lost records.*/\1/p' \
+		"$NVPC_OUT/multi.out" | awk '{ s += $1 } END { print s + 0 }')
+	awk -v nd=$nd -v aux=$aux -v secs=$secs -v t=$((t1 - t0)) \
+	    -v made=$((m1 - m0)) -v acc=$((a1 - a0)) -v skip=$((s1 - s0)) \
+	    -v drain=$((d1 - d0)) -v gaps=$((g1 - g0)) -v stalls=$((st1 - st0)) \
+	    -v lost="$lost" -v cpu="$(cat "$NVPC_OUT/multi.time")" '
+		{ pk += $1; by += $2 }
+		END {
+			split(cpu, c, " "); tool = (c[1] + c[2]) * 1e9
+			own = drain - acc; if (own < 0) own = 0
+			printf "%4d %6s %11.0f %11.0f %7.2f %6.1f%% %6d %5d %5d %8.2f%% %8.0f %8.0f %7.1f%% %9.2f\n",
+				nd, aux, made / secs, pk / secs, by / secs / 1e6,
+				100 * (1 - skip / t), stalls, gaps, lost,
+				100 * drain / t, pk ? acc / pk : 0,
+				pk ? own / pk : 0, 100 * tool / t,
+				pk ? tool / pk / 1000 : 0
+		}' "$NVPC_OUT/multi.pk"
+}
+echo
+echo "== record mode at the catalogue clocks: G84 main.0 .. main.N-1 ($(for k in 0 1 2 3 4 5 6 7; do printf '%s ' $(($(cat $PMU/domains/main.$k/nominal_hz) / 1000000)); done)MHz), a packet every 1024 cycles, ${RSECS} s per run (nvpc on CPU $other, drains on CPU $cpu)"
+printf "%4s %6s %11s %11s %7s %7s %6s %5s %5s %9s %8s %8s %8s %9s\n" \
+	doms aux made/s drained/s MB/s kept_up stalls gaps lost drain_cpu \
+	sim_ns/p drv_ns/p nvpc_cpu nvpc_us/p
+for nd in 1 2 4 8; do
+	rec_run $nd auto $RSECS
+done
+echo "-- the AUX size, 1 domain (main.0)"
+for aux in 16 64 256 1024; do
+	rec_run 1 $aux $RSECS
+done
+echo "made: packets the sim wrote (record_fast_packets + record_cycle_packets); drained: packets in the capture; kept_up: the model's share of real time (rt_skipped_ns)"
+echo "drain_cpu: the drains' time (record_drain_ns) over the run, on the PMU's CPU; sim_ns/p: the sim's part of it (access_ns) per packet; drv_ns/p: the rest, the driver's own, per packet"
+echo "nvpc_cpu, nvpc_us/p: nvpc record's user + system time over the run and per packet"
+
+# 60 s of main.1 at its catalogue clock, PERIODIC 1024, the AUX size nvpc
+# picks: nothing lost, and the window's top (256 MiB on G84: about every
+# 15 s at this rate) restarts the hardware each time, flagged (PARTIAL)
+# and counted (record_gaps), the only gaps.
+echo
+LSECS=${NVPC_BENCH_LONG_SECS:-60}
+D=$PMU/domains/main.1
+g0=$(cat $D/record_gaps); st0=$(cat $D/record_stalls); s0=$(stat_val rt_skipped_ns)
+t0=$(date +%s%N)
+taskset -c "$other" "$NVPC" record -g "$PMUNAME" -d main.1 -s 0x10,0x11 \
+	--every 1024 --duration $LSECS -o "$NVPC_OUT/long.nvpc" \
+	> "$NVPC_OUT/long.out" 2>&1
+t1=$(date +%s%N)
+g1=$(cat $D/record_gaps); st1=$(cat $D/record_stalls); s1=$(stat_val rt_skipped_ns)
+"$NVPC" report --json "$NVPC_OUT/long.nvpc" > "$NVPC_OUT/long.json" 2>&1
+echo "== main.1 for $LSECS s at $(($(cat $D/nominal_hz) / 1000000)) MHz, a packet every 1024 cycles"
+cat "$NVPC_OUT/long.out"
+python3 "$NVPC_TOP/tools/testing/vmbench/long_check.py" "$NVPC_OUT/long.json" \
+	$((g1 - g0)) $((st1 - st0)) $((s1 - s0)) $((t1 - t0))
+rm -f "$NVPC_OUT/long.nvpc" "$NVPC_OUT/multi.nvpc"
+echo "${G##*gpu}" > $SIM/remove
