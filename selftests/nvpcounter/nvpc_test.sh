@@ -316,6 +316,52 @@ check "report -I 100: 0x10 25%, 0x11 100% in every interval, absolute starts" \
 		END { print "# " n " intervals, " bad + 0 " wrong"; exit !(n >= 25 && !bad) }' \
 	"$W/iv.csv"
 
+# --- several domains in one recording (nvpc.rst "Several domains") -------
+# main.0 and main.1 at once, main.0's 0x10 high 4 of every 16 cycles like
+# main.1's, while perf stat counts main.2's cycles: one capture of format
+# version 3, a stream per domain, each exact as if recorded alone (0x11
+# held at 1 counts every cycle, 0x10 a quarter of them within a packet's
+# phase), no gap, both domains to the end.
+echo "main.0 0x10 periodic 16 4 0" > "$G/wave"
+nvpc record -g "$PMU" -d main.0 -s 0x10 -d main.1 -s 0x10,0x11 \
+	--every 1024 --clock $HZ -o "$W/two.nvpc" -- \
+	perf stat -a -x';' -o "$W/stat-two.txt" -e "$PMU/dom=2,cycles/" \
+	-- sleep 1.5 > "$W/two.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$W/two.txt"
+check "two domains: nvpc record exits 0" test $rc -eq 0
+check "two domains: a summary line per domain" \
+	test "$(grep -c ": [0-9]* packets (" "$W/two.txt")" = 2
+check "two domains: capture format version 3" \
+	python3 -c 'import sys; b = open(sys.argv[1], "rb").read(12); sys.exit(b[8] != 3)' "$W/two.nvpc"
+check "two domains: perf stat counted main.2 beside them" \
+	awk -F';' '/dom=2/ { ok = $1 > 0 } END { exit !ok }' "$W/stat-two.txt"
+nvpc report --json "$W/two.nvpc" > "$W/two.json" 2> "$W/two-json.err"
+check "two domains: each stream exact, main.0 and main.1 in order" \
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["domains"]
+bad = []
+if [x["domain"] for x in d] != ["main.0", "main.1"]:
+    bad.append("domains %s" % [x["domain"] for x in d])
+for x in d:
+    s = {y["name"]: y for y in x["signals"]}
+    print("# %s: %d packets, %d cycles, %s" % (x["domain"], x["packets"],
+          x["cycles"], ", ".join("%s %d" % (k, v["count"]) for k, v in s.items())))
+    if x["packets"] < 100 or x["gaps"] or not x["complete"]:
+        bad.append("%s: packets %d gaps %d complete %s" % (x["domain"],
+                   x["packets"], x["gaps"], x["complete"]))
+    if abs(s["0x10"]["busy_pct"] - 25) > 0.5:
+        bad.append("%s: 0x10 %f%%" % (x["domain"], s["0x10"]["busy_pct"]))
+    if "0x11" in s and s["0x11"]["count"] != x["cycles"]:
+        bad.append("%s: 0x11 %d != cycles %d" % (x["domain"],
+                   s["0x11"]["count"], x["cycles"]))
+if len(d) == 2 and abs(d[0]["cycles"] - d[1]["cycles"]) > 2048 + 1024:
+    bad.append("cycles %d vs %d" % (d[0]["cycles"], d[1]["cycles"]))
+for b in bad:
+    print("# " + b)
+sys.exit(bool(bad))' "$W/two.json"
+
 # --- nvpc top: live intervals of 200 ms (about 20 packets of 1024 cycles) -
 TOP="-g $PMU -d main.1 -s 0x10,0x11,graph_idle --every 1024 --clock $HZ -I 200"
 nvpc top $TOP -n 3 > "$W/top.txt" 2> "$W/top.err"
