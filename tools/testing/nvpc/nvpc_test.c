@@ -568,7 +568,12 @@ static void cap_aux_stream(struct cap *c, uint32_t st, uint64_t *off,
  * Four packets each, ending at 1, 2, 3, 4 ms; stream 1's first two come
  * before stream 0's, its last two after; both end at 4 ms.
  */
-static void cap_two(struct cap *c, const char *name)
+enum {
+	TWO_NO_END1 = 1,	/* main.1 has no END chunk */
+	TWO_ZERO0 = 2,		/* main.0's packet 3 repeats packet 2's cycles */
+};
+
+static void cap_two_ex(struct cap *c, const char *name, unsigned int flags)
 {
 	uint8_t a[4 * 32], b[4 * 16];
 	struct nvpc_end e = {
@@ -595,7 +600,8 @@ static void cap_two(struct cap *c, const char *name)
 	strcpy(h1.signals[1].name, "s0");
 	nvpc_file_write_stream(c->f, &h1);
 	for (int k = 0; k < 4; k++) {
-		pkt(a + 32 * k, 32, 1000 * (k + 1), 1,
+		pkt(a + 32 * k, 32, 1000 * (k + 1 - (k == 2 &&
+						    (flags & TWO_ZERO0))), 1,
 		    (uint16_t[]){ 250, 1000 }, 2);
 		pkt(b + 16 * k, 16, 2000 * (k + 1), 1,
 		    (uint16_t[]){ 1500, 100 }, 2);
@@ -604,8 +610,14 @@ static void cap_two(struct cap *c, const char *name)
 	cap_aux_stream(c, 0, &off0, 4000 * NS, a, sizeof(a));
 	cap_aux_stream(c, 1, &off1, 4000 * NS, b + 32, 32);
 	nvpc_file_write_end(c->f, 0, 4000 * NS, &e);
-	nvpc_file_write_end(c->f, 1, 4000 * NS, &e);
+	if (!(flags & TWO_NO_END1))
+		nvpc_file_write_end(c->f, 1, 4000 * NS, &e);
 	fclose(c->f);
+}
+
+static void cap_two(struct cap *c, const char *name)
+{
+	cap_two_ex(c, name, 0);
 }
 
 /* defined with the tests of names and outputs, below */
@@ -814,6 +826,192 @@ TEST(streams_signals_and_range)
 	EXPECT_EQ(2, nvpc_cmd("report -s main.0:graph_idle", c.path, out,
 			      sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "-s main.0:graph_idle: no such signal in domain main.0; the capture's signals: main.0: s0"));
+	unlink(c.path);
+}
+
+/*
+ * The exit status is the worst over the domains: main.0 with a packet
+ * of 0 cycles (4: impossible packets) and main.1 without its end (3:
+ * unfinished); each message names its domain
+ */
+TEST(streams_exit_status)
+{
+	char out[8192];
+	struct cap c;
+
+	cap_two_ex(&c, "twostatus", TWO_ZERO0);
+	EXPECT_EQ(4, nvpc_cmd("report --csv", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "twostatus (domain main.0): 1 impossible packets, left out of the counts and rates\n"));
+	EXPECT_EQ(NULL, strstr(out, "(domain main.1)"));
+	EXPECT_NE(NULL, strstr(out, "main.0,0,4000000,4000,2000,1,0,250,1000,,\n"));
+	unlink(c.path);
+
+	cap_two_ex(&c, "twostatus", TWO_ZERO0 | TWO_NO_END1);
+	EXPECT_EQ(3, nvpc_cmd("report --json", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "twostatus (domain main.1) has no end record: the recording did not finish (killed?); the packets in it are reported\n"));
+	EXPECT_NE(NULL, strstr(out, "\"complete\": false"));
+	EXPECT_NE(NULL, strstr(out, "\"complete\": true"));
+	unlink(c.path);
+
+	cap_two_ex(&c, "twostatus", TWO_NO_END1);
+	EXPECT_EQ(3, nvpc_cmd("report --trace", c.path, out, sizeof(out)));
+	unlink(c.path);
+}
+
+/*
+ * plot of several domains: a track per domain and signal, labelled
+ * "<domain> <signal>"; domain names that would be gnuplot commands are
+ * labels too (none runs, the SVG parses)
+ */
+TEST(streams_plot)
+{
+	static const char * const marks[] = { "pwn8", "pwn9", "pwn10" };
+	char svg[256], cmd[1024], out[8192], q[256];
+	struct nvpc_header h1;
+	uint8_t buf[4 * 32];
+	struct stat sb;
+	struct cap c;
+
+	if (!have("gnuplot"))
+		SKIP(return, "no gnuplot (Debian gnuplot-nox, make deps)");
+	cap_two(&c, "twoplot");
+	tmp_path(svg, sizeof(svg), "twoplot.svg");
+	snprintf(cmd, sizeof(cmd), "%s plot -o %s %s 2>&1", bin(), svg, c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	if (have_py()) {
+		ASSERT_EQ(0, py_names("svg", svg, out, sizeof(out)));
+		EXPECT_NE(NULL, strstr(out, "\nG84 sim.0, 2 domains: busy share per domain and signal (main.0 STOP test, 1000000 Hz; main.1 STOP test, 2000000 Hz)\n"));
+		EXPECT_NE(NULL, strstr(out, "\nmain.0 s0\nmain.0 s1\nmain.1 graph_idle\nmain.1 s0\n"))
+			TH_LOG("%s", out);
+	}
+	/* -s graph_idle: main.0 is left out */
+	snprintf(cmd, sizeof(cmd), "%s plot -s graph_idle -o %s %s 2>&1",
+		 bin(), svg, c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	if (have_py()) {
+		ASSERT_EQ(0, py_names("svg", svg, out, sizeof(out)));
+		EXPECT_NE(NULL, strstr(out, "\nmain.1 graph_idle\n"));
+		EXPECT_EQ(NULL, strstr(out, "\nmain.0 s0\n"));
+	}
+	unlink(c.path);
+
+	for (unsigned int i = 0; i < 3; i++)
+		unlink(marks[i]);
+	cap_begin(&c, "twohostile", 32, 2);
+	c.h.nr_streams = 2;
+	strcpy(c.h.domain, "\nsystem \"touch pwn8\"\n");
+	cap_header(&c);
+	h1 = c.h;
+	h1.stream = 1;
+	strcpy(h1.domain, "'.system('touch pwn9').'");
+	strcpy(h1.signals[0].name, "'\n!touch pwn10\n'");
+	nvpc_file_write_stream(c.f, &h1);
+	for (int k = 0; k < 4; k++)
+		pkt(buf + 32 * k, 32, 1000 * (k + 1), 1,
+		    (uint16_t[]){ 250, 500 }, 2);
+	cap_aux(&c, 0, 4000 * NS, buf, sizeof(buf));
+	{
+		struct nvpc_chunk k = {
+			.type = NVPC_CHUNK_AUX, .time_ns = 4000 * NS,
+			.size = sizeof(buf), .stream = 1,
+		};
+
+		nvpc_file_write_chunk(c.f, &k, buf);
+	}
+	nvpc_file_write_end(c.f, 1, 4000 * NS,
+			    &(struct nvpc_end){ .hw_packets = -1, .hw_gaps = -1 });
+	cap_end(&c, 4000 * NS);
+	snprintf(cmd, sizeof(cmd), "%s plot -o %s %s 2>&1", bin(),
+		 shq(q, sizeof(q), svg), c.path);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	for (unsigned int i = 0; i < 3; i++) {
+		if (!stat(marks[i], &sb))
+			TH_LOG("the command making %s ran", marks[i]);
+		EXPECT_NE(0, stat(marks[i], &sb));
+	}
+	if (have_py()) {
+		EXPECT_EQ(0, py_names("svg", svg, out, sizeof(out)));
+		EXPECT_NE(NULL, strstr(out, "\n<5c>x0asystem \"touch pwn8\"<5c>x0a s0\n"))
+			TH_LOG("%s", out);
+		EXPECT_NE(NULL, strstr(out, "\n<5c>x27.system(<5c>x27touch pwn9<5c>x27).<5c>x27 <5c>x27<5c>x0a!touch pwn10<5c>x0a<5c>x27\n"))
+			TH_LOG("%s", out);
+	}
+	for (unsigned int i = 0; i < 3; i++)
+		unlink(marks[i]);
+	unlink(svg);
+	unlink(c.path);
+}
+
+/* nvpc top of several domains, the capture replayed ($NVPC_TOP_REPLAY) */
+static int top_two(const char *path, const char *args, char *out, size_t len)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "NVPC_TOP_REPLAY=%s timeout 20 %s top -d main.0 -s s0,s1 -d main.1 -s graph_idle,s0 %s 2>&1",
+		 path, bin(), args);
+	return run(cmd, out, len);
+}
+
+/*
+ * top of two domains: each interval of both on one line ("<domain>
+ * <signal>"), -c report -I --csv's rows of several domains, -J an
+ * element per domain and interval with its "domain". main.1's first
+ * two packets come before main.0's, its last two after them: the
+ * intervals of one time are still shown together, in order. 1 ms
+ * intervals, -n 3: the fourth ends only with the stream.
+ */
+TEST(streams_top_lines_csv_json)
+{
+	char out[8192];
+	struct cap c;
+
+	cap_two(&c, "twotop");
+	ASSERT_EQ(0, top_two(c.path, "-I 1 -n 3", out, sizeof(out)));
+	EXPECT_STREQ("0.000  main.0 s0 25.00%  main.0 s1 100.00%  main.1 graph_idle 75.00%  main.1 s0 5.00%\n"
+		     "0.001  main.0 s0 25.00%  main.0 s1 100.00%  main.1 graph_idle 75.00%  main.1 s0 5.00%\n"
+		     "0.002  main.0 s0 25.00%  main.0 s1 100.00%  main.1 graph_idle 75.00%  main.1 s0 5.00%\n",
+		     out);
+	ASSERT_EQ(0, top_two(c.path, "-I 2 -n 1 -c", out, sizeof(out)));
+	EXPECT_STREQ("domain,start_ns,monotonic_ns,packets,cycles,gap,"
+		     "main.0:s0 count,main.0:s0 events/s,main.0:s0 busy %,"
+		     "main.0:s1 count,main.0:s1 events/s,main.0:s1 busy %,"
+		     "main.1:graph_idle count,main.1:graph_idle events/s,main.1:graph_idle busy %,"
+		     "main.1:s0 count,main.1:s0 events/s,main.1:s0 busy %\n"
+		     "main.0,0,5000000000,2,2000,0,500,250000.000000,25.000000,2000,1000000.000000,100.000000,,,,,,\n"
+		     "main.1,0,5000000000,2,4000,0,,,,,,,3000,1500000.000000,75.000000,200,100000.000000,5.000000\n",
+		     out);
+	ASSERT_EQ(0, top_two(c.path, "-I 1 -n 3 -J", out, sizeof(out)));
+	EXPECT_EQ(0, strncmp(out, "[\n    {\"domain\": \"main.0\", \"start_ns\": 0, \"monotonic_ns\": 5000000000, \"packets\": 1, \"cycles\": 1000,", 96))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "},\n    {\"domain\": \"main.1\", \"start_ns\": 2000000, \"monotonic_ns\": 5002000000, \"packets\": 1, \"cycles\": 2000, \"gap\": false, \"signals\": [{\"count\": 1500, \"events_per_s\": 1500000.000000, \"busy_pct\": 75.000000}, {\"count\": 100, \"events_per_s\": 100000.000000, \"busy_pct\": 5.000000}]}\n]\n"))
+		TH_LOG("%s", out);
+	unlink(c.path);
+}
+
+/* on a terminal: the table of both domains, a line per domain */
+TEST(streams_top_table)
+{
+	char cmd[2048], out[1 << 14], q[256];
+	struct cap c;
+	char *last;
+
+	if (!have("script"))
+		SKIP(return, "no script(1) (util-linux)");
+	cap_two(&c, "twotoptty");
+	snprintf(cmd, sizeof(cmd), "(sleep 1; printf q) | NVPC_TOP_REPLAY=%s timeout 20 script -qec '%s top -d main.0 -d main.1 -I 2' /dev/null | tr -d '\\r'",
+		 shq(q, sizeof(q), c.path), bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	last = strrchr(out, '\033');
+	ASSERT_NE(NULL, last);
+	EXPECT_NE(NULL, strstr(last, "Jnvpc top - G84 sim.0, 2 domains; q quits\n"
+			       "main.0: 1000000 Hz, STOP test; 0.002 s: 2 packets in 2 ms, 2000 cycles; 4 packets, 0 gaps in all\n"
+			       "main.1: 2000000 Hz, STOP test; 0.002 s: 2 packets in 2 ms, 4000 cycles; 4 packets, 0 gaps in all\n\n"
+			       "     BUSY     EVENTS/S  ID     DOMAIN           SIGNAL\n"
+			       "  100.00%        1.0M   0x11   main.0           s1\n"
+			       "   25.00%      250.0k   0x10   main.0           s0\n"
+			       "   75.00%        1.5M   0xbd   main.1           graph_idle\n"
+			       "    5.00%      100.0k   0x10   main.1           s0\n"))
+		TH_LOG("%s", last);
 	unlink(c.path);
 }
 
