@@ -411,6 +411,7 @@ static void usage(FILE *f)
 NVPC_DEFAULT_OUTPUT "; - reads stdin) with gnuplot. OUT ends in .svg,\n"
 ".png or .pdf (default: FILE with .svg); - writes SVG to stdout. -s,\n"
 "--from, --to, --monotonic choose signals and time as for nvpc report.\n"
+"A capture of several domains: a track per domain and signal.\n"
 "Exit status as nvpc report's.\n");
 }
 

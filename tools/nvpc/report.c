@@ -1158,7 +1158,8 @@ static void usage(FILE *f)
 "               (busy %%), an instant event per gap\n"
 "  --clock HZ   convert cycles with HZ instead of the recorded clock\n"
 "  -s, --signals LIST  only these signals, in this order: names or ids\n"
-"               (0x10) of the capture's signals, comma-separated\n"
+"               (0x10) of the capture's signals, comma-separated;\n"
+"               DOMAIN:SIGNAL in a capture of several domains\n"
 "  --from T, --to T    only the packets that start in [T, T): seconds\n"
 "               since the recording began, or with a unit: 250ms, 10us\n"
 "  -I, --interval MS   per interval of MS milliseconds (or 1s, 250us):\n"
@@ -1174,7 +1175,9 @@ static void usage(FILE *f)
 "Exit status: 0 a complete capture; 1 nothing reported (not a capture,\n"
 "a corrupt header, a write error); 2 bad arguments; 3 an unfinished or\n"
 "damaged capture (no end record, a torn or corrupt chunk: the packets\n"
-"before it are reported); 4 impossible packets, left out of the counts.\n");
+"before it are reported); 4 impossible packets, left out of the counts.\n"
+"A capture of several domains: each domain in turn (CSV: one table, a\n"
+"domain column, DOMAIN:SIGNAL columns), the worst status of them.\n");
 }
 
 int nvpc_report(int argc, char **argv)
