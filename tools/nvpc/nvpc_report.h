@@ -30,13 +30,6 @@ enum nvpc_report_fmt {
 };
 
 /*
- * Read the header of f (path names it in messages); *hz is clock_hz if
- * nonzero, else the recorded clock. Prints why on failure: -EINVAL.
- */
-int nvpc_capture_header(const char *path, FILE *f, uint64_t clock_hz,
-			struct nvpc_header *h, uint64_t *hz);
-
-/*
  * Decode the chunks; warns about an unfinished, torn or corrupt capture
  * and about impossible packets. Returns NVPC_EXIT_OK, _DAMAGED or
  * _IMPOSSIBLE (_DAMAGED wins), or _ERROR for want of memory.

@@ -25,24 +25,6 @@
 #define NAME_BUF	(4 * NVPC_FILE_STOP_LEN)
 
 
-int nvpc_capture_header(const char *path, FILE *f, uint64_t clock_hz,
-			struct nvpc_header *h, uint64_t *hz)
-{
-	char err[256], dom[NAME_BUF];
-
-	if (nvpc_file_read_header(f, h, err, sizeof(err))) {
-		nvpc_err("%s: %s", path, err);
-		return -EINVAL;
-	}
-	*hz = clock_hz ? clock_hz : h->clock_hz;
-	if (!*hz) {
-		nvpc_err("%s records no clock for %s: give --clock HZ", path,
-			 nvpc_printable(dom, sizeof(dom), h->domain));
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int nvpc_capture_decode(const char *path, FILE *f,
 			const struct nvpc_header *h, uint64_t hz,
 			nvpc_packet_fn fn, void *arg, struct nvpc_stats *st)
