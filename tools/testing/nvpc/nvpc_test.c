@@ -830,6 +830,59 @@ TEST(streams_signals_and_range)
 }
 
 /*
+ * Domains of two kinds: main.0 record-mode (2 packets of 1000 cycles,
+ * s0 250), main.1 sampled (3 samples a millisecond apart, 1000 cycles
+ * each, s0 400: 40% busy, 400000 events/s from the samples' times)
+ */
+TEST(streams_record_and_sampled)
+{
+	char out[16384];
+	struct nvpc_header h1;
+	uint64_t off = 0, count = 400;
+	uint8_t buf[2 * 32];
+	struct cap c;
+
+	cap_begin(&c, "twokinds", 32, 1);
+	c.h.nr_streams = 2;
+	strcpy(c.h.domain, "main.0");
+	cap_header(&c);
+	h1 = c.h;
+	h1.stream = 1;
+	h1.kind = NVPC_KIND_SAMPLED;
+	h1.packet_size = 0;
+	h1.period_cycles = 0;
+	h1.counter_bits = 64;
+	h1.sample_period_ns = 1000000;
+	strcpy(h1.domain, "main.1");
+	strcpy(h1.stop, "sampled every 1000000 ns (cpu-clock)");
+	nvpc_file_write_stream(c.f, &h1);
+	for (int k = 1; k <= 3; k++)
+		nvpc_file_write_sample(c.f, 1, k * 1000 * NS, 1000, &count, 1);
+	pkt(buf, 32, 1000, 1, (uint16_t[]){ 250 }, 1);
+	pkt(buf + 32, 32, 2000, 1, (uint16_t[]){ 250 }, 1);
+	cap_aux_stream(&c, 0, &off, 2000 * NS, buf, sizeof(buf));
+	nvpc_file_write_end(c.f, 1, 3000 * NS,
+			    &(struct nvpc_end){ .end_ns = 3000 * NS,
+						.hw_packets = -1,
+						.hw_gaps = -1 });
+	cap_end(&c, 2000 * NS);
+
+	ASSERT_EQ(0, nvpc_cmd("report --csv", c.path, out, sizeof(out)));
+	EXPECT_STREQ("domain,segment,time_ns,cycles,delta,stop,saturated,main.0:s0,main.1:s0\n"
+		     "main.0,0,1000000,1000,1000,1,0,250,\n"
+		     "main.0,0,2000000,2000,1000,1,0,250,\n"
+		     "main.1,0,1000000,1000,1000,1,0,,400\n"
+		     "main.1,0,2000000,2000,1000,1,0,,400\n"
+		     "main.1,0,3000000,3000,1000,1,0,,400\n", out);
+	ASSERT_EQ(0, nvpc_cmd("report", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "  packets    32 bytes, STOP test\n"));
+	EXPECT_NE(NULL, strstr(out, "  sampled    every 1000000 ns by a cpu-clock leading a perf group"));
+	EXPECT_NE(NULL, strstr(out, "  s0                         0x10            500           250000   25.000%         0\n"));
+	EXPECT_NE(NULL, strstr(out, "  s0                         0x10           1200           400000   40.000%         0\n"));
+	unlink(c.path);
+}
+
+/*
  * The exit status is the worst over the domains: main.0 with a packet
  * of 0 cycles (4: impossible packets) and main.1 without its end (3:
  * unfinished); each message names its domain
