@@ -949,8 +949,12 @@ int nvpc_report_write(FILE *f, const char *path,
 		nvpc_err("%s: out of memory", path);
 		return NVPC_EXIT_ERROR;
 	}
-	*r = (struct report){ .f = f, .o = o, .path = path, .ro = ro };
-	r->t = (struct nvpc_out){ .o = o, .first = true };
+	r->f = f;
+	r->o = o;
+	r->path = path;
+	r->ro = ro;
+	r->t.o = o;
+	r->t.first = true;
 	status = nvpc_streams_open(path, f, ro, &r->s);
 	if (status)
 		goto out;

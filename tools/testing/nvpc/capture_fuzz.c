@@ -933,10 +933,11 @@ static void top_setup(struct top_state *t, FILE *o)
 				nvpc_csv_streams_pad(&t->out[k][i], t->s.vh,
 						     nr, i, 3);
 		}
-		t->g[k] = (struct nvpc_top_group){
-			.o = o, .fmt = k, .nr = nr, .out = t->out[k],
-			.first = true,
-		};
+		t->g[k].o = o;
+		t->g[k].fmt = k;
+		t->g[k].nr = nr;
+		t->g[k].out = t->out[k];
+		t->g[k].first = true;
 	}
 	for (unsigned int i = 0; i < nr; i++) {
 		t->arg[i].t = t;
