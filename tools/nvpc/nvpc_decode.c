@@ -13,33 +13,8 @@
 #define CYCLES_MASK	((1ULL << NVPC_PKT_CYCLES_BITS) - 1)
 #define NSEC_PER_SEC	1000000000ULL
 
-struct decoder {
-	const struct nvpc_header *h;
-	uint64_t hz;
-	uint64_t check_hz;	/* the fastest clock named: cycles_plausible() */
-	nvpc_packet_fn fn;
-	void *arg;
-	struct nvpc_stats *st;
+_Static_assert(NVPC_PKT_LONG <= NVPC_DECODE_CARRY, "a packet fits the carry");
 
-	unsigned int segment;
-	uint64_t seg_packets;	/* packets in the current segment */
-	uint64_t origin_ns;	/* the current segment's cycle 0 */
-	uint64_t prev_raw;	/* last packet's 48-bit cycles */
-	uint64_t cycles;	/* extended cycles of the last packet */
-	uint64_t end_ns;	/* end of the last packet */
-	uint64_t read_ns;	/* when the tool read the current record */
-
-	bool gap_pending;	/* the next data starts a new segment */
-	bool after_gap;		/* the next packet is the first after one */
-	bool hint_valid;
-	uint64_t hint_ns;	/* estimated time of the restart */
-
-	bool expect_valid;
-	uint64_t expect_offset;	/* AUX offset the next record should have */
-
-	uint8_t carry[NVPC_PKT_LONG];
-	unsigned int carry_len;
-};
 
 uint64_t nvpc_cycles_to_ns(uint64_t cycles, uint64_t hz)
 {
@@ -65,7 +40,7 @@ static uint64_t raw_cycles(const uint8_t *p)
  * again) or data is missing. Several reasons for the same gap (the tool's
  * restart and the PARTIAL flag of the record after it) count once.
  */
-static void raise_gap(struct decoder *d, bool have_hint, uint64_t hint_ns)
+static void raise_gap(struct nvpc_decoder *d, bool have_hint, uint64_t hint_ns)
 {
 	if (!d->gap_pending)
 		d->st->gaps++;
@@ -76,7 +51,7 @@ static void raise_gap(struct decoder *d, bool have_hint, uint64_t hint_ns)
 	}
 }
 
-static void start_segment(struct decoder *d)
+static void start_segment(struct nvpc_decoder *d)
 {
 	uint64_t origin = d->end_ns;
 
@@ -102,7 +77,7 @@ static void start_segment(struct decoder *d)
  * counter is a wrap only if the wrapped count passes this (2^48 cycles
  * take 78 hours at 1 GHz). Documentation/nvpc.rst, "Impossible packets".
  */
-static bool cycles_plausible(const struct decoder *d, unsigned __int128 cycles)
+static bool cycles_plausible(const struct nvpc_decoder *d, unsigned __int128 cycles)
 {
 	unsigned __int128 ns = cycles * NSEC_PER_SEC / d->check_hz;
 
@@ -136,7 +111,7 @@ static void impossible(struct nvpc_stats *st, uint64_t *why)
  * One packet: impossible ones are counted and left out of every sum and
  * of fn (Documentation/nvpc.rst, "Impossible packets").
  */
-static void packet(struct decoder *d, const uint8_t *b)
+static void packet(struct nvpc_decoder *d, const uint8_t *b)
 {
 	struct nvpc_stats *st = d->st;
 	struct nvpc_packet p = { 0 };
@@ -214,7 +189,7 @@ static void packet(struct decoder *d, const uint8_t *b)
 }
 
 /* the time the hardware started, estimated from a record read at t_ns */
-static uint64_t restart_estimate(struct decoder *d, const uint8_t *data,
+static uint64_t restart_estimate(struct nvpc_decoder *d, const uint8_t *data,
 				 uint32_t size, uint64_t t_ns)
 {
 	unsigned int len = d->h->packet_size;
@@ -233,7 +208,7 @@ static uint64_t restart_estimate(struct decoder *d, const uint8_t *data,
  * timed by the clock leader's own timestamp. A sample of 0 cycles is
  * real there (a domain whose clock stands) and stays in.
  */
-static void sample(struct decoder *d, const struct nvpc_chunk *c,
+static void sample(struct nvpc_decoder *d, const struct nvpc_chunk *c,
 		   const void *payload)
 {
 	struct nvpc_stats *st = d->st;
@@ -277,7 +252,7 @@ static void sample(struct decoder *d, const struct nvpc_chunk *c,
 		d->fn(&p, d->arg);
 }
 
-static void aux(struct decoder *d, const struct nvpc_chunk *c,
+static void aux(struct nvpc_decoder *d, const struct nvpc_chunk *c,
 		const uint8_t *data)
 {
 	unsigned int len = d->h->packet_size;
@@ -327,59 +302,98 @@ static void aux(struct decoder *d, const struct nvpc_chunk *c,
 	d->carry_len = c->size - i;
 }
 
-int nvpc_decode(FILE *f, const struct nvpc_header *h, uint64_t clock_hz,
-		nvpc_packet_fn fn, void *arg, struct nvpc_stats *st,
-		char *err, size_t errlen)
+int nvpc_decoder_init(struct nvpc_decoder *d, const struct nvpc_header *h,
+		      uint64_t clock_hz, nvpc_packet_fn fn, void *arg,
+		      struct nvpc_stats *st, char *err, size_t errlen)
 {
-	struct decoder d = {
+	*d = (struct nvpc_decoder){
 		.h = h, .hz = clock_hz, .fn = fn, .arg = arg, .st = st,
 	};
-	struct nvpc_chunk c;
-	void *payload;
-	int ret;
-
 	memset(st, 0, sizeof(*st));
 	if (!clock_hz) {
 		snprintf(err, errlen, "no clock: the capture has none, give --clock HZ");
 		return -EINVAL;
 	}
-	d.check_hz = clock_hz;
-	if (h->clock_hz > d.check_hz)
-		d.check_hz = h->clock_hz;
-	if (h->nominal_hz > d.check_hz)
-		d.check_hz = h->nominal_hz;
-	if (h->measured_hz > d.check_hz)
-		d.check_hz = h->measured_hz;
+	d->check_hz = clock_hz;
+	if (h->clock_hz > d->check_hz)
+		d->check_hz = h->clock_hz;
+	if (h->nominal_hz > d->check_hz)
+		d->check_hz = h->nominal_hz;
+	if (h->measured_hz > d->check_hz)
+		d->check_hz = h->measured_hz;
+	return 0;
+}
+
+void nvpc_decoder_chunk(struct nvpc_decoder *d, const struct nvpc_chunk *c,
+			const void *payload)
+{
+	struct nvpc_stats *st = d->st;
+
+	switch (c->type) {
+	case NVPC_CHUNK_AUX:
+		if (d->h->kind == NVPC_KIND_RECORD)
+			aux(d, c, payload);
+		break;
+	case NVPC_CHUNK_SAMPLE:
+		sample(d, c, payload);
+		break;
+	case NVPC_CHUNK_RESTART:
+		st->restarts++;
+		raise_gap(d, true, c->time_ns);
+		break;
+	case NVPC_CHUNK_LOST:
+		st->lost_records += c->offset;
+		break;
+	case NVPC_CHUNK_END:
+		st->have_end = true;
+		nvpc_file_decode_end(payload, c->size, &st->end);
+		break;
+	default:	/* a later version's chunk: skipped */
+		break;
+	}
+}
+
+void nvpc_decoder_finish(struct nvpc_decoder *d)
+{
+	d->st->torn_bytes += d->carry_len;
+	d->carry_len = 0;
+}
+
+int nvpc_decode(FILE *f, const struct nvpc_header *h, uint64_t clock_hz,
+		nvpc_packet_fn fn, void *arg, struct nvpc_stats *st,
+		char *err, size_t errlen)
+{
+	struct nvpc_decoder d;
+	struct nvpc_chunk c;
+	void *payload;
+	int ret;
+
+	if (nvpc_decoder_init(&d, h, clock_hz, fn, arg, st, err, errlen))
+		return -EINVAL;
 	while ((ret = nvpc_file_read_chunk(f, &c, &payload, err, errlen)) > 0) {
 		/* another domain's, in a capture of several */
-		if (c.stream != h->stream) {
-			free(payload);
-			continue;
-		}
-		switch (c.type) {
-		case NVPC_CHUNK_AUX:
-			if (h->kind == NVPC_KIND_RECORD)
-				aux(&d, &c, payload);
-			break;
-		case NVPC_CHUNK_SAMPLE:
-			sample(&d, &c, payload);
-			break;
-		case NVPC_CHUNK_RESTART:
-			st->restarts++;
-			raise_gap(&d, true, c.time_ns);
-			break;
-		case NVPC_CHUNK_LOST:
-			st->lost_records += c.offset;
-			break;
-		case NVPC_CHUNK_END:
-			st->have_end = true;
-			nvpc_file_decode_end(payload, c.size, &st->end);
-			break;
-		default:	/* a later version's chunk: skipped */
-			break;
-		}
+		if (c.stream == h->stream)
+			nvpc_decoder_chunk(&d, &c, payload);
 		free(payload);
 	}
-	st->torn_bytes += d.carry_len;
+	nvpc_decoder_finish(&d);
+	return ret;
+}
+
+int nvpc_decode_streams(FILE *f, struct nvpc_decoder *d, unsigned int nr,
+			char *err, size_t errlen)
+{
+	struct nvpc_chunk c;
+	void *payload;
+	int ret;
+
+	while ((ret = nvpc_file_read_chunk(f, &c, &payload, err, errlen)) > 0) {
+		/* a stream the capture does not have: skipped */
+		if (c.stream < nr)
+			nvpc_decoder_chunk(&d[c.stream], &c, payload);
+		free(payload);
+	}
+	for (unsigned int i = 0; i < nr; i++)
+		nvpc_decoder_finish(&d[i]);
 	return ret;
 }

@@ -81,6 +81,57 @@ int nvpc_decode(FILE *f, const struct nvpc_header *h, uint64_t clock_hz,
 		nvpc_packet_fn fn, void *arg, struct nvpc_stats *st,
 		char *err, size_t errlen);
 
+/*
+ * The decoder of one stream, chunk by chunk: for a capture of several
+ * streams read in one pass (a pipe: nvpc top), a decoder per stream.
+ * init: 0, or -EINVAL without a clock (err says so); finish after the
+ * last chunk (a packet cut at the end counts as torn bytes).
+ */
+#define NVPC_DECODE_CARRY	32	/* the longest packet */
+
+struct nvpc_decoder {
+	const struct nvpc_header *h;
+	uint64_t hz;
+	uint64_t check_hz;	/* the fastest clock named: cycles_plausible() */
+	nvpc_packet_fn fn;
+	void *arg;
+	struct nvpc_stats *st;
+
+	unsigned int segment;
+	uint64_t seg_packets;	/* packets in the current segment */
+	uint64_t origin_ns;	/* the current segment's cycle 0 */
+	uint64_t prev_raw;	/* last packet's 48-bit cycles */
+	uint64_t cycles;	/* extended cycles of the last packet */
+	uint64_t end_ns;	/* end of the last packet */
+	uint64_t read_ns;	/* when the tool read the current record */
+
+	bool gap_pending;	/* the next data starts a new segment */
+	bool after_gap;		/* the next packet is the first after one */
+	bool hint_valid;
+	uint64_t hint_ns;	/* estimated time of the restart */
+
+	bool expect_valid;
+	uint64_t expect_offset;	/* AUX offset the next record should have */
+
+	uint8_t carry[NVPC_DECODE_CARRY];
+	unsigned int carry_len;
+};
+
+int nvpc_decoder_init(struct nvpc_decoder *d, const struct nvpc_header *h,
+		      uint64_t clock_hz, nvpc_packet_fn fn, void *arg,
+		      struct nvpc_stats *st, char *err, size_t errlen);
+void nvpc_decoder_chunk(struct nvpc_decoder *d, const struct nvpc_chunk *c,
+			const void *payload);
+void nvpc_decoder_finish(struct nvpc_decoder *d);
+
+/*
+ * Every stream of a capture in one pass: each chunk to d[its stream]
+ * (chunks of a stream past nr are skipped); 0 at the end of the file,
+ * or -errno with a message in err. Every decoder is finished.
+ */
+int nvpc_decode_streams(FILE *f, struct nvpc_decoder *d, unsigned int nr,
+			char *err, size_t errlen);
+
 /* cycles -> nanoseconds at hz (exact to the nanosecond, no overflow) */
 uint64_t nvpc_cycles_to_ns(uint64_t cycles, uint64_t hz);
 

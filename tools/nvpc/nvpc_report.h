@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "nvpc_decode.h"
+#include "nvpc_file.h"
 #include "nvpc_view.h"
 
 /* exit statuses of report and plot (Documentation/nvpc.rst, "Exit status") */
@@ -27,13 +28,6 @@ enum nvpc_report_fmt {
 	NVPC_REPORT_JSON,
 	NVPC_REPORT_TRACE,
 };
-
-/*
- * Read the header of f (path names it in messages); *hz is clock_hz if
- * nonzero, else the recorded clock. Prints why on failure: -EINVAL.
- */
-int nvpc_capture_header(const char *path, FILE *f, uint64_t clock_hz,
-			struct nvpc_header *h, uint64_t *hz);
 
 /*
  * Decode the chunks; warns about an unfinished, torn or corrupt capture
@@ -64,7 +58,51 @@ struct nvpc_out {
 	uint64_t interval_ns;
 	unsigned int pid;		/* the GPU's process in a trace */
 	bool first;			/* nothing written yet */
+	/*
+	 * several streams: CSV rows and top's JSON name the domain first;
+	 * a CSV row has the empty fields of the signal columns of the
+	 * streams before and after its own
+	 */
+	bool domain;
+	unsigned int csv_before, csv_after;
 };
+
+/* a capture of one or more streams (domains) as report, plot, top see it */
+struct nvpc_streams {
+	struct nvpc_capture cap;
+	uint64_t hz[NVPC_FILE_MAX_STREAMS];		/* each stream's clock */
+	struct nvpc_view v[NVPC_FILE_MAX_STREAMS];	/* nr 0: left out */
+	struct nvpc_header vh[NVPC_FILE_MAX_STREAMS];	/* each view's header */
+};
+
+/*
+ * The headers of f (path names it in messages), each stream's clock
+ * (--clock for all, else its recorded one) and the view ro asks for:
+ * NVPC_EXIT_OK, _ERROR (a header or clock missing) or _USAGE (a -s
+ * no stream has), with a message.
+ */
+int nvpc_streams_open(const char *path, FILE *f,
+		      const struct nvpc_report_opts *ro, struct nvpc_streams *s);
+
+/* the name of stream i in messages: path, with its domain if several */
+const char *nvpc_stream_label(const char *path, const struct nvpc_streams *s,
+			      unsigned int i, char *buf, size_t len);
+
+/* the worse of two exit statuses: _ERROR, _DAMAGED, _IMPOSSIBLE, _OK */
+int nvpc_exit_worst(int a, int b);
+
+/*
+ * CSV headers of several streams: the domain, the columns of one
+ * stream, then each shown signal as "<domain>:<signal>" (per packet) or
+ * its three interval columns (report -I, top -c)
+ */
+void nvpc_csv_streams_header(FILE *o, const struct nvpc_streams *s,
+			     bool monotonic);
+void nvpc_csv_streams_interval_header(FILE *o, const struct nvpc_header *vh,
+				      unsigned int nr);
+/* out's csv_before and csv_after for stream i of vh (per signal: per) */
+void nvpc_csv_streams_pad(struct nvpc_out *out, const struct nvpc_header *vh,
+			  unsigned int nr, unsigned int i, unsigned int per);
 
 /*
  * events/s: count * hz / cycles, or with hz 0 count per second of ns (a
@@ -102,6 +140,54 @@ void nvpc_top_table(FILE *o, const struct nvpc_out *out,
 		    uint64_t gaps);
 void nvpc_top_line(FILE *o, const struct nvpc_out *out,
 		   const struct nvpc_interval *iv);
+
+/*
+ * nvpc top of the streams of a capture: the streams' intervals of one
+ * time are shown together, once every stream has given that interval
+ * or a later one (a view gives an interval when its next one begins),
+ * or once a stream is NVPC_TOP_WINDOW intervals ahead of it; a domain
+ * without a packet in it is left out of it. An interval that comes after
+ * its time was shown is shown on its own. With one stream that is each
+ * interval as it comes, as nvpc_top_table(), nvpc_top_line(),
+ * nvpc_csv_interval() and nvpc_json_interval() show it.
+ */
+#define NVPC_TOP_WINDOW		4
+
+enum nvpc_top_fmt {
+	NVPC_TOP_TABLE, NVPC_TOP_LINES, NVPC_TOP_JSON, NVPC_TOP_CSV,
+};
+
+/* the streams' intervals of one time */
+struct nvpc_top_slot {
+	bool open;			/* it holds an interval */
+	uint64_t index;
+	bool have[NVPC_FILE_MAX_STREAMS];
+	struct nvpc_interval iv[NVPC_FILE_MAX_STREAMS];
+	uint64_t packets[NVPC_FILE_MAX_STREAMS];	/* so far */
+};
+
+struct nvpc_top_group {
+	FILE *o;
+	enum nvpc_top_fmt fmt;
+	unsigned int nr;		/* streams */
+	struct nvpc_out *out;		/* each stream's output (nr) */
+	uint64_t max;			/* times to show at most, 0: all */
+	uint64_t shown;			/* times shown */
+	bool first;			/* JSON: no element yet */
+	bool started;
+	uint64_t base;			/* the first time not shown */
+	struct nvpc_top_slot slot[NVPC_TOP_WINDOW];	/* by index */
+	struct nvpc_top_slot late;	/* one that came after its time */
+	bool seen[NVPC_FILE_MAX_STREAMS];	/* the stream gave one */
+	uint64_t last[NVPC_FILE_MAX_STREAMS];	/* its last interval */
+	uint64_t gaps[NVPC_FILE_MAX_STREAMS];	/* so far */
+};
+
+/* stream i's interval iv (packets: the stream's so far) */
+void nvpc_top_group_add(struct nvpc_top_group *g, unsigned int i,
+			const struct nvpc_interval *iv, uint64_t packets);
+/* every interval held, at the end */
+void nvpc_top_group_flush(struct nvpc_top_group *g);
 
 /*
  * The view of h that ro asks for (nvpc_view.h); -EINVAL with a message

@@ -70,6 +70,16 @@ int nvpc_view_signals(struct nvpc_view *v, const struct nvpc_header *h,
 		      const char *list);
 
 /*
+ * -s LIST over the n streams of a capture (each v[s] initialised for
+ * h[s]): an item "DOMAIN:SIGNAL" selects in that domain, an item
+ * without a domain in every stream that has it; a stream with nothing
+ * selected gets nr 0 (it is left out). 0, or -EINVAL with a message
+ * naming each domain's signals for an item no stream has.
+ */
+int nvpc_view_streams(struct nvpc_view *v, const struct nvpc_header *h,
+		      unsigned int nr, const char *list);
+
+/*
  * A time for --from, --to, --interval: a number with the unit s (the
  * default), ms, us or ns, e.g. 1.5, 250ms, 10us. 0 or -EINVAL.
  */

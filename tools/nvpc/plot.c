@@ -92,62 +92,203 @@ static const char *terminal_of(const char *out)
 	return NULL;
 }
 
-int nvpc_plot_script(FILE *f, const char *path, const char *term,
-		     const struct nvpc_report_opts *ro, FILE *o)
+/*
+ * The first pass over stream i of s: its packets shown and their span
+ * into b (PLOT_POINTS bins); its exit status, the message once
+ */
+static int plot_span(FILE *f, const char *path, struct nvpc_streams *s,
+		     unsigned int i, struct bins *b, struct nvpc_stats *st)
 {
-	struct nvpc_header h, vh;
+	struct nvpc_view *v = &s->v[i];
+	char label[512];
+	int status;
+
+	if (fseek(f, s->cap.data_offset, SEEK_SET)) {
+		nvpc_err("%s: cannot read it a second time", path);
+		return NVPC_EXIT_ERROR;
+	}
+	status = nvpc_capture_decode(nvpc_stream_label(path, s, i, label,
+						       sizeof(label)),
+				     f, &s->cap.h[i], s->hz[i],
+				     nvpc_view_packet, v, st);
+	b->origin_ns = v->all.first_ns;
+	b->width_ns = (v->all.last_ns - v->all.first_ns) / PLOT_POINTS + 1;
+	b->nr = s->vh[i].nr_signals;
+	return status;
+}
+
+/* the bins of stream i (its span known) into the script's data block */
+static int plot_bins(FILE *f, struct nvpc_streams *s, unsigned int i,
+		     struct bins *b)
+{
+	struct nvpc_view *v = &s->v[i];
 	struct nvpc_stats st;
-	struct nvpc_view v;
+	char err[256];
+
+	if (fseek(f, s->cap.data_offset, SEEK_SET))
+		return -1;
+	v->fn = bin_packet;
+	v->arg = b;
+	nvpc_decode(f, &s->cap.h[i], s->hz[i], nvpc_view_packet, v, &st, err,
+		    sizeof(err));
+	flush_bin(b);
+	return 0;
+}
+
+/* the lines before the data: the terminal, the title, the axes */
+static void plot_head(FILE *o, const char *term, const char *title,
+		      bool monotonic)
+{
+	fprintf(o, "set terminal %s noenhanced\nset output\nset title ", term);
+	nvpc_gp_str(o, title);
+	fprintf(o, "\nset xlabel '%s'\nset ylabel 'busy (%% of cycles)'\n"
+		"set yrange [0:105]\nset grid\nset key outside right top\n"
+		"set datafile missing '?'\n",
+		monotonic ? "CLOCK_MONOTONIC (s)" : "time (s)");
+}
+
+/* a capture of one domain: as before captures of several existed */
+static int plot_one(FILE *f, const char *path, const char *term,
+		    struct nvpc_streams *s, FILE *o)
+{
+	const struct nvpc_header *h = &s->cap.h[0], *vh = &s->vh[0];
+	struct nvpc_view *v = &s->v[0];
 	struct bins b = { .out = o };
-	char title[320], err[256];
-	uint64_t hz;
+	struct nvpc_stats st;
+	char title[320];
 	int status;
 
 	/* the span first, for the bin width; the messages once */
-	if (nvpc_capture_header(path, f, ro->clock_hz, &h, &hz))
-		return NVPC_EXIT_ERROR;
-	if (nvpc_report_view(ro, &h, &v))
-		return NVPC_EXIT_USAGE;
-	status = nvpc_capture_decode(path, f, &h, hz, nvpc_view_packet, &v,
-				     &st);
+	status = plot_span(f, path, s, 0, &b, &st);
 	if (status == NVPC_EXIT_ERROR)
 		return status;
-	if (!v.all.packets) {
+	if (!v->all.packets) {
 		nvpc_err("%s holds no packet to plot%s (%llu impossible)", path,
 			 st.segments ? " in the time asked for" : "",
 			 (unsigned long long)st.impossible);
 		return NVPC_EXIT_ERROR;
 	}
-	b.origin_ns = v.all.first_ns;
-	b.width_ns = (v.all.last_ns - v.all.first_ns) / PLOT_POINTS + 1;
-	if (fseek(f, 0, SEEK_SET) ||
-	    nvpc_file_read_header(f, &h, err, sizeof(err))) {
+	snprintf(title, sizeof(title),
+		 "%s %s %s: busy share per signal (STOP %s, %llu Hz)",
+		 h->chip, h->bus, h->domain, h->stop,
+		 (unsigned long long)s->hz[0]);
+	plot_head(o, term, title, v->base_ns);
+	fprintf(o, "$d << EOD\n");
+	if (plot_bins(f, s, 0, &b)) {
 		nvpc_err("%s: cannot read it a second time", path);
 		return NVPC_EXIT_ERROR;
 	}
-
-	nvpc_view_header(&v, &h, &vh);
-	fprintf(o, "set terminal %s noenhanced\nset output\nset title ", term);
-	snprintf(title, sizeof(title),
-		 "%s %s %s: busy share per signal (STOP %s, %llu Hz)",
-		 h.chip, h.bus, h.domain, h.stop, (unsigned long long)hz);
-	nvpc_gp_str(o, title);
-	fprintf(o, "\nset xlabel '%s'\nset ylabel 'busy (%% of cycles)'\n"
-		"set yrange [0:105]\nset grid\nset key outside right top\n"
-		"set datafile missing '?'\n$d << EOD\n",
-		v.base_ns ? "CLOCK_MONOTONIC (s)" : "time (s)");
-	b.nr = vh.nr_signals;
-	v.fn = bin_packet;
-	v.arg = &b;
-	nvpc_decode(f, &h, hz, nvpc_view_packet, &v, &st, err, sizeof(err));
-	flush_bin(&b);
 	fprintf(o, "EOD\nplot ");
-	for (unsigned int i = 0; i < vh.nr_signals; i++) {
+	for (unsigned int i = 0; i < vh->nr_signals; i++) {
 		fprintf(o, "%s$d using 1:%u with lines title ", i ? ", " : "",
 			i + 2);
-		nvpc_gp_str(o, vh.signals[i].name);
+		nvpc_gp_str(o, vh->signals[i].name);
 	}
 	fprintf(o, "\n");
+	return status;
+}
+
+/* "G84 sim.0, 2 domains: busy share per domain and signal (main.0 ...)" */
+static void plot_title(const struct nvpc_streams *s, char *buf, size_t len)
+{
+	size_t pos;
+
+	pos = snprintf(buf, len, "%s %s, %u domains: busy share per domain and signal (",
+		       s->cap.h[0].chip, s->cap.h[0].bus, s->cap.nr);
+	for (unsigned int i = 0; i < s->cap.nr && pos < len; i++)
+		pos += snprintf(buf + pos, len - pos, "%s%s STOP %s, %llu Hz",
+				i ? "; " : "", s->cap.h[i].domain,
+				s->cap.h[i].stop,
+				(unsigned long long)s->hz[i]);
+	if (pos < len)
+		snprintf(buf + pos, len - pos, ")");
+}
+
+/* the plot line: a track per domain and signal, "<domain> <signal>" */
+static void plot_tracks(FILE *o, const struct nvpc_streams *s,
+			const bool *shown)
+{
+	char name[NVPC_FILE_NAME_LEN + NVPC_FILE_SIGNAME_LEN + 2];
+	bool first = true;
+
+	fprintf(o, "plot ");
+	for (unsigned int k = 0; k < s->cap.nr; k++) {
+		const struct nvpc_header *vh = &s->vh[k];
+
+		for (unsigned int i = 0; shown[k] && i < vh->nr_signals; i++) {
+			snprintf(name, sizeof(name), "%.*s %.*s",
+				 NVPC_FILE_NAME_LEN - 1, vh->domain,
+				 NVPC_FILE_SIGNAME_LEN - 1,
+				 vh->signals[i].name);
+			fprintf(o, "%s$d%u using 1:%u with lines title ",
+				first ? "" : ", ", k, i + 2);
+			nvpc_gp_str(o, name);
+			first = false;
+		}
+	}
+	fprintf(o, "\n");
+}
+
+/*
+ * A capture of several domains: a data block per domain ($d0, $d1 ...,
+ * each in its own bins), one plot with a track per domain and signal.
+ * A domain without a packet shown is left out.
+ */
+static int plot_streams(FILE *f, const char *path, const char *term,
+			struct nvpc_streams *s, FILE *o)
+{
+	struct bins b[NVPC_FILE_MAX_STREAMS] = { 0 };
+	bool shown[NVPC_FILE_MAX_STREAMS] = { 0 }, any = false;
+	struct nvpc_stats st;
+	char title[1024];
+	int status = NVPC_EXIT_OK;
+
+	for (unsigned int i = 0; i < s->cap.nr; i++) {
+		if (!s->v[i].nr)
+			continue;
+		b[i].out = o;
+		status = nvpc_exit_worst(status,
+					 plot_span(f, path, s, i, &b[i], &st));
+		shown[i] = s->v[i].all.packets;
+		any |= shown[i];
+	}
+	if (status == NVPC_EXIT_ERROR)
+		return status;
+	if (!any) {
+		nvpc_err("%s holds no packet to plot in any domain", path);
+		return NVPC_EXIT_ERROR;
+	}
+	plot_title(s, title, sizeof(title));
+	plot_head(o, term, title, s->v[0].base_ns);
+	for (unsigned int i = 0; i < s->cap.nr; i++) {
+		if (!shown[i])
+			continue;
+		fprintf(o, "$d%u << EOD\n", i);
+		if (plot_bins(f, s, i, &b[i])) {
+			nvpc_err("%s: cannot read it a second time", path);
+			return NVPC_EXIT_ERROR;
+		}
+		fprintf(o, "EOD\n");
+	}
+	plot_tracks(o, s, shown);
+	return status;
+}
+
+int nvpc_plot_script(FILE *f, const char *path, const char *term,
+		     const struct nvpc_report_opts *ro, FILE *o)
+{
+	struct nvpc_streams *s = calloc(1, sizeof(*s));
+	int status;
+
+	if (!s) {
+		nvpc_err("%s: out of memory", path);
+		return NVPC_EXIT_ERROR;
+	}
+	status = nvpc_streams_open(path, f, ro, s);
+	if (!status)
+		status = s->cap.nr == 1 ? plot_one(f, path, term, s, o) :
+			 plot_streams(f, path, term, s, o);
+	free(s);
 	return status;
 }
 
@@ -270,6 +411,7 @@ static void usage(FILE *f)
 NVPC_DEFAULT_OUTPUT "; - reads stdin) with gnuplot. OUT ends in .svg,\n"
 ".png or .pdf (default: FILE with .svg); - writes SVG to stdout. -s,\n"
 "--from, --to, --monotonic choose signals and time as for nvpc report.\n"
+"A capture of several domains: a track per domain and signal.\n"
 "Exit status as nvpc report's.\n");
 }
 

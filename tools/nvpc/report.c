@@ -25,24 +25,6 @@
 #define NAME_BUF	(4 * NVPC_FILE_STOP_LEN)
 
 
-int nvpc_capture_header(const char *path, FILE *f, uint64_t clock_hz,
-			struct nvpc_header *h, uint64_t *hz)
-{
-	char err[256], dom[NAME_BUF];
-
-	if (nvpc_file_read_header(f, h, err, sizeof(err))) {
-		nvpc_err("%s: %s", path, err);
-		return -EINVAL;
-	}
-	*hz = clock_hz ? clock_hz : h->clock_hz;
-	if (!*hz) {
-		nvpc_err("%s records no clock for %s: give --clock HZ", path,
-			 nvpc_printable(dom, sizeof(dom), h->domain));
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int nvpc_capture_decode(const char *path, FILE *f,
 			const struct nvpc_header *h, uint64_t hz,
 			nvpc_packet_fn fn, void *arg, struct nvpc_stats *st)
@@ -74,6 +56,139 @@ int nvpc_capture_decode(const char *path, FILE *f,
 	return status;
 }
 
+/* the view of each stream: -s over every stream of several */
+static int streams_view(const struct nvpc_report_opts *ro,
+			struct nvpc_streams *s)
+{
+	struct nvpc_report_opts all = *ro;
+	unsigned int nr = s->cap.nr;
+
+	if (nr == 1)
+		return nvpc_report_view(ro, &s->cap.h[0], &s->v[0]);
+	all.signals = NULL;
+	for (unsigned int i = 0; i < nr; i++)
+		nvpc_report_view(&all, &s->cap.h[i], &s->v[i]);
+	return ro->signals ? nvpc_view_streams(s->v, s->cap.h, nr,
+					       ro->signals) : 0;
+}
+
+int nvpc_streams_open(const char *path, FILE *f,
+		      const struct nvpc_report_opts *ro, struct nvpc_streams *s)
+{
+	char err[256], dom[NAME_BUF];
+
+	if (nvpc_file_read_capture(f, &s->cap, err, sizeof(err))) {
+		nvpc_err("%s: %s", path, err);
+		return NVPC_EXIT_ERROR;
+	}
+	for (unsigned int i = 0; i < s->cap.nr; i++) {
+		const struct nvpc_header *h = &s->cap.h[i];
+
+		s->hz[i] = ro->clock_hz ? ro->clock_hz : h->clock_hz;
+		if (!s->hz[i]) {
+			nvpc_err("%s records no clock for %s: give --clock HZ",
+				 path, nvpc_printable(dom, sizeof(dom),
+						      h->domain));
+			return NVPC_EXIT_ERROR;
+		}
+	}
+	if (streams_view(ro, s))
+		return NVPC_EXIT_USAGE;
+	for (unsigned int i = 0; i < s->cap.nr; i++)
+		nvpc_view_header(&s->v[i], &s->cap.h[i], &s->vh[i]);
+	return NVPC_EXIT_OK;
+}
+
+const char *nvpc_stream_label(const char *path, const struct nvpc_streams *s,
+			      unsigned int i, char *buf, size_t len)
+{
+	char dom[NAME_BUF];
+
+	if (s->cap.nr == 1)
+		return path;
+	snprintf(buf, len, "%s (domain %s)", path,
+		 nvpc_printable(dom, sizeof(dom), s->cap.h[i].domain));
+	return buf;
+}
+
+int nvpc_exit_worst(int a, int b)
+{
+	static const int rank[] = {
+		[NVPC_EXIT_OK] = 0, [NVPC_EXIT_IMPOSSIBLE] = 1,
+		[NVPC_EXIT_DAMAGED] = 2, [NVPC_EXIT_ERROR] = 3,
+		[NVPC_EXIT_USAGE] = 4,
+	};
+
+	return rank[b] > rank[a] ? b : a;
+}
+
+/* n empty CSV fields */
+static void csv_empty(FILE *o, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		fputc(',', o);
+}
+
+/* "<domain>:<signal><what>" as a CSV header field after a comma */
+static void csv_qualified(FILE *o, const struct nvpc_header *h,
+			  unsigned int i, const char *what)
+{
+	char buf[NVPC_FILE_NAME_LEN + NVPC_FILE_SIGNAME_LEN + 16];
+
+	snprintf(buf, sizeof(buf), "%.*s:%.*s%s", NVPC_FILE_NAME_LEN - 1,
+		 h->domain, NVPC_FILE_SIGNAME_LEN - 1, h->signals[i].name,
+		 what);
+	fputc(',', o);
+	nvpc_csv_field(o, buf);
+}
+
+void nvpc_csv_streams_header(FILE *o, const struct nvpc_streams *s,
+			     bool monotonic)
+{
+	fprintf(o, "domain,segment,%s,cycles,delta,stop,saturated",
+		monotonic ? "monotonic_ns" : "time_ns");
+	for (unsigned int k = 0; k < s->cap.nr; k++)
+		for (unsigned int i = 0; i < s->vh[k].nr_signals; i++)
+			csv_qualified(o, &s->vh[k], i, "");
+	fputc('\n', o);
+}
+
+void nvpc_csv_streams_interval_header(FILE *o, const struct nvpc_header *vh,
+				      unsigned int nr)
+{
+	fprintf(o, "domain,start_ns,monotonic_ns,packets,cycles,gap");
+	for (unsigned int k = 0; k < nr; k++)
+		for (unsigned int i = 0; i < vh[k].nr_signals; i++) {
+			csv_qualified(o, &vh[k], i, " count");
+			csv_qualified(o, &vh[k], i, " events/s");
+			csv_qualified(o, &vh[k], i, " busy %");
+		}
+	fputc('\n', o);
+}
+
+void nvpc_csv_streams_pad(struct nvpc_out *out, const struct nvpc_header *vh,
+			  unsigned int nr, unsigned int i, unsigned int per)
+{
+	out->domain = true;
+	out->csv_before = 0;
+	out->csv_after = 0;
+	for (unsigned int k = 0; k < nr; k++) {
+		if (k < i)
+			out->csv_before += per * vh[k].nr_signals;
+		else if (k > i)
+			out->csv_after += per * vh[k].nr_signals;
+	}
+}
+
+/* several streams: a row's domain first */
+static void csv_domain(const struct nvpc_out *t)
+{
+	if (!t->domain)
+		return;
+	nvpc_csv_field(t->o, t->h->domain);
+	fputc(',', t->o);
+}
+
 /* time_ns: since the recording began; monotonic_ns with --monotonic */
 static void csv_header(FILE *o, const struct nvpc_header *h, bool monotonic)
 {
@@ -88,14 +203,18 @@ static void csv_header(FILE *o, const struct nvpc_header *h, bool monotonic)
 
 static void csv_packet(const struct nvpc_packet *p, void *arg)
 {
-	FILE *o = arg;
+	const struct nvpc_out *t = arg;
+	FILE *o = t->o;
 
+	csv_domain(t);
 	fprintf(o, "%u,%llu,%llu,%llu,%u,%u", p->segment,
 		(unsigned long long)p->time_ns, (unsigned long long)p->cycles,
 		(unsigned long long)p->delta, p->stop,
 		__builtin_popcount(p->saturated));
+	csv_empty(o, t->csv_before);
 	for (unsigned int i = 0; i < p->nr; i++)
 		fprintf(o, ",%llu", (unsigned long long)p->ctr[i]);
+	csv_empty(o, t->csv_after);
 	fputc('\n', o);
 }
 
@@ -192,23 +311,11 @@ static void trace_interval(const struct nvpc_interval *iv, void *arg)
 	trace_values(t, iv->first_ns, iv->count, iv->cycles);
 }
 
-static void trace_begin(struct nvpc_out *t, const struct nvpc_view *v)
+/* a process_name event for the GPU of h, pid t->pid */
+static void trace_process(struct nvpc_out *t, const struct nvpc_header *h)
 {
-	const struct nvpc_header *h = t->h;
 	char name[3 * NVPC_FILE_NAME_LEN + 16];
 
-	t->pid = trace_pid(h);
-	fprintf(t->o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"chip\":");
-	nvpc_json_str(t->o, h->chip);
-	fprintf(t->o, ",\"bus\":");
-	nvpc_json_str(t->o, h->bus);
-	fprintf(t->o, ",\"domain\":");
-	nvpc_json_str(t->o, h->domain);
-	fprintf(t->o, ",\"clock_hz\":%llu,\"clock\":\"%s\",\"start_monotonic_ns\":%llu,\"interval_ns\":%llu},\"traceEvents\":[",
-		(unsigned long long)t->hz,
-		v->base_ns ? "CLOCK_MONOTONIC" : "since the recording began",
-		(unsigned long long)h->start_monotonic_ns,
-		(unsigned long long)v->interval_ns);
 	trace_sep(t);
 	snprintf(name, sizeof(name), "GPU %.*s %.*s (%.*s)",
 		 NVPC_FILE_NAME_LEN - 1, h->chip, NVPC_FILE_NAME_LEN - 1,
@@ -217,6 +324,66 @@ static void trace_begin(struct nvpc_out *t, const struct nvpc_view *v)
 		t->pid);
 	nvpc_json_str(t->o, name);
 	fprintf(t->o, "}}");
+}
+
+/* otherData's "domains" of a capture of several: each shown stream's */
+static void trace_domains(FILE *o, const struct nvpc_streams *s)
+{
+	bool first = true;
+
+	if (s->cap.nr == 1)
+		return;
+	fprintf(o, ",\"domains\":[");
+	for (unsigned int i = 0; i < s->cap.nr; i++) {
+		if (!s->v[i].nr)
+			continue;
+		fprintf(o, "%s{\"domain\":", first ? "" : ",");
+		nvpc_json_str(o, s->cap.h[i].domain);
+		fprintf(o, ",\"kind\":\"%s\",\"clock_hz\":%llu,\"start_monotonic_ns\":%llu,\"interval_ns\":%llu}",
+			s->cap.h[i].kind == NVPC_KIND_SAMPLED ? "sampled" :
+			"record", (unsigned long long)s->hz[i],
+			(unsigned long long)s->cap.h[i].start_monotonic_ns,
+			(unsigned long long)s->v[i].interval_ns);
+		first = false;
+	}
+	fprintf(o, "]");
+}
+
+/*
+ * The trace's head: otherData (the first shown stream's fields, and
+ * every domain's in a capture of several), then a process per GPU
+ */
+static void trace_begin(struct nvpc_out *t, const struct nvpc_streams *s,
+			unsigned int first)
+{
+	const struct nvpc_header *h = &s->cap.h[first];
+	const struct nvpc_view *v = &s->v[first];
+	unsigned int pid[NVPC_FILE_MAX_STREAMS];
+
+	fprintf(t->o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"chip\":");
+	nvpc_json_str(t->o, h->chip);
+	fprintf(t->o, ",\"bus\":");
+	nvpc_json_str(t->o, h->bus);
+	fprintf(t->o, ",\"domain\":");
+	nvpc_json_str(t->o, h->domain);
+	fprintf(t->o, ",\"clock_hz\":%llu,\"clock\":\"%s\",\"start_monotonic_ns\":%llu,\"interval_ns\":%llu",
+		(unsigned long long)s->hz[first],
+		v->base_ns ? "CLOCK_MONOTONIC" : "since the recording began",
+		(unsigned long long)h->start_monotonic_ns,
+		(unsigned long long)v->interval_ns);
+	trace_domains(t->o, s);
+	fprintf(t->o, "},\"traceEvents\":[");
+	for (unsigned int i = first; i < s->cap.nr; i++) {
+		bool seen = false;
+
+		pid[i] = trace_pid(&s->cap.h[i]);
+		for (unsigned int k = first; k < i; k++)
+			seen |= s->v[k].nr && pid[k] == pid[i];
+		if (!s->v[i].nr || seen)
+			continue;
+		t->pid = pid[i];
+		trace_process(t, &s->cap.h[i]);
+	}
 }
 
 double nvpc_rate(uint64_t count, uint64_t cycles, uint64_t ns, uint64_t hz)
@@ -309,16 +476,19 @@ void nvpc_csv_interval(const struct nvpc_interval *iv, void *arg)
 	struct nvpc_out *t = arg;
 	uint64_t start = nvpc_interval_start(t, iv);
 
+	csv_domain(t);
 	fprintf(t->o, "%llu,%llu,%llu,%llu,%d", (unsigned long long)start,
 		(unsigned long long)nvpc_monotonic(t->h, start),
 		(unsigned long long)iv->packets,
 		(unsigned long long)iv->cycles, iv->gap);
+	csv_empty(t->o, t->csv_before);
 	for (unsigned int i = 0; i < t->h->nr_signals; i++)
 		fprintf(t->o, ",%llu,%.6f,%.6f",
 			(unsigned long long)iv->count[i],
 			nvpc_rate(iv->count[i], iv->cycles, iv->covered_ns,
 				  t->rate_hz),
 			nvpc_busy(iv->count[i], iv->cycles));
+	csv_empty(t->o, t->csv_after);
 	fputc('\n', t->o);
 }
 
@@ -328,8 +498,14 @@ void nvpc_json_interval(const struct nvpc_interval *iv, void *arg)
 	struct nvpc_out *t = arg;
 	uint64_t start = nvpc_interval_start(t, iv);
 
-	fprintf(t->o, "%s\n    {\"start_ns\": %llu, \"monotonic_ns\": %llu, \"packets\": %llu, \"cycles\": %llu, \"gap\": %s, \"signals\": [",
-		t->first ? "" : ",", (unsigned long long)start,
+	fprintf(t->o, "%s\n    {", t->first ? "" : ",");
+	if (t->domain) {
+		fprintf(t->o, "\"domain\": ");
+		nvpc_json_str(t->o, t->h->domain);
+		fprintf(t->o, ", ");
+	}
+	fprintf(t->o, "\"start_ns\": %llu, \"monotonic_ns\": %llu, \"packets\": %llu, \"cycles\": %llu, \"gap\": %s, \"signals\": [",
+		(unsigned long long)start,
 		(unsigned long long)nvpc_monotonic(t->h, start),
 		(unsigned long long)iv->packets,
 		(unsigned long long)iv->cycles, iv->gap ? "true" : "false");
@@ -490,7 +666,7 @@ static void json_u64(FILE *o, const char *key, uint64_t v)
 static void json_summary(FILE *o, const char *path,
 			 const struct nvpc_header *h, uint64_t hz,
 			 const struct nvpc_stats *st, const struct nvpc_view *v,
-			 const char *intervals)
+			 const char *intervals, const char *end)
 {
 	uint64_t rate_hz = nvpc_rate_hz(h, hz);
 	const struct nvpc_interval *all = &v->all;
@@ -574,121 +750,234 @@ static void json_summary(FILE *o, const char *path,
 	if (intervals)
 		fprintf(o, ",\n  \"interval_ns\": %llu,\n  \"intervals\": [%s\n  ]",
 			(unsigned long long)v->interval_ns, intervals);
-	fprintf(o, "\n}\n");
+	fprintf(o, "%s", end);
 }
 
 /* the most counter events per track a trace has by default (--full: all) */
 #define TRACE_MAX_POINTS	20000
 
+/* nvpc report of one capture: its streams and where it is written */
+struct report {
+	FILE *f, *o;
+	const char *path;
+	const struct nvpc_report_opts *ro;
+	struct nvpc_streams s;
+	bool multi;			/* several streams */
+	unsigned int first;		/* the first stream shown */
+	struct nvpc_out t;
+};
+
 /*
- * A trace without --interval or --full: a first pass over the capture
+ * A trace without --interval or --full: a first pass over stream i
  * counts its packets; past TRACE_MAX_POINTS they are summed per
- * interval. Leaves f after the header again; -1 if it cannot.
+ * interval. Leaves f at the first chunk again; -1 if it cannot.
  */
-static int trace_auto_interval(FILE *f, const struct nvpc_header *h,
-			       uint64_t hz, struct nvpc_view *v)
+static int trace_auto_interval(struct report *r, unsigned int i)
 {
-	struct nvpc_view count = *v;
-	struct nvpc_header again;
+	struct nvpc_view count = r->s.v[i], *v = &r->s.v[i];
 	struct nvpc_stats st;
 	char err[256];
 
 	count.fn = NULL;
 	count.interval_ns = 0;
-	nvpc_decode(f, h, hz, nvpc_view_packet, &count, &st, err, sizeof(err));
+	nvpc_decode(r->f, &r->s.cap.h[i], r->s.hz[i], nvpc_view_packet,
+		    &count, &st, err, sizeof(err));
 	v->interval_ns = nvpc_view_auto_interval(count.all.packets,
 						 count.all.last_ns -
 						 count.all.first_ns,
 						 TRACE_MAX_POINTS);
-	if (fseek(f, 0, SEEK_SET) ||
-	    nvpc_file_read_header(f, &again, err, sizeof(err)))
-		return -1;
+	return fseek(r->f, r->s.cap.data_offset, SEEK_SET) ? -1 : 0;
+}
+
+/* what comes before the streams: a CSV header, a trace's head */
+static int report_begin(struct report *r)
+{
+	struct nvpc_view *v0 = &r->s.v[r->first];
+	char b[NAME_BUF], d[NAME_BUF];
+
+	switch (r->ro->fmt) {
+	case NVPC_REPORT_CSV:
+		if (!r->multi && v0->interval_ns)
+			nvpc_csv_interval_header(r->o, &r->s.vh[0]);
+		else if (!r->multi)
+			csv_header(r->o, &r->s.vh[0], v0->base_ns);
+		else if (v0->interval_ns)
+			nvpc_csv_streams_interval_header(r->o, r->s.vh,
+							 r->s.cap.nr);
+		else
+			nvpc_csv_streams_header(r->o, &r->s, v0->base_ns);
+		break;
+	case NVPC_REPORT_TRACE:
+		for (unsigned int i = 0; i < r->s.cap.nr; i++) {
+			if (!r->s.v[i].nr || r->s.v[i].interval_ns ||
+			    r->ro->full)
+				continue;
+			if (trace_auto_interval(r, i)) {
+				nvpc_err("%s: cannot read it a second time",
+					 r->path);
+				return -1;
+			}
+		}
+		trace_begin(&r->t, &r->s, r->first);
+		break;
+	case NVPC_REPORT_JSON:
+		if (r->multi)
+			fprintf(r->o, "{\"domains\": [\n");
+		break;
+	default:
+		if (!r->multi)
+			break;
+		fprintf(r->o, "%s: nvpc capture of %u domains:",
+			nvpc_printable(b, sizeof(b), r->path), r->s.cap.nr);
+		for (unsigned int i = 0; i < r->s.cap.nr; i++)
+			fprintf(r->o, "%s %s", i ? "," : "",
+				nvpc_printable(d, sizeof(d),
+					       r->s.cap.h[i].domain));
+		fprintf(r->o, "\n");
+		break;
+	}
 	return 0;
+}
+
+/* the output's functions for stream i, before its pass */
+static int report_setup(struct report *r, unsigned int i, char **ivs,
+			size_t *ivs_len)
+{
+	struct nvpc_view *v = &r->s.v[i];
+	struct nvpc_out *t = &r->t;
+	char dom[NAME_BUF];
+
+	t->h = &r->s.vh[i];
+	t->hz = r->s.hz[i];
+	t->rate_hz = nvpc_rate_hz(&r->s.cap.h[i], t->hz);
+	t->interval_ns = v->interval_ns;
+	t->pid = trace_pid(&r->s.cap.h[i]);
+	v->arg = t;
+	switch (r->ro->fmt) {
+	case NVPC_REPORT_CSV:
+		if (r->multi)
+			nvpc_csv_streams_pad(t, r->s.vh, r->s.cap.nr, i,
+					     v->interval_ns ? 3 : 1);
+		if (v->interval_ns)
+			v->ifn = nvpc_csv_interval;
+		else
+			v->fn = csv_packet;
+		break;
+	case NVPC_REPORT_TRACE:
+		v->fn = trace_packet;
+		v->ifn = trace_interval;
+		break;
+	case NVPC_REPORT_JSON:
+		t->first = true;
+		if (v->interval_ns) {
+			t->o = open_memstream(ivs, ivs_len);
+			if (!t->o)
+				return -1;
+			v->ifn = nvpc_json_interval;
+		}
+		break;
+	default:
+		if (r->multi && v->interval_ns)
+			fprintf(r->o, "%s# domain %s\n", i > r->first ? "\n" : "",
+				nvpc_printable(dom, sizeof(dom),
+					       r->s.cap.h[i].domain));
+		if (v->interval_ns) {
+			text_interval_header(r->o);
+			v->ifn = text_interval;
+		}
+		break;
+	}
+	return 0;
+}
+
+/* stream i of the report: its exit status */
+static int report_stream(struct report *r, unsigned int i)
+{
+	const struct nvpc_header *h = &r->s.cap.h[i];
+	struct nvpc_view *v = &r->s.v[i];
+	struct nvpc_out *t = &r->t;
+	char label[NAME_BUF + 64], *ivs = NULL;
+	size_t ivs_len = 0;
+	struct nvpc_stats st;
+	int status;
+
+	if (r->multi && fseek(r->f, r->s.cap.data_offset, SEEK_SET)) {
+		nvpc_err("%s: cannot read it a second time", r->path);
+		return NVPC_EXIT_ERROR;
+	}
+	if (report_setup(r, i, &ivs, &ivs_len))
+		return NVPC_EXIT_ERROR;
+	status = nvpc_capture_decode(nvpc_stream_label(r->path, &r->s, i,
+						       label, sizeof(label)),
+				     r->f, h, t->hz, nvpc_view_packet, v, &st);
+	nvpc_view_flush(v);
+	switch (r->ro->fmt) {
+	case NVPC_REPORT_TRACE:
+		if (v->all.packets)
+			trace_values(t, v->all.last_ns, NULL, 0);
+		break;
+	case NVPC_REPORT_JSON:
+		if (t->o != r->o && fclose(t->o))
+			status = NVPC_EXIT_ERROR;
+		t->o = r->o;
+		if (r->multi && i > r->first)
+			fprintf(r->o, ",\n");
+		json_summary(r->o, r->path, &r->s.vh[i], t->hz, &st, v,
+			     v->interval_ns ? (ivs ? ivs : "") : NULL,
+			     r->multi ? "\n}" : "\n}\n");
+		free(ivs);
+		break;
+	case NVPC_REPORT_TEXT:
+		if (r->multi && !v->interval_ns)
+			fputc('\n', r->o);
+		if (!v->interval_ns)
+			text_summary(r->o, r->path, &r->s.vh[i], t->hz, &st, v);
+		break;
+	default:
+		break;
+	}
+	return status;
 }
 
 int nvpc_report_write(FILE *f, const char *path,
 		      const struct nvpc_report_opts *ro, FILE *o)
 {
-	struct nvpc_out t = { .o = o, .first = true };
-	struct nvpc_header h, vh;
-	struct nvpc_view v;
-	struct nvpc_stats st;
-	char *ivs = NULL;
-	size_t ivs_len = 0;
+	struct report *r = calloc(1, sizeof(*r));
 	int status;
 
-	if (nvpc_capture_header(path, f, ro->clock_hz, &h, &t.hz))
+	if (!r) {
+		nvpc_err("%s: out of memory", path);
 		return NVPC_EXIT_ERROR;
-	if (nvpc_report_view(ro, &h, &v))
-		return NVPC_EXIT_USAGE;
-	nvpc_view_header(&v, &h, &vh);
-	t.h = &vh;
-	t.rate_hz = nvpc_rate_hz(&h, t.hz);
-	v.arg = &t;
-	switch (ro->fmt) {
-	case NVPC_REPORT_CSV:
-		if (v.interval_ns) {
-			nvpc_csv_interval_header(o, &vh);
-			v.ifn = nvpc_csv_interval;
-		} else {
-			csv_header(o, &vh, v.base_ns);
-			v.fn = csv_packet;
-			v.arg = o;
-		}
-		break;
-	case NVPC_REPORT_TRACE:
-		if (!v.interval_ns && !ro->full &&
-		    trace_auto_interval(f, &h, t.hz, &v)) {
-			nvpc_err("%s: cannot read it a second time", path);
-			return NVPC_EXIT_ERROR;
-		}
-		trace_begin(&t, &v);
-		v.fn = trace_packet;
-		v.ifn = trace_interval;
-		break;
-	case NVPC_REPORT_JSON:
-		if (v.interval_ns) {
-			t.o = open_memstream(&ivs, &ivs_len);
-			if (!t.o)
-				return NVPC_EXIT_ERROR;
-			v.ifn = nvpc_json_interval;
-		}
-		break;
-	default:
-		if (v.interval_ns) {
-			text_interval_header(o);
-			v.ifn = text_interval;
-		}
-		break;
 	}
-	t.interval_ns = v.interval_ns;
-	status = nvpc_capture_decode(path, f, &h, t.hz, nvpc_view_packet, &v,
-				     &st);
-	nvpc_view_flush(&v);
-	switch (ro->fmt) {
-	case NVPC_REPORT_TRACE:
-		if (v.all.packets)
-			trace_values(&t, v.all.last_ns, NULL, 0);
+	r->f = f;
+	r->o = o;
+	r->path = path;
+	r->ro = ro;
+	r->t.o = o;
+	r->t.first = true;
+	status = nvpc_streams_open(path, f, ro, &r->s);
+	if (status)
+		goto out;
+	r->multi = r->s.cap.nr > 1;
+	while (r->first + 1 < r->s.cap.nr && !r->s.v[r->first].nr)
+		r->first++;	/* -s: a stream with no signal shown */
+	if (report_begin(r)) {
+		status = NVPC_EXIT_ERROR;
+		goto out;
+	}
+	for (unsigned int i = r->first; i < r->s.cap.nr; i++)
+		if (r->s.v[i].nr)
+			status = nvpc_exit_worst(status, report_stream(r, i));
+	if (ro->fmt == NVPC_REPORT_TRACE)
 		fprintf(o, "\n]}\n");
-		break;
-	case NVPC_REPORT_JSON:
-		if (t.o != o && fclose(t.o))
-			status = NVPC_EXIT_ERROR;
-		json_summary(o, path, &vh, t.hz, &st, &v,
-			     v.interval_ns ? (ivs ? ivs : "") : NULL);
-		free(ivs);
-		break;
-	case NVPC_REPORT_TEXT:
-		if (!v.interval_ns)
-			text_summary(o, path, &vh, t.hz, &st, &v);
-		break;
-	default:
-		break;
-	}
+	else if (ro->fmt == NVPC_REPORT_JSON && r->multi)
+		fprintf(o, "\n]}\n");
 	if (fflush(o) || ferror(o)) {
 		nvpc_err("writing the report: %s", strerror(errno));
-		return NVPC_EXIT_ERROR;
+		status = NVPC_EXIT_ERROR;
 	}
+out:
+	free(r);
 	return status;
 }
 
@@ -855,7 +1144,8 @@ static void usage(FILE *f)
 "               (busy %%), an instant event per gap\n"
 "  --clock HZ   convert cycles with HZ instead of the recorded clock\n"
 "  -s, --signals LIST  only these signals, in this order: names or ids\n"
-"               (0x10) of the capture's signals, comma-separated\n"
+"               (0x10) of the capture's signals, comma-separated;\n"
+"               DOMAIN:SIGNAL in a capture of several domains\n"
 "  --from T, --to T    only the packets that start in [T, T): seconds\n"
 "               since the recording began, or with a unit: 250ms, 10us\n"
 "  -I, --interval MS   per interval of MS milliseconds (or 1s, 250us):\n"
@@ -871,7 +1161,9 @@ static void usage(FILE *f)
 "Exit status: 0 a complete capture; 1 nothing reported (not a capture,\n"
 "a corrupt header, a write error); 2 bad arguments; 3 an unfinished or\n"
 "damaged capture (no end record, a torn or corrupt chunk: the packets\n"
-"before it are reported); 4 impossible packets, left out of the counts.\n");
+"before it are reported); 4 impossible packets, left out of the counts.\n"
+"A capture of several domains: each domain in turn (CSV: one table, a\n"
+"domain column, DOMAIN:SIGNAL columns), the worst status of them.\n");
 }
 
 int nvpc_report(int argc, char **argv)

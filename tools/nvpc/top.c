@@ -33,21 +33,31 @@
 #define TOP_MAX_ARGS		64
 #define ARRAY_LEN(a)		(sizeof(a) / sizeof((a)[0]))
 
-enum top_fmt { TOP_TABLE, TOP_LINES, TOP_JSON, TOP_CSV };
+struct top;
+
+/* a stream's view calls back with its interval: which stream it is */
+struct top_stream {
+	struct top *t;
+	unsigned int i;
+};
 
 struct top {
-	enum top_fmt fmt;
+	enum nvpc_top_fmt fmt;
 	uint64_t max_intervals;		/* -n, 0: until q or SIGINT */
 	pid_t child;			/* nvpc record -o - */
 	int pipe_fd;
 	bool keyboard;			/* stdin is a terminal in raw mode */
 	bool stopping;			/* SIGINT sent to the child */
 	struct termios saved;
-	struct nvpc_out out;		/* the view's header, clock, interval */
-	const struct nvpc_header *h;	/* the capture's */
-	struct nvpc_view *v;
-	uint64_t shown;			/* intervals shown */
-	uint64_t packets, gaps;		/* so far */
+	/* the recording's streams (domains), each decoded as it comes */
+	struct nvpc_capture cap;
+	struct nvpc_view v[NVPC_FILE_MAX_STREAMS];
+	struct nvpc_header vh[NVPC_FILE_MAX_STREAMS];
+	struct nvpc_out out[NVPC_FILE_MAX_STREAMS];
+	struct nvpc_stats st[NVPC_FILE_MAX_STREAMS];
+	struct nvpc_decoder d[NVPC_FILE_MAX_STREAMS];
+	struct top_stream ts[NVPC_FILE_MAX_STREAMS];
+	struct nvpc_top_group g;	/* the intervals shown together */
 };
 
 static void top_stop(struct top *t)
@@ -91,44 +101,24 @@ static ssize_t top_read(void *arg, char *buf, size_t len)
 
 static void top_interval(const struct nvpc_interval *iv, void *arg)
 {
-	struct top *t = arg;
+	struct top_stream *ts = arg;
+	struct top *t = ts->t;
 
-	t->packets = t->v->all.packets;
-	if (t->max_intervals && t->shown >= t->max_intervals)
-		return;		/* the child is stopping */
-	if (iv->gap)
-		t->gaps++;
-	switch (t->fmt) {
-	case TOP_TABLE:
-		nvpc_top_table(stdout, &t->out, iv, t->packets, t->gaps);
-		fflush(stdout);
-		break;
-	case TOP_LINES:
-		nvpc_top_line(stdout, &t->out, iv);
-		fflush(stdout);
-		break;
-	case TOP_JSON:
-		nvpc_json_interval(iv, &t->out);
-		fflush(stdout);
-		break;
-	default:
-		nvpc_csv_interval(iv, &t->out);
-		fflush(stdout);
-		break;
-	}
-	if (++t->shown == t->max_intervals)
+	nvpc_top_group_add(&t->g, ts->i, iv, t->v[ts->i].all.packets);
+	if (t->max_intervals && t->g.shown >= t->max_intervals)
 		top_stop(t);
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: nvpc top -d DOMAIN -s SIGNALS [-I MS] [-n COUNT] [-J | -c]\n"
-"                [record options]\n"
+"usage: nvpc top -d DOMAIN -s SIGNALS [-d DOMAIN -s SIGNALS ...] [-I MS]\n"
+"                [-n COUNT] [-J | -c] [record options]\n"
 "\n"
 "Each signal's busy share and rate, live: nvpc record's packets summed per\n"
 "interval. On a terminal a table sorted by busy share, redrawn each\n"
-"interval (q quits); otherwise one line per interval.\n"
+"interval (q quits); otherwise one line per interval. Several -d (each\n"
+"-s for the -d before it) show each domain's signals, the domain named.\n"
 "\n"
 "  -I, --interval MS   the interval (default %d ms), or a time with its unit\n"
 "  -n, --count N       stop after N intervals\n"
@@ -184,7 +174,7 @@ static int parse(int argc, char **argv, struct top *t, uint64_t *interval,
 			continue;
 		case 'J':
 		case 'c':
-			t->fmt = c == 'J' ? TOP_JSON : TOP_CSV;
+			t->fmt = c == 'J' ? NVPC_TOP_JSON : NVPC_TOP_CSV;
 			continue;
 		case 'h':
 			usage(stdout);
@@ -299,70 +289,117 @@ static void keyboard_raw(struct top *t)
 	t->keyboard = !tcsetattr(STDIN_FILENO, TCSANOW, &raw);
 }
 
+/* each stream's view, output and decoder: 0, or -EINVAL for no clock */
+static int top_streams(struct top *t, uint64_t interval, char *err,
+		       size_t errlen)
+{
+	struct nvpc_report_opts ro = { .interval_ns = interval };
+	unsigned int nr = t->cap.nr;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct nvpc_header *h = &t->cap.h[i];
+
+		nvpc_report_view(&ro, h, &t->v[i]);
+		nvpc_view_header(&t->v[i], h, &t->vh[i]);
+		t->out[i] = (struct nvpc_out){
+			.o = stdout, .h = &t->vh[i], .interval_ns = interval,
+			.first = true, .hz = h->clock_hz,
+			.rate_hz = nvpc_rate_hz(h, h->clock_hz),
+		};
+		t->ts[i] = (struct top_stream){ .t = t, .i = i };
+		t->v[i].ifn = top_interval;
+		t->v[i].arg = &t->ts[i];
+		if (nvpc_decoder_init(&t->d[i], h, h->clock_hz,
+				      nvpc_view_packet, &t->v[i], &t->st[i],
+				      err, errlen)) {
+			snprintf(err, errlen, "no clock (give --clock HZ)");
+			return -EINVAL;
+		}
+	}
+	for (unsigned int i = 0; nr > 1 && i < nr; i++)
+		nvpc_csv_streams_pad(&t->out[i], t->vh, nr, i, 3);
+	t->g = (struct nvpc_top_group){
+		.o = stdout, .fmt = t->fmt, .nr = nr, .out = t->out,
+		.max = t->max_intervals, .first = true,
+	};
+	return 0;
+}
+
+/* decode the recording's stream as it comes: 0 or -errno (err) */
+static int top_run(struct top *t, FILE *f, uint64_t interval, char *err,
+		   size_t errlen)
+{
+	int ret = top_streams(t, interval, err, errlen);
+
+	if (ret)
+		return ret;
+	if (t->fmt == NVPC_TOP_JSON)
+		printf("[");
+	else if (t->fmt == NVPC_TOP_CSV && t->cap.nr > 1)
+		nvpc_csv_streams_interval_header(stdout, t->vh, t->cap.nr);
+	else if (t->fmt == NVPC_TOP_CSV)
+		nvpc_csv_interval_header(stdout, &t->vh[0]);
+	ret = nvpc_decode_streams(f, t->d, t->cap.nr, err, errlen);
+	if (!t->max_intervals || t->g.shown < t->max_intervals) {
+		for (unsigned int i = 0; i < t->cap.nr; i++)
+			nvpc_view_flush(&t->v[i]);
+		nvpc_top_group_flush(&t->g);
+	}
+	if (t->fmt == NVPC_TOP_JSON)
+		printf("\n]\n");
+	return ret;
+}
+
 int nvpc_top(int argc, char **argv)
 {
 	static const cookie_io_functions_t io = { .read = top_read };
-	struct top t = { .fmt = isatty(STDOUT_FILENO) ? TOP_TABLE : TOP_LINES };
+	struct top *t = calloc(1, sizeof(*t));
 	uint64_t interval = TOP_DEFAULT_MS * 1000000ULL;
 	char *rargv[TOP_MAX_ARGS];
-	struct nvpc_report_opts ro = { 0 };
-	struct nvpc_header h, vh;
-	struct nvpc_stats st;
-	struct nvpc_view v;
 	char err[256];
 	int rargc, status, ret;
 	FILE *f;
 
-	rargc = parse(argc, argv, &t, &interval, rargv);
-	if (rargc < 0)
-		return 2;
-	t.child = start_record(rargc, rargv, &t.pipe_fd);
-	if (t.child < 0)
+	if (!t) {
+		nvpc_err("out of memory");
 		return 1;
+	}
+	t->fmt = isatty(STDOUT_FILENO) ? NVPC_TOP_TABLE : NVPC_TOP_LINES;
+	rargc = parse(argc, argv, t, &interval, rargv);
+	if (rargc < 0) {
+		free(t);
+		return 2;
+	}
+	t->child = start_record(rargc, rargv, &t->pipe_fd);
+	if (t->child < 0) {
+		free(t);
+		return 1;
+	}
 	/* Ctrl-C reaches the child too: it ends the stream, top shows it */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
-	f = fopencookie(&t, "r", io);
-	if (!f || nvpc_file_read_header(f, &h, err, sizeof(err))) {
+	f = fopencookie(t, "r", io);
+	if (!f || nvpc_file_read_capture(f, &t->cap, err, sizeof(err))) {
 		/* the child said why (the PMU, the domain, the signals ...) */
-		waitpid(t.child, &status, 0);
+		waitpid(t->child, &status, 0);
 		if (f)
 			fclose(f);
-		close(t.pipe_fd);
+		close(t->pipe_fd);
+		free(t);
 		return WIFEXITED(status) && WEXITSTATUS(status) ?
 		       WEXITSTATUS(status) : 1;
 	}
-	keyboard_raw(&t);
-	ro.interval_ns = interval;
-	nvpc_report_view(&ro, &h, &v);
-	nvpc_view_header(&v, &h, &vh);
-	t.h = &h;
-	t.v = &v;
-	t.out = (struct nvpc_out){
-		.o = stdout, .h = &vh, .interval_ns = interval, .first = true,
-		.hz = h.clock_hz, .rate_hz = nvpc_rate_hz(&h, h.clock_hz),
-	};
-	v.ifn = top_interval;
-	v.arg = &t;
-	if (t.fmt == TOP_JSON)
-		printf("[");
-	else if (t.fmt == TOP_CSV)
-		nvpc_csv_interval_header(stdout, &vh);
-	ret = h.clock_hz ? nvpc_decode(f, &h, h.clock_hz, nvpc_view_packet,
-				       &v, &st, err, sizeof(err)) : -EINVAL;
-	if (!t.max_intervals || t.shown < t.max_intervals)
-		nvpc_view_flush(&v);
-	if (t.fmt == TOP_JSON)
-		printf("\n]\n");
-	if (t.keyboard)
-		tcsetattr(STDIN_FILENO, TCSANOW, &t.saved);
-	top_stop(&t);
+	keyboard_raw(t);
+	ret = top_run(t, f, interval, err, sizeof(err));
+	if (t->keyboard)
+		tcsetattr(STDIN_FILENO, TCSANOW, &t->saved);
+	top_stop(t);
 	fclose(f);
-	close(t.pipe_fd);
-	waitpid(t.child, &status, 0);
+	close(t->pipe_fd);
+	waitpid(t->child, &status, 0);
+	free(t);
 	if (ret) {
-		nvpc_err("the recording's stream: %s",
-			 h.clock_hz ? err : "no clock (give --clock HZ)");
+		nvpc_err("the recording's stream: %s", err);
 		return 1;
 	}
 	/* the recording's own status: 0 when it ended as asked */

@@ -84,6 +84,107 @@ int nvpc_view_signals(struct nvpc_view *v, const struct nvpc_header *h,
 	return ret;
 }
 
+/*
+ * The stream a qualified item names ("main.1:graph_idle": the text
+ * before the first colon is a domain of the capture): its signal part
+ * in *name; -1 for an item that is not qualified (the whole item is a
+ * signal's name or id, which may hold a colon itself).
+ */
+static int item_domain(const struct nvpc_header *h, unsigned int nr,
+		       const char *item, const char **name)
+{
+	const char *colon = strchr(item, ':');
+
+	if (!colon)
+		return -1;
+	for (unsigned int s = 0; s < nr; s++)
+		if (strlen(h[s].domain) == (size_t)(colon - item) &&
+		    !strncmp(h[s].domain, item, colon - item)) {
+			*name = colon + 1;
+			return s;
+		}
+	return -1;
+}
+
+/* "main.0: s0 (0x10), s1 (0x11); main.1: ..." of every stream */
+static void stream_names(const struct nvpc_header *h, unsigned int nr,
+			 char *out, size_t len)
+{
+	char dom[4 * NVPC_FILE_NAME_LEN], names[1024];
+	size_t pos = 0;
+
+	out[0] = '\0';
+	for (unsigned int s = 0; s < nr && pos < len; s++) {
+		signal_names(&h[s], names, sizeof(names));
+		pos += snprintf(out + pos, len - pos, "%s%s: %s",
+				s ? "; " : "",
+				nvpc_printable(dom, sizeof(dom), h[s].domain),
+				names);
+	}
+}
+
+/* one -s item into the views of every stream that has it: 0 or -EINVAL */
+static int streams_item(struct nvpc_view *v, const struct nvpc_header *h,
+			unsigned int nr, const char *tok)
+{
+	const char *name = tok;
+	int only = item_domain(h, nr, tok, &name), i;
+	char names[4096], item[256], dom[4 * NVPC_FILE_NAME_LEN];
+	bool found = false;
+
+	for (unsigned int s = 0; s < nr; s++) {
+		if (only >= 0 && strcmp(h[s].domain, h[only].domain))
+			continue;
+		i = signal_index(&h[s], name);
+		if (i < 0)
+			continue;
+		if (v[s].nr == NVPC_FILE_MAX_SIGNALS) {
+			nvpc_err("-s %s: more than 12 signals of one domain",
+				 nvpc_printable(item, sizeof(item), tok));
+			return -EINVAL;
+		}
+		v[s].idx[v[s].nr++] = i;
+		found = true;
+	}
+	if (found)
+		return 0;
+	stream_names(h, nr, names, sizeof(names));
+	nvpc_err("-s %s: no such signal in %s%s; the capture's signals: %s",
+		 nvpc_printable(item, sizeof(item), tok),
+		 only >= 0 ? "domain " : "any domain of the capture",
+		 only >= 0 ? nvpc_printable(dom, sizeof(dom),
+					    h[only].domain) : "",
+		 names);
+	return -EINVAL;
+}
+
+int nvpc_view_streams(struct nvpc_view *v, const struct nvpc_header *h,
+		      unsigned int nr, const char *list)
+{
+	char *copy = strdup(list), *tok, *save;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (unsigned int s = 0; s < nr; s++)
+		v[s].nr = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save))
+		ret = streams_item(v, h, nr, tok);
+	free(copy);
+	if (!ret) {
+		unsigned int n = 0;
+
+		for (unsigned int s = 0; s < nr; s++)
+			n += v[s].nr;
+		if (!n) {
+			nvpc_err("-s names no signal");
+			ret = -EINVAL;
+		}
+	}
+	return ret;
+}
+
 int nvpc_parse_time(const char *s, uint64_t *ns)
 {
 	static const struct { const char *unit; double ns; } units[] = {

@@ -387,9 +387,15 @@ static bool blank_strings(const char *line, size_t n, char *out, size_t len,
 	return i == n || (*bad = "line too long", false);
 }
 
-static bool plot_line_ok(const char *l)
+/*
+ * "plot $d using 1:2 ..., $d using 1:3 ..." (one domain), or of several
+ * "$d0 using 1:2 ..., $d0 using 1:3 ..., $d1 using 1:2 ...": each block
+ * one of those the script holds (blocks: their numbers' bits), its
+ * columns from 2 in order
+ */
+static bool plot_line_ok(const char *l, bool multi, const uint64_t *blocks)
 {
-	unsigned int col = 2, got;
+	unsigned int col = 2, got, block = 0, prev = 0;
 	int used;
 
 	if (strncmp(l, "plot ", 5))
@@ -397,8 +403,20 @@ static bool plot_line_ok(const char *l)
 	l += 5;
 	for (;;) {
 		used = 0;
-		if (sscanf(l, "$d using 1:%u with lines title ''%n", &got,
-			   &used) != 1 || !used || got != col++)
+		if (multi) {
+			if (sscanf(l, "$d%u using 1:%u with lines title ''%n",
+				   &block, &got, &used) != 2 || !used ||
+			    block >= 64 || !(*blocks & (1ULL << block)) ||
+			    block < prev)
+				return false;
+			if (block != prev)
+				col = 2;
+			prev = block;
+		} else if (sscanf(l, "$d using 1:%u with lines title ''%n",
+				  &got, &used) != 1 || !used) {
+			return false;
+		}
+		if (got != col++)
 			return false;
 		l += used;
 		if (!*l)
@@ -407,6 +425,24 @@ static bool plot_line_ok(const char *l)
 			return false;
 		l += 2;
 	}
+}
+
+/* "$d << EOD", or "$dN << EOD" (N < 64, once, in order) of several */
+static bool block_ok(const char *l, bool *multi, uint64_t *blocks)
+{
+	unsigned int n;
+	int used = 0;
+
+	if (!strcmp(l, "$d << EOD") && !*blocks && !*multi) {
+		*blocks = 1;
+		return true;
+	}
+	if (sscanf(l, "$d%u << EOD%n", &n, &used) != 1 || !used ||
+	    l[used] || n >= 64 || *blocks >> n)
+		return false;
+	*multi = true;
+	*blocks |= 1ULL << n;
+	return true;
 }
 
 static bool data_line_ok(const char *l)
@@ -435,13 +471,15 @@ static const char *script_invalid(const char *s, size_t n)
 		"set terminal svg size 1000,600 dynamic background rgb '' noenhanced",
 		"set output", "set title ''", "set xlabel ''", "set ylabel ''",
 		"set yrange [0:105]", "set grid", "set key outside right top",
-		"set datafile missing ''", "$d << EOD",
+		"set datafile missing ''",
 	};
-	static char line[8192];
+	static char line[1 << 16];
 	const char *bad = text_invalid(s, n), *nl;
 	unsigned int k = 0;
-	enum { HEADER, DATA, PLOT, DONE } state = HEADER;
+	enum { HEADER, BLOCK, DATA, PLOT, DONE } state = HEADER;
 	size_t i = 0, len;
+	uint64_t blocks = 0;
+	bool multi = false;
 
 	if (bad)
 		return bad;
@@ -457,7 +495,16 @@ static const char *script_invalid(const char *s, size_t n)
 			if (strcmp(line, header[k]))
 				return "a line the tool does not write";
 			if (++k == ARRAY_SIZE(header))
-				state = DATA;
+				state = BLOCK;
+			break;
+		case BLOCK:
+			if (len >= sizeof(line))
+				return "a line too long";
+			memcpy(line, s + i, len);
+			line[len] = '\0';
+			if (!block_ok(line, &multi, &blocks))
+				return "not a data block's start";
+			state = DATA;
 			break;
 		case DATA:
 			if (len >= sizeof(line))
@@ -470,9 +517,13 @@ static const char *script_invalid(const char *s, size_t n)
 				return "a data line that is not numbers";
 			break;
 		case PLOT:
+			if (multi && !strncmp(s + i, "$d", 2)) {
+				state = BLOCK;
+				continue;	/* the next domain's block */
+			}
 			if (!blank_strings(s + i, len, line, sizeof(line), &bad))
 				return bad;
-			if (!plot_line_ok(line))
+			if (!plot_line_ok(line, multi, &blocks))
 				return "not the plot line";
 			state = DONE;
 			break;
@@ -700,16 +751,125 @@ static void seed_sampled(struct buf *b)
 	b->len -= 9;
 }
 
+/* stream st's chunk of type AUX at its own AUX offset */
+static void aux_stream(FILE *f, uint32_t st, uint64_t *off, uint32_t flags,
+		       uint64_t t_ns, const void *data, uint32_t len)
+{
+	struct nvpc_chunk c = {
+		.type = NVPC_CHUNK_AUX, .flags = flags, .offset = *off,
+		.time_ns = t_ns, .size = len, .stream = st,
+	};
+
+	nvpc_file_write_chunk(f, &c, data);
+	*off += len;
+}
+
+static void end_stream(FILE *f, uint32_t st, uint64_t t_ns)
+{
+	struct nvpc_end e = {
+		.end_ns = t_ns, .reason = NVPC_END_COMMAND, .status = 0,
+		.hw_packets = -1, .hw_gaps = -1,
+	};
+
+	nvpc_file_write_end(f, st, t_ns, &e);
+}
+
+/*
+ * format version 3, three domains: main.0 record (32-byte packets, 3
+ * signals), main.1 sampled (2 signals), main.2 record (16-byte packets,
+ * 4 signals, another clock); their chunks interleaved, a PARTIAL gap and
+ * a restart in main.2, a chunk of a stream the capture does not have
+ */
+static void seed_streams(struct buf *b)
+{
+	struct nvpc_chunk restart = { .type = NVPC_CHUNK_RESTART,
+				      .time_ns = 16000000, .stream = 2 };
+	struct nvpc_header h, h1, h2;
+	uint64_t off0 = 0, off2 = 0, count[2];
+	uint8_t d0[30 * 32], d2[20 * 16];
+	FILE *f = begin(b, 32, 3, &h);
+
+	h.nr_streams = 3;
+	strcpy(h.domain, "main.0");
+	h1 = h;
+	h1.stream = 1;
+	h1.kind = NVPC_KIND_SAMPLED;
+	h1.packet_size = 0;
+	h1.nr_signals = 2;
+	h1.counter_bits = 64;
+	h1.sample_period_ns = 1000000;
+	h1.period_cycles = 0;
+	strcpy(h1.domain, "main.1");
+	strcpy(h1.stop, "sampled every 1000000 ns (cpu-clock)");
+	h2 = h;
+	h2.stream = 2;
+	h2.packet_size = 16;
+	h2.nr_signals = 4;
+	h2.clock_hz = 2 * HZ;
+	strcpy(h2.domain, "main.2");
+	strcpy(h2.signals[3].name, "graph_idle");
+	nvpc_file_write_header(f, &h);
+	nvpc_file_write_stream(f, &h1);
+	nvpc_file_write_stream(f, &h2);
+	packets(d0, 32, 3, 1024, 30);
+	packets(d2, 16, 4, 2048, 20);
+	for (unsigned int k = 0; k < 3; k++) {
+		aux_stream(f, 0, &off0, 0, (k + 1) * 10240000, d0 + k * 320,
+			   320);
+		aux_stream(f, 2, &off2, k == 1 ? NVPC_AUX_PARTIAL : 0,
+			   (k + 1) * 7000000, d2 + k * 96, 96 + 8 * (k == 0));
+		if (k == 1)
+			nvpc_file_write_chunk(f, &restart, NULL);
+		for (unsigned int i = 0; i < 2; i++)
+			count[i] = 300000 >> (i + k);
+		nvpc_file_write_sample(f, 1, (k + 1) * 1000000ULL, 575000,
+				       count, 2);
+	}
+	aux_stream(f, 7, &off2, 0, 31000000, d2, 32);
+	for (uint32_t st = 0; st < 3; st++)
+		end_stream(f, st, 31000000);
+	fclose(f);
+}
+
+/* several domains: hostile names in the second's, the third unfinished */
+static void seed_streams_names(struct buf *b)
+{
+	struct nvpc_header h, h1, h2;
+	uint64_t off[3] = { 0 };
+	uint8_t d[10 * 32];
+	FILE *f = begin(b, 32, 2, &h);
+
+	h.nr_streams = 3;
+	h1 = h;
+	h1.stream = 1;
+	strcpy(h1.domain, "\nsystem \"touch pwn\"\n");
+	strcpy(h1.signals[0].name, "'\n!touch pwn\n'");
+	strcpy(h1.signals[1].name, "x,\"y\xff");
+	h2 = h;
+	h2.stream = 2;
+	strcpy(h2.domain, "main.1:sig0");
+	nvpc_file_write_header(f, &h);
+	nvpc_file_write_stream(f, &h1);
+	nvpc_file_write_stream(f, &h2);
+	packets(d, 32, 2, 1024, 10);
+	for (uint32_t st = 0; st < 3; st++)
+		aux_stream(f, st, &off[st], 0, 11000000, d, sizeof(d));
+	end_stream(f, 1, 11000000);
+	end_stream(f, 0, 11000000);
+	fclose(f);
+}
+
 static struct seed seeds[] = {
 	{ .name = "periodic" }, { .name = "gaps" }, { .name = "edges" },
 	{ .name = "names" }, { .name = "killed" }, { .name = "sampled" },
+	{ .name = "streams" }, { .name = "streams_names" },
 };
 
 static void make_seeds(void)
 {
 	static void (* const make[])(struct buf *) = {
 		seed_periodic, seed_gaps, seed_edges, seed_names, seed_killed,
-		seed_sampled,
+		seed_sampled, seed_streams, seed_streams_names,
 	};
 
 	if (seeds[0].b.p)
@@ -727,50 +887,101 @@ static const char * const mode_name[M_NR] = {
 	"--json from a pipe", "top's table and lines",
 };
 
+struct top_state;
+
+/* a stream's view calls back with its interval: which stream it is */
+struct top_arg {
+	struct top_state *t;
+	unsigned int i;
+};
+
+/* nvpc top's four views of a capture's streams, fed the same intervals */
 struct top_state {
-	struct nvpc_out out;
-	struct nvpc_view *v;
+	struct nvpc_streams s;
+	struct nvpc_out out[4][NVPC_FILE_MAX_STREAMS];
+	struct nvpc_top_group g[4];
+	struct nvpc_decoder d[NVPC_FILE_MAX_STREAMS];
+	struct nvpc_stats st[NVPC_FILE_MAX_STREAMS];
+	struct top_arg arg[NVPC_FILE_MAX_STREAMS];
 };
 
 static void top_interval(const struct nvpc_interval *iv, void *arg)
 {
-	struct top_state *t = arg;
+	const struct top_arg *a = arg;
+	struct top_state *t = a->t;
 
-	nvpc_top_table(t->out.o, &t->out, iv, t->v->all.packets, 0);
-	nvpc_top_line(t->out.o, &t->out, iv);
+	for (unsigned int k = 0; k < 4; k++)
+		nvpc_top_group_add(&t->g[k], a->i, iv,
+				   t->s.v[a->i].all.packets);
+}
+
+/* the outputs and decoder of each stream, each view of top */
+static void top_setup(struct top_state *t, FILE *o)
+{
+	unsigned int nr = t->s.cap.nr;
+
+	for (unsigned int k = 0; k < 4; k++) {
+		for (unsigned int i = 0; i < nr; i++) {
+			t->out[k][i] = (struct nvpc_out){
+				.o = o, .h = &t->s.vh[i], .hz = t->s.hz[i],
+				.rate_hz = nvpc_rate_hz(&t->s.cap.h[i],
+							t->s.hz[i]),
+				.interval_ns = t->s.v[i].interval_ns,
+				.first = true,
+			};
+			if (nr > 1)
+				nvpc_csv_streams_pad(&t->out[k][i], t->s.vh,
+						     nr, i, 3);
+		}
+		t->g[k].o = o;
+		t->g[k].fmt = k;
+		t->g[k].nr = nr;
+		t->g[k].out = t->out[k];
+		t->g[k].first = true;
+	}
+	for (unsigned int i = 0; i < nr; i++) {
+		t->arg[i].t = t;
+		t->arg[i].i = i;
+		t->s.v[i].ifn = top_interval;
+		t->s.v[i].arg = &t->arg[i];
+		nvpc_decoder_init(&t->d[i], &t->s.cap.h[i], t->s.hz[i],
+				  nvpc_view_packet, &t->s.v[i], &t->st[i],
+				  NULL, 0);
+	}
 }
 
 /*
- * what nvpc top shows of a capture (its stream is a capture): the
- * table and the line of each interval (10 ms at least)
+ * what nvpc top shows of a capture (its stream is a capture), every
+ * stream decoded in one pass as top does: the table, the lines, the
+ * CSV and JSON of each interval (10 ms at least)
  */
 static int top_views(FILE *f, struct nvpc_report_opts *ro, FILE *o)
 {
-	struct nvpc_header h, vh;
-	struct top_state t;
-	struct nvpc_stats st;
-	struct nvpc_view v;
-	uint64_t hz;
+	struct top_state *t = calloc(1, sizeof(*t));
 	int status;
 
-	if (nvpc_capture_header("fuzz.nvpc", f, ro->clock_hz, &h, &hz))
+	if (!t)
 		return NVPC_EXIT_ERROR;
 	/* a table per packet would only slow the run down */
 	if (ro->interval_ns < 10000000)
 		ro->interval_ns = 10000000;
-	if (nvpc_report_view(ro, &h, &v))
-		return NVPC_EXIT_USAGE;
-	nvpc_view_header(&v, &h, &vh);
-	t = (struct top_state){
-		.out = { .o = o, .h = &vh, .hz = hz,
-			 .interval_ns = v.interval_ns, .first = true },
-		.v = &v,
-	};
-	v.ifn = top_interval;
-	v.arg = &t;
-	status = nvpc_capture_decode("fuzz.nvpc", f, &h, hz, nvpc_view_packet,
-				     &v, &st);
-	nvpc_view_flush(&v);
+	status = nvpc_streams_open("fuzz.nvpc", f, ro, &t->s);
+	if (status)
+		goto out;
+	top_setup(t, o);
+	if (nvpc_decode_streams(f, t->d, t->s.cap.nr, NULL, 0))
+		status = NVPC_EXIT_DAMAGED;
+	for (unsigned int i = 0; i < t->s.cap.nr; i++) {
+		nvpc_view_flush(&t->s.v[i]);
+		if (!t->st[i].have_end)
+			status = NVPC_EXIT_DAMAGED;
+		else if (t->st[i].impossible && !status)
+			status = NVPC_EXIT_IMPOSSIBLE;
+	}
+	for (unsigned int k = 0; k < 4; k++)
+		nvpc_top_group_flush(&t->g[k]);
+out:
+	free(t);
 	return status;
 }
 
@@ -871,6 +1082,18 @@ static const char *output_invalid(enum mode m, const struct result *r,
 		bad = csv_invalid(r->out, r->out_len, &fields);
 		if (bad)
 			return bad;
+		/* several domains: the domain first, their signals' columns */
+		if (!strncmp(r->out, "domain,", 7))
+			return view->interval_ns ?
+			       (fields < 9 || (fields - 6) % 3 ||
+				fields > 6 + 3 * NVPC_FILE_MAX_SIGNALS *
+				NVPC_FILE_MAX_STREAMS ?
+				"a header of several domains without signals" :
+				NULL) :
+			       (fields < 8 || fields > 7 +
+				NVPC_FILE_MAX_SIGNALS * NVPC_FILE_MAX_STREAMS ?
+				"a header of several domains without signals" :
+				NULL);
 		/* per packet: 6 + a count per signal; per interval: 5 + 3 */
 		if (view->interval_ns ?
 		    fields < 8 || fields > 5 + 3 * NVPC_FILE_MAX_SIGNALS ||
@@ -980,6 +1203,8 @@ static const struct { uint16_t off, len; } header_ints[] = {
 	{ 40, 8 }, { 48, 8 }, { 56, 8 }, { 92, 4 }, { 96, 4 },
 	/* version 2: kind, counter_bits, sample_period_ns */
 	{ 1088, 4 }, { 1092, 4 }, { 1096, 8 },
+	/* version 3: nr_streams, stream */
+	{ 1104, 4 }, { 1108, 4 },
 };
 
 static const struct { uint16_t off, len; } header_strs[] = {
@@ -987,13 +1212,19 @@ static const struct { uint16_t off, len; } header_strs[] = {
 	{ 324, 60 }, { 388, 60 }, { 452, 60 }, { 1028, 60 },
 };
 
+static size_t get_le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24;
+}
+
 /* the offset of a random chunk header, by walking the sizes; 0 if none */
 static size_t some_chunk(uint64_t *s, const uint8_t *b, size_t len)
 {
 	size_t at[64], n = 0, pos = NVPC_FILE_HEADER_SIZE;
 
-	/* a version 2 capture's chunks start after its longer header */
-	if (len > 16 && b[8] == NVPC_FILE_VERSION_SAMPLED)
+	/* a version 2 or 3 capture's chunks start after its longer header */
+	if (len > 16 && (b[8] == NVPC_FILE_VERSION_SAMPLED ||
+			 b[8] == NVPC_FILE_VERSION_STREAMS))
 		pos = NVPC_FILE_HEADER_SIZE_V2;
 
 	while (pos + NVPC_FILE_CHUNK_SIZE <= len && n < 64) {
@@ -1005,11 +1236,30 @@ static size_t some_chunk(uint64_t *s, const uint8_t *b, size_t len)
 	return n ? at[rng_below(s, n)] : 0;
 }
 
+/* a chunk (a STREAM chunk too) and the one after it change places */
+static void swap_chunks(uint64_t *s, uint8_t *b, size_t n)
+{
+	static uint8_t tmp[MAX_INPUT];
+	size_t at = some_chunk(s, b, n), l1, l2;
+
+	if (!at || at + NVPC_FILE_CHUNK_SIZE > n)
+		return;
+	l1 = NVPC_FILE_CHUNK_SIZE + get_le32(b + at + 24);
+	if (l1 > n - at || n - at - l1 < NVPC_FILE_CHUNK_SIZE)
+		return;
+	l2 = NVPC_FILE_CHUNK_SIZE + get_le32(b + at + l1 + 24);
+	if (l2 > n - at - l1)
+		return;
+	memcpy(tmp, b + at, l1);
+	memmove(b + at, b + at + l1, l2);
+	memcpy(b + at + l2, tmp, l1);
+}
+
 static void mutate_once(uint64_t *s, uint8_t *b, size_t *len)
 {
 	size_t n = *len, at, k, c;
 
-	switch (rng_below(s, 12)) {
+	switch (rng_below(s, 14)) {
 	case 0:		/* a bit */
 		at = rng_below(s, n);
 		b[at] ^= 1u << rng_below(s, 8);
@@ -1042,7 +1292,7 @@ static void mutate_once(uint64_t *s, uint8_t *b, size_t *len)
 	case 5:		/* a chunk header field */
 		at = some_chunk(s, b, n);
 		if (at) {
-			static const uint8_t off[] = { 0, 4, 8, 16, 24 };
+			static const uint8_t off[] = { 0, 4, 8, 16, 24, 28 };
 
 			k = off[rng_below(s, sizeof(off))];
 			put_le(b + at + k, edge_value(s), k == 8 || k == 16 ? 8 : 4);
@@ -1084,6 +1334,15 @@ static void mutate_once(uint64_t *s, uint8_t *b, size_t *len)
 		memcpy(b + n, seeds[k].b.p + at, c);
 		*len = n + c;
 		break;
+	case 12:	/* a chunk's stream: another, or out of range */
+		at = some_chunk(s, b, n);
+		if (at)
+			put_le(b + at + 28, rng_below(s, 4) ?
+			       rng_below(s, 4) : edge_value(s), 4);
+		break;
+	case 13:	/* interleaving: a chunk swapped with the next */
+		swap_chunks(s, b, n);
+		break;
 	default:	/* a STOP or counter word set high */
 		at = some_chunk(s, b, n);
 		if (at && at + NVPC_FILE_CHUNK_SIZE + 32 <= n)
@@ -1102,6 +1361,9 @@ static void make_view(uint64_t *s, struct nvpc_report_opts *ro)
 	static const char * const sel[] = {
 		"sig1,sig0", "0x10", "sig2,16,sig2", "x,y", "nosuch",
 		"sig0,sig1,sig2,sig3,sig4,sig5,sig6,sig7,sig8,sig9,sig10,sig11",
+		/* several domains */
+		"main.0:sig1,graph_idle", "main.2:sig0,main.1:sig1",
+		"main.1:sig0:x", "main.9:sig0",
 	};
 
 	if (!rng_below(s, 4))
@@ -1192,6 +1454,14 @@ TEST(validators_refuse)
 	};
 	static const char good_script[] =
 		"set terminal svg size 1000,600 dynamic background rgb 'white' noenhanced\nset output\nset title 'a \\x27 \xc3\xa9'\nset xlabel 'x'\nset ylabel 'y'\nset yrange [0:105]\nset grid\nset key outside right top\nset datafile missing '?'\n$d << EOD\n0.5 10.0 2e-3\n\n1 -0\nEOD\nplot $d using 1:2 with lines title 's', $d using 1:3 with lines title ''\n";
+	/* several domains: a block per domain, the plot line naming them */
+	static const char * const bad_streams[] = {
+		"set terminal svg size 1000,600 dynamic background rgb 'white' noenhanced\nset output\nset title ''\nset xlabel ''\nset ylabel ''\nset yrange [0:105]\nset grid\nset key outside right top\nset datafile missing '?'\n$d0 << EOD\n1 2\nEOD\nplot $d1 using 1:2 with lines title 'a'\n",
+		"set terminal svg size 1000,600 dynamic background rgb 'white' noenhanced\nset output\nset title ''\nset xlabel ''\nset ylabel ''\nset yrange [0:105]\nset grid\nset key outside right top\nset datafile missing '?'\n$d0 << EOD\n1 2\nEOD\nsystem 'x'\nplot $d0 using 1:2 with lines title 'a'\n",
+		"set terminal svg size 1000,600 dynamic background rgb 'white' noenhanced\nset output\nset title ''\nset xlabel ''\nset ylabel ''\nset yrange [0:105]\nset grid\nset key outside right top\nset datafile missing '?'\n$d1 << EOD\nEOD\n$d0 << EOD\nEOD\nplot $d0 using 1:2 with lines title 'a'\n",
+	};
+	static const char good_streams[] =
+		"set terminal svg size 1000,600 dynamic background rgb 'white' noenhanced\nset output\nset title 'x'\nset xlabel 'x'\nset ylabel 'y'\nset yrange [0:105]\nset grid\nset key outside right top\nset datafile missing '?'\n$d0 << EOD\n0.5 10.0\nEOD\n$d2 << EOD\n1 2 3\nEOD\nplot $d0 using 1:2 with lines title 'a', $d2 using 1:2 with lines title 'b', $d2 using 1:3 with lines title 'c'\n";
 	static const char good_json[] =
 		"{\"a\": [1, -2.5e+3, true, null, \"\\u00e9\xc3\xa9\\\"\"], \"b\": {}}";
 	static const char good_csv[] = "a,\"b,\"\"c\"\"\",x\nd,\"\",f\n";
@@ -1213,6 +1483,11 @@ TEST(validators_refuse)
 			TH_LOG("script %u", i);
 	}
 	EXPECT_EQ(NULL, script_invalid(good_script, strlen(good_script)));
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad_streams); i++) {
+		EXPECT_NE(NULL, script_invalid(bad_streams[i], strlen(bad_streams[i])))
+			TH_LOG("script of several domains %u", i);
+	}
+	EXPECT_EQ(NULL, script_invalid(good_streams, strlen(good_streams)));
 	EXPECT_NE(NULL, text_invalid("a\x1b[2Jb", 6));
 	EXPECT_NE(NULL, text_invalid("\xed\xa0\x80", 3));
 	EXPECT_EQ(NULL, text_invalid("caf\xc3\xa9\n", 6));
@@ -1222,7 +1497,7 @@ TEST(validators_refuse)
 TEST(seeds_every_output)
 {
 	static const int status[] = { 0, 0, 0, 0, NVPC_EXIT_DAMAGED,
-				      NVPC_EXIT_DAMAGED };
+				      NVPC_EXIT_DAMAGED, 0, NVPC_EXIT_DAMAGED };
 	struct result r, json = { 0 };
 
 	make_seeds();

@@ -543,6 +543,531 @@ TEST(capture_streams)
 	}
 	unlink(path);
 }
+/* --- captures of several domains (format version 3) ------------------ */
+
+/* an AUX chunk of stream st at AUX offset *off */
+static void cap_aux_stream(struct cap *c, uint32_t st, uint64_t *off,
+			   uint64_t t_ns, const uint8_t *data, uint32_t len)
+{
+	struct nvpc_chunk k = {
+		.type = NVPC_CHUNK_AUX, .offset = *off, .time_ns = t_ns,
+		.size = len, .stream = st,
+	};
+
+	nvpc_file_write_chunk(c->f, &k, data);
+	*off += len;
+}
+
+/*
+ * Two domains of the G84, CLOCK_MONOTONIC 5 s at the start:
+ *   stream 0, main.0: 32-byte packets at 1 MHz, every 1000 cycles,
+ *     s0 (0x10) 250 (25%, 250000 events/s), s1 (0x11) 1000 (100%);
+ *   stream 1, main.1: 16-byte packets at 2 MHz, every 2000 cycles (1 ms
+ *     too), graph_idle (0xbd) 1500 (75%, 1.5M events/s), s0 (0x10) 100
+ *     (5%, 100000 events/s).
+ * Four packets each, ending at 1, 2, 3, 4 ms; stream 1's first two come
+ * before stream 0's, its last two after; both end at 4 ms.
+ */
+enum {
+	TWO_NO_END1 = 1,	/* main.1 has no END chunk */
+	TWO_ZERO0 = 2,		/* main.0's packet 3 repeats packet 2's cycles */
+};
+
+static void cap_two_ex(struct cap *c, const char *name, unsigned int flags)
+{
+	uint8_t a[4 * 32], b[4 * 16];
+	struct nvpc_end e = {
+		.end_ns = 4000 * NS, .reason = NVPC_END_COMMAND,
+		.hw_packets = -1, .hw_gaps = -1,
+	};
+	struct nvpc_header h1;
+	uint64_t off0 = 0, off1 = 0;
+
+	cap_begin(c, name, 32, 2);
+	c->h.start_monotonic_ns = 5000000000ULL;
+	c->h.nr_streams = 2;
+	strcpy(c->h.domain, "main.0");
+	cap_header(c);
+	h1 = c->h;
+	h1.stream = 1;
+	h1.packet_size = 16;
+	h1.clock_hz = 2 * HZ;
+	h1.period_cycles = 2000;
+	strcpy(h1.domain, "main.1");
+	h1.signals[0].id = 0xbd;
+	strcpy(h1.signals[0].name, "graph_idle");
+	h1.signals[1].id = 0x10;
+	strcpy(h1.signals[1].name, "s0");
+	nvpc_file_write_stream(c->f, &h1);
+	for (int k = 0; k < 4; k++) {
+		pkt(a + 32 * k, 32, 1000 * (k + 1 - (k == 2 &&
+						    (flags & TWO_ZERO0))), 1,
+		    (uint16_t[]){ 250, 1000 }, 2);
+		pkt(b + 16 * k, 16, 2000 * (k + 1), 1,
+		    (uint16_t[]){ 1500, 100 }, 2);
+	}
+	cap_aux_stream(c, 1, &off1, 2000 * NS, b, 32);
+	cap_aux_stream(c, 0, &off0, 4000 * NS, a, sizeof(a));
+	cap_aux_stream(c, 1, &off1, 4000 * NS, b + 32, 32);
+	nvpc_file_write_end(c->f, 0, 4000 * NS, &e);
+	if (!(flags & TWO_NO_END1))
+		nvpc_file_write_end(c->f, 1, 4000 * NS, &e);
+	fclose(c->f);
+}
+
+static void cap_two(struct cap *c, const char *name)
+{
+	cap_two_ex(c, name, 0);
+}
+
+/* defined with the tests of names and outputs, below */
+static const char *shq(char *buf, size_t len, const char *s);
+static int report_to(const char *args, const char *path, const char *out,
+		     char *err, size_t len);
+static int trace_py(const char *args, const char *path, const char *expr,
+		    char *out, size_t len);
+static bool have_py(void);
+static int py_names(const char *kind, const char *path, char *out,
+		    size_t len);
+
+/* nvpc ARGS PATH (a shell command line), stdout and stderr into out */
+static int nvpc_cmd(const char *args, const char *path, char *out, size_t len)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", bin(), args, path);
+	return run(cmd, out, len);
+}
+
+/*
+ * The summary of each domain in turn after a line naming them; -I: each
+ * domain's intervals under a line naming it (2 ms: packets 1, 2 and 3,
+ * 4; main.0 500 of 2000 cycles, main.1 3000 of 4000)
+ */
+TEST(streams_report_text)
+{
+	char out[16384], first[512];
+	struct cap c;
+	char *m0, *m1;
+
+	cap_two(&c, "two");
+	ASSERT_EQ(0, nvpc_cmd("report", c.path, out, sizeof(out)));
+	snprintf(first, sizeof(first),
+		 "%s: nvpc capture of 2 domains: main.0, main.1\n\n%s: nvpc capture, format version 3\n",
+		 c.path, c.path);
+	EXPECT_EQ(0, strncmp(out, first, strlen(first))) TH_LOG("%s", out);
+	m0 = strstr(out, "  domain     main.0, clock 1000000 Hz (recorded;");
+	m1 = strstr(out, "  domain     main.1, clock 2000000 Hz (recorded;");
+	ASSERT_NE(NULL, m0);
+	ASSERT_NE(NULL, m1);
+	EXPECT_LT(m0, m1);
+	EXPECT_NE(NULL, strstr(m0, "  recorded   4 packets in 1 segment, covering 0.004000 s of 0.004000 s (100.0%)\n"));
+	EXPECT_NE(NULL, strstr(m0, "  packets    32 bytes, STOP test\n"));
+	EXPECT_NE(NULL, strstr(m1, "  packets    16 bytes, STOP test\n"));
+	EXPECT_NE(NULL, strstr(m0, "  s0                         0x10           1000           250000   25.000%         0\n"
+				   "  s1                         0x11           4000            1e+06  100.000%         0\n\n"));
+	EXPECT_NE(NULL, strstr(m1, "  cycles     8000 (0 wraps of the 48-bit counter)\n"));
+	EXPECT_NE(NULL, strstr(m1, "  graph_idle                 0xbd           6000          1.5e+06   75.000%         0\n"
+				   "  s0                         0x10            400           100000    5.000%         0\n"));
+
+	ASSERT_EQ(0, nvpc_cmd("report -I 2", c.path, out, sizeof(out)));
+	m0 = strstr(out, "\n# domain main.0\n#     time (s)");
+	m1 = strstr(out, "\n\n# domain main.1\n#     time (s)");
+	ASSERT_NE(NULL, m0);
+	ASSERT_NE(NULL, m1);
+	EXPECT_LT(m0, m1);
+	EXPECT_NE(NULL, strstr(m0, "      0.002000          5.002000000        2         2000  s0                                500         250000   25.000%\n"));
+	EXPECT_NE(NULL, strstr(m1, "      0.002000          5.002000000        2         4000  graph_idle                       3000        1.5e+06   75.000%\n"
+				   "      0.002000          5.002000000        2         4000  s0                                200         100000    5.000%\n"));
+	unlink(c.path);
+}
+
+/*
+ * CSV of several domains: one table. The domain first, the columns of
+ * a capture of one domain, then each domain's signals as
+ * "<domain>:<signal>"; a row fills its own domain's columns and leaves
+ * the others' empty. Rows of main.0 first, then main.1's.
+ */
+TEST(streams_report_csv)
+{
+	char out[16384], file[160], names[4096], err[1024];
+	struct cap c;
+
+	cap_two(&c, "twocsv");
+	ASSERT_EQ(0, nvpc_cmd("report --csv", c.path, out, sizeof(out)));
+	EXPECT_STREQ("domain,segment,time_ns,cycles,delta,stop,saturated,main.0:s0,main.0:s1,main.1:graph_idle,main.1:s0\n"
+		     "main.0,0,1000000,1000,1000,1,0,250,1000,,\n"
+		     "main.0,0,2000000,2000,1000,1,0,250,1000,,\n"
+		     "main.0,0,3000000,3000,1000,1,0,250,1000,,\n"
+		     "main.0,0,4000000,4000,1000,1,0,250,1000,,\n"
+		     "main.1,0,1000000,2000,2000,1,0,,,1500,100\n"
+		     "main.1,0,2000000,4000,2000,1,0,,,1500,100\n"
+		     "main.1,0,3000000,6000,2000,1,0,,,1500,100\n"
+		     "main.1,0,4000000,8000,2000,1,0,,,1500,100\n", out);
+
+	ASSERT_EQ(0, nvpc_cmd("report --csv -I 2", c.path, out, sizeof(out)));
+	EXPECT_STREQ("domain,start_ns,monotonic_ns,packets,cycles,gap,"
+		     "main.0:s0 count,main.0:s0 events/s,main.0:s0 busy %,"
+		     "main.0:s1 count,main.0:s1 events/s,main.0:s1 busy %,"
+		     "main.1:graph_idle count,main.1:graph_idle events/s,main.1:graph_idle busy %,"
+		     "main.1:s0 count,main.1:s0 events/s,main.1:s0 busy %\n"
+		     "main.0,0,5000000000,2,2000,0,500,250000.000000,25.000000,2000,1000000.000000,100.000000,,,,,,\n"
+		     "main.0,2000000,5002000000,2,2000,0,500,250000.000000,25.000000,2000,1000000.000000,100.000000,,,,,,\n"
+		     "main.1,0,5000000000,2,4000,0,,,,,,,3000,1500000.000000,75.000000,200,100000.000000,5.000000\n"
+		     "main.1,2000000,5002000000,2,4000,0,,,,,,,3000,1500000.000000,75.000000,200,100000.000000,5.000000\n",
+		     out);
+	if (!have_py())
+		SKIP(goto done, "no python3 to parse the CSV");
+	/* every row the header's width (Python's csv module, strict) */
+	tmp_path(file, sizeof(file), "twocsv.out");
+	ASSERT_EQ(0, report_to("--csv", c.path, file, err, sizeof(err)));
+	ASSERT_EQ(0, py_names("csv", file, names, sizeof(names)));
+	EXPECT_STREQ("saturated\nmain.0:s0\nmain.0:s1\nmain.1:graph_idle\nmain.1:s0\n",
+		     names);
+	unlink(file);
+done:
+	unlink(c.path);
+}
+
+/* nvpc report --json ARGS PATH read by Python, which prints expr of d */
+static int json_py(const char *args, const char *path, const char *expr,
+		   char *out, size_t len)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "%s report --json %s %s | python3 -c 'import json,sys; d=json.load(sys.stdin); print(*(%s,))'",
+		 bin(), args, path, expr);
+	return run(cmd, out, len);
+}
+
+/*
+ * JSON: {"domains": [each domain's summary]}; a trace: one process,
+ * a track per domain and signal, otherData's "domains" (Python parses
+ * both)
+ */
+TEST(streams_report_json_trace)
+{
+	char out[4096];
+	struct cap c;
+
+	if (!have_py())
+		SKIP(return, "no python3 to parse the outputs");
+	cap_two(&c, "twojson");
+	ASSERT_EQ(0, json_py("", c.path,
+			     "list(d), [(x[\"domain\"], x[\"clock_hz\"], x[\"packets\"], x[\"cycles\"], [(s[\"name\"], s[\"count\"], s[\"busy_pct\"]) for s in x[\"signals\"]]) for x in d[\"domains\"]]",
+			     out, sizeof(out)));
+	EXPECT_STREQ("['domains'] "
+		     "[('main.0', 1000000, 4, 4000, [('s0', 1000, 25.0), ('s1', 4000, 100.0)]), "
+		     "('main.1', 2000000, 4, 8000, [('graph_idle', 6000, 75.0), ('s0', 400, 5.0)])]\n",
+		     out);
+	ASSERT_EQ(0, json_py("-I 2", c.path,
+			     "[[(i[\"start_ns\"], i[\"cycles\"], i[\"signals\"][0][\"count\"]) for i in x[\"intervals\"]] for x in d[\"domains\"]]",
+			     out, sizeof(out)));
+	EXPECT_STREQ("[[(0, 2000, 500), (2000000, 2000, 500)], [(0, 4000, 3000), (2000000, 4000, 3000)]]\n",
+		     out);
+
+	/* 4 packets and the end's 0: 5 events per track */
+	ASSERT_EQ(0, trace_py("", c.path,
+			      "sorted(set(x[\"pid\"] for x in e)).__len__(), [(n, len([x for x in c if x[\"name\"] == n])) for n in sorted(set(x[\"name\"] for x in c))], [(x[\"domain\"], x[\"clock_hz\"], x[\"interval_ns\"]) for x in d[\"otherData\"][\"domains\"]]",
+			      out, sizeof(out)));
+	EXPECT_STREQ("1 [('main.0 s0', 5), ('main.0 s1', 5), ('main.1 graph_idle', 5), ('main.1 s0', 5)] [('main.0', 1000000, 0), ('main.1', 2000000, 0)]\n",
+		     out);
+	/* main.1's first event: 75% at 0; its last, 0 at 4 ms */
+	ASSERT_EQ(0, trace_py("", c.path,
+			      "[(x[\"ts\"], x[\"args\"][\"busy %\"]) for x in c if x[\"name\"] == \"main.1 graph_idle\"]",
+			      out, sizeof(out)));
+	EXPECT_STREQ("[(0.0, 75.0), (1000.0, 75.0), (2000.0, 75.0), (3000.0, 75.0), (4000.0, 0.0)]\n",
+		     out);
+	unlink(c.path);
+}
+
+/*
+ * -s over several domains: an unqualified name in every domain that has
+ * it, "domain:signal" in that domain only; a domain with nothing
+ * selected is left out; a name no domain has is refused with each
+ * domain's signals. --from, --to apply to every domain.
+ */
+TEST(streams_signals_and_range)
+{
+	char out[8192];
+	struct cap c;
+
+	cap_two(&c, "twosel");
+	ASSERT_EQ(0, nvpc_cmd("report --csv -s s0", c.path, out, sizeof(out)));
+	EXPECT_STREQ("domain,segment,time_ns,cycles,delta,stop,saturated,main.0:s0,main.1:s0\n"
+		     "main.0,0,1000000,1000,1000,1,0,250,\n"
+		     "main.0,0,2000000,2000,1000,1,0,250,\n"
+		     "main.0,0,3000000,3000,1000,1,0,250,\n"
+		     "main.0,0,4000000,4000,1000,1,0,250,\n"
+		     "main.1,0,1000000,2000,2000,1,0,,100\n"
+		     "main.1,0,2000000,4000,2000,1,0,,100\n"
+		     "main.1,0,3000000,6000,2000,1,0,,100\n"
+		     "main.1,0,4000000,8000,2000,1,0,,100\n", out);
+	/* main.1 only; 0xbd is graph_idle's id; --from, --to: packets 2, 3 */
+	ASSERT_EQ(0, nvpc_cmd("report --csv -s main.1:s0,0xbd --from 1ms --to 3ms",
+			      c.path, out, sizeof(out)));
+	EXPECT_STREQ("domain,segment,time_ns,cycles,delta,stop,saturated,main.1:s0,main.1:graph_idle\n"
+		     "main.1,0,2000000,4000,2000,1,0,100,1500\n"
+		     "main.1,0,3000000,6000,2000,1,0,100,1500\n", out);
+	ASSERT_EQ(0, nvpc_cmd("report -s graph_idle", c.path, out,
+			      sizeof(out)));
+	EXPECT_EQ(NULL, strstr(out, "main.0, clock"));
+	EXPECT_NE(NULL, strstr(out, "main.1, clock"));
+	EXPECT_NE(NULL, strstr(out, "nvpc capture of 2 domains: main.0, main.1\n"));
+	/* the same range in every domain: packets 2 and 3 of each */
+	ASSERT_EQ(0, nvpc_cmd("report --from 1ms --to 3ms", c.path, out,
+			      sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "  shown      2 packets starting from 0.001000 s before 0.003000 s, 2000 cycles (--from, --to)\n"));
+	EXPECT_NE(NULL, strstr(out, "  shown      2 packets starting from 0.001000 s before 0.003000 s, 4000 cycles (--from, --to)\n"));
+
+	EXPECT_EQ(2, nvpc_cmd("report -s nosuch", c.path, out, sizeof(out)));
+	EXPECT_STREQ("nvpc: -s nosuch: no such signal in any domain of the capture; the capture's signals: main.0: s0 (0x10), s1 (0x11); main.1: graph_idle (0xbd), s0 (0x10)\n",
+		     out);
+	EXPECT_EQ(2, nvpc_cmd("report -s main.0:graph_idle", c.path, out,
+			      sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-s main.0:graph_idle: no such signal in domain main.0; the capture's signals: main.0: s0"));
+	unlink(c.path);
+}
+
+/*
+ * Domains of two kinds: main.0 record-mode (2 packets of 1000 cycles,
+ * s0 250), main.1 sampled (3 samples a millisecond apart, 1000 cycles
+ * each, s0 400: 40% busy, 400000 events/s from the samples' times)
+ */
+TEST(streams_record_and_sampled)
+{
+	char out[16384];
+	struct nvpc_header h1;
+	uint64_t off = 0, count = 400;
+	uint8_t buf[2 * 32];
+	struct cap c;
+
+	cap_begin(&c, "twokinds", 32, 1);
+	c.h.nr_streams = 2;
+	strcpy(c.h.domain, "main.0");
+	cap_header(&c);
+	h1 = c.h;
+	h1.stream = 1;
+	h1.kind = NVPC_KIND_SAMPLED;
+	h1.packet_size = 0;
+	h1.period_cycles = 0;
+	h1.counter_bits = 64;
+	h1.sample_period_ns = 1000000;
+	strcpy(h1.domain, "main.1");
+	strcpy(h1.stop, "sampled every 1000000 ns (cpu-clock)");
+	nvpc_file_write_stream(c.f, &h1);
+	for (int k = 1; k <= 3; k++)
+		nvpc_file_write_sample(c.f, 1, k * 1000 * NS, 1000, &count, 1);
+	pkt(buf, 32, 1000, 1, (uint16_t[]){ 250 }, 1);
+	pkt(buf + 32, 32, 2000, 1, (uint16_t[]){ 250 }, 1);
+	cap_aux_stream(&c, 0, &off, 2000 * NS, buf, sizeof(buf));
+	nvpc_file_write_end(c.f, 1, 3000 * NS,
+			    &(struct nvpc_end){ .end_ns = 3000 * NS,
+						.hw_packets = -1,
+						.hw_gaps = -1 });
+	cap_end(&c, 2000 * NS);
+
+	ASSERT_EQ(0, nvpc_cmd("report --csv", c.path, out, sizeof(out)));
+	EXPECT_STREQ("domain,segment,time_ns,cycles,delta,stop,saturated,main.0:s0,main.1:s0\n"
+		     "main.0,0,1000000,1000,1000,1,0,250,\n"
+		     "main.0,0,2000000,2000,1000,1,0,250,\n"
+		     "main.1,0,1000000,1000,1000,1,0,,400\n"
+		     "main.1,0,2000000,2000,1000,1,0,,400\n"
+		     "main.1,0,3000000,3000,1000,1,0,,400\n", out);
+	ASSERT_EQ(0, nvpc_cmd("report", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "  packets    32 bytes, STOP test\n"));
+	EXPECT_NE(NULL, strstr(out, "  sampled    every 1000000 ns by a cpu-clock leading a perf group"));
+	EXPECT_NE(NULL, strstr(out, "  s0                         0x10            500           250000   25.000%         0\n"));
+	EXPECT_NE(NULL, strstr(out, "  s0                         0x10           1200           400000   40.000%         0\n"));
+	unlink(c.path);
+}
+
+/*
+ * The exit status is the worst over the domains: main.0 with a packet
+ * of 0 cycles (4: impossible packets) and main.1 without its end (3:
+ * unfinished); each message names its domain
+ */
+TEST(streams_exit_status)
+{
+	char out[8192];
+	struct cap c;
+
+	cap_two_ex(&c, "twostatus", TWO_ZERO0);
+	EXPECT_EQ(4, nvpc_cmd("report --csv", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "twostatus (domain main.0): 1 impossible packets, left out of the counts and rates\n"));
+	EXPECT_EQ(NULL, strstr(out, "(domain main.1)"));
+	EXPECT_NE(NULL, strstr(out, "main.0,0,4000000,4000,2000,1,0,250,1000,,\n"));
+	unlink(c.path);
+
+	cap_two_ex(&c, "twostatus", TWO_ZERO0 | TWO_NO_END1);
+	EXPECT_EQ(3, nvpc_cmd("report --json", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "twostatus (domain main.1) has no end record: the recording did not finish (killed?); the packets in it are reported\n"));
+	EXPECT_NE(NULL, strstr(out, "\"complete\": false"));
+	EXPECT_NE(NULL, strstr(out, "\"complete\": true"));
+	unlink(c.path);
+
+	cap_two_ex(&c, "twostatus", TWO_NO_END1);
+	EXPECT_EQ(3, nvpc_cmd("report --trace", c.path, out, sizeof(out)));
+	unlink(c.path);
+}
+
+/*
+ * plot of several domains: a track per domain and signal, labelled
+ * "<domain> <signal>"; domain names that would be gnuplot commands are
+ * labels too (none runs, the SVG parses)
+ */
+TEST(streams_plot)
+{
+	static const char * const marks[] = { "pwn8", "pwn9", "pwn10" };
+	char svg[256], cmd[1024], out[8192], q[256];
+	struct nvpc_header h1;
+	uint8_t buf[4 * 32];
+	struct stat sb;
+	struct cap c;
+
+	if (!have("gnuplot"))
+		SKIP(return, "no gnuplot (Debian gnuplot-nox, make deps)");
+	cap_two(&c, "twoplot");
+	tmp_path(svg, sizeof(svg), "twoplot.svg");
+	snprintf(cmd, sizeof(cmd), "%s plot -o %s %s 2>&1", bin(), svg, c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	if (have_py()) {
+		ASSERT_EQ(0, py_names("svg", svg, out, sizeof(out)));
+		EXPECT_NE(NULL, strstr(out, "\nG84 sim.0, 2 domains: busy share per domain and signal (main.0 STOP test, 1000000 Hz; main.1 STOP test, 2000000 Hz)\n"));
+		EXPECT_NE(NULL, strstr(out, "\nmain.0 s0\nmain.0 s1\nmain.1 graph_idle\nmain.1 s0\n"))
+			TH_LOG("%s", out);
+	}
+	/* -s graph_idle: main.0 is left out */
+	snprintf(cmd, sizeof(cmd), "%s plot -s graph_idle -o %s %s 2>&1",
+		 bin(), svg, c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	if (have_py()) {
+		ASSERT_EQ(0, py_names("svg", svg, out, sizeof(out)));
+		EXPECT_NE(NULL, strstr(out, "\nmain.1 graph_idle\n"));
+		EXPECT_EQ(NULL, strstr(out, "\nmain.0 s0\n"));
+	}
+	unlink(c.path);
+
+	for (unsigned int i = 0; i < 3; i++)
+		unlink(marks[i]);
+	cap_begin(&c, "twohostile", 32, 2);
+	c.h.nr_streams = 2;
+	strcpy(c.h.domain, "\nsystem \"touch pwn8\"\n");
+	cap_header(&c);
+	h1 = c.h;
+	h1.stream = 1;
+	strcpy(h1.domain, "'.system('touch pwn9').'");
+	strcpy(h1.signals[0].name, "'\n!touch pwn10\n'");
+	nvpc_file_write_stream(c.f, &h1);
+	for (int k = 0; k < 4; k++)
+		pkt(buf + 32 * k, 32, 1000 * (k + 1), 1,
+		    (uint16_t[]){ 250, 500 }, 2);
+	cap_aux(&c, 0, 4000 * NS, buf, sizeof(buf));
+	{
+		struct nvpc_chunk k = {
+			.type = NVPC_CHUNK_AUX, .time_ns = 4000 * NS,
+			.size = sizeof(buf), .stream = 1,
+		};
+
+		nvpc_file_write_chunk(c.f, &k, buf);
+	}
+	nvpc_file_write_end(c.f, 1, 4000 * NS,
+			    &(struct nvpc_end){ .hw_packets = -1, .hw_gaps = -1 });
+	cap_end(&c, 4000 * NS);
+	snprintf(cmd, sizeof(cmd), "%s plot -o %s %s 2>&1", bin(),
+		 shq(q, sizeof(q), svg), c.path);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	for (unsigned int i = 0; i < 3; i++) {
+		if (!stat(marks[i], &sb))
+			TH_LOG("the command making %s ran", marks[i]);
+		EXPECT_NE(0, stat(marks[i], &sb));
+	}
+	if (have_py()) {
+		EXPECT_EQ(0, py_names("svg", svg, out, sizeof(out)));
+		EXPECT_NE(NULL, strstr(out, "\n<5c>x0asystem \"touch pwn8\"<5c>x0a s0\n"))
+			TH_LOG("%s", out);
+		EXPECT_NE(NULL, strstr(out, "\n<5c>x27.system(<5c>x27touch pwn9<5c>x27).<5c>x27 <5c>x27<5c>x0a!touch pwn10<5c>x0a<5c>x27\n"))
+			TH_LOG("%s", out);
+	}
+	for (unsigned int i = 0; i < 3; i++)
+		unlink(marks[i]);
+	unlink(svg);
+	unlink(c.path);
+}
+
+/* nvpc top of several domains, the capture replayed ($NVPC_TOP_REPLAY) */
+static int top_two(const char *path, const char *args, char *out, size_t len)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), "NVPC_TOP_REPLAY=%s timeout 20 %s top -d main.0 -s s0,s1 -d main.1 -s graph_idle,s0 %s 2>&1",
+		 path, bin(), args);
+	return run(cmd, out, len);
+}
+
+/*
+ * top of two domains: each interval of both on one line ("<domain>
+ * <signal>"), -c report -I --csv's rows of several domains, -J an
+ * element per domain and interval with its "domain". main.1's first
+ * two packets come before main.0's, its last two after them: the
+ * intervals of one time are still shown together, in order. 1 ms
+ * intervals, -n 3: the fourth ends only with the stream.
+ */
+TEST(streams_top_lines_csv_json)
+{
+	char out[8192];
+	struct cap c;
+
+	cap_two(&c, "twotop");
+	ASSERT_EQ(0, top_two(c.path, "-I 1 -n 3", out, sizeof(out)));
+	EXPECT_STREQ("0.000  main.0 s0 25.00%  main.0 s1 100.00%  main.1 graph_idle 75.00%  main.1 s0 5.00%\n"
+		     "0.001  main.0 s0 25.00%  main.0 s1 100.00%  main.1 graph_idle 75.00%  main.1 s0 5.00%\n"
+		     "0.002  main.0 s0 25.00%  main.0 s1 100.00%  main.1 graph_idle 75.00%  main.1 s0 5.00%\n",
+		     out);
+	ASSERT_EQ(0, top_two(c.path, "-I 2 -n 1 -c", out, sizeof(out)));
+	EXPECT_STREQ("domain,start_ns,monotonic_ns,packets,cycles,gap,"
+		     "main.0:s0 count,main.0:s0 events/s,main.0:s0 busy %,"
+		     "main.0:s1 count,main.0:s1 events/s,main.0:s1 busy %,"
+		     "main.1:graph_idle count,main.1:graph_idle events/s,main.1:graph_idle busy %,"
+		     "main.1:s0 count,main.1:s0 events/s,main.1:s0 busy %\n"
+		     "main.0,0,5000000000,2,2000,0,500,250000.000000,25.000000,2000,1000000.000000,100.000000,,,,,,\n"
+		     "main.1,0,5000000000,2,4000,0,,,,,,,3000,1500000.000000,75.000000,200,100000.000000,5.000000\n",
+		     out);
+	ASSERT_EQ(0, top_two(c.path, "-I 1 -n 3 -J", out, sizeof(out)));
+	EXPECT_EQ(0, strncmp(out, "[\n    {\"domain\": \"main.0\", \"start_ns\": 0, \"monotonic_ns\": 5000000000, \"packets\": 1, \"cycles\": 1000,", 96))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "},\n    {\"domain\": \"main.1\", \"start_ns\": 2000000, \"monotonic_ns\": 5002000000, \"packets\": 1, \"cycles\": 2000, \"gap\": false, \"signals\": [{\"count\": 1500, \"events_per_s\": 1500000.000000, \"busy_pct\": 75.000000}, {\"count\": 100, \"events_per_s\": 100000.000000, \"busy_pct\": 5.000000}]}\n]\n"))
+		TH_LOG("%s", out);
+	unlink(c.path);
+}
+
+/* on a terminal: the table of both domains, a line per domain */
+TEST(streams_top_table)
+{
+	char cmd[2048], out[1 << 14], q[256];
+	struct cap c;
+	char *last;
+
+	if (!have("script"))
+		SKIP(return, "no script(1) (util-linux)");
+	cap_two(&c, "twotoptty");
+	snprintf(cmd, sizeof(cmd), "(sleep 1; printf q) | NVPC_TOP_REPLAY=%s timeout 20 script -qec '%s top -d main.0 -d main.1 -I 2' /dev/null | tr -d '\\r'",
+		 shq(q, sizeof(q), c.path), bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	last = strrchr(out, '\033');
+	ASSERT_NE(NULL, last);
+	EXPECT_NE(NULL, strstr(last, "Jnvpc top - G84 sim.0, 2 domains; q quits\n"
+			       "main.0: 1000000 Hz, STOP test; 0.002 s: 2 packets in 2 ms, 2000 cycles; 4 packets, 0 gaps in all\n"
+			       "main.1: 2000000 Hz, STOP test; 0.002 s: 2 packets in 2 ms, 4000 cycles; 4 packets, 0 gaps in all\n\n"
+			       "     BUSY     EVENTS/S  ID     DOMAIN           SIGNAL\n"
+			       "  100.00%        1.0M   0x11   main.0           s1\n"
+			       "   25.00%      250.0k   0x10   main.0           s0\n"
+			       "   75.00%        1.5M   0xbd   main.1           graph_idle\n"
+			       "    5.00%      100.0k   0x10   main.1           s0\n"))
+		TH_LOG("%s", last);
+	unlink(c.path);
+}
+
 /*
  * The 48-bit cycle counter wraps between the second and third packet, 2^48
  * cycles (8.9 years at 1 MHz) into the recording: the tool read them then.
