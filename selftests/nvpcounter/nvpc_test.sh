@@ -401,7 +401,51 @@ print("# last table:", rows)
 sys.exit(not (int(sys.argv[2]) == 0 and "nvpc top - G84" in last and
 	      [r[1] for r in rows] == ["0x11", "0x10", "graph_idle"]))' \
 	"$W/top.tty" $rc
+# top of two domains, live (main.0's 0x10 as main.1's, set above): a
+# line per interval holding both, -c report -I --csv's table of several
+# domains, and on the pty one table with a DOMAIN column, sorted
+TOP2="-g $PMU -d main.0 -s 0x10 -d main.1 -s 0x10,0x11 --every 1024 --clock $HZ -I 200"
+nvpc top $TOP2 -n 3 > "$W/top2.txt" 2> "$W/top2.err"
+rc=$?
+sed 's/^/# /' "$W/top2.txt" "$W/top2.err"
+check "top of two domains: 3 lines, main.0 0x10 25%, main.1 0x10 25% and 0x11 100%" \
+	awk -v rc=$rc '{ n++ }
+		n > 1 && !/  main\.0 0x10 25\.00%  main\.1 0x10 25\.00%  main\.1 0x11 100\.00%$/ { bad++ }
+		END { exit !(rc == 0 && n == 3 && !bad) }' "$W/top2.txt"
+nvpc top $TOP2 -n 2 -c > "$W/top2.csv" 2>> "$W/top2.err"
+check "top -c of two domains: a domain column, each domain's signal columns" \
+	awk -F, 'NR == 1 { ok = $1 == "domain" && /main\.0:0x10 busy %/ && /main\.1:0x11 busy %/; next }
+		{ d[$1]++ } END { exit !(ok && d["main.0"] >= 1 && d["main.1"] >= 1) }' "$W/top2.csv"
+(sleep 3; printf q) | timeout 60 script -qec "$NVPC top $TOP2" /dev/null \
+	> "$W/top2.tty" 2>&1
+rc=$?
+tr -d '\033' < "$W/top2.tty" | tail -8 | sed 's/^/# /'
+check "top of two domains on a pty: one table, both domains, sorted, q quits" \
+	python3 -c '
+import re, sys
+t = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+t = t.replace("\r", "")
+last = t.split("\033[H\033[2J")[-1]
+rows = re.findall(r"^ +([0-9.]+)% +\S+ +0x[0-9a-f]{2} +(main\.[01]) +(\S+)$", last, re.M)
+print("# last table:", rows)
+sys.exit(not (int(sys.argv[2]) == 0 and "2 domains" in last and
+	      [(r[1], r[2]) for r in rows][:1] == [("main.1", "0x11")] and
+	      sorted((r[1], r[2]) for r in rows) ==
+	      [("main.0", "0x10"), ("main.1", "0x10"), ("main.1", "0x11")]))' \
+	"$W/top2.tty" $rc
 [ -n "$pts" ] && umount /dev/pts
+# top where the mode is sampling (--mode sample: what a GPU without record
+# mode gets): 0x11 held at 1 is 100% of every sample's cycles; 0x10 a
+# quarter of an interval's cycles within 3 (nvpc.rst "Sampled captures")
+nvpc top -g "$PMU" -d main.1 -s 0x10,0x11 --mode sample --every 1ms -I 200 \
+	-n 3 > "$W/top-s.txt" 2> "$W/top-s.err"
+rc=$?
+sed 's/^/# /' "$W/top-s.txt" "$W/top-s.err"
+check "top --mode sample: 3 lines, 0x10 25% and 0x11 100% of the cycles" \
+	awk -v rc=$rc '{ n++ }
+		n > 1 && !/  0x10 2[45]\.[0-9][0-9]%  0x11 100\.00%$/ { bad++ }
+		n > 1 { v = $3; sub("%", "", v); if (v < 24.9 || v > 25.1) bad++ }
+		END { exit !(rc == 0 && n == 3 && !bad) }' "$W/top-s.txt"
 
 # --- lined up with perf record (nvpc.rst "Lining up with perf record") ----
 # perf samples of a busy loop that runs only while nvpc records: at
