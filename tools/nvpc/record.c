@@ -515,8 +515,10 @@ static void explain_open(struct rec *r, int err)
 			 r->gpu.pmu, r->gpu.chip, r->gpu.bus, r->dom.name, what);
 		break;
 	case EBUSY:
-		nvpc_err("%s of %s is busy: %s. Counting events (perf stat) or another record event use that domain; end them or record another domain",
-			 r->dom.name, r->gpu.pmu, what);
+		nvpc_err("%s of %s is busy: %s. Counting events (perf stat) or another record event use that domain; end them or record another domain%s",
+			 r->dom.name, r->gpu.pmu, what,
+			 r->stream ? ". On GF100 and later one domain of a GPU records at a time: its record buffer (MAIN) is one for all (Documentation/record.rst)" :
+			 "");
 		break;
 	case EINVAL:
 		nvpc_err("%s refused the event (config=0x%llx config1=0x%llx config2=0x%llx): %s. The driver logs why: echo 'module nvpcounter +p' > /sys/kernel/debug/dynamic_debug/control; then dmesg | tail",
