@@ -56,7 +56,7 @@ int nvpc_list(int argc, char **argv);
 int nvpc_top(int argc, char **argv);
 
 /* record's long options; the first NVPC_RECORD_SHARED are top's too */
-#define NVPC_RECORD_SHARED	10
+#define NVPC_RECORD_SHARED	11
 extern const struct option nvpc_record_options[];
 
 /* what a PMU is (sysfs, Documentation/ABI/.../sysfs-bus-event_source-devices-nvpcounter) */

@@ -126,7 +126,8 @@ static void usage(FILE *f)
 "  -c, --csv           CSV, a row per interval (report -I --csv's)\n"
 "\n"
 "Record options (nvpc record --help): -g, -d, -s, --every (default %s\n"
-"here), --stop, --short, --clock, --duration, --aux-pages, --data-pages.\n"
+"here), --stop, --short, --clock, --duration, --aux-pages, --data-pages,\n"
+"--mode (record, sample or auto: sampled where record mode cannot be had).\n"
 "Exit status: 0, 1 when the recording failed, 2 bad arguments.\n",
 		TOP_DEFAULT_MS, TOP_DEFAULT_EVERY);
 }
