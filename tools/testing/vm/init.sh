@@ -19,6 +19,9 @@ mount -t devtmpfs devtmpfs /dev
 
 log() { echo "nvpc-init: $*" > /dev/kmsg; echo "nvpc-init: $*"; }
 
+# the kernel's boot ends here: run.sh judges the log after this line
+log "started"
+
 poweroff_now() {
 	sync
 	echo o > /proc/sysrq-trigger
