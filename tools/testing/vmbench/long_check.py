@@ -28,7 +28,7 @@ def main():
           % (j.get("gaps", -1), j.get("partial", "?"), gaps, stalls,
              j.get("lost_records", "?"), j.get("impossible_packets", "?"),
              skip))
-    c = j["cycles"]
+    c = j["shown"]["cycles"]
     sig = j["signals"]
     want = (c * 9 // 16, c * 77 // 256)
     got = (sig[0]["count"], sig[1]["count"])
