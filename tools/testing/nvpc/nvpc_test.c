@@ -995,14 +995,29 @@ TEST(streams_plot)
 	unlink(c.path);
 }
 
+/*
+ * nvpc top WHAT ARGS, the capture at path replayed as its recording
+ * ($NVPC_TOP_REPLAY), under timeout(1) for secs seconds unless 0; stdout
+ * (and stderr) in out
+ */
+static int top_replay(const char *path, unsigned int secs, const char *what,
+		      const char *args, char *out, size_t len)
+{
+	char cmd[2048], bound[32] = "";
+
+	if (secs)
+		snprintf(bound, sizeof(bound), "timeout %u ", secs);
+	snprintf(cmd, sizeof(cmd), "NVPC_TOP_REPLAY=%s %s%s top %s %s 2>&1",
+		 path, bound, bin(), what, args);
+	return run(cmd, out, len);
+}
+
 /* nvpc top of several domains, the capture replayed ($NVPC_TOP_REPLAY) */
 static int top_two(const char *path, const char *args, char *out, size_t len)
 {
-	char cmd[2048];
-
-	snprintf(cmd, sizeof(cmd), "NVPC_TOP_REPLAY=%s timeout 20 %s top -d main.0 -s s0,s1 -d main.1 -s graph_idle,s0 %s 2>&1",
-		 path, bin(), args);
-	return run(cmd, out, len);
+	return top_replay(path, 20,
+			  "-d main.0 -s s0,s1 -d main.1 -s graph_idle,s0",
+			  args, out, len);
 }
 
 /*
@@ -2180,11 +2195,7 @@ TEST(perf_samples_beside_the_trace)
 /* nvpc top ARGS with cap_phases' capture as its recording; stdout in out */
 static int top(const char *path, const char *args, char *out, size_t len)
 {
-	char cmd[2048];
-
-	snprintf(cmd, sizeof(cmd), "NVPC_TOP_REPLAY=%s %s top -d main.1 -s s0 %s 2>&1",
-		 path, bin(), args);
-	return run(cmd, out, len);
+	return top_replay(path, 0, "-d main.1 -s s0", args, out, len);
 }
 
 /*
