@@ -565,6 +565,56 @@ nvpc report --json "$W/fault.nvpc" > "$W/fault.json"
 check "the faulted capture is complete" grep -q '"end_reason": "domain faulted"' "$W/fault.json"
 
 echo 0 > "$SIM/remove"
+
+# --- a real GPU's rate (Documentation/record.rst "Throughput") --------------
+# A G84 at its catalogue clocks: main.1 at 575 MHz, a packet every 1024
+# cycles (about 561,500 a second, 18 MB/s), 2 s with the AUX size nvpc
+# picks. Signal 0 high 9 of every 16 cycles, signal 1 77 of every 256:
+# every packet but the first (from the start to the first PERIODIC pulse)
+# holds 1024 cycles, one STOP pulse, 576 and 308. Counts, not the rate:
+# where the model cannot run in real time (the debug kernel) it slows
+# down, and the packets stay exact.
+echo "g84 id=2" > "$SIM/create"
+G2=$SIM/gpu2
+for d in /sys/bus/event_source/devices/nvpcounter*; do
+	grep -qs ' sim\.2$' "$d/identifier" && PMU2=$(basename "$d")
+done
+echo "main.1 0 periodic 16 9 3" > "$G2/wave"
+echo "main.1 1 periodic 256 77 0" > "$G2/wave"
+echo realtime > "$G2/clock"
+D2=/sys/bus/event_source/devices/${PMU2:-none}/domains/main.1
+g0=$(cat "$D2/record_gaps"); st0=$(cat "$D2/record_stalls")
+nvpc record -v -g "${PMU2:-none}" -d main.1 -s 0,1 --every 1024 --duration 2 \
+	-o "$W/real.nvpc" > "$W/real.txt" 2>&1
+rc=$?
+g1=$(cat "$D2/record_gaps"); st1=$(cat "$D2/record_stalls")
+sed 's/^/# /' "$W/real.txt"
+check "575 MHz, every 1024 cycles, 2 s: the recording exits 0" test $rc -eq 0
+nvpc report --json "$W/real.nvpc" > "$W/real.json"
+check "575 MHz: complete, nothing lost (0 gaps, 0 stalls, 0 lost records), one segment" \
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("# packets", d["packets"], "in", d["wall_ns"], "ns; gaps", d["gaps"],
+      "stalls", d["stalls"], "lost", d["lost_records"], "segments",
+      d["segments"], "impossible", d["impossible_packets"], "record_gaps +%s"
+      % sys.argv[2], "record_stalls +%s" % sys.argv[3])
+sys.exit(not (d["complete"] and d["packets"] > 1000 and d["gaps"] == 0 and
+	      d["stalls"] == 0 and d["lost_records"] == 0 and
+	      d["segments"] == 1 and d["impossible_packets"] == 0 and
+	      d["truncated"] == 0 and sys.argv[2] == "0" and
+	      sys.argv[3] == "0"))' "$W/real.json" $((g1 - g0)) $((st1 - st0))
+nvpc report --csv "$W/real.nvpc" 2> /dev/null | awk -F, '
+	NR == 1 { next }
+	NR == 2 { if ($5 != 1 || $4 > 1024) bad++; next }
+	{ n++; if (!($4 == 1024 && $5 == 1 && $6 == 0 && $7 == 576 && $8 == 308) && bad++ < 3)
+		print "# not as the sources: " $0 }
+	END { print "# " n " packets after the first checked, " bad + 0 " wrong"
+	      exit !(n > 1000 && !bad) }' > "$W/real.check"
+rc=$?
+cat "$W/real.check"
+check "575 MHz: every packet exact (1024 cycles, STOP 1, 576 and 308)" test $rc -eq 0
+echo 2 > "$SIM/remove"
 rmmod nvpcounter_sim
 rmmod nvpcounter
 echo "1..$n" >> "$TAP"

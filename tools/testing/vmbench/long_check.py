@@ -2,10 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The bench's 60 s recording (guest-bench.sh), from nvpc report --json:
 packets and bytes, windows of 256 MiB they fill, gaps (each should be a
-window top: PARTIAL, counted in record_gaps), and the counts against the
-sources: 0x10 high 9 of every 16 cycles, 0x11 77 of every 256, so any
-packet of 1024 cycles holds 576 and 308 of them and the whole capture
-9/16 and 77/256 of its cycles. Prints; a bench never fails."""
+window top: PARTIAL, counted in record_gaps) and segments; the packets
+themselves are checked one by one by guest-bench.sh. Prints; a bench
+never fails."""
 import json
 import sys
 
@@ -28,14 +27,7 @@ def main():
           % (j.get("gaps", -1), j.get("partial", "?"), gaps, stalls,
              j.get("lost_records", "?"), j.get("impossible_packets", "?"),
              skip))
-    c = j["shown"]["cycles"]
-    sig = j["signals"]
-    want = (c * 9 // 16, c * 77 // 256)
-    got = (sig[0]["count"], sig[1]["count"])
-    print("counts over %d cycles: 0x10 %d (9/16 of them: %d), 0x11 %d "
-          "(77/256: %d): %s"
-          % (c, got[0], want[0], got[1], want[1],
-             "exact" if got == want and c % 256 == 0 else "NOT exact"))
-
+    print("segments %d (the first packet of each spans from a start or a "
+          "restart to the next PERIODIC pulse)" % j.get("segments", -1))
 
 main()
