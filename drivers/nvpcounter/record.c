@@ -36,6 +36,7 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include <nvpcounter/regs.h>
@@ -49,8 +50,16 @@
 #define NVPC_REC_PERIOD_START_NS (1 * NSEC_PER_MSEC)
 /* the most a LIMIT may run ahead of what is published (DMA syncs) */
 #define NVPC_REC_STEP_MAX	SZ_1M
-/* a halted domain's position, read until two reads agree */
-#define NVPC_REC_QUIET_READS	4
+/*
+ * A halted domain's position is read until it held still for
+ * NVPC_REC_QUIET_NS: a packet on its way to memory when the domain left
+ * record mode still lands ("each domain has place for one outgoing
+ * packet", pcounter.rst "Record mode"), within the memory's write latency
+ * (hundreds of nanoseconds). At most NVPC_REC_QUIET_READS reads, whatever
+ * one read costs.
+ */
+#define NVPC_REC_QUIET_NS	(2 * NSEC_PER_USEC)
+#define NVPC_REC_QUIET_READS	32
 /* the watchdog: PERIODIC pulses without a packet, and a floor */
 #define NVPC_REC_WATCHDOG_PULSES 64
 #define NVPC_REC_WATCHDOG_MIN_NS (500 * NSEC_PER_MSEC)
@@ -985,14 +994,16 @@ refuse:
 
 /*
  * End the session: halt the domain first, then take its final position
- * once it is quiet (its one outgoing packet landed: two reads agree), and
- * publish everything. @core->lock held, session active.
+ * once it is quiet (its one outgoing packet landed: it held still for
+ * NVPC_REC_QUIET_NS, or over NVPC_REC_QUIET_READS reads), and publish
+ * everything. @core->lock held, session active.
  */
 static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
 {
 	struct nvpc_domain *dom = rec->dom;
 	u32 x_now, x_last;
 	unsigned int i;
+	u64 since, now;
 	int ret;
 
 	rec->active = false;
@@ -1012,17 +1023,23 @@ static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
 		return;
 	}
 	ret = nvpc_record_pos(core, rec, &x_now);
+	since = local_clock();
 	for (i = 0; !ret && i < NVPC_REC_QUIET_READS; i++) {
 		x_last = x_now;
 		ret = nvpc_record_pos(core, rec, &x_now);
-		if (!ret && x_now == x_last)
+		now = local_clock();
+		if (ret)
+			break;
+		if (x_now != x_last)
+			since = now;
+		else if (now - since >= NVPC_REC_QUIET_NS)
 			break;
 	}
 	if (ret) {
 		nvpc_record_pos_bad(core, rec, ret, x_now);
 		return;
 	}
-	if (i == NVPC_REC_QUIET_READS) {
+	if (i == NVPC_REC_QUIET_READS && x_now != x_last) {
 		/* still moving: what follows is lost */
 		dev_warn_ratelimited(core->dev, "%s: %s: record position still moving after the halt\n",
 				     core->name, dom->name);

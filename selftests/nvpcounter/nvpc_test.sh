@@ -614,6 +614,46 @@ nvpc report --csv "$W/real.nvpc" 2> /dev/null | awk -F, '
 rc=$?
 cat "$W/real.check"
 check "575 MHz: every packet exact (1024 cycles, STOP 1, 576 and 308)" test $rc -eq 0
+
+# STOP every cycle of main.1 at 575 MHz with a write latency of 500 ns
+# (the sim's default under its real-time clock, Documentation/sim.rst
+# "Memory write latency": 287 cycles at 575 MHz). Formed in cycle c, a
+# packet is written in c + 287, and the STOP pulses of c + 1 .. c + 288
+# only count: the next forms in c + 288 with STOP 288 (pcounter.rst
+# "Record mode": STOP counts above 1 when STOP is "asserted too often for
+# the memory interface to keep up"). Packets form in c = 288k; 28,800
+# cycles (c = 0 .. 28799) write k = 0 .. 99, the last in c = 28799: 100
+# packets, none outgoing at the end. After the first (cycle 0 alone),
+# each holds 288 cycles, STOP 288, signal 3 (const 1) 288, signal 0 (9 of
+# every 16) 162. The manual clock steps those cycles exactly (the real-time
+# model cannot run 2 million packets a second here).
+check "real-time clock: the write latency is 500 ns by default" \
+	grep -qx 500ns "$G2/record_latency"
+echo manual > "$G2/clock"
+echo 500ns > "$G2/record_latency"
+echo "main.1 2 const 1" > "$G2/wave"
+echo "main.1 3 const 1" > "$G2/wave"
+nvpc record -v -g "${PMU2:-none}" -d main.1 -s 0,3 --stop 2 \
+	-o "$W/merged.nvpc" -- sh -c "echo '28800 main.1' > $G2/advance" \
+	> "$W/merged.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$W/merged.txt"
+check "STOP every cycle, latency 500 ns: the recording exits 0" test $rc -eq 0
+nvpc report --csv "$W/merged.nvpc" 2> /dev/null | awk -F, '
+	NR == 1 { next }
+	NR == 2 { if ($3 != 1 || $5 != 1) bad++; next }
+	{ n++; if (!($4 == 288 && $5 == 288 && $6 == 0 && $7 == 162 && $8 == 288) && bad++ < 3)
+		print "# not as the sources: " $0 }
+	END { print "# " n " packets after the first checked, " bad + 0 " wrong"
+	      exit !(n == 99 && !bad) }' > "$W/merged.check"
+rc=$?
+cat "$W/merged.check"
+check "STOP every cycle, latency 500 ns: 100 packets, then each 288 cycles, STOP 288, 162 and 288" \
+	test $rc -eq 0
+nvpc report "$W/merged.nvpc" > "$W/merged.report" 2>&1
+sed 's/^/# /' "$W/merged.report"
+check "the report counts 99 packets with STOP > 1 (99 x 287 = 28,413 pulses merged)" \
+	grep -q "99 packets with STOP > 1 (28413 pulses merged" "$W/merged.report"
 echo 2 > "$SIM/remove"
 rmmod nvpcounter_sim
 rmmod nvpcounter

@@ -974,8 +974,9 @@ TEST_F(sim, vm_ring_mapping)
 
 /*
  * STOP counts above 1 (pcounter.rst "Record mode": "each domain has place
- * for one outgoing packet"). record_latency 5: a packet formed in cycle c
- * is written in cycle c + 5, the next can form from c + 6. G84 domain 0,
+ * for one outgoing packet"). record_latency 5 (50 ns at main.0's
+ * 100 MHz): a packet formed in cycle c is written in cycle c + 5, the next
+ * can form from c + 6. G84 domain 0,
  * STOP = signal 2 in the odd cycles ((c + 1) % 2 == 0), PRE_SRC[0] =
  * signal 3 (const 1):
  *   c = 1: packet A (cycles 2, STOP 1, PRE0 2), written in c = 6;
@@ -988,18 +989,36 @@ TEST_F(sim, vm_ring_mapping)
 TEST_F(sim, record_latency_stop_counts)
 {
 	static const int want[3][3] = { { 2, 1, 2 }, { 8, 3, 6 }, { 14, 3, 6 } };
+	static const struct {
+		const char *file, *arg, *reads;
+	} set[] = {
+		{ NULL, NULL, "0\n" },
+		{ "record_latency", "5", "5\n" },
+		{ "record_latency", "50ns", "50ns\n" },
+		{ "record_latency", "default", "0\n" },
+		{ "clock", "realtime", "500ns\n" },
+		{ "clock", "manual", "0\n" },
+	};
 	unsigned char pkt[96];
 	char buf[32];
 	int fd, i;
 
 	ASSERT_EQ(0, sim_create("g84"));
-	ASSERT_LT(0, gpu_read(0, "record_latency", buf, sizeof(buf)));
-	EXPECT_STREQ("0\n", buf);
-	ASSERT_EQ(0, sim_cmd(0, "record_latency", "5"));
-	ASSERT_LT(0, gpu_read(0, "record_latency", buf, sizeof(buf)));
-	EXPECT_STREQ("5\n", buf);
+	/* what record_latency reads after each write (the default follows
+	 * the clock mode; a time is up to a second)
+	 */
+	for (i = 0; i < (int)ARRAY_SIZE(set); i++) {
+		if (set[i].file)
+			ASSERT_EQ(0, sim_cmd(0, set[i].file, set[i].arg));
+		ASSERT_LT(0, gpu_read(0, "record_latency", buf, sizeof(buf)));
+		EXPECT_STREQ(set[i].reads, buf);
+	}
 	EXPECT_EQ(-EINVAL, sim_cmd(0, "record_latency", "4294967296"));
 	EXPECT_EQ(-EINVAL, sim_cmd(0, "record_latency", "5 6"));
+	EXPECT_EQ(-EINVAL, sim_cmd(0, "record_latency", "1000000001ns"));
+	EXPECT_EQ(-EINVAL, sim_cmd(0, "record_latency", "ns"));
+	/* 50 ns at main.0's 100 MHz: the 5 cycles below */
+	ASSERT_EQ(0, sim_cmd(0, "record_latency", "50ns"));
 	ASSERT_EQ(0, sim_cmd(0, "mem_ctl", "0x100000 4096"));
 	ASSERT_EQ(0, rec_bind(0));
 	ASSERT_EQ(0, sim_cmd(0, "wave", "0 2 periodic 2 1 1"));

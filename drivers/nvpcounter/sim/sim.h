@@ -45,6 +45,15 @@ struct platform_device;
 #define NVPC_SIMDEV_RECORD_DMA		0xbeef
 /* largest record_latency (cycles): the model's latency field is 32 bits */
 #define NVPC_SIMDEV_LATENCY_MAX		U32_MAX
+/* largest record_latency in nanoseconds (one second) */
+#define NVPC_SIMDEV_LATENCY_NS_MAX	NSEC_PER_SEC
+/*
+ * The record write latency under the real-time clock unless set: a
+ * memory write of a GPU completes in hundreds of nanoseconds (an
+ * assumption; no document gives a figure), Documentation/sim.rst "Memory
+ * write latency"
+ */
+#define NVPC_SIMDEV_LATENCY_RT_NS	500
 
 /*
  * Every lock hold that runs the model is bounded by a budget of engine
@@ -254,8 +263,13 @@ struct nvpc_simdev_vm_test {
  * @vm_test: the debugfs test mapping, NULL if none (under @ctl)
  * @vm_free: unmapped mappings whose arrays @vm_free_work frees
  * @vm_free_work: frees them in process context
- * @record_latency: the model's record latency (cycles), kept across a
+ * @record_latency: the record latency set (cycles), kept across a
  *	rebuild of the model
+ * @record_latency_ns: the record latency set in nanoseconds (if not 0:
+ *	each domain's cycles from its clock)
+ * @latency_set: the record latency was set (record_latency file); else
+ *	the default applies: %NVPC_SIMDEV_LATENCY_RT_NS under the real-time
+ *	clock, 0 under the manual one
  * @reg_addr: the address selected in the "reg" file
  * @truth_dom: the domain selected in the "truth" file
  * @truth_sig: the signal selected in the "truth" file
@@ -330,6 +344,8 @@ struct nvpc_simdev {
 	struct llist_head vm_free;
 	struct work_struct vm_free_work;
 	u32 record_latency;
+	u32 record_latency_ns;
+	bool latency_set;
 
 	u32 reg_addr;
 	unsigned int truth_dom;
@@ -380,7 +396,9 @@ int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 			bool ns);
 int nvpc_simdev_set_mem(struct nvpc_simdev *sd, u64 va, u32 size);
 void nvpc_simdev_remove_hw(struct nvpc_simdev *sd);
-void nvpc_simdev_set_record_latency(struct nvpc_simdev *sd, u32 cycles);
+void nvpc_simdev_set_record_latency(struct nvpc_simdev *sd, bool set,
+				    u32 cycles, u32 ns);
+u32 nvpc_simdev_latency_ns(const struct nvpc_simdev *sd);
 
 int nvpc_simdev_vm_init(struct nvpc_simdev *sd);
 void nvpc_simdev_vm_fini(struct nvpc_simdev *sd);

@@ -934,25 +934,49 @@ DEFINE_NVPC_SIMDEV_BFILE(vm_test_mem, nvpc_simdev_vm_test_fill);
 static int nvpc_simdev_record_latency_show(struct seq_file *m, void *unused)
 {
 	struct nvpc_simdev *sd = m->private;
+	u32 ns;
 
 	mutex_lock(&sd->ctl);
-	seq_printf(m, "%u\n", sd->record_latency);
+	ns = nvpc_simdev_latency_ns(sd);
+	if (ns)
+		seq_printf(m, "%uns\n", ns);
+	else
+		seq_printf(m, "%u\n", sd->record_latency);
 	mutex_unlock(&sd->ctl);
 	return 0;
 }
 
+/* "CYCLES", "NSns" (each domain's cycles from its clock) or "default" */
 static int nvpc_simdev_record_latency_cmd(struct nvpc_simdev *sd, int argc,
 					  char **argv)
 {
+	size_t len;
 	u32 v;
 
 	if (argc != 1) {
-		nvpc_simdev_dbg(sd, "record_latency: CYCLES\n");
+		nvpc_simdev_dbg(sd, "record_latency: CYCLES, NSns or default\n");
 		return -EINVAL;
+	}
+	if (!strcmp(argv[0], "default")) {
+		nvpc_simdev_set_record_latency(sd, false, 0, 0);
+		return 0;
+	}
+	len = strlen(argv[0]);
+	if (len > 2 && !strcmp(argv[0] + len - 2, "ns")) {
+		argv[0][len - 2] = '\0';
+		if (nvpc_simdev_u32(sd, argv[0], &v))
+			return -EINVAL;
+		if (v > NVPC_SIMDEV_LATENCY_NS_MAX) {
+			nvpc_simdev_dbg(sd, "record_latency: %u ns is more than a second\n",
+					v);
+			return -EINVAL;
+		}
+		nvpc_simdev_set_record_latency(sd, true, 0, v);
+		return 0;
 	}
 	if (nvpc_simdev_u32(sd, argv[0], &v))
 		return -EINVAL;
-	nvpc_simdev_set_record_latency(sd, v);
+	nvpc_simdev_set_record_latency(sd, true, v, 0);
 	return 0;
 }
 

@@ -164,9 +164,9 @@ void nvpc_simdev_flush(struct nvpc_simdev *sd)
 static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 {
 	struct nvpc_simdev *sd = priv;
-	u64 budget, t0 = ktime_get_ns();
+	u64 budget, lag, t0 = ktime_get_ns();
 	unsigned long flags;
-	u32 v;
+	u32 v, ns;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sd->seq++;
@@ -181,9 +181,17 @@ static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 	 * while the model lags the wall clock by a cycle of its slowest
 	 * domain, as every domain's next cycle has then begun.
 	 */
-	if (!sd->realtime ||
-	    ktime_get_ns() - sd->rt_last >= sd->settle_lag_ns)
+	lag = ktime_get_ns() - sd->rt_last;
+	if (!sd->realtime || lag >= sd->settle_lag_ns)
 		nvpc_sim_settle(sd->sim);
+	/*
+	 * Real time, the latency a time: lagging by more than it, the model
+	 * is behind the writes of the packets still outgoing, which the wall
+	 * time has completed (Documentation/sim.rst "Memory write latency")
+	 */
+	ns = sd->realtime ? nvpc_simdev_latency_ns(sd) : 0;
+	if (ns && lag >= ns)
+		nvpc_sim_land_outgoing(sd->sim);
 	v = nvpc_sim_rd32(sd->sim, addr);
 	sd->access_ns += ktime_get_ns() - t0;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -486,13 +494,25 @@ static void nvpc_simdev_rt_work(struct work_struct *work)
 				      msecs_to_jiffies(NVPC_SIMDEV_RT_PERIOD_MS));
 }
 
+/* @sd->lock held: the record latency into the model (nvpc_simdev_latency_ns()) */
+static void nvpc_simdev_apply_latency(struct nvpc_simdev *sd)
+{
+	u32 ns = nvpc_simdev_latency_ns(sd);
+
+	if (ns)
+		nvpc_sim_set_record_latency_ns(sd->sim, ns);
+	else
+		nvpc_sim_set_record_latency(sd->sim, sd->record_latency);
+}
+
 /**
  * nvpc_simdev_set_realtime() - switch between manual and real-time clocks
  * @sd: the GPU
  * @on: real-time mode
  *
- * Real-time mode starts counting wall time from now on. Called with
- * @sd->ctl held.
+ * Real-time mode starts counting wall time from now on. The record
+ * latency follows the mode unless it was set (&nvpc_simdev.latency_set).
+ * Called with @sd->ctl held.
  */
 void nvpc_simdev_set_realtime(struct nvpc_simdev *sd, bool on)
 {
@@ -504,6 +524,8 @@ void nvpc_simdev_set_realtime(struct nvpc_simdev *sd, bool on)
 	sd->realtime = on;
 	if (on && !was)
 		sd->rt_last = ktime_get_ns();
+	if (on != was && !sd->latency_set)
+		nvpc_simdev_apply_latency(sd);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	if (on && !was)
 		schedule_delayed_work(&sd->rt_work,
@@ -604,6 +626,7 @@ static struct nvpc_sim *nvpc_simdev_build(struct nvpc_simdev *sd)
 		.nr_gpc = sd->nr_gpc,
 		.nr_part = sd->nr_part,
 		.record_latency = sd->record_latency,
+		.record_latency_ns = nvpc_simdev_latency_ns(sd),
 	};
 	struct nvpc_sim *sim;
 	size_t size;
@@ -857,20 +880,41 @@ int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 }
 
 /**
+ * nvpc_simdev_latency_ns() - the record latency in nanoseconds
+ * @sd: the GPU
+ *
+ * Return: what the model takes as &nvpc_sim_params.record_latency_ns: the
+ * latency set in nanoseconds, or unset the default under the real-time
+ * clock, else 0 (the cycles of @sd->record_latency apply).
+ */
+u32 nvpc_simdev_latency_ns(const struct nvpc_simdev *sd)
+{
+	if (sd->latency_set)
+		return sd->record_latency_ns;
+	return sd->realtime ? NVPC_SIMDEV_LATENCY_RT_NS : 0;
+}
+
+/**
  * nvpc_simdev_set_record_latency() - set the record-mode write latency
  * @sd: the GPU
- * @cycles: cycles of a domain from forming a packet to its memory write
- *	completing (&nvpc_sim_params.record_latency)
+ * @set: false: back to the default (@cycles and @ns unused)
+ * @cycles: cycles of every domain from forming a packet to its memory
+ *	write completing (&nvpc_sim_params.record_latency), if @ns is 0
+ * @ns: else the latency in nanoseconds, each domain's cycles from its
+ *	clock (&nvpc_sim_params.record_latency_ns)
  *
  * Kept when a clock change rebuilds the model. Called with @sd->ctl held.
  */
-void nvpc_simdev_set_record_latency(struct nvpc_simdev *sd, u32 cycles)
+void nvpc_simdev_set_record_latency(struct nvpc_simdev *sd, bool set,
+				    u32 cycles, u32 ns)
 {
 	unsigned long flags;
 
 	nvpc_simdev_lock(sd, &flags);
-	sd->record_latency = cycles;
-	nvpc_sim_set_record_latency(sd->sim, cycles);
+	sd->latency_set = set;
+	sd->record_latency = set && !ns ? cycles : 0;
+	sd->record_latency_ns = set ? ns : 0;
+	nvpc_simdev_apply_latency(sd);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 }
 

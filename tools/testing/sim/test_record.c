@@ -146,7 +146,6 @@ static void case_setup(struct rcase *c, u32 *lat_out)
 	c->chip = chips[rnd(4)];
 	c->gf = c->chip->gen >= NVPC_GEN_GF100;
 	lat = rnd(3) == 0 ? 0 : rnd(2) ? 1 + rnd(16) : 1 + rnd(400);
-	*lat_out = lat;
 	for (k = 0; k < 2; k++) {
 		c->s[k] = sim_new_lat(c->chip, k ? &nvpc_sim_engine_oracle :
 					       &nvpc_sim_engine_fast, lat);
@@ -154,6 +153,12 @@ static void case_setup(struct rcase *c, u32 *lat_out)
 			abort();
 		rlog_reset(&c->log[k]);
 		nvpc_sim_set_mem_write(c->s[k], rlog_cb, &c->log[k]);
+	}
+	if (!rnd(4)) {
+		/* the latency as a time: each domain's cycles from its clock */
+		v = 1 + rnd(5000);
+		nvpc_sim_set_record_latency_ns(c->s[0], v);
+		nvpc_sim_set_record_latency_ns(c->s[1], v);
 	}
 	if (c->gf) {
 		/* gpc0.0: hub 0, hub 1, then GPC 0 (sim_test.h) */
@@ -166,6 +171,7 @@ static void case_setup(struct rcase *c, u32 *lat_out)
 		trailer = 0x20;
 		per_sig = trailer + NVPC_NV40_TRAILER_PERIODIC;
 	}
+	*lat_out = nvpc_sim_record_latency(c->s[0], c->dom);
 	case_regs(c);
 
 	/* sources 2..15: periodic or constant; 16: a STOP source */

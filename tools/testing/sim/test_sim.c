@@ -2041,7 +2041,8 @@ TEST_F(sim, record_bogus_avoided)
  *   c = 13: likewise packet C (cycles 14, STOP 3, PRE0 6), written c = 18
  * After c = 0..18: A, B, C at 0x1000, 0x1020, 0x1040; RECORD_STATUS
  * 0x1060. The latency set at creation or later (nvpc_sim_set_record_
- * latency) gives the same.
+ * latency), or as 50 ns (nvpc_sim_set_record_latency_ns(): 5 cycles of
+ * the 100 MHz domain) gives the same.
  */
 TEST_F(sim, record_latency_stop_counts)
 {
@@ -2050,12 +2051,16 @@ TEST_F(sim, record_latency_stop_counts)
 	struct pkt_log l;
 	int k, i;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 3; k++) {
 		if (k == 0) {
 			s = NEW_LAT(&chip_g84, 5);
-		} else {
+		} else if (k == 1) {
 			s = NEW(&chip_g84);
 			nvpc_sim_set_record_latency(s, 5);
+		} else {
+			s = NEW(&chip_g84);
+			nvpc_sim_set_record_latency_ns(s, 50);
+			EXPECT_EQ(5, nvpc_sim_record_latency(s, 0));
 		}
 		wconst(s, 0, S1, 1);
 		wper(s, 0, 3, 2, 1, 1);
@@ -2075,6 +2080,33 @@ TEST_F(sim, record_latency_stop_counts)
 		}
 		EXPECT_EQ(0x1060, RD(NVPC_G84_RECORD_STATUS(0)));
 	}
+}
+
+/*
+ * The latency as a time: each domain's floor(ns * clock / 10^9) cycles.
+ * 500 ns: 50 cycles at 100 MHz, 150 at 300 MHz, 166 at 333 MHz (166.5);
+ * one second: the clocks themselves. Cycles set afterwards apply to every
+ * domain again; a domain that does not exist has none.
+ */
+TEST_F(sim, record_latency_ns)
+{
+	struct nvpc_sim *s = NEW(&chip_clk);
+
+	EXPECT_EQ(0, nvpc_sim_record_latency(s, 1));
+	nvpc_sim_set_record_latency_ns(s, 500);
+	EXPECT_EQ(50, nvpc_sim_record_latency(s, 0));
+	EXPECT_EQ(150, nvpc_sim_record_latency(s, 1));
+	EXPECT_EQ(166, nvpc_sim_record_latency(s, 2));
+	EXPECT_EQ(0, nvpc_sim_record_latency(s, 3));
+	nvpc_sim_set_record_latency_ns(s, 1000000000);
+	EXPECT_EQ(100 * MHZ, nvpc_sim_record_latency(s, 0));
+	EXPECT_EQ(300 * MHZ, nvpc_sim_record_latency(s, 1));
+	EXPECT_EQ(333 * MHZ, nvpc_sim_record_latency(s, 2));
+	nvpc_sim_set_record_latency(s, 7);
+	EXPECT_EQ(7, nvpc_sim_record_latency(s, 0));
+	EXPECT_EQ(7, nvpc_sim_record_latency(s, 2));
+	nvpc_sim_set_record_latency_ns(s, 0);
+	EXPECT_EQ(0, nvpc_sim_record_latency(s, 2));
 }
 
 /*

@@ -681,7 +681,7 @@ static void fa_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 			hw->rec_len = hw->rec_short ? NVPC_RECORD_PACKET_SHORT :
 						      NVPC_RECORD_PACKET_LONG;
 			hw->rec_out = 1;
-			hw->rec_due = c->k + i + sim->record_latency;
+			hw->rec_due = c->k + i + d->rec_latency;
 		}
 		if (hw->rec_out && c->k + i >= hw->rec_due)
 			fa_record_done(sim, d);
@@ -2563,6 +2563,7 @@ const struct nvpc_sim_engine nvpc_sim_engine_fast = {
 	.run = fa_run,
 	.signal = fa_engine_signal,
 	.settle = fa_settle,
+	.land = fa_record_done,
 	.cost_prepare = fa_cost_prepare,
 	.cost = fa_cost,
 	.catch_up = fa_catch_up,

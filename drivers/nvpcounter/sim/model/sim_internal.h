@@ -330,6 +330,9 @@ struct nvpc_sim_fa_plan {
  * @trailer_base: signal id of the trailer base
  * @base: GF100+: MMIO base of the domain registers
  * @clock_hz: clock of the domain
+ * @rec_latency: record mode: cycles from forming a packet to its memory
+ *	write completing (&nvpc_sim_params.record_latency, or _ns in this
+ *	domain's cycles)
  * @period: ticks per cycle
  * @cycle: cycles processed so far
  * @lost_swaps: fault injection: swaps left to double
@@ -348,6 +351,7 @@ struct nvpc_sim_dom {
 	u16 trailer_base;
 	u32 base;
 	u32 clock_hz;
+	u32 rec_latency;
 	u64 period;
 	u64 cycle;
 	u32 lost_swaps;
@@ -378,6 +382,7 @@ struct nvpc_sim_dom {
  * @lazy_gen: @cfg_gen when the fast engine last decoded which domains may
  *	be lazy (&nvpc_sim_fa_plan.lazy_config)
  * @record_latency: see &nvpc_sim_params
+ * @record_latency_ns: see &nvpc_sim_params
  * @eager: see &nvpc_sim_params
  * @record_cycle: see &nvpc_sim_params
  * @pmc_enable: PMC.ENABLE
@@ -418,6 +423,7 @@ struct nvpc_sim {
 	u64 cfg_gen;
 	u64 lazy_gen;
 	u32 record_latency;
+	u32 record_latency_ns;
 	bool eager;
 	bool record_cycle;
 	u32 pmc_enable;

@@ -80,6 +80,7 @@
 #define NVPC_SIM_MAX_STUCK		8
 
 struct nvpc_sim;
+struct nvpc_sim_dom;
 
 /**
  * enum nvpc_sim_wave_kind - kinds of signal source
@@ -148,6 +149,8 @@ typedef void (*nvpc_sim_trace_t)(void *ctx, u32 addr, u32 val, bool write,
  * @signal: value of signal @sig of flat domain @dom in its next cycle
  * @settle: perform now the quad-mode swaps of every domain's next cycle
  *	(see nvpc_sim_settle())
+ * @land: write the outgoing packet of a domain now (see
+ *	nvpc_sim_land_outgoing())
  * @cost_prepare: decode what @cost needs from the registers (before a
  *	series of @cost calls with no register access in between)
  * @cost: an upper estimate of the work units (&nvpc_sim.work) that @run
@@ -163,6 +166,7 @@ struct nvpc_sim_engine {
 	void (*run)(struct nvpc_sim *sim, u64 until);
 	int (*signal)(struct nvpc_sim *sim, unsigned int dom, unsigned int sig);
 	void (*settle)(struct nvpc_sim *sim);
+	void (*land)(struct nvpc_sim *sim, struct nvpc_sim_dom *d);
 	void (*cost_prepare)(struct nvpc_sim *sim);
 	u64 (*cost)(struct nvpc_sim *sim, u64 until);
 	void (*catch_up)(struct nvpc_sim *sim, unsigned int dom);
@@ -181,7 +185,9 @@ extern const struct nvpc_sim_engine nvpc_sim_engine_oracle;
  * @nr_gpc: GF100+: GPCs to instantiate (0: @chip's default)
  * @nr_part: GF100+: partitions to instantiate (0: @chip's default)
  * @record_latency: record mode: cycles from forming a packet to its memory
- *	write completing (0: the same cycle)
+ *	write completing (0: the same cycle), in every domain
+ * @record_latency_ns: if not 0, the latency is this many nanoseconds
+ *	instead, in each domain's own cycles: floor(ns * clock / 10^9)
  * @engine: &nvpc_sim_engine_fast (default if NULL) or the oracle
  * @eager: no lazy domains: every run runs every domain (for comparisons;
  *	the counts are the same either way)
@@ -193,6 +199,7 @@ struct nvpc_sim_params {
 	u8 nr_gpc;
 	u8 nr_part;
 	u32 record_latency;
+	u32 record_latency_ns;
 	const struct nvpc_sim_engine *engine;
 	bool eager;
 	bool record_cycle;
@@ -266,6 +273,20 @@ int nvpc_sim_advance(struct nvpc_sim *sim, unsigned int dom, u64 cycles);
  * idempotent; a SPEC_SRC/SWAP_SRC write only selects the source.
  */
 void nvpc_sim_settle(struct nvpc_sim *sim);
+
+/**
+ * nvpc_sim_land_outgoing() - complete the writes still outgoing from
+ *	domains that left record mode
+ * @sim: the sim
+ *
+ * A packet formed in record mode is written its latency later, also when
+ * the domain left record mode meanwhile (&nvpc_sim_params.record_latency).
+ * This writes such packets now, at the model's time, for a backend whose
+ * model lags the wall clock by more than the latency: their writes are
+ * due in the wall time already gone. Packets of domains still in record
+ * mode keep their completion cycle.
+ */
+void nvpc_sim_land_outgoing(struct nvpc_sim *sim);
 int nvpc_sim_advance_ns(struct nvpc_sim *sim, u64 ns);
 int nvpc_sim_advance_bounded(struct nvpc_sim *sim, unsigned int dom, u64 *n,
 			     u64 budget);
@@ -300,6 +321,8 @@ void nvpc_sim_set_mem_write(struct nvpc_sim *sim, nvpc_sim_mem_write_t fn,
 			    void *ctx);
 void nvpc_sim_set_trace(struct nvpc_sim *sim, nvpc_sim_trace_t fn, void *ctx);
 void nvpc_sim_set_record_latency(struct nvpc_sim *sim, u32 cycles);
+void nvpc_sim_set_record_latency_ns(struct nvpc_sim *sim, u32 ns);
+u32 nvpc_sim_record_latency(const struct nvpc_sim *sim, unsigned int dom);
 void nvpc_sim_get_stats(const struct nvpc_sim *sim,
 			struct nvpc_sim_stats *st);
 

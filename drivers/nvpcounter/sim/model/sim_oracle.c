@@ -411,7 +411,7 @@ static void or_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		hw->rec_len = hw->rec_short ? NVPC_RECORD_PACKET_SHORT :
 					      NVPC_RECORD_PACKET_LONG;
 		hw->rec_out = 1;
-		hw->rec_due = d->cycle + sim->record_latency;
+		hw->rec_due = d->cycle + d->rec_latency;
 	}
 	if (hw->rec_out && d->cycle >= hw->rec_due)
 		or_record_write(sim, d);
@@ -582,6 +582,7 @@ const struct nvpc_sim_engine nvpc_sim_engine_oracle = {
 	.run = or_run,
 	.signal = or_engine_signal,
 	.settle = or_settle,
+	.land = or_record_write,
 	.cost_prepare = or_cost_prepare,
 	.cost = or_cost,
 };
