@@ -24,17 +24,23 @@ NVPC=$NVPC_TOP/build/nvpc/nvpc
 HOG=$NVPC_TOP/build/bench/hog
 SECS=3
 [ -e $SIM/create ] || { insmod "$MOD/nvpcounter.ko" && insmod "$MOD/nvpcounter_sim.ko"; } || exit 1
-# readbench's GPU may still be there: this one's PMU is the new name
 EVS=/sys/bus/event_source/devices
-before=$(ls -d $SIM/gpu* 2>/dev/null)
-pmus=$(ls $EVS)
-echo g84 > $SIM/create || exit 1
-G=$(ls -d $SIM/gpu* | grep -vxF "$before" | head -1)
-PMUNAME=$(ls $EVS | grep -vxF "$pmus" | head -1)
-PMU=$EVS/$PMUNAME
+# new_gpu ARGS: create a GPU; its debugfs directory in G, its PMU in
+# PMUNAME and PMU, the PMU's CPU in cpu and the other CPU in other
+# (readbench's GPU may still be there: this one's PMU is the new name)
+new_gpu() {
+	local before pmus
+	before=$(ls -d $SIM/gpu* 2>/dev/null)
+	pmus=$(ls $EVS)
+	echo "$1" > $SIM/create || exit 1
+	G=$(ls -d $SIM/gpu* | grep -vxF "$before" | head -1)
+	PMUNAME=$(ls $EVS | grep -vxF "$pmus" | head -1)
+	PMU=$EVS/$PMUNAME
+	cpu=$(cat $PMU/cpumask)
+	other=$(( (cpu + 1) % $(nproc) ))
+}
+new_gpu g84
 D=$PMU/domains/main.1
-cpu=$(cat $PMU/cpumask)
-other=$(( (cpu + 1) % $(nproc) ))
 stat_val() { awk -v k="$1" '$1 == k { print $2 }' $G/stats; }
 
 echo
@@ -145,14 +151,7 @@ echo "${G##*gpu}" > $SIM/remove
 # (the sim's access_ns: register accesses with the model's catch-up) and
 # the driver's own time per packet (drain minus sim), nvpc record's user
 # + system time as a share of the run and per packet.
-before=$(ls -d $SIM/gpu* 2>/dev/null)
-pmus=$(ls $EVS)
-echo g84 > $SIM/create || exit 1
-G=$(ls -d $SIM/gpu* | grep -vxF "$before" | head -1)
-PMUNAME=$(ls $EVS | grep -vxF "$pmus" | head -1)
-PMU=$EVS/$PMUNAME
-cpu=$(cat $PMU/cpumask)
-other=$(( (cpu + 1) % $(nproc) ))
+new_gpu g84
 # Signals 0 and 1: sources in every G84 domain (main.3 .. main.7 have 0x20
 # signals, all trailer from base 0: their 0x10 and 0x11 are imports of
 # other domains' EVENT, which the model computes cycle by cycle).
@@ -300,14 +299,7 @@ echo "${G##*gpu}" > $SIM/remove
 # GF100+: one MAIN buffer that one domain at a time records into
 # (Documentation/record.rst), gpc0.0 and part0.0 at their catalogue clocks
 echo
-before=$(ls -d $SIM/gpu* 2>/dev/null)
-pmus=$(ls $EVS)
-echo "gf100 gpcs=1 parts=1" > $SIM/create || exit 1
-G=$(ls -d $SIM/gpu* | grep -vxF "$before" | head -1)
-PMUNAME=$(ls $EVS | grep -vxF "$pmus" | head -1)
-PMU=$EVS/$PMUNAME
-cpu=$(cat $PMU/cpumask)
-other=$(( (cpu + 1) % $(nproc) ))
+new_gpu "gf100 gpcs=1 parts=1"
 for k in gpc0.0 part0.0; do
 	echo "$k 0 periodic 16 9 3" > $G/wave || exit 1
 	echo "$k 1 periodic 256 77 0" > $G/wave || exit 1
@@ -315,7 +307,6 @@ done
 echo realtime > $G/clock
 echo "== record mode into GF100's MAIN buffer at the catalogue clocks (gpc0.0 $(($(cat $PMU/domains/gpc0.0/nominal_hz) / 1000000)) MHz, part0.0 $(($(cat $PMU/domains/part0.0/nominal_hz) / 1000000)) MHz), a packet every 1024 cycles, ${RSECS} s per run"
 rec_head
-rbest=0 rfirst=""
 rec_row 1 gpc0.0 auto $RSECS
 rec_row 1 part0.0 auto $RSECS
 rm -f "/run/multi.nvpc" "/run/multi.nvpc.old"
