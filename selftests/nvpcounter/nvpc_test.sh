@@ -108,11 +108,11 @@ check "a signal of main.0 refused on main.1" \
 	grep -q "another domain" "$W/dom.txt"
 
 # --- the AUX area's size (Documentation/record.rst "Sizing") ---------------
-# 575 MHz / 1024 x 32 bytes x 4 x 10 ms = 718,749 bytes: 256 pages
+# 575 MHz / 1024 x 32 bytes x 250 ms = 4,492,187 bytes: 2048 pages
 nvpc record -v -g "$PMU" -d main.1 -s 0x11 --every 1024 --clock 575000000 \
 	--duration 0.2 -o "$W/auto.nvpc" > "$W/auto.txt" 2>&1
-check "AUX area from the rate: 256 pages at 575 MHz, every 1024" \
-	grep -q "AUX area 256 pages" "$W/auto.txt"
+check "AUX area from the rate: 2048 pages at 575 MHz, every 1024" \
+	grep -q "AUX area 2048 pages" "$W/auto.txt"
 cp "$W/auto.nvpc" "$W/auto.first"
 # 100 kHz / 65536: a few bytes a second, the 16-page floor
 nvpc record -v -g "$PMU" -d main.1 -s 0x11 --every 65536 --clock $HZ \
@@ -210,6 +210,26 @@ echo "$old" > /proc/sys/kernel/perf_event_paranoid
 sed 's/^/# /' "$W/perm.txt"
 check "not permitted: names perf_event_paranoid 2 and CAP_PERFMON" \
 	grep -q "kernel.perf_event_paranoid is 2.*CAP_PERFMON" "$W/perm.txt"
+
+# --- a user's locked-memory limit: the AUX area shrinks, and says so --------
+# nobody at perf_event_paranoid 0 with RLIMIT_MEMLOCK 0 locks at most
+# perf_event_mlock_kb x CPUs (kernel/events/core.c perf_mmap): 3072 KiB
+# here, 768 pages. The data ring takes 9, so of the 2048 pages 250 ms at
+# 575 MHz ask for (Documentation/record.rst "Sizing") 512 fit; 256 pages
+# (4 drain periods) is as far as it would go.
+old=$(cat /proc/sys/kernel/perf_event_paranoid)
+oldkb=$(cat /proc/sys/kernel/perf_event_mlock_kb)
+echo 0 > /proc/sys/kernel/perf_event_paranoid
+echo $((3072 / $(nproc))) > /proc/sys/kernel/perf_event_mlock_kb
+prlimit --memlock=0:0 setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$NVPC" record -v -g "$PMU" -d main.1 -s 0x11 --every 1024 \
+	--clock 575000000 -o /dev/null --duration 0.2 > "$W/mlock.txt" 2>&1
+rc=$?
+echo "$oldkb" > /proc/sys/kernel/perf_event_mlock_kb
+echo "$old" > /proc/sys/kernel/perf_event_paranoid
+sed 's/^/# /' "$W/mlock.txt"
+check "locked-memory limits: 512 of 2048 AUX pages, said, and the recording runs (exit $rc)" \
+	sh -c "test $rc -eq 0 && grep -q 'main.1: an AUX area of 512 pages, not the 2048 that hold 250 ms of packets: this user may lock no more' '$W/mlock.txt'"
 
 # --- the recording ----------------------------------------------------------
 # 3 s at 100 kHz, a packet per 1024 cycles: about 290 packets. Meanwhile
@@ -622,6 +642,32 @@ packets_as() {
 }
 check "575 MHz: every packet exact (1024 cycles, STOP 1, 576 and 308)" \
 	packets_as real '$5 == 1 && $4 <= 1024' 'n > 1000' 1024,1,0,576,308
+
+# An output slower than the packets (Documentation/nvpc.rst,
+# --write-buffer): the same recording into a pipe whose reader starts
+# after 1 s, through the smallest ring (64K). At 18 MB/s the ring, the
+# pipe and the AUX area (1 MiB) are full within 0.1 s: the hardware
+# stalls, the summary says the stalls are the output's, and each is a
+# gap of the capture, which is complete.
+st0=$(cat "$D2/record_stalls")
+nvpc record -g "${PMU2:-none}" -d main.1 -s 0,1 --every 1024 --duration 2 \
+	--write-buffer 64K -o - 2> "$W/slow.txt" |
+	{ sleep 1; cat > "$W/slow.nvpc"; }
+rc=${PIPESTATUS[0]}
+st1=$(cat "$D2/record_stalls")
+sed 's/^/# /' "$W/slow.txt"
+check "an output slower than the packets: the summary blames the output for its stalls" \
+	grep -q "writing stdout fell behind: .*; $((st1 - st0)) stalls, likely the output's" "$W/slow.txt"
+nvpc report --json "$W/slow.nvpc" > "$W/slow.json"
+check "... exit 0, each stall a gap of the complete capture (record_stalls +$((st1 - st0)))" \
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+print("# stalls", d["stalls"], "gaps", d["gaps"], "packets", d["packets"])
+sys.exit(not (d["complete"] and n > 0 and d["stalls"] == n and
+	      d["gaps"] >= n and d["lost_records"] == 0 and
+	      sys.argv[3] == "0"))' "$W/slow.json" $((st1 - st0)) $rc
 
 # STOP every cycle of main.1 at 575 MHz with a write latency of 500 ns
 # (the sim's default under its real-time clock, Documentation/sim.rst

@@ -209,8 +209,18 @@ int nvpc_file_write_stream(FILE *f, const struct nvpc_header *h)
 int nvpc_file_write_chunk(FILE *f, const struct nvpc_chunk *c,
 			  const void *payload)
 {
+	return nvpc_file_write_chunk_split(f, c, payload, c->size, NULL);
+}
+
+int nvpc_file_write_chunk_split(FILE *f, const struct nvpc_chunk *c,
+				const void *head, uint32_t head_size,
+				const void *rest)
+{
 	uint8_t b[NVPC_FILE_CHUNK_SIZE] = { 0 };
 	int ret;
+
+	if (head_size > c->size)
+		return -EINVAL;
 
 	put32(b + CHK_TYPE, c->type);
 	put32(b + CHK_FLAGS, c->flags);
@@ -220,7 +230,9 @@ int nvpc_file_write_chunk(FILE *f, const struct nvpc_chunk *c,
 	put32(b + CHK_STREAM, c->stream);
 	ret = write_all(f, b, sizeof(b));
 	if (!ret)
-		ret = write_all(f, payload, c->size);
+		ret = write_all(f, head, head_size);
+	if (!ret && c->size > head_size)
+		ret = write_all(f, rest, c->size - head_size);
 	return ret;
 }
 

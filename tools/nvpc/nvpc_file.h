@@ -139,6 +139,14 @@ int nvpc_file_write_header(FILE *f, const struct nvpc_header *h);
 int nvpc_file_write_stream(FILE *f, const struct nvpc_header *h);
 int nvpc_file_write_chunk(FILE *f, const struct nvpc_chunk *c,
 			  const void *payload);
+/*
+ * The same chunk with its c->size payload bytes in two places: head_size
+ * at head, the rest at rest (the end and the start of a ring, written
+ * without a copy in between). -EINVAL if head_size exceeds c->size.
+ */
+int nvpc_file_write_chunk_split(FILE *f, const struct nvpc_chunk *c,
+				const void *head, uint32_t head_size,
+				const void *rest);
 /* a SAMPLE chunk: the cycles and each signal's count since the last */
 int nvpc_file_write_sample(FILE *f, uint32_t stream, uint64_t time_ns,
 			   uint64_t cycles, const uint64_t *count,

@@ -37,6 +37,7 @@
 #include <linux/nvpcounter.h>
 
 #include "nvpc.h"
+#include "outq.h"
 
 #define DEFAULT_EVERY		65536
 /*
@@ -49,7 +50,15 @@
 #define SAMPLE_DATA_PAGES	64
 /* with --stop the packet rate is unknown: 256 KiB */
 #define DEFAULT_AUX_PAGES	64
-/* the sizing rule of Documentation/record.rst "Sizing" */
+/*
+ * The sizing rule of Documentation/record.rst "Sizing": the packets of
+ * AUX_HOLD_MS, the longest the tool may go without reading an area
+ * (scheduling, page faults, a loaded machine), in a power of two of
+ * pages; where the user's locked-memory limits refuse that, down to
+ * AUX_DRAIN_HOLD of the driver's longest drain periods, below which the
+ * hardware stalls between drains whatever the tool does.
+ */
+#define AUX_HOLD_MS		250
 #define AUX_DRAIN_MS		10
 #define AUX_DRAIN_HOLD		4
 #define AUX_MIN_PAGES		16
@@ -81,12 +90,15 @@ struct rec_opts {
 	double duration;	/* seconds, 0: none */
 	bool short_pkt;
 	bool quiet;
+	uint64_t write_buffer;	/* the capture's ring in memory, bytes */
 	char **cmd;
 };
 
 /* what the domains of one recording share */
 struct session {
-	FILE *out;		/* the capture */
+	FILE *out;		/* the capture, through its writer (outq.c) */
+	struct nvpc_outq_stats outq;
+	uint64_t unread_max_ns;	/* the longest from one read of the rings to the next */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC at the first enable */
 	bool progress;		/* stdout is a terminal */
 	bool to_stdout;		/* -o -: the capture goes to stdout */
@@ -109,7 +121,7 @@ struct rec {
 	uint64_t data_size;
 	uint8_t *aux;		/* the AUX area */
 	uint64_t aux_size;
-	uint8_t *copy;		/* one record's AUX bytes */
+	uint64_t aux_floor;	/* pages an automatic area may shrink to */
 
 	/* sampled mode: the group {cpu-clock, cycles, signals...} */
 	bool sampled;
@@ -178,9 +190,13 @@ static void usage(FILE *f)
 "      --data-pages N    data ring pages, a power of two (default %d)\n"
 "      --clock HZ        the domain's clock for the report (default: its\n"
 "                        measured clock_hz, else nominal_hz)\n"
+"      --write-buffer SIZE  the capture's ring in memory between the AUX\n"
+"                        areas and FILE (K, M or G; default %lluM): how\n"
+"                        long FILE may fall behind before the AUX areas fill\n"
 "  -q, --quiet           no summary\n"
 "  -v, --verbose         say what is opened and every gap\n",
-		AUX_MIN_PAGES, DEFAULT_AUX_PAGES, DEFAULT_DATA_PAGES);
+		AUX_MIN_PAGES, DEFAULT_AUX_PAGES, DEFAULT_DATA_PAGES,
+		NVPC_OUTQ_DEFAULT >> 20);
 }
 
 static bool pow2(uint64_t v)
@@ -189,7 +205,7 @@ static bool pow2(uint64_t v)
 }
 
 enum { O_EVERY = 256, O_STOP, O_SHORT, O_AUX, O_DATA, O_DURATION, O_CLOCK,
-       O_MODE };
+       O_MODE, O_WRITE_BUFFER };
 
 /* the first NVPC_RECORD_SHARED are nvpc top's too, passed on to record */
 const struct option nvpc_record_options[] = {
@@ -207,6 +223,7 @@ const struct option nvpc_record_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "write-buffer", required_argument, NULL, O_WRITE_BUFFER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -243,6 +260,34 @@ static int parse_time(const char *arg, uint64_t *ns)
 	return 0;
 }
 
+/* --write-buffer: bytes, or K, M, G (powers of 1024) */
+static int parse_size(const char *arg, uint64_t *bytes)
+{
+	static const char units[] = "KMG";
+	const char *u;
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end == arg || errno || arg[0] == '-')
+		goto bad;
+	if (*end) {
+		u = strchr(units, *end);
+		if (!u || end[1] || v > (NVPC_OUTQ_MAX >> 10))
+			goto bad;
+		v <<= 10 * (u - units + 1);
+	}
+	if (v < NVPC_OUTQ_MIN || v > NVPC_OUTQ_MAX)
+		goto bad;
+	*bytes = v;
+	return 0;
+bad:
+	nvpc_err("--write-buffer %s: bytes, or a number with K, M or G, from %lluK to %lluG",
+		 arg, NVPC_OUTQ_MIN >> 10, NVPC_OUTQ_MAX >> 30);
+	return -EINVAL;
+}
+
 /* -d DOM: one more domain, not one already given */
 static int add_domain(struct rec_opts *o, const char *dom)
 {
@@ -271,6 +316,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	o->pmu = NVPC_DEFAULT_PMU;
 	o->output = NVPC_DEFAULT_OUTPUT;
 	o->data_pages = DEFAULT_DATA_PAGES;
+	o->write_buffer = NVPC_OUTQ_DEFAULT;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+g:d:s:o:qvh", longopts,
 				NULL)) != -1) {
@@ -356,6 +402,10 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 					 optarg);
 				return -EINVAL;
 			}
+			break;
+		case O_WRITE_BUFFER:
+			if (parse_size(optarg, &o->write_buffer))
+				return -EINVAL;
 			break;
 		case O_CLOCK:
 			if (nvpc_parse_u64(optarg, &o->clock_hz) ||
@@ -559,23 +609,35 @@ static void explain_mmap(const char *what, uint64_t bytes, int err)
 static bool read_domain_u64(struct rec *r, const char *attr, uint64_t *v);
 
 /*
- * The AUX area (Documentation/record.rst "Sizing"): AUX_DRAIN_HOLD times
- * the bytes of one drain period at the PERIODIC rate, in whole pages, a
- * power of two, within what the domain maps.
+ * Pages for @ms of packets at the PERIODIC rate: a power of two, at
+ * least AUX_MIN_PAGES, within what the domain maps (@max, 0: unknown).
  */
-static uint64_t aux_pages_auto(struct rec *r, long page, uint64_t max)
+static uint64_t aux_pages_for(struct rec *r, long page, uint64_t max,
+			      uint64_t ms)
 {
 	uint64_t pkt = r->hdr.packet_size, pages = AUX_MIN_PAGES, bytes;
 
-	if (!r->o.every || !r->hdr.clock_hz)
-		return DEFAULT_AUX_PAGES;
-	bytes = r->hdr.clock_hz / r->o.every * pkt * AUX_DRAIN_HOLD *
-		AUX_DRAIN_MS / 1000;
+	bytes = r->hdr.clock_hz / r->o.every * pkt * ms / 1000;
 	while (pages < AUX_MAX_PAGES && pages * page < bytes)
 		pages *= 2;
 	while (max && pages > 1 && pages * page > max)
 		pages /= 2;
 	return pages;
+}
+
+/*
+ * The AUX area (Documentation/record.rst "Sizing"): AUX_HOLD_MS of
+ * packets, and the smallest it may shrink to where mmap is refused
+ * (*floor, AUX_DRAIN_HOLD drain periods; 0 where the rate is unknown).
+ */
+static uint64_t aux_pages_auto(struct rec *r, long page, uint64_t max,
+			       uint64_t *floor)
+{
+	*floor = 0;
+	if (!r->o.every || !r->hdr.clock_hz)
+		return DEFAULT_AUX_PAGES;
+	*floor = aux_pages_for(r, page, max, AUX_DRAIN_HOLD * AUX_DRAIN_MS);
+	return aux_pages_for(r, page, max, AUX_HOLD_MS);
 }
 
 /* the AUX area's size against the domain's record_aux_max */
@@ -590,7 +652,8 @@ static int aux_size_check(struct rec *r, long page)
 		return -EOPNOTSUPP;
 	}
 	if (!r->o.aux_pages)
-		r->o.aux_pages = aux_pages_auto(r, page, known ? max : 0);
+		r->o.aux_pages = aux_pages_auto(r, page, known ? max : 0,
+						&r->aux_floor);
 	if (known && r->o.aux_pages * page > max) {
 		nvpc_err("--aux-pages %llu (%llu KiB): %s maps at most %llu KiB (record_aux_max: its GPU window, or what the backend maps); give --aux-pages %llu or less",
 			 (unsigned long long)r->o.aux_pages,
@@ -602,6 +665,48 @@ static int aux_size_check(struct rec *r, long page)
 	nvpc_dbg("AUX area %llu pages (%s)",
 		 (unsigned long long)r->o.aux_pages,
 		 known ? "record_aux_max known" : "no record_aux_max");
+	return 0;
+}
+
+/*
+ * Map the AUX area, writable: perf keeps the driver behind aux_tail (no
+ * overwrite). An automatic size that the user's locked-memory limits
+ * refuse halves down to r->aux_floor, and the tool says so.
+ */
+static int map_aux(struct rec *r, long page)
+{
+	uint64_t want = r->o.aux_pages;
+	int err;
+
+	for (;;) {
+		r->aux_size = r->o.aux_pages * page;
+		r->up->aux_offset = page + r->data_size;
+		r->up->aux_size = r->aux_size;
+		r->aux = mmap(NULL, r->aux_size, PROT_READ | PROT_WRITE,
+			      MAP_SHARED, r->fd, r->up->aux_offset);
+		if (r->aux != MAP_FAILED)
+			break;
+		err = errno;
+		r->aux = NULL;
+		if ((err != EPERM && err != ENOMEM) ||
+		    r->o.aux_pages <= r->aux_floor) {
+			explain_mmap("AUX area", r->aux_size, err);
+			return -err;
+		}
+		nvpc_dbg("mmap of a %llu-page AUX area: %s; trying %llu pages",
+			 (unsigned long long)r->o.aux_pages, strerror(err),
+			 (unsigned long long)r->o.aux_pages / 2);
+		r->o.aux_pages /= 2;
+	}
+	if (r->o.aux_pages < want && !r->o.quiet) {
+		char kb[32] = "?";
+
+		nvpc_sysfs_read("/proc/sys/kernel/perf_event_mlock_kb", kb,
+				sizeof(kb));
+		fprintf(stderr, "nvpc: %s: an AUX area of %llu pages, not the %llu that hold %d ms of packets: this user may lock no more (kernel.perf_event_mlock_kb %s KiB a CPU, then RLIMIT_MEMLOCK). A loaded machine may stall it; CAP_IPC_LOCK, root or a higher limit lift that\n",
+			r->dom.name, (unsigned long long)r->o.aux_pages,
+			(unsigned long long)want, AUX_HOLD_MS, kb);
+	}
 	return 0;
 }
 
@@ -634,19 +739,7 @@ static int open_event(struct rec *r)
 		return -errno;
 	}
 	r->data = (uint8_t *)r->up + page;
-	r->aux_size = r->o.aux_pages * page;
-	r->up->aux_offset = page + r->data_size;
-	r->up->aux_size = r->aux_size;
-	/* writable: perf keeps the driver behind aux_tail (no overwrite) */
-	r->aux = mmap(NULL, r->aux_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      r->fd, r->up->aux_offset);
-	if (r->aux == MAP_FAILED) {
-		r->aux = NULL;
-		explain_mmap("AUX area", r->aux_size, errno);
-		return -errno;
-	}
-	r->copy = malloc(r->aux_size);
-	return r->copy ? 0 : -ENOMEM;
+	return map_aux(r, page);
 }
 
 /* one perf_event_open, its failure explained with attr */
@@ -821,18 +914,27 @@ static void fill_header(struct rec *r)
 	nvpc_strlcpy(h->domain, r->dom.name, sizeof(h->domain));
 }
 
-static void write_chunk(struct rec *r, const struct nvpc_chunk *c,
-			const void *payload)
+/* a chunk of this stream; an AUX chunk's bytes may wrap (rest) */
+static void write_chunk_split(struct rec *r, const struct nvpc_chunk *c,
+			      const void *head, uint32_t head_size,
+			      const void *rest)
 {
 	struct nvpc_chunk k = *c;
 
 	if (r->s->write_error)
 		return;
 	k.stream = r->stream;
-	if (nvpc_file_write_chunk(r->s->out, &k, payload)) {
+	if (nvpc_file_write_chunk_split(r->s->out, &k, head, head_size,
+					rest)) {
 		nvpc_err("writing %s: %s", r->o.output, strerror(errno));
 		r->s->write_error = true;
 	}
+}
+
+static void write_chunk(struct rec *r, const struct nvpc_chunk *c,
+			const void *payload)
+{
+	write_chunk_split(r, c, payload, c->size, NULL);
 }
 
 /* copy len bytes at offset off of a ring of size (a power of two) */
@@ -859,7 +961,8 @@ static const char *record_state(struct rec *r, char *buf, size_t len)
 }
 
 /*
- * One PERF_RECORD_AUX: copy its bytes, free them, and after TRUNCATED
+ * One PERF_RECORD_AUX: its bytes into the capture straight from the AUX
+ * area (into the writer's ring, outq.c), then free them; after TRUNCATED
  * find out why the event stopped. *reenable is set for a stall.
  */
 static void aux_record(struct rec *r, uint64_t off, uint64_t size,
@@ -872,6 +975,7 @@ static void aux_record(struct rec *r, uint64_t off, uint64_t size,
 		.time_ns = now_ns(CLOCK_MONOTONIC) - r->s->start_ns,
 		.size = size,
 	};
+	uint64_t pos, first;
 	char buf[32];
 	const char *state;
 
@@ -881,9 +985,10 @@ static void aux_record(struct rec *r, uint64_t off, uint64_t size,
 			 (unsigned long long)r->aux_size);
 		c.size = size = 0;
 	}
-	ring_copy(r->copy, r->aux, r->aux_size, off, size);
+	pos = off & (r->aux_size - 1);
+	first = size < r->aux_size - pos ? size : r->aux_size - pos;
+	write_chunk_split(r, &c, r->aux + pos, first, r->aux);
 	__atomic_store_n(&r->up->aux_tail, off + size, __ATOMIC_RELEASE);
-	write_chunk(r, &c, r->copy);
 	r->end.aux_bytes += size;
 	r->packets += size / r->hdr.packet_size;
 
@@ -1117,20 +1222,81 @@ static void summary(struct rec *r)
 	fprintf(f, "; nvpc report %s for the rest\n", r->o.output);
 }
 
+/* a --write-buffer size as the option takes it: 64M, 512K, 1G */
+static const char *size_arg(uint64_t v, char *buf, size_t len)
+{
+	static const char units[] = "GMK";
+
+	for (int i = 0; i < 3; i++) {
+		uint64_t u = 1ULL << (10 * (3 - i));
+
+		if (!(v % u)) {
+			snprintf(buf, len, "%llu%c", (unsigned long long)(v / u),
+				 units[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+/*
+ * How the capture's writer kept up (outq.c, final once the capture is
+ * closed): said when a write into the ring had to wait for room, during
+ * which no AUX area was read; with -v also when it kept up.
+ */
+static void output_summary(const struct rec *rs, unsigned int nr)
+{
+	const struct nvpc_outq_stats *q = &rs->s->outq;
+	uint64_t stalls = 0;
+	unsigned int i;
+	char sz[32];
+
+	if (rs->o.quiet || !q->size)
+		return;
+	for (i = 0; i < nr; i++)
+		stalls += rs[i].end.stalls;
+	if (q->waits) {
+		fprintf(stderr, "nvpc: writing %s fell behind: the recording waited %.3f s in all (%llu times) for room in its write buffer (--write-buffer %s), reading no AUX area meanwhile",
+			rs->s->to_stdout ? "stdout" : rs->o.output,
+			q->wait_ns / 1e9, (unsigned long long)q->waits,
+			size_arg(q->size, sz, sizeof(sz)));
+		if (stalls)
+			fprintf(stderr, "; %llu stalls, likely the output's: record to a faster file system (a tmpfs) or give a larger --write-buffer\n",
+				(unsigned long long)stalls);
+		else
+			fprintf(stderr, " (the AUX areas held: no stall)\n");
+	} else if (nvpc_verbose) {
+		fprintf(stderr, "nvpc: writing %s kept up: %.1f MB written, at most %.1f MB waiting in the write buffer (--write-buffer %s), the longest write %.1f ms\n",
+			rs->s->to_stdout ? "stdout" : rs->o.output,
+			q->written / 1e6, q->peak / 1e6,
+			size_arg(q->size, sz, sizeof(sz)),
+			q->write_max_ns / 1e6);
+	}
+	if (nvpc_verbose)
+		fprintf(stderr, "nvpc: the longest time between two reads of the perf rings: %.1f ms\n",
+			rs->s->unread_max_ns / 1e6);
+}
+
 /*
  * The capture: stdout for "-", else FILE, an existing regular FILE
- * first renamed to FILE.old as perf record keeps perf.data.old.
+ * first renamed to FILE.old as perf record keeps perf.data.old; written
+ * through a ring of @ring bytes by a thread of its own (outq.c).
  */
-static int create_output(struct session *s, const char *path)
+static int create_output(struct session *s, const char *path, uint64_t ring)
 {
 	struct stat sb;
 	char *old;
-	int ret;
+	int fd, ret;
 
 	if (nvpc_is_stdio(path)) {
 		s->to_stdout = true;
-		s->out = stdout;
-		return 0;
+		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+		if (fd < 0) {
+			nvpc_err("stdout: %s", strerror(errno));
+			return -errno;
+		}
+		goto open_ring;
 	}
 	if (!stat(path, &sb) && S_ISREG(sb.st_mode) && sb.st_size) {
 		if (asprintf(&old, "%s.old", path) < 0)
@@ -1145,10 +1311,19 @@ static int create_output(struct session *s, const char *path)
 		if (ret)
 			return ret;
 	}
-	s->out = fopen(path, "we");
-	if (!s->out) {
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
 		nvpc_err("cannot create %s: %s", path, strerror(errno));
 		return -errno;
+	}
+open_ring:
+	s->out = nvpc_outq_open(fd, ring, &s->outq);
+	if (!s->out) {
+		ret = -errno;
+		nvpc_err("the write buffer of %s (%llu bytes): %s", path,
+			 (unsigned long long)ring, strerror(-ret));
+		close(fd);
+		return ret;
 	}
 	return 0;
 }
@@ -1218,6 +1393,7 @@ static int run(struct rec *rs, unsigned int nr)
 	sigset_t block, oldmask;
 	struct pollfd pfd[NVPC_FILE_MAX_STREAMS];
 	uint64_t deadline = 0, last_ns = 0, last_packets = 0, last_bytes = 0;
+	uint64_t read_ns;
 	struct nvpc_end *end = &rs->end;
 	pid_t child = -1;
 	bool running = false;
@@ -1274,6 +1450,7 @@ static int run(struct rec *rs, unsigned int nr)
 				nr, rs->gpu.pmu, rs->o.output);
 	}
 
+	read_ns = now_ns(CLOCK_MONOTONIC);
 	for (;;) {
 		struct timespec ts = { 0, POLL_MS * 1000000L };
 		uint64_t t;
@@ -1285,6 +1462,11 @@ static int run(struct rec *rs, unsigned int nr)
 			ret = -EIO;
 			break;
 		}
+		/* from one pass over the data rings to the next */
+		t = now_ns(CLOCK_MONOTONIC);
+		if (t - read_ns > s->unread_max_ns)
+			s->unread_max_ns = t - read_ns;
+		read_ns = t;
 		for (i = 0; i < nr; i++)
 			if (drain(&rs[i]))
 				reenable(&rs[i]);
@@ -1454,7 +1636,6 @@ static void rec_free(struct rec *r)
 			close(r->member_fd[i]);
 	if (r->fd >= 0)
 		close(r->fd);
-	free(r->copy);
 }
 
 int nvpc_record(int argc, char **argv)
@@ -1494,7 +1675,7 @@ int nvpc_record(int argc, char **argv)
 			fill_header(r);	/* the attr is known now */
 	}
 	if (!ret)
-		ret = create_output(&s, o.output);
+		ret = create_output(&s, o.output, o.write_buffer);
 	if (!ret) {
 		s.progress = !s.to_stdout && isatty(STDOUT_FILENO);
 		ret = run(rs, nr);
@@ -1507,6 +1688,7 @@ int nvpc_record(int argc, char **argv)
 		}
 		for (i = 0; i < nr; i++)
 			summary(&rs[i]);
+		output_summary(rs, nr);
 	}
 	for (i = 0; i < nr; i++)
 		rec_free(&rs[i]);

@@ -36,7 +36,6 @@ static void ring_init(struct ring *t, const char *state)
 	t->r.data_size = DATA_PAGES * PAGE;
 	t->r.aux = t->mem + PAGE * (1 + DATA_PAGES);
 	t->r.aux_size = AUX_PAGES * PAGE;
-	t->r.copy = malloc(t->r.aux_size);
 	t->r.hdr.packet_size = 32;
 	t->r.fd = -1;
 	t->r.s = &t->s;
@@ -61,7 +60,6 @@ static void ring_free(struct ring *t)
 	char cmd[300];
 
 	fclose(t->s.out);
-	free(t->r.copy);
 	free(t->mem);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", t->dir);
 	if (system(cmd))

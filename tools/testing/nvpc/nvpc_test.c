@@ -2391,6 +2391,10 @@ static int record(const char *root, const char *args, char *out, size_t len)
 
 TEST(record_argument_errors)
 {
+	static const char *const bad_sizes[] = {
+		"65535", "17G", "16385M", "8T", "1MB", "-64M",
+		"99999999999999999999K",
+	};
 	char root[128], out[8192], cmd[256];
 
 	fake_sysfs(root, sizeof(root));
@@ -2405,6 +2409,22 @@ TEST(record_argument_errors)
 	EXPECT_NE(NULL, strstr(out, "needs a domain"));
 	EXPECT_EQ(2, record(root, "-d main.1 -s graph_idle --aux-pages 3", out, sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "power of two"));
+	/* the capture's ring: 64K .. 16G, K/M/G or bytes, nothing clamped */
+	for (size_t i = 0; i < ARRAY_SIZE(bad_sizes); i++) {
+		char args[128], want[160];
+
+		snprintf(args, sizeof(args), "-d main.1 -s 1 --write-buffer %s",
+			 bad_sizes[i]);
+		EXPECT_EQ(2, record(root, args, out, sizeof(out)));
+		snprintf(want, sizeof(want), "--write-buffer %s: bytes, or a number with K, M or G, from 64K to 16G",
+			 bad_sizes[i]);
+		EXPECT_NE(NULL, strstr(out, want));
+	}
+	/* in range: past the arguments, to the perf_event_open that fails */
+	EXPECT_EQ(1, record(root, "-d main.1 -s 1 --write-buffer 64K", out, sizeof(out)));
+	EXPECT_EQ(NULL, strstr(out, "--write-buffer"));
+	EXPECT_EQ(1, record(root, "-d main.1 -s 1 --write-buffer 16G", out, sizeof(out)));
+	EXPECT_EQ(NULL, strstr(out, "--write-buffer"));
 
 	EXPECT_EQ(2, record(root, "-d main.1 -s bogus", out, sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "unknown signal 'bogus'"));
