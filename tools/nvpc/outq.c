@@ -40,6 +40,7 @@ struct outq {
 	uint64_t size;
 	uint64_t head;		/* bytes queued since the open */
 	uint64_t tail;		/* bytes written (or dropped after an error) */
+	uint64_t base;		/* the count at the ring's start */
 	int err;		/* the first write error */
 	bool closing;
 	struct nvpc_outq_stats *st;
@@ -84,7 +85,7 @@ static void *writer(void *arg)
 			pthread_cond_wait(&q->more, &q->lock);
 		if (q->head == q->tail)
 			break;	/* closing, and everything written */
-		pos = q->tail % q->size;
+		pos = (q->tail - q->base) % q->size;
 		len = q->head - q->tail;
 		if (len > q->size - pos)
 			len = q->size - pos;
@@ -130,8 +131,7 @@ static ssize_t outq_write(void *cookie, const char *buf, size_t n)
 
 	pthread_mutex_lock(&q->lock);
 	while (done < n && !q->err) {
-		uint64_t used = q->head - q->tail;
-		uint64_t pos = q->head % q->size, len = n - done;
+		uint64_t used = q->head - q->tail, pos, len = n - done;
 
 		if (used == q->size) {
 			uint64_t t0 = mono_ns();
@@ -143,11 +143,22 @@ static ssize_t outq_write(void *cookie, const char *buf, size_t n)
 			q->st->wait_ns += mono_ns() - t0;
 			continue;
 		}
+		/*
+		 * empty (the thread kept up): start again at the ring's
+		 * start, so a writer that keeps up reuses the same few
+		 * pages, in the cache, rather than walk all of the ring
+		 */
+		if (!used)
+			q->base = q->head;
+		pos = (q->head - q->base) % q->size;
 		if (len > q->size - used)
 			len = q->size - used;
 		if (len > q->size - pos)
 			len = q->size - pos;
+		/* room past head: the thread does not touch it */
+		pthread_mutex_unlock(&q->lock);
 		memcpy(q->buf + pos, buf + done, len);
+		pthread_mutex_lock(&q->lock);
 		q->head += len;
 		done += len;
 		q->st->queued += len;

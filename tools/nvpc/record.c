@@ -1262,8 +1262,9 @@ static void output_summary(const struct rec *rs, unsigned int nr)
 			q->wait_ns / 1e9, (unsigned long long)q->waits,
 			size_arg(q->size, sz, sizeof(sz)));
 		if (stalls)
-			fprintf(stderr, "; %llu stalls, likely the output's: record to a faster file system (a tmpfs) or give a larger --write-buffer\n",
-				(unsigned long long)stalls);
+			fprintf(stderr, "; %llu stall%s, likely the output's: record to a faster file system (a tmpfs) or give a larger --write-buffer\n",
+				(unsigned long long)stalls,
+				stalls == 1 ? "" : "s");
 		else
 			fprintf(stderr, " (the AUX areas held: no stall)\n");
 	} else if (nvpc_verbose) {
