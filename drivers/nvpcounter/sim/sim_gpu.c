@@ -124,22 +124,6 @@ static void nvpc_simdev_rt_access(struct nvpc_simdev *sd, u64 now,
 	}
 }
 
-/*
- * Real time, the latency a time: an access at wall time @t that finds
- * the model lagging it by the latency or more first writes the packets
- * still outgoing from domains that left record mode. Their writes are
- * due in wall time already gone (Documentation/sim.rst "Memory write
- * latency"): a read must find them landed, and a write (a new session's
- * START) must come after them, not move where they land. Lock held.
- */
-static void nvpc_simdev_land_due(struct nvpc_simdev *sd, u64 t)
-{
-	u32 ns = sd->realtime ? nvpc_simdev_latency_ns(sd) : 0;
-
-	if (ns && t > sd->rt_last && t - sd->rt_last >= ns)
-		nvpc_sim_land_outgoing(sd->sim);
-}
-
 /* Apply the posted writes at their times, sharing @budget. Lock held. */
 static void nvpc_simdev_flush_budget(struct nvpc_simdev *sd, u64 *budget)
 {
@@ -149,7 +133,6 @@ static void nvpc_simdev_flush_budget(struct nvpc_simdev *sd, u64 *budget)
 	for (i = 0; i < sd->nr_posted; i++) {
 		p = &sd->posted[i];
 		nvpc_simdev_rt_access(sd, p->t, budget, p->addr, true, p->val);
-		nvpc_simdev_land_due(sd, p->t);
 		nvpc_sim_wr32(sd->sim, p->addr, p->val);
 	}
 	sd->nr_posted = 0;
@@ -181,9 +164,9 @@ void nvpc_simdev_flush(struct nvpc_simdev *sd)
 static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 {
 	struct nvpc_simdev *sd = priv;
-	u64 budget, lag, now, t0 = ktime_get_ns();
+	u64 budget, lag, t0 = ktime_get_ns();
 	unsigned long flags;
-	u32 v;
+	u32 v, ns;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sd->seq++;
@@ -198,11 +181,17 @@ static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 	 * while the model lags the wall clock by a cycle of its slowest
 	 * domain, as every domain's next cycle has then begun.
 	 */
-	now = ktime_get_ns();
-	lag = now - sd->rt_last;
+	lag = ktime_get_ns() - sd->rt_last;
 	if (!sd->realtime || lag >= sd->settle_lag_ns)
 		nvpc_sim_settle(sd->sim);
-	nvpc_simdev_land_due(sd, now);
+	/*
+	 * Real time, the latency a time: lagging by more than it, the model
+	 * is behind the writes of the packets still outgoing, which the wall
+	 * time has completed (Documentation/sim.rst "Memory write latency")
+	 */
+	ns = sd->realtime ? nvpc_simdev_latency_ns(sd) : 0;
+	if (ns && lag >= ns)
+		nvpc_sim_land_outgoing(sd->sim);
 	v = nvpc_sim_rd32(sd->sim, addr);
 	sd->access_ns += ktime_get_ns() - t0;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
