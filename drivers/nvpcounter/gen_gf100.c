@@ -157,7 +157,8 @@ static void nvpc_gf100_record_setup(struct nvpc_core *core,
 		  FIELD_PREP(NVPC_RECORD_ADDRESS_HIGH_MASK, p->addr_high));
 	for (s = 0; s < NVPC_NR_SLOTS; s++)
 		nvpc_wr32(ndev, dom->base + NVPC_GF100_SRC(s), p->src[s]);
-	nvpc_wr32(ndev, dom->base + NVPC_GF100_OP(NVPC_SLOT_STOP), p->stop_op);
+	/* STOP never until START has reset the counters (gen_nv40.c) */
+	nvpc_wr32(ndev, dom->base + NVPC_GF100_OP(NVPC_SLOT_STOP), 0);
 	nvpc_wr32(ndev, NVPC_GF100_MAIN_RECORD_LIMIT, p->limit);
 	nvpc_wr32(ndev, dom->base + NVPC_GF100_CTRL,
 		  FIELD_PREP(NVPC_GF100_CTRL_MODE,
@@ -165,6 +166,7 @@ static void nvpc_gf100_record_setup(struct nvpc_core *core,
 					    NVPC_GF100_CTRL_MODE_RECORD_A) |
 		  FIELD_PREP(NVPC_GF100_CTRL_PERIODIC_PERIOD, p->periodic));
 	nvpc_wr32(ndev, NVPC_GF100_MAIN_RECORD_START, p->start);
+	nvpc_wr32(ndev, dom->base + NVPC_GF100_OP(NVPC_SLOT_STOP), p->stop_op);
 }
 
 static void nvpc_gf100_record_restart(struct nvpc_core *core,

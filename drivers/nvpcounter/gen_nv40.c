@@ -143,9 +143,14 @@ static void nvpc_g84_record_bind(struct nvpc_core *core,
 
 /*
  * Then per domain: the buffer's registers; the sources; LIMIT; record
- * mode; and START last, in record mode, so that it resets the record
- * counters (START written in another mode leaves them, and a bogus
- * packet follows the switch to record mode).
+ * mode; and START, in record mode, so that it resets the record counters
+ * (START written in another mode leaves them, and a bogus packet follows
+ * the switch to record mode). Between the mode switch and START the
+ * domain records with the counters and the "buffer valid" flag of its
+ * last session ("make sure the buffer valid flag is not set"): a STOP
+ * pulse there would send a packet of stale counts that lands after
+ * START. So STOP_OP is 0 (never) until START has reset the counters,
+ * and the session's STOP function is written last.
  */
 static void nvpc_g84_record_setup(struct nvpc_core *core,
 				  struct nvpc_domain *dom,
@@ -161,13 +166,14 @@ static void nvpc_g84_record_setup(struct nvpc_core *core,
 				     p->addr_high));
 	for (s = 0; s < NVPC_NR_SLOTS; s++)
 		nvpc_wr32(ndev, NVPC_NV40_SRC(i, s), p->src[s]);
-	nvpc_wr32(ndev, NVPC_NV40_OP(i, NVPC_SLOT_STOP), p->stop_op);
+	nvpc_wr32(ndev, NVPC_NV40_OP(i, NVPC_SLOT_STOP), 0);
 	nvpc_wr32(ndev, NVPC_G84_RECORD_LIMIT(i), p->limit);
 	nvpc_wr32(ndev, NVPC_NV40_CTRL(i),
 		  FIELD_PREP(NVPC_NV40_CTRL_MODE, NVPC_NV40_CTRL_MODE_RECORD) |
 		  (p->short_fmt ? NVPC_G84_CTRL_RECORD_SHORT : 0) |
 		  FIELD_PREP(NVPC_G84_CTRL_PERIODIC_PERIOD, p->periodic));
 	nvpc_wr32(ndev, NVPC_G84_RECORD_START(i), p->start);
+	nvpc_wr32(ndev, NVPC_NV40_OP(i, NVPC_SLOT_STOP), p->stop_op);
 }
 
 static void nvpc_g84_record_restart(struct nvpc_core *core,
