@@ -45,6 +45,12 @@ static inline bool nvpc_is_stdio(const char *path)
  */
 pid_t nvpc_fork_pipe(int p[2]);
 
+/* clk's time in nanoseconds */
+uint64_t nvpc_now_ns(clockid_t clk);
+
+/* all of len bytes to fd (EINTR retried): 0, or -errno (-EIO: wrote 0) */
+int nvpc_write_all(int fd, const void *buf, size_t len);
+
 /* a decimal or 0x number that fills the whole string; 0 or -EINVAL */
 int nvpc_parse_u64(const char *s, uint64_t *v);
 

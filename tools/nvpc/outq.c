@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nvpc.h"
 #include "outq.h"
 
 /* at most this much in one write(2): the ring frees as it goes */
@@ -46,32 +47,6 @@ struct outq {
 	struct nvpc_outq_stats *st;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-/* write all of @len or fail: -errno, 0 */
-static int write_all(int fd, const uint8_t *p, uint64_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (!n)
-			return -EIO;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static void *writer(void *arg)
 {
 	struct outq *q = arg;
@@ -94,9 +69,9 @@ static void *writer(void *arg)
 		if (!q->err) {
 			/* the producer only appends: these bytes stay put */
 			pthread_mutex_unlock(&q->lock);
-			t0 = mono_ns();
-			ret = write_all(q->fd, q->buf + pos, len);
-			took = mono_ns() - t0;
+			t0 = nvpc_now_ns(CLOCK_MONOTONIC);
+			ret = nvpc_write_all(q->fd, q->buf + pos, len);
+			took = nvpc_now_ns(CLOCK_MONOTONIC) - t0;
 			pthread_mutex_lock(&q->lock);
 			if (took > q->st->write_max_ns)
 				q->st->write_max_ns = took;
@@ -123,6 +98,16 @@ static void stop_writer(struct outq *q)
 	pthread_join(q->thread, NULL);
 }
 
+/* the thread ended: what nvpc_outq_open() made */
+static void outq_free(struct outq *q)
+{
+	pthread_cond_destroy(&q->more);
+	pthread_cond_destroy(&q->room);
+	pthread_mutex_destroy(&q->lock);
+	free(q->buf);
+	free(q);
+}
+
 static ssize_t outq_write(void *cookie, const char *buf, size_t n)
 {
 	struct outq *q = cookie;
@@ -134,13 +119,13 @@ static ssize_t outq_write(void *cookie, const char *buf, size_t n)
 		uint64_t used = q->head - q->tail, pos, len = n - done;
 
 		if (used == q->size) {
-			uint64_t t0 = mono_ns();
+			uint64_t t0 = nvpc_now_ns(CLOCK_MONOTONIC);
 
 			if (!waited)
 				q->st->waits++;
 			waited = true;
 			pthread_cond_wait(&q->room, &q->lock);
-			q->st->wait_ns += mono_ns() - t0;
+			q->st->wait_ns += nvpc_now_ns(CLOCK_MONOTONIC) - t0;
 			continue;
 		}
 		/*
@@ -184,11 +169,7 @@ static int outq_close(void *cookie)
 	err = q->err;
 	if (close(q->fd) && !err)
 		err = errno;	/* a network file system says it here */
-	pthread_cond_destroy(&q->more);
-	pthread_cond_destroy(&q->room);
-	pthread_mutex_destroy(&q->lock);
-	free(q->buf);
-	free(q);
+	outq_free(q);
 	if (err) {
 		errno = err;
 		return -1;
@@ -230,25 +211,16 @@ FILE *nvpc_outq_open(int fd, uint64_t size, struct nvpc_outq_stats *st)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = pthread_create(&q->thread, NULL, writer, q);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ret) {
-		errno = ret;
-		goto fail;
+	if (!ret) {
+		f = fopencookie(q, "w", io);
+		if (f) {
+			setvbuf(f, NULL, _IOFBF, OUTQ_STDIO_BUF);
+			return f;
+		}
+		ret = errno;
+		stop_writer(q);
 	}
-	f = fopencookie(q, "w", io);
-	if (f) {
-		setvbuf(f, NULL, _IOFBF, OUTQ_STDIO_BUF);
-		return f;
-	}
-	ret = errno;
-	stop_writer(q);
-	errno = ret;
-fail:
-	ret = errno;
-	pthread_cond_destroy(&q->more);
-	pthread_cond_destroy(&q->room);
-	pthread_mutex_destroy(&q->lock);
-	free(q->buf);
-	free(q);
+	outq_free(q);
 	errno = ret;
 	return NULL;
 }

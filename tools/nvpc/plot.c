@@ -318,21 +318,6 @@ static int create_temp(const char *out, char **tmp)
 	return fd;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -errno;
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /*
  * gnuplot (execvp, no shell) reads script on its stdin and writes the
  * plot on its stdout: a temporary file beside out, renamed to out when
@@ -365,7 +350,7 @@ static int run_gnuplot(const char *script, size_t len, const char *out)
 	}
 	close(p[0]);
 	signal(SIGPIPE, SIG_IGN);
-	if (write_all(p[1], script, len))
+	if (nvpc_write_all(p[1], script, len))
 		nvpc_err("writing to gnuplot: %s", strerror(errno));
 	close(p[1]);
 	if (waitpid(pid, &status, 0) != pid) {

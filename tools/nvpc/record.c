@@ -147,14 +147,6 @@ static void on_signal(int sig)
 		stop_signal = sig;
 }
 
-static uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -972,7 +964,7 @@ static void aux_record(struct rec *r, uint64_t off, uint64_t size,
 		.type = NVPC_CHUNK_AUX,
 		.flags = flags,
 		.offset = off,
-		.time_ns = now_ns(CLOCK_MONOTONIC) - r->s->start_ns,
+		.time_ns = nvpc_now_ns(CLOCK_MONOTONIC) - r->s->start_ns,
 		.size = size,
 	};
 	uint64_t pos, first;
@@ -1044,7 +1036,7 @@ static bool drain(struct rec *r)
 				struct nvpc_chunk c = {
 					.type = NVPC_CHUNK_LOST,
 					.offset = v[1],
-					.time_ns = now_ns(CLOCK_MONOTONIC) -
+					.time_ns = nvpc_now_ns(CLOCK_MONOTONIC) -
 						   r->s->start_ns,
 				};
 
@@ -1071,7 +1063,7 @@ static void reenable(struct rec *r)
 		r->hup = true;
 		return;
 	}
-	c.time_ns = now_ns(CLOCK_MONOTONIC) - r->s->start_ns;
+	c.time_ns = nvpc_now_ns(CLOCK_MONOTONIC) - r->s->start_ns;
 	write_chunk(r, &c, NULL);
 	nvpc_dbg("the event stopped: enabled again");
 }
@@ -1248,6 +1240,7 @@ static const char *size_arg(uint64_t v, char *buf, size_t len)
 static void output_summary(const struct rec *rs, unsigned int nr)
 {
 	const struct nvpc_outq_stats *q = &rs->s->outq;
+	const char *out = rs->s->to_stdout ? "stdout" : rs->o.output;
 	uint64_t stalls = 0;
 	unsigned int i;
 	char sz[32];
@@ -1258,8 +1251,7 @@ static void output_summary(const struct rec *rs, unsigned int nr)
 		stalls += rs[i].end.stalls;
 	if (q->waits) {
 		fprintf(stderr, "nvpc: writing %s fell behind: the recording waited %.3f s in all (%llu times) for room in its write buffer (--write-buffer %s), reading no AUX area meanwhile",
-			rs->s->to_stdout ? "stdout" : rs->o.output,
-			q->wait_ns / 1e9, (unsigned long long)q->waits,
+			out, q->wait_ns / 1e9, (unsigned long long)q->waits,
 			size_arg(q->size, sz, sizeof(sz)));
 		if (stalls)
 			fprintf(stderr, "; %llu stall%s, likely the output's: record to a faster file system (a tmpfs) or give a larger --write-buffer\n",
@@ -1269,8 +1261,7 @@ static void output_summary(const struct rec *rs, unsigned int nr)
 			fprintf(stderr, " (the AUX areas held: no stall)\n");
 	} else if (nvpc_verbose) {
 		fprintf(stderr, "nvpc: writing %s kept up: %.1f MB written, at most %.1f MB waiting in the write buffer (--write-buffer %s), the longest write %.1f ms\n",
-			rs->s->to_stdout ? "stdout" : rs->o.output,
-			q->written / 1e6, q->peak / 1e6,
+			out, q->written / 1e6, q->peak / 1e6,
 			size_arg(q->size, sz, sizeof(sz)),
 			q->write_max_ns / 1e6);
 	}
@@ -1294,8 +1285,9 @@ static int create_output(struct session *s, const char *path, uint64_t ring)
 		s->to_stdout = true;
 		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
 		if (fd < 0) {
-			nvpc_err("stdout: %s", strerror(errno));
-			return -errno;
+			ret = -errno;
+			nvpc_err("stdout: %s", strerror(-ret));
+			return ret;
 		}
 		goto open_ring;
 	}
@@ -1314,8 +1306,9 @@ static int create_output(struct session *s, const char *path, uint64_t ring)
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0) {
-		nvpc_err("cannot create %s: %s", path, strerror(errno));
-		return -errno;
+		ret = -errno;
+		nvpc_err("cannot create %s: %s", path, strerror(-ret));
+		return ret;
 	}
 open_ring:
 	s->out = nvpc_outq_open(fd, ring, &s->outq);
@@ -1410,8 +1403,8 @@ static int run(struct rec *rs, unsigned int nr)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
 
-	rs->hdr.start_realtime_ns = now_ns(CLOCK_REALTIME);
-	s->start_ns = now_ns(CLOCK_MONOTONIC);
+	rs->hdr.start_realtime_ns = nvpc_now_ns(CLOCK_REALTIME);
+	s->start_ns = nvpc_now_ns(CLOCK_MONOTONIC);
 	if (write_headers(rs, nr)) {
 		sigprocmask(SIG_SETMASK, &oldmask, NULL);
 		return -EIO;
@@ -1451,7 +1444,7 @@ static int run(struct rec *rs, unsigned int nr)
 				nr, rs->gpu.pmu, rs->o.output);
 	}
 
-	read_ns = now_ns(CLOCK_MONOTONIC);
+	read_ns = nvpc_now_ns(CLOCK_MONOTONIC);
 	for (;;) {
 		struct timespec ts = { 0, POLL_MS * 1000000L };
 		uint64_t t;
@@ -1464,7 +1457,7 @@ static int run(struct rec *rs, unsigned int nr)
 			break;
 		}
 		/* from one pass over the data rings to the next */
-		t = now_ns(CLOCK_MONOTONIC);
+		t = nvpc_now_ns(CLOCK_MONOTONIC);
 		if (t - read_ns > s->unread_max_ns)
 			s->unread_max_ns = t - read_ns;
 		read_ns = t;
@@ -1477,7 +1470,7 @@ static int run(struct rec *rs, unsigned int nr)
 				 strerror(errno));
 			s->write_error = true;
 		}
-		t = now_ns(CLOCK_MONOTONIC);
+		t = nvpc_now_ns(CLOCK_MONOTONIC);
 		show_progress(rs, nr, t - s->start_ns, &last_ns,
 			      &last_packets, &last_bytes);
 		if (child_exited && running &&
@@ -1507,7 +1500,7 @@ stop:
 		ioctl(rs[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 	for (i = 0; i < nr; i++)
 		drain(&rs[i]);
-	end->end_ns = now_ns(CLOCK_MONOTONIC) - s->start_ns;
+	end->end_ns = nvpc_now_ns(CLOCK_MONOTONIC) - s->start_ns;
 	if (child > 0) {
 		int st = reap_command(child, running);
 
