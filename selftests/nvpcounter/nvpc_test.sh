@@ -644,17 +644,36 @@ check "575 MHz: every packet exact (1024 cycles, STOP 1, 576 and 308)" \
 	packets_as real '$5 == 1 && $4 <= 1024' 'n > 1000' 1024,1,0,576,308
 
 # An output slower than the packets (Documentation/nvpc.rst,
-# --write-buffer): the same recording for 3 s into a pipe whose reader
-# starts after 2 s, through the smallest ring (64K) and a 256-page AUX
-# area (a smaller one slows the sim's model down: record.rst
-# "Throughput"). At 18 MB/s (12 MB/s on the debug kernel) the ring, the
-# pipe and the area are full within 0.1 s: the hardware stalls, the
-# summary says the stalls are likely the output's, and each is a gap of
-# the capture, which is complete.
+# --write-buffer): the same recording into a pipe whose reader starts only
+# once the driver has counted a stall, through the smallest ring (64K)
+# and a 256-page AUX area (a smaller one slows the sim's model down:
+# record.rst "Throughput"). At 18 MB/s (less on the debug kernel) the
+# ring, the pipe and the area are full within 0.1 s of the start: the
+# hardware stalls. (Not a fixed delay: the tool's start alone takes
+# seconds under the debug kernel, and a reader 2 s late once caught up
+# before anything stalled.) The reader then ends the recording (SIGTERM,
+# an end as asked: exit 0) and reads it all: the summary says the stalls
+# are likely the output's, and each is a gap of the capture, which is
+# complete. (Not through nvpc(): the signal must reach the tool, not a
+# wrapper; --duration and the reader's 60 s bound it.)
 st0=$(cat "$D2/record_stalls")
-nvpc record -g "${PMU2:-none}" -d main.1 -s 0,1 --every 1024 --duration 3 \
-	--aux-pages 256 --write-buffer 64K -o - 2> "$W/slow.txt" |
-	{ sleep 2; cat > "$W/slow.nvpc"; }
+rm -f "$W/slow.pid"
+{
+	"$NVPC" record -g "${PMU2:-none}" -d main.1 -s 0,1 --every 1024 \
+		--duration 60 --aux-pages 256 --write-buffer 64K -o - \
+		2> "$W/slow.txt" &
+	echo $! > "$W/slow.pid"
+	wait $!
+} | {
+	for i in $(seq 600); do
+		[ "$(cat "$D2/record_stalls" 2> /dev/null)" -gt "$st0" ] \
+			2> /dev/null && break
+		sleep 0.1
+	done
+	echo "# first stall after $i tenths of a second"
+	kill -TERM "$(cat "$W/slow.pid")"
+	cat > "$W/slow.nvpc"
+}
 rc=${PIPESTATUS[0]}
 st1=$(cat "$D2/record_stalls")
 sed 's/^/# /' "$W/slow.txt"
