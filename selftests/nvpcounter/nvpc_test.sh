@@ -665,12 +665,16 @@ rm -f "$W/slow.pid"
 	echo $! > "$W/slow.pid"
 	wait $!
 } | {
+	stall="none in 60 s"
 	for i in $(seq 600); do
-		[ "$(cat "$D2/record_stalls" 2> /dev/null)" -gt "$st0" ] \
-			2> /dev/null && break
+		if [ "$(cat "$D2/record_stalls" 2> /dev/null)" -gt "$st0" ] \
+			2> /dev/null; then
+			stall="after $i tenths of a second"
+			break
+		fi
 		sleep 0.1
 	done
-	echo "# first stall after $i tenths of a second"
+	echo "# first stall: $stall"
 	kill -TERM "$(cat "$W/slow.pid")"
 	cat > "$W/slow.nvpc"
 }
