@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the test VM (chroot of the host root): every kselftest binary,
-# one TAP file each in $NVPC_OUT. A test that hangs is ended by its own
-# kselftest timeout; this script adds an outer bound per binary.
+# one TAP file each in $NVPC_OUT, then nvpc_test.sh and sample_test.sh.
+# Each runs from a clean guest, in a session of its own, bounded by
+# NVPC_TEST_TIMEOUT times the guest's time scale; guest.tap has a line
+# for the cleaning before each and one for how each ended
+# (tools/testing/vm/guest-lib.sh, Documentation/testing.rst).
 #
 # On a kernel with kmemleak (the debug kernel) the leaks found before the
 # tests are set aside first, and after the tests, with both modules
@@ -13,6 +16,8 @@ set -u
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
 cd "$NVPC_OUT" || exit 1
+. "$NVPC_TOP/tools/testing/vm/guest-lib.sh"
+guest_time_scale
 if [ -e "$KMEMLEAK" ]; then
 	echo scan > "$KMEMLEAK"
 	echo clear > "$KMEMLEAK"
@@ -21,34 +26,27 @@ fi
 for t in "$NVPC_TOP"/build/selftests/*_test; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
-	echo "== $name"
-	timeout --kill-after=5 "${NVPC_TEST_TIMEOUT:-600}" "$t" \
-		> "$NVPC_OUT/$name.tap" 2>&1
-	echo "$name exit $?"
+	guest_run "$name" "$NVPC_OUT/$name.tap" "$t"
 done
 
 # tools/nvpc end to end (Documentation/nvpc.rst "Testing")
-echo "== nvpc_test.sh"
-timeout --kill-after=5 "${NVPC_TEST_TIMEOUT:-600}" \
-	"$NVPC_TOP"/selftests/nvpcounter/nvpc_test.sh
-echo "nvpc_test.sh exit $?"
+guest_run nvpc_test.sh - "$NVPC_TOP"/selftests/nvpcounter/nvpc_test.sh
 
 # perf record on every chip (Documentation/perf.rst "Sampling")
-echo "== sample_test.sh"
-timeout --kill-after=5 "${NVPC_TEST_TIMEOUT:-600}" \
-	"$NVPC_TOP"/selftests/nvpcounter/sample_test.sh
-echo "sample_test.sh exit $?"
+guest_run sample_test.sh - "$NVPC_TOP"/selftests/nvpcounter/sample_test.sh
+
+# the last test's leftovers too
+guest_clean "the end"
+guest_done
 
 [ -e "$KMEMLEAK" ] || exit 0
 
 # An object is reported once it is unreferenced and older than 5 s, and
-# only by a scan that finds it so twice in a row (mm/kmemleak.c): unload,
-# wait, scan twice.
+# only by a scan that finds it so twice in a row (mm/kmemleak.c): unload
+# (guest_clean "the end" did), wait, scan twice.
 {
 	echo "TAP version 13"
 	echo "1..2"
-	rmmod nvpcounter_sim 2>/dev/null
-	rmmod nvpcounter 2>/dev/null
 	if [ -e /sys/module/nvpcounter_sim ] || [ -e /sys/module/nvpcounter ]; then
 		echo "not ok 1 modules unloaded before the scan"
 	else

@@ -7,8 +7,9 @@
 # share writable, then runs the guest script in a chroot of the host root
 # so that the host's perf and test binaries run unchanged.
 # Variables from the kernel command line: NVPC_TOP, NVPC_OUT, NVPC_SCRIPT,
-# and for the guest script NVPC_TEST_TIMEOUT (bound of one kselftest) and
-# NVPC_FUZZ_SEED (replays fuzz_test) when set.
+# and for the guest script NVPC_TEST_TIMEOUT (bound of one kselftest),
+# NVPC_FUZZ_SEED (replays fuzz_test), NVPC_TIME_SCALE (the guest's time
+# scale, else measured) and NVPC_TIME_REF_MS (its idle reference) when set.
 
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -57,6 +58,8 @@ chroot $R /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 	NVPC_TOP="$NVPC_TOP" NVPC_OUT="$NVPC_OUT" NVPC_MODULE_DIR=/run/nvpc \
 	NVPC_TEST_TIMEOUT="${NVPC_TEST_TIMEOUT:-600}" \
 	NVPC_FUZZ_SEED="${NVPC_FUZZ_SEED:-}" \
+	${NVPC_TIME_SCALE:+NVPC_TIME_SCALE="$NVPC_TIME_SCALE"} \
+	${NVPC_TIME_REF_MS:+NVPC_TIME_REF_MS="$NVPC_TIME_REF_MS"} \
 	TMPDIR="$NVPC_OUT" /bin/bash "$NVPC_SCRIPT" > $R$NVPC_OUT/guest.log 2>&1
 echo "$?" > $R$NVPC_OUT/guest.rc
 dmesg > $R$NVPC_OUT/dmesg.txt

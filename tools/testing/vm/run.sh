@@ -7,7 +7,8 @@
 #
 #   run.sh [KVER...]            kselftests on each kernel (default: all)
 #   NVPC_VM_SCRIPT=path run.sh  run another guest script instead
-#   NVPC_VM_TIMEOUT=secs        bound of one VM run (default 900)
+#   NVPC_VM_TIMEOUT=secs        bound of one VM run on an idle machine
+#                               (default 900), times the host's time scale
 #   NVPC_VM_QEMU_ARGS=...       extra QEMU arguments (e.g. ivshmem devices)
 #   NVPC_VM_NAME=name           results in build/vm/<kver>-<name> and TAP
 #                               names "vm <kver> <name>: ..." (default: none)
@@ -18,7 +19,10 @@
 #   NVPC_VM_MODROOT=dir         the kernel's modules are in
 #                               dir/lib/modules/KVER (default /)
 #   NVPC_VM_APPEND=...          extra kernel command line
-#   NVPC_TEST_TIMEOUT=secs      bound of one kselftest (default 600)
+#   NVPC_TEST_TIMEOUT=secs      bound of one kselftest on an idle machine
+#                               (default 600), times the guest's time scale
+#   NVPC_TIME_SCALE=f           the guest's time scale (default: measured
+#                               at its boot, guest-lib.sh)
 #   NVPC_FUZZ_SEED=n            replay fuzz_test with this seed
 #
 # A kernel other than the installed ones (the debug kernel,
@@ -26,13 +30,21 @@
 # NVPC_VM_MODROOT; our modules come from build/kbuild/KVER either way.
 #
 # Every QEMU run is bounded with timeout(1), which ends QEMU by its pid.
+# The bound grows with the host's load: before each boot the host times a
+# fixed CPU-bound loop (the guest's, guest-lib.sh, four times longer)
+# against the figure of an idle machine of this kind; the ratio (at least
+# 1) multiplies NVPC_VM_TIMEOUT. The guest measures its own scale at boot
+# for the bounds of its tests (Documentation/testing.rst "A busy machine").
 set -u
 
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$TOP/tools/testing/lib.sh"
 
 SCRIPT=${NVPC_VM_SCRIPT:-$TOP/tools/testing/vm/guest-selftests.sh}
-TIMEOUT=${NVPC_VM_TIMEOUT:-900}
+BASE_TIMEOUT=${NVPC_VM_TIMEOUT:-900}
+TIMEOUT=$BASE_TIMEOUT
+# the host loop's time on an idle machine of this kind, in ms
+HOST_REF_MS=${NVPC_HOST_REF_MS:-110}
 MODROOT=${NVPC_VM_MODROOT:-}
 KVERS=("$@")
 if [ ${#KVERS[@]} -eq 0 ]; then
@@ -139,6 +151,22 @@ probe_accel() {
 # failures (they would stop looking).
 BAD_LOG='(WARNING:|BUG:|Oops|general protection fault|kernel BUG at|UBSAN:|KASAN:|KFENCE:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|Call Trace:|Kernel panic|stack-protector|refcount_t:|list_add corruption|list_del corruption|ODEBUG:|DMA-API: .*(leak|disabl|exceeded|bad|invalid)|kmemleak: .*(suspected memory leak|unknown object|Cannot|Failed|disabled|empty|overlaps|larger))'
 
+# host_scale: HS, the median of three timed loops (HOST_LOOP_MS) against
+# HOST_REF_MS, at least 1, two decimals
+host_scale() {
+	local t0 t1 ms=()
+
+	for _ in 1 2 3; do
+		t0=$(date +%s%N)
+		awk 'BEGIN { for (i = 0; i < 4000000; i++) s += i }'
+		t1=$(date +%s%N)
+		ms+=($(((t1 - t0) / 1000000)))
+	done
+	HOST_LOOP_MS=$(printf '%s\n' "${ms[@]}" | sort -n | sed -n 2p)
+	HS=$(awk -v t="$HOST_LOOP_MS" -v r="$HOST_REF_MS" \
+		'BEGIN { s = t / r; printf "%.2f\n", s < 1 ? 1 : s }')
+}
+
 # One boot of the test VM for kernel $1, results in $2: QEMU's exit status.
 boot_vm() {
 	local k=$1 out=$2
@@ -147,7 +175,7 @@ boot_vm() {
 		-accel "$ACCEL" -cpu max -m 2G -smp 2 \
 		-nographic -no-reboot -net none \
 		-kernel "$(image_of "$k")" -initrd "$out/initramfs.cpio.gz" \
-		-append "console=ttyS0 rdinit=/init panic=-1 ${NVPC_VM_APPEND:-} ${NVPC_TEST_TIMEOUT:+NVPC_TEST_TIMEOUT=$NVPC_TEST_TIMEOUT} ${NVPC_FUZZ_SEED:+NVPC_FUZZ_SEED=$NVPC_FUZZ_SEED} NVPC_TOP=$TOP NVPC_OUT=$out/results NVPC_SCRIPT=$SCRIPT" \
+		-append "console=ttyS0 rdinit=/init panic=-1 ${NVPC_VM_APPEND:-} ${NVPC_TEST_TIMEOUT:+NVPC_TEST_TIMEOUT=$NVPC_TEST_TIMEOUT} ${NVPC_FUZZ_SEED:+NVPC_FUZZ_SEED=$NVPC_FUZZ_SEED} ${NVPC_TIME_SCALE:+NVPC_TIME_SCALE=$NVPC_TIME_SCALE} ${NVPC_TIME_REF_MS:+NVPC_TIME_REF_MS=$NVPC_TIME_REF_MS} NVPC_TOP=$TOP NVPC_OUT=$out/results NVPC_SCRIPT=$SCRIPT" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$out/results,mount_tag=results,security_model=none,multidevs=remap" \
 		${NVPC_VM_QEMU_ARGS:-} \
@@ -168,6 +196,10 @@ run_one() {
 	fi
 	[ -n "$ACCEL" ] || probe_accel "$k" "$out"
 
+	host_scale
+	TIMEOUT=$(awk -v b="$BASE_TIMEOUT" -v s="$HS" \
+		'BEGIN { v = b * s; printf "%d\n", v == int(v) ? v : int(v) + 1 }')
+	echo "# vm $tk: host time scale $HS (loop $HOST_LOOP_MS ms, idle $HOST_REF_MS ms): bound $TIMEOUT s"
 	t0=$(date +%s)
 	boot_vm "$k" "$out"
 	rc=$?
@@ -186,11 +218,19 @@ run_one() {
 		rc=$?
 	fi
 	echo "# vm $tk: qemu exit $rc after $(($(date +%s) - t0)) s ($ACCEL)"
+	[ -e "$out/results/time-scale" ] &&
+		echo "# vm $tk: guest time scale $(cut -d' ' -f1 "$out/results/time-scale")" \
+			"(loop $(cut -d' ' -f2-4 "$out/results/time-scale") ms," \
+			"idle $(cut -d' ' -f5 "$out/results/time-scale") ms)"
+	# the test the guest was in when it stopped (guest-lib.sh)
+	local running=""
+	[ -e "$out/results/running" ] &&
+		running="; it was running $(cat "$out/results/running")"
 
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		result fail "vm $tk: run finished" "timeout after ${TIMEOUT}s"
+		result fail "vm $tk: run finished" "timeout after ${TIMEOUT}s$running"
 	elif [ ! -e "$out/results/guest.rc" ]; then
-		result fail "vm $tk: run finished" "guest did not complete (see $out/console.log)"
+		result fail "vm $tk: run finished" "guest did not complete (see $out/console.log)$running"
 	else
 		result ok "vm $tk: run finished"
 	fi
