@@ -24,6 +24,14 @@ n=0
 : > "$TAP"
 mkdir -p "$W"
 
+# NVPC_TIME_SCALE (>= 1, tools/testing/vm/guest-lib.sh): how much slower
+# than an idle machine the guest runs now. Bounds on waits for something
+# to happen are scaled by it, never a duration the test measures.
+scaled() {	# scaled SECS: whole seconds, rounded up
+	awk -v s="$1" -v f="${NVPC_TIME_SCALE:-1}" \
+		'BEGIN { v = s * (f < 1 ? 1 : f); printf "%d\n", v == int(v) ? v : int(v) + 1 }'
+}
+
 tap() {	# tap ok|fail|skip DESC [REASON]
 	n=$((n + 1))
 	case $1 in
@@ -53,9 +61,10 @@ pmu_of_sim0() {
 }
 
 # wait_record_state STATE TENTHS: until main.1's record_state reads STATE
+# (TENTHS on an idle machine, scaled)
 wait_record_state() {
 	local i
-	for i in $(seq "$2"); do
+	for i in $(seq "$(scaled "$2")"); do
 		grep -qx "$1" "/sys/bus/event_source/devices/$PMU/domains/main.1/record_state" \
 			2> /dev/null && return 0
 		sleep 0.1
@@ -63,14 +72,21 @@ wait_record_state() {
 	return 1
 }
 
-nvpc() { timeout --kill-after=5 120 "$NVPC" "$@"; }
+NVPC_BOUND=$(scaled 120)
+nvpc() { timeout --kill-after=5 "$NVPC_BOUND" "$NVPC" "$@"; }
 
 if [ ! -x "$NVPC" ]; then
 	tap fail "build/nvpc/nvpc built" "make nvpc"
 	exit 0
 fi
-insmod "$NVPC_MODULE_DIR/nvpcounter.ko" &&
-	insmod "$NVPC_MODULE_DIR/nvpcounter_sim.ko"
+# (the runner unloads both before each test: a module still loaded is
+# another test's state, said loudly, not reused)
+if ! insmod "$NVPC_MODULE_DIR/nvpcounter.ko" 2> "$W/insmod.txt" ||
+   ! insmod "$NVPC_MODULE_DIR/nvpcounter_sim.ko" 2>> "$W/insmod.txt"; then
+	tap fail "modules loaded" "$(tr '\n' ' ' < "$W/insmod.txt")"
+	echo "1..$n" >> "$TAP"
+	exit 1
+fi
 check "modules loaded" test -d "$SIM"
 
 # A G84; every domain at 100 kHz. main.1 signals: graph_idle (0xbd) 0,
@@ -406,7 +422,7 @@ if ! grep -qs " /dev/pts devpts" /proc/mounts; then
 	mkdir -p /dev/pts && mount -t devpts -o ptmxmode=0666 devpts /dev/pts &&
 		pts=1
 fi
-(sleep 3; printf q) | timeout 60 script -qec "$NVPC top $TOP" /dev/null \
+(sleep 3; printf q) | timeout "$(scaled 60)" script -qec "$NVPC top $TOP" /dev/null \
 	> "$W/top.tty" 2>&1
 rc=$?
 tr -d '\033' < "$W/top.tty" | tail -8 | sed 's/^/# /'
@@ -437,7 +453,7 @@ nvpc top $TOP2 -n 2 -c > "$W/top2.csv" 2>> "$W/top2.err"
 check "top -c of two domains: a domain column, each domain's signal columns" \
 	awk -F, 'NR == 1 { ok = $1 == "domain" && /main\.0:0x10 busy %/ && /main\.1:0x11 busy %/; next }
 		{ d[$1]++ } END { exit !(ok && d["main.0"] >= 1 && d["main.1"] >= 1) }' "$W/top2.csv"
-(sleep 3; printf q) | timeout 60 script -qec "$NVPC top $TOP2" /dev/null \
+(sleep 3; printf q) | timeout "$(scaled 60)" script -qec "$NVPC top $TOP2" /dev/null \
 	> "$W/top2.tty" 2>&1
 rc=$?
 tr -d '\033' < "$W/top2.tty" | tail -8 | sed 's/^/# /'
@@ -552,12 +568,12 @@ sys.exit(not (d["gaps"] >= 1 and d["partial"] >= 1 and d["stalls"] >= 1 and
 check "the stalled recording still exits 0" test $rc -eq 0
 
 # --- busy domain: a counting event holds main.1 -----------------------------
-timeout 120 perf stat -a -e "$PMU/dom=1,sig0=0x11/" sleep 60 \
+timeout "$(scaled 120)" perf stat -a -e "$PMU/dom=1,sig0=0x11/" sleep 60 \
 	> /dev/null 2>&1 &
 pid=$!
 # perf stat takes a while to start under TCG (seconds more under the
 # debug kernel): wait until it counts, stop it once nvpc has tried
-for i in $(seq 600); do
+for i in $(seq "$(scaled 600)"); do
 	grep -q "simple" "/sys/bus/event_source/devices/$PMU/domains/main.1/slots" \
 		2> /dev/null && break
 	sleep 0.1
@@ -665,8 +681,8 @@ rm -f "$W/slow.pid"
 	echo $! > "$W/slow.pid"
 	wait $!
 } | {
-	stall="none in 60 s"
-	for i in $(seq 600); do
+	stall="none in $(scaled 60) s"
+	for i in $(seq "$(scaled 600)"); do
 		if [ "$(cat "$D2/record_stalls" 2> /dev/null)" -gt "$st0" ] \
 			2> /dev/null; then
 			stall="after $i tenths of a second"
