@@ -60,6 +60,34 @@ static inline void nvpc_mod_unload_all(void)
 	nvpc_mod_unload("nvpcounter");
 }
 
+/*
+ * How much slower than an idle machine the test VM runs now:
+ * $NVPC_TIME_SCALE, at least 1 (tools/testing/vm/guest-lib.sh measures it,
+ * Documentation/testing.rst "A busy machine"). A bound on a wait for
+ * something to happen is multiplied by it, never a duration a test
+ * measures.
+ */
+static inline double nvpc_time_scale(void)
+{
+	const char *s = getenv("NVPC_TIME_SCALE");
+	double f = s ? strtod(s, NULL) : 1.0;
+
+	return f > 1.0 ? f : 1.0;
+}
+
+/*
+ * kselftest_harness.h bounds each test with alarm(t->timeout) in
+ * __wait_for_test() (TEST_TIMEOUT_DEFAULT, 30 s, or TEST_F_TIMEOUT's
+ * figure). A test program is one translation unit, so this definition is
+ * the alarm() the harness calls: its bound, scaled (rounded up).
+ */
+unsigned int alarm(unsigned int seconds)
+{
+	double f = seconds * nvpc_time_scale();
+
+	return syscall(__NR_alarm, (unsigned int)(f + 0.999));
+}
+
 static inline int nvpc_is_dir(const char *path)
 {
 	struct stat st;
