@@ -31,6 +31,27 @@
  * and 6.12 (Documentation/record.rst "Losses"). A VM fault wedges the
  * domain until the GPU is reset: the output ends TRUNCATED, record_state
  * says "faulted", the log says why.
+ *
+ * DOC: the outgoing packet
+ *
+ * "Each domain has place for one outgoing packet" (envytools'
+ * pcounter.rst "Record mode"): a packet formed before the halt may still
+ * be written after it, and nothing gives the write's latency or says that
+ * a packet is outgoing. The halt reads the position for a short while;
+ * if it moved, the one packet landed and the window is quiet. Else a
+ * packet may still come, at the position the halt read, whenever:
+ *
+ *  - it must not fault: when the AUX pages go (free_aux) the window is
+ *    mapped, in the same step, to the window's scratch page (a page of
+ *    the driver's, DMA-mapped by the backend's record_map), until a new
+ *    AUX area replaces it or the GPU goes;
+ *  - it must not open the next session: a session armed while the window
+ *    is not known quiet (the position still where the halt read it) is
+ *    on probation: LIMIT at START lets exactly one packet land (a packet
+ *    at or after LIMIT clears "buffer valid", pcounter.rst "Record mode
+ *    setup"), which is the old one or the session's first: they cannot
+ *    be told apart, so the drain drops it and writes START again, which
+ *    resets the record counters. The session's data begin there.
  */
 
 #include <linux/hrtimer.h>
@@ -51,12 +72,10 @@
 /* the most a LIMIT may run ahead of what is published (DMA syncs) */
 #define NVPC_REC_STEP_MAX	SZ_1M
 /*
- * A halted domain's position is read until it held still for
- * NVPC_REC_QUIET_NS: a packet on its way to memory when the domain left
- * record mode still lands ("each domain has place for one outgoing
- * packet", pcounter.rst "Record mode"), within the memory's write latency
- * (hundreds of nanoseconds). At most NVPC_REC_QUIET_READS reads, whatever
- * one read costs.
+ * A halted domain's position is read for up to NVPC_REC_QUIET_NS (at most
+ * NVPC_REC_QUIET_READS reads, whatever one read costs) for its one
+ * outgoing packet to land, so that it is published; no wait makes the
+ * domain quiet, see "DOC: the outgoing packet".
  */
 #define NVPC_REC_QUIET_NS	(2 * NSEC_PER_USEC)
 #define NVPC_REC_QUIET_READS	32
@@ -81,6 +100,14 @@
  * @owner: the session of the record event that mapped it, while that
  *	event lives (under &nvpc_core.lock)
  * @node: in &nvpc_core.rec_bufs
+ * @scratch: not an AUX area: the window's quiet state and scratch page
+ *	("DOC: the outgoing packet"), one per window, kept (device-managed)
+ *	as long as the GPU's device
+ * @unquiet: @scratch: a packet may still land in the window (under
+ *	&nvpc_core.lock)
+ * @halt_pos: @scratch: RECORD_STATUS's position after the last halt
+ * @page: @scratch: the scratch page the window maps while @unquiet and
+ *	no AUX area is there (@mapped)
  */
 struct nvpc_rec_buf {
 	struct nvpc_core *core;
@@ -91,6 +118,10 @@ struct nvpc_rec_buf {
 	u64 size;
 	bool mapped;
 	struct list_head node;
+	bool scratch;
+	bool unquiet;
+	u32 halt_pos;
+	void *page;
 };
 
 /**
@@ -126,6 +157,9 @@ struct nvpc_rec_buf {
  * @x_watch: the position after a packet that may have been in flight at
  *	the old LIMIT when LIMIT was raised (0: none; watchdog)
  * @moved_ns: when the position last moved (watchdog)
+ * @quiet: the quiet state of the domain's window (&nvpc_rec_buf.scratch)
+ * @probation: LIMIT is at START: the one packet that lands there is
+ *	dropped ("DOC: the outgoing packet")
  */
 struct nvpc_record {
 	struct nvpc_core *core;
@@ -151,6 +185,8 @@ struct nvpc_record {
 	u64 last_ns;
 	u32 x_watch;
 	u64 moved_ns;
+	struct nvpc_rec_buf *quiet;
+	bool probation;
 };
 
 static const char * const nvpc_rec_state_names[] = {
@@ -193,6 +229,72 @@ static void nvpc_record_window(struct nvpc_core *core, struct nvpc_domain *dom,
 		*size = NVPC_REC_HIGH_WINDOW;
 		break;
 	}
+}
+
+/* The quiet state of the window at @va, @core->lock held; NULL: none yet */
+static struct nvpc_rec_buf *nvpc_record_quiet_find(struct nvpc_core *core,
+						   u64 va)
+{
+	struct nvpc_rec_buf *q;
+
+	list_for_each_entry(q, &core->rec_bufs, node)
+		if (q->scratch && q->va == va)
+			return q;
+	return NULL;
+}
+
+/*
+ * The quiet state of @dom's window, made at its first record event.
+ * Device-managed: it lives as long as the GPU's device, longer than any
+ * event. Process context, @core->active_lock held.
+ */
+static struct nvpc_rec_buf *nvpc_record_quiet_get(struct nvpc_core *core,
+						  struct nvpc_domain *dom)
+{
+	struct nvpc_rec_buf *q;
+	unsigned long flags, page;
+	u64 va, window;
+
+	nvpc_record_window(core, dom, &va, &window);
+	raw_spin_lock_irqsave(&core->lock, flags);
+	q = nvpc_record_quiet_find(core, va);
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	if (q)
+		return q;
+	q = devm_kzalloc(core->dev, sizeof(*q), GFP_KERNEL);
+	page = devm_get_free_pages(core->dev, GFP_KERNEL | __GFP_ZERO, 0);
+	if (!q || !page)
+		return NULL;
+	q->core = core;
+	q->dom = dom;
+	q->va = va;
+	q->window = window;
+	q->size = PAGE_SIZE;
+	q->scratch = true;
+	q->page = (void *)page;
+	raw_spin_lock_irqsave(&core->lock, flags);
+	list_add_tail(&q->node, &core->rec_bufs);
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	return q;
+}
+
+/*
+ * A packet may still land in @q's window: the halt did not see the
+ * domain's position move and it has not moved since. A FAULT wedges the
+ * domain: its packet never leaves. @core->lock held, device present.
+ */
+static bool nvpc_record_unquiet(struct nvpc_core *core, struct nvpc_rec_buf *q,
+				struct nvpc_domain *dom)
+{
+	u32 st;
+
+	if (!q || !q->unquiet)
+		return false;
+	st = core->gen->record_status(core, dom);
+	if (st != U32_MAX && ((st & NVPC_RECORD_STATUS_FAULT) ||
+			      (st & NVPC_RECORD_STATUS_POS) != q->halt_pos))
+		q->unquiet = false;
+	return q->unquiet;
 }
 
 /**
@@ -367,6 +469,11 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 			ret = -EOPNOTSUPP;
 		}
 	}
+	if (!ret) {
+		rec->quiet = nvpc_record_quiet_get(core, dom);
+		if (!rec->quiet)
+			ret = -ENOMEM;
+	}
 	mutex_unlock(&core->active_lock);
 	if (ret)
 		goto err;
@@ -444,9 +551,9 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 {
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
 	struct nvpc_domain *dom = event->pmu_private;
-	struct nvpc_rec_buf *buf;
+	struct nvpc_rec_buf *buf, *q;
 	unsigned long flags;
-	int ret;
+	int ret = 0;
 
 	if (!nvpc_is_record(event)) {
 		nvpc_dbg(core, "only record events have an AUX area\n");
@@ -474,6 +581,17 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 		nvpc_dbg(core, "device is gone\n");
 		goto err_unlock;
 	}
+	/* record_map replaces a mapping of the same window: only the scratch */
+	raw_spin_lock_irqsave(&core->lock, flags);
+	list_for_each_entry(q, &core->rec_bufs, node)
+		if (!q->scratch && q->mapped && q->va == buf->va)
+			ret = -EBUSY;
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	if (ret) {
+		nvpc_dbg(core, "another AUX area is mapped at 0x%llx\n",
+			 buf->va);
+		goto err_unlock;
+	}
 	ret = core->ndev->ops->record_map(core->ndev->priv, buf->va,
 					  buf->window, pages, nr_pages);
 	if (ret) {
@@ -482,6 +600,9 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 		goto err_unlock;
 	}
 	raw_spin_lock_irqsave(&core->lock, flags);
+	q = nvpc_record_quiet_find(core, buf->va);
+	if (q)
+		q->mapped = false;	/* the AUX pages replaced the scratch */
 	buf->mapped = true;
 	if (dom->rec && dom->rec->event == event) {
 		buf->owner = dom->rec;
@@ -513,22 +634,47 @@ static void nvpc_record_unmap(struct nvpc_core *core, struct nvpc_rec_buf *buf)
  * @priv: the buffer of nvpc_record_setup_aux()
  *
  * perf has stopped the event's output before; the domain is halted. The
- * GPU mapping goes before perf frees the pages.
+ * GPU mapping goes before perf frees the pages; while a packet may still
+ * land in the window, the window's scratch page replaces them in one step
+ * ("DOC: the outgoing packet").
  *
- * Context: any (the last AUX reference may go in atomic context).
+ * Context: process context, may sleep (perf drops the last AUX reference
+ * in perf_mmap_close(), after it stopped the output).
  */
 void nvpc_record_free_aux(void *priv)
 {
 	struct nvpc_rec_buf *buf = priv;
 	struct nvpc_core *core = buf->core;
+	struct nvpc_rec_buf *q = NULL;
 	unsigned long flags;
+	int ret = -ENODEV;
 
+	/* the device stays (@gone clear) while @active_lock is held */
+	mutex_lock(&core->active_lock);
 	raw_spin_lock_irqsave(&core->lock, flags);
+	if (buf->mapped && !core->gone) {
+		q = nvpc_record_quiet_find(core, buf->va);
+		if (!nvpc_record_unquiet(core, q, buf->dom))
+			q = NULL;
+	}
+	raw_spin_unlock_irqrestore(&core->lock, flags);
+	if (q)
+		ret = core->ndev->ops->record_map(core->ndev->priv, q->va,
+						  q->window, &q->page, 1);
+	raw_spin_lock_irqsave(&core->lock, flags);
+	if (q && !ret) {
+		buf->mapped = false;
+		q->mapped = true;
+	} else if (q) {
+		dev_warn_ratelimited(core->dev, "%s: %s: no scratch mapping (%d): a packet still outgoing will fault\n",
+				     core->name, buf->dom->name, ret);
+	}
 	nvpc_record_unmap(core, buf);
 	if (buf->owner)
 		buf->owner->owned--;
 	list_del(&buf->node);
 	raw_spin_unlock_irqrestore(&core->lock, flags);
+	mutex_unlock(&core->active_lock);
 	kfree(buf);
 }
 
@@ -582,11 +728,25 @@ static void nvpc_record_hw_on(struct nvpc_core *core, struct nvpc_record *rec)
 	core->gen->record_setup(core, rec->dom, &rec->prog);
 }
 
-/* Halt the domain (no new packet is formed); @core->lock held. */
+/*
+ * Halt the domain (no new packet is formed); @core->lock held. Its one
+ * outgoing packet may still land, at the position read here ("DOC: the
+ * outgoing packet"), unless the domain is wedged.
+ */
 static void nvpc_record_hw_off(struct nvpc_core *core, struct nvpc_record *rec)
 {
-	if (!core->gone)
+	struct nvpc_rec_buf *q = rec->quiet;
+	u32 st;
+
+	if (!core->gone) {
 		core->gen->stop(core, rec->dom);
+		if (rec->hw_on) {
+			st = core->gen->record_status(core, rec->dom);
+			q->halt_pos = st & NVPC_RECORD_STATUS_POS;
+			q->unquiet = st == U32_MAX ||
+				     !(st & NVPC_RECORD_STATUS_FAULT);
+		}
+	}
 	if (rec->hw_on)
 		core->nr_rec_hw--;
 	rec->hw_on = false;
@@ -594,7 +754,10 @@ static void nvpc_record_hw_off(struct nvpc_core *core, struct nvpc_record *rec)
 
 /*
  * (Re)start the hardware at perf's aux_head: RECORD_START resets the
- * record counters and the cycle counter. @core->lock held, handle open.
+ * record counters and the cycle counter. A session (@full) that starts
+ * while a packet of an earlier one may still land is on probation ("DOC:
+ * the outgoing packet"); a restart follows a stop at LIMIT, after which
+ * nothing is outgoing. @core->lock held, handle open.
  */
 static bool nvpc_record_arm(struct nvpc_core *core, struct nvpc_record *rec,
 			    bool full)
@@ -609,7 +772,10 @@ static bool nvpc_record_arm(struct nvpc_core *core, struct nvpc_record *rec,
 	rec->x_pub = 0;
 	rec->x_max = 0;
 	rec->x_suspect = 0;
-	rec->x_max = nvpc_record_room(rec);
+	rec->probation = full && nvpc_record_unquiet(core, rec->quiet, rec->dom);
+	/* on probation LIMIT is START: one packet lands, then it stops */
+	if (!rec->probation)
+		rec->x_max = nvpc_record_room(rec);
 	rec->x_watch = 0;
 	rec->moved_ns = ktime_get_ns();
 	nvpc_record_sync(core, rec, 0, rec->x_max + rec->prog.pkt, false);
@@ -738,6 +904,25 @@ static bool nvpc_record_wedged(struct nvpc_record *rec, u32 x_now, u64 now)
 }
 
 /*
+ * The end of a probation ("DOC: the outgoing packet"): the one packet
+ * LIMIT let through landed at START, an earlier session's or this one's
+ * first. It is dropped, not published: START written again (in record
+ * mode) resets the record counters, and the session's data begin there.
+ * @core->lock held, handle open, device present.
+ */
+static void nvpc_record_probation_end(struct nvpc_core *core,
+				      struct nvpc_record *rec, u64 now)
+{
+	rec->probation = false;
+	rec->quiet->unquiet = false;
+	rec->x_max = nvpc_record_room(rec);
+	nvpc_record_sync(core, rec, rec->prog.pkt, rec->x_max, false);
+	rec->prog.limit = rec->prog.start + rec->x_max;
+	rec->moved_ns = now;
+	core->gen->record_restart(core, rec->dom, &rec->prog);
+}
+
+/*
  * Drain the hardware: publish what it wrote, take the next handle, move
  * LIMIT or restart. @core->lock held, handle open, device present.
  *
@@ -755,6 +940,11 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	ret = nvpc_record_pos(core, rec, &x_now);
 	if (ret)
 		return nvpc_record_pos_bad(core, rec, ret, x_now);
+	if (rec->probation) {
+		if (x_now)
+			nvpc_record_probation_end(core, rec, now);
+		return true;
+	}
 	n = x_now - rec->x_pub;
 	rec->bytes += n;
 	/*
@@ -993,17 +1183,18 @@ refuse:
 }
 
 /*
- * End the session: halt the domain first, then take its final position
- * once it is quiet (its one outgoing packet landed: it held still for
- * NVPC_REC_QUIET_NS, or over NVPC_REC_QUIET_READS reads), and publish
- * everything. @core->lock held, session active.
+ * End the session: halt the domain first, then read its position for a
+ * while, for its one outgoing packet to land (it did if the position
+ * moved: the window is then quiet), and publish everything that landed.
+ * What lands later is not published ("DOC: the outgoing packet").
+ * @core->lock held, session active.
  */
 static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
 {
 	struct nvpc_domain *dom = rec->dom;
 	u32 x_now, x_last;
 	unsigned int i;
-	u64 since, now;
+	u64 since;
 	int ret;
 
 	rec->active = false;
@@ -1016,34 +1207,34 @@ static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
 	}
 	nvpc_record_hw_off(core, rec);
 	if (rec->stalled) {
-		/* it waits at LIMIT: nothing new since its drain */
+		/* it waits at LIMIT: nothing new since its drain, nothing due */
 		rec->stalled = false;
+		rec->quiet->unquiet = false;
 		nvpc_record_publish(core, rec, 0, 0);
 		WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
 		return;
 	}
+	/* where nvpc_record_hw_off() found it */
+	x_last = rec->quiet->halt_pos - rec->prog.start;
 	ret = nvpc_record_pos(core, rec, &x_now);
 	since = local_clock();
-	for (i = 0; !ret && i < NVPC_REC_QUIET_READS; i++) {
-		x_last = x_now;
+	for (i = 0; !ret && x_now == x_last && i < NVPC_REC_QUIET_READS &&
+	     local_clock() - since < NVPC_REC_QUIET_NS; i++)
 		ret = nvpc_record_pos(core, rec, &x_now);
-		now = local_clock();
-		if (ret)
-			break;
-		if (x_now != x_last)
-			since = now;
-		else if (now - since >= NVPC_REC_QUIET_NS)
-			break;
-	}
 	if (ret) {
 		nvpc_record_pos_bad(core, rec, ret, x_now);
 		return;
 	}
-	if (i == NVPC_REC_QUIET_READS && x_now != x_last) {
-		/* still moving: what follows is lost */
-		dev_warn_ratelimited(core->dev, "%s: %s: record position still moving after the halt\n",
-				     core->name, dom->name);
-		nvpc_record_gap(rec);
+	/*
+	 * One outgoing packet per domain: once the position moved, or the
+	 * packet at LIMIT landed (no other is sent after it), none is due
+	 */
+	if (x_now != x_last || x_now == rec->x_max + rec->prog.pkt)
+		rec->quiet->unquiet = false;
+	if (rec->probation) {
+		/* its one packet is not the session's: dropped */
+		rec->probation = false;
+		x_now = rec->x_pub;
 	}
 	nvpc_record_publish(core, rec, x_now - rec->x_pub, 0);
 	WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);

@@ -35,8 +35,10 @@ struct nvpc_core;
  *	address @va + x is in page @pages[(x / PAGE_SIZE) % @nr_pages].
  *	@size is a multiple of @nr_pages * PAGE_SIZE, @va is aligned to it
  *	and the window does not cross a 4 GiB boundary. The GPU only writes.
- *	Process context, may sleep. Return: 0, -EBUSY if the range overlaps
- *	a mapping, -EOPNOTSUPP, -ENOMEM.
+ *	A mapping of exactly @va and @size is replaced at once: a GPU write
+ *	lands in its pages or in @pages, never faults. Process context, may
+ *	sleep. Return: 0, -EBUSY if the range overlaps another mapping,
+ *	-EOPNOTSUPP, -ENOMEM.
  * @record_unmap: optional, record mode: undo the @record_map at @va.
  *	When it returns the GPU writes nothing more into those pages. Any
  *	context; must not sleep, and its cost must not grow with the

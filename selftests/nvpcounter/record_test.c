@@ -680,7 +680,15 @@ TEST_F(rec, teardown_mid_record)
 	munmap(self->base, (1 + DATA_PAGES) * PAGE);
 	self->base = MAP_FAILED;
 
-	/* GPU removal mid-record: the output ends TRUNCATED */
+	/*
+	 * GPU removal mid-record: the output ends TRUNCATED. On a new GPU:
+	 * main.0 above may still have a packet outgoing, so its next
+	 * session would drop its first packet (record.rst "The outgoing
+	 * packet"), at a cycle this test does not control.
+	 */
+	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	self->gpu = -1;
+	g84_waves(_metadata, self);
 	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
 	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.0"));
 	ASSERT_EQ(0, rec_wait(self, 3 * NVPC_PKT_LONG));
@@ -933,6 +941,155 @@ TEST_F(rec, watchdog_restarts_after_old_limit)
 		EXPECT_EQ(1, b.stop);
 		EXPECT_EQ(1024, b.ctr[1]);
 	}
+}
+
+/* the sim's statistic @key ("stats"), -1 if absent */
+static long long sim_stat(int gpu, const char *key)
+{
+	char path[128], line[128];
+	long long v = -1;
+	size_t kl = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), NVPC_SIM_DIR "/gpu%d/stats", gpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl) && line[kl] == ' ')
+			v = strtoll(line + kl + 1, NULL, 0);
+	fclose(f);
+	return v;
+}
+
+/*
+ * The outgoing packet (Documentation/record.rst "The outgoing packet";
+ * pcounter.rst "Record mode": "each domain has place for one outgoing
+ * packet"). STOP = signal 2, periodic 100 1 1: pulses in cycles 99, 199,
+ * ...; record_latency 50: the packet formed in cycle c is written in
+ * c + 50 (sim.rst "Memory write latency"), before the next one forms, so
+ * every packet has STOP 1. Counter 1 (const 1) holds the cycles since the
+ * previous packet (or START), counter 0 (1 iff c % 10 < 3) its ones.
+ *
+ * A session enabled in cycle C0 and run to cycle E (E excluded) publishes
+ * the packets formed in cycles f = 100j + 99 with C0 <= f and f + 50 < E:
+ * cycles f + 1 - C0.
+ */
+static void check_latency50(struct __test_metadata *_metadata,
+			    const unsigned char *bytes, int count, __u64 c0,
+			    __u64 first_form)
+{
+	unsigned int ones;
+	__u64 f, prev, c;
+	struct pkt p;
+	int k;
+
+	for (k = 0; k < count; k++) {
+		f = first_form + 100ULL * k;
+		prev = k ? f - 100 : c0 - 1;
+		ones = 0;
+		for (c = prev + 1; c <= f; c++)
+			ones += c % 10 < 3;
+		p = decode(bytes + k * NVPC_PKT_LONG, NVPC_PKT_LONG);
+		EXPECT_EQ(f + 1 - c0, p.cycles);
+		EXPECT_EQ(1, p.stop);
+		EXPECT_EQ(f - prev, p.ctr[1]);
+		EXPECT_EQ(ones, p.ctr[0]);
+		EXPECT_EQ(0, p.ctr[2]);
+	}
+}
+
+/* the first session of both tests below: cycles 0 .. 1029 */
+static void latency50_first(struct __test_metadata *_metadata,
+			    struct _test_data_rec *self)
+{
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 2,
+			      WAVE_PERIODIC(100, 1, 1)));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "record_latency", "50"));
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 1030, "main.0"));
+	/* formed in 99 .. 999, written in 149 .. 949; 999's lands in 1049 */
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_EQ(9 * NVPC_PKT_LONG, self->nbytes);
+	check_latency50(_metadata, self->bytes, 9, 0, 99);
+}
+
+/*
+ * Disabled with the packet formed in cycle 999 outgoing (it lands in
+ * 1049), the AUX area unmapped and the event closed, 2000 cycles pass:
+ * the packet lands in the window's scratch page, no VM fault. A new
+ * record event on main.0, enabled in cycle 3030 for 10^4 cycles: the
+ * position moved since the halt, no probation; packets formed in 3099 ..
+ * 12899 (99; 12999's lands in 13049, after the end): cycles 70 + 100k,
+ * the first 70 cycles with 21 ones, the others 100 with 30.
+ */
+TEST_F(rec, outgoing_packet_after_unmap)
+{
+	char st[32];
+
+	latency50_first(_metadata, self);
+	munmap(self->aux, self->aux_size);
+	self->aux = MAP_FAILED;
+	munmap(self->base, (1 + DATA_PAGES) * PAGE);
+	self->base = MAP_FAILED;
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "main.0"));
+	EXPECT_EQ(0, sim_stat(self->gpu, "vm_faults"));
+	ASSERT_LT(0, dom_str(self, "main.0", "record_state", st, sizeof(st)));
+	EXPECT_STREQ("idle", st);
+
+	self->nbytes = 0;
+	self->nrecs = 0;
+	self->data_tail = 0;
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	ASSERT_LT(0, dom_str(self, "main.0", "record_state", st, sizeof(st)));
+	EXPECT_STREQ("recording", st);
+	ASSERT_EQ(0, sim_advance(self->gpu, 10000, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_EQ(99 * NVPC_PKT_LONG, self->nbytes);
+	check_latency50(_metadata, self->bytes, 99, 3030, 3099);
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_faults"));
+	EXPECT_EQ(0, sim_stat(self->gpu, "vm_faults"));
+}
+
+/*
+ * Disabled with the packet formed in cycle 999 outgoing and enabled at
+ * once (cycle 1030): the window is not known quiet, the session is on
+ * probation (LIMIT at START). In cycles 1030 .. 1059 the old packet
+ * lands at START (1049) and LIMIT stops the domain; the drain drops it
+ * and writes START again in cycle 1060 (the manual clock stands still
+ * meanwhile; the test waits for that write). 10^4 cycles from 1060:
+ * packets formed in 1099 .. 10999 (100, the last lands in 11049):
+ * cycles 40 + 100k, the first 40 cycles with 12 ones, the others 100
+ * with 30; no packet of cycles 1000 (the old one). One gap: the new
+ * session's restart of the cycle counter.
+ */
+TEST_F(rec, reenable_drops_outgoing_packet)
+{
+	int i;
+
+	latency50_first(_metadata, self);
+	ASSERT_EQ(0, sim_cmd(self->gpu, "trace", "clear"));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "trace", "on"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, sim_advance(self->gpu, 30, "main.0"));
+	/* RECORD_START of main.0: the arm, then the probation's end */
+	for (i = 0; i < 200 && trace_writes(self->gpu, 0xa760) < 2; i++)
+		usleep(10000);
+	ASSERT_EQ(2, trace_writes(self->gpu, 0xa760));
+	ASSERT_EQ(0, sim_advance(self->gpu, 10000, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_EQ(109 * NVPC_PKT_LONG, self->nbytes);
+	check_latency50(_metadata, self->bytes + 9 * NVPC_PKT_LONG, 100, 1060,
+			1099);
+	EXPECT_EQ(109, nvpc_ev_count(self->fd));
+	EXPECT_EQ(1, dom_num(self, "main.0", "record_gaps"));
+	EXPECT_EQ(0, sim_stat(self->gpu, "vm_faults"));
 }
 
 TEST_HARNESS_MAIN

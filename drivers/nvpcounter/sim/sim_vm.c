@@ -169,8 +169,10 @@ int nvpc_simdev_record_bind(void *priv, u32 *chan, u32 *dma)
 }
 
 /*
- * Lock held: a free slot, -EBUSY if [va, va + size) overlaps a mapping,
- * -ENOMEM if the table is full (the op's contract has no other errno)
+ * Lock held: the slot of a mapping of exactly [va, va + size) (which the
+ * new one replaces), else a free slot; -EBUSY if [va, va + size) overlaps
+ * a mapping, -ENOMEM if the table is full (the op's contract has no other
+ * errno)
  */
 static int nvpc_simdev_vm_slot(struct nvpc_simdev *sd, u64 va, u64 size)
 {
@@ -184,6 +186,8 @@ static int nvpc_simdev_vm_slot(struct nvpc_simdev *sd, u64 va, u64 size)
 				slot = i;
 			continue;
 		}
+		if (m->va == va && m->size == size)
+			return i;
 		if (va < m->va + m->size && m->va < va + size)
 			return -EBUSY;
 	}
@@ -241,18 +245,22 @@ static bool nvpc_simdev_vm_args_ok(struct nvpc_simdev *sd, u64 va, u64 size,
  *
  * GPU address @va + x is then in @pages[(x / PAGE_SIZE) % @nr_pages].
  * Each page is DMA-mapped for the platform device (DMA_FROM_DEVICE), as
- * for a real GPU; the model writes through the kernel addresses. Process
- * context.
+ * for a real GPU; the model writes through the kernel addresses. A
+ * mapping of exactly @va and @size is replaced at once, under the lock
+ * the model writes packets under: a packet lands in its pages or in
+ * @pages, never in nothing; its DMA mappings are undone as
+ * nvpc_simdev_record_unmap() does. Process context.
  *
  * Return: 0; -EINVAL for bad arguments (see the checks), -EBUSY if the
- * window overlaps a mapping, -EOPNOTSUPP before G84, -ENOMEM (also when
- * NVPC_SIMDEV_VM_MAX mappings exist).
+ * window overlaps a mapping other than one of exactly @va and @size,
+ * -EOPNOTSUPP before G84, -ENOMEM (also when NVPC_SIMDEV_VM_MAX mappings
+ * exist).
  */
 int nvpc_simdev_record_map(void *priv, u64 va, u64 size, void **pages,
 			   unsigned int nr_pages)
 {
 	struct nvpc_simdev *sd = priv;
-	struct nvpc_simdev_vm_map *m;
+	struct nvpc_simdev_vm_map *m, *old = NULL;
 	unsigned long flags;
 	unsigned int i;
 	int ret, slot;
@@ -294,10 +302,16 @@ int nvpc_simdev_record_map(void *priv, u64 va, u64 size, void **pages,
 	nvpc_simdev_lock(sd, &flags);
 	slot = nvpc_simdev_vm_slot(sd, va, size);
 	if (slot >= 0) {
+		/* a packet lands in the old pages or in the new ones */
+		old = sd->vm[slot];
 		sd->vm[slot] = m;
 		sd->seq++;	/* a copy's packets resolve anew */
 	}
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	if (old) {
+		llist_add(&old->free_node, &sd->vm_free);
+		schedule_work(&sd->vm_free_work);
+	}
 	if (slot < 0) {
 		ret = slot;
 		nvpc_simdev_vm_dbg(sd, "%#llx+%#llx: %s\n", va, size,
