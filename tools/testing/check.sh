@@ -54,7 +54,10 @@ if make -s -C "$TOP" modules selftests nvpc > "$TOP/build/selftests.log" 2>&1; t
 	result ok "build: modules, kselftests and tools/nvpc"
 	# Each kernel's whole suite takes 360-480 s on an idle machine and
 	# up to 865 s measured on a loaded one (the debug kernel's build runs
-	# beside it on a fresh machine): a bound of twice that, not a test.
+	# beside it on a fresh machine): a bound of twice that, not a test,
+	# which run.sh multiplies by the host's time scale (its load at boot;
+	# each test's bound inside grows with the guest's: testing.rst "A
+	# busy machine").
 	# shellcheck disable=SC2086
 	NVPC_VM_TIMEOUT=${NVPC_VM_TIMEOUT:-1800} "$TOP/tools/testing/vm/run.sh" $KVERS
 	# shellcheck disable=SC2086

@@ -36,7 +36,10 @@ else
 fi
 
 # Under TCG the debug kernel runs about 5-10x slower than the others:
-# a longer bound per test and per run.
+# a longer bound per test and per run. (Its slowness is in the kernel:
+# the guest's time-scale loop, user space, hardly sees it. Both bounds
+# are still multiplied by the machine's load, the run's by the host's
+# time scale and each test's by the guest's: testing.rst "A busy machine".)
 NVPC_VM_IMAGE=$DIR/bzImage NVPC_VM_MODROOT=$DIR/root NVPC_VM_NAME=debug \
 	NVPC_VM_TIMEOUT=${NVPC_DEBUG_TIMEOUT:-2400} \
 	NVPC_TEST_TIMEOUT=${NVPC_TEST_TIMEOUT:-1500} \
