@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
 #include <linux/perf_event.h>
+#include <linux/percpu.h>
 #include <linux/spinlock.h>
 
 #include "engine.h"
@@ -32,7 +33,9 @@ extern struct dentry *nvpc_debugfs_root;
  * @refs: the registry's reference plus one per open event (taken under
  *	@active_lock while not @gone)
  * @release_work: unregisters the PMU and frees everything after the last
- *	event's reference, outside perf's event teardown
+ *	event's reference, outside perf's event teardown; again every
+ *	second while perf still holds the PMU's contexts
+ * @release_tries: releases that found perf still holding the contexts
  * @node: entry in the registry list, or in the graveyard once released
  * @id: registry index: PMU "nvpcounter" for 0, "nvpcounter_<id>" otherwise
  * @name: the PMU name
@@ -102,6 +105,8 @@ extern struct dentry *nvpc_debugfs_root;
  * @rec_parked: record sessions parked by a del in the open transaction
  *	(under @lock)
  * @rec_max_pages: the most AUX pages the backend maps (0: no record_map)
+ * @reads_deferred: reads that found their CPU inside a hold of an engine
+ *	lock, or in NMI, and kept the event's last count (nvpc_event_read())
  */
 struct nvpc_core {
 	struct nvpc_device *ndev;
@@ -109,7 +114,8 @@ struct nvpc_core {
 	const struct nvpc_chip_desc *chip;
 	char bus_id[32];
 	struct kref refs;
-	struct work_struct release_work;
+	struct delayed_work release_work;
+	unsigned int release_tries;
 	struct list_head node;
 	int id;
 	char name[32];
@@ -154,9 +160,51 @@ struct nvpc_core {
 	unsigned int nr_rec_hw;
 	unsigned int rec_parked;
 	u32 rec_max_pages;
+	atomic64_t reads_deferred;
 };
 
 #define to_nvpc_core(p)	container_of(p, struct nvpc_core, pmu)
+
+/**
+ * nvpc_lock() - take @core's engine lock, interrupts off
+ * @core: the GPU
+ * @flags: unsigned long for the saved interrupt state
+ *
+ * The CPU's nvpc_lock_depth counts the engine locks it holds or is
+ * about to hold, from before the lock is taken to after it is released,
+ * with interrupts off throughout. Whatever runs on the CPU inside that
+ * span without being called by it (an NMI, a kprobe or a tracepoint
+ * fired there, a BPF program they run) sees the count and must not take
+ * an engine lock: its CPU may hold it (nvpc_event_read()). The CPU's
+ * nvpc_lock_seq numbers its holds, so that a backend can tell the
+ * register accesses of one interrupts-off hold from the next (the sim's
+ * irqoff_max, Documentation/sim.rst).
+ */
+#define nvpc_lock(core, flags)					\
+	do {								\
+		local_irq_save(flags);					\
+		__this_cpu_inc(nvpc_lock_depth);			\
+		__this_cpu_inc(nvpc_lock_seq);				\
+		raw_spin_lock(&(core)->lock);				\
+	} while (0)
+
+/**
+ * nvpc_unlock() - release what nvpc_lock() took
+ * @core: the GPU
+ * @flags: the interrupt state nvpc_lock() saved
+ */
+#define nvpc_unlock(core, flags)					\
+	do {								\
+		raw_spin_unlock(&(core)->lock);			\
+		__this_cpu_dec(nvpc_lock_depth);			\
+		local_irq_restore(flags);				\
+	} while (0)
+
+/* may this CPU take an engine lock here (see nvpc_lock())? */
+static inline bool nvpc_lock_nested(void)
+{
+	return in_nmi() || this_cpu_read(nvpc_lock_depth);
+}
 
 /* the perf events counting on the GPU, for the log */
 static inline unsigned int nvpc_nr_counting(struct nvpc_core *core)
@@ -174,7 +222,9 @@ int nvpc_pmu_module_init(void);
 void nvpc_pmu_module_exit(void);
 int nvpc_pmu_register(struct nvpc_core *core);
 void nvpc_pmu_detach(struct nvpc_core *core);
+bool nvpc_pmu_wait_idle(struct nvpc_core *core, unsigned int ms);
 void nvpc_pmu_unregister(struct nvpc_core *core);
+extern u64 nvpc_pmu_hold_until_ns;
 int nvpc_sysfs_domains_add(struct nvpc_core *core);
 void nvpc_debugfs_add(struct nvpc_core *core);
 void nvpc_sysfs_domains_remove(struct nvpc_core *core);

@@ -19,14 +19,14 @@ static int nvpc_dump_range(struct seq_file *m, struct nvpc_core *core,
 	int i;
 
 	for (a = start; a < end; a += 16) {
-		raw_spin_lock_irqsave(&core->lock, flags);
+		nvpc_lock(core, flags);
 		if (READ_ONCE(core->gone)) {
-			raw_spin_unlock_irqrestore(&core->lock, flags);
+			nvpc_unlock(core, flags);
 			return -ENODEV;
 		}
 		for (i = 0; i < 4; i++)
 			v[i] = nvpc_rd32(core->ndev, a + 4 * i);
-		raw_spin_unlock_irqrestore(&core->lock, flags);
+		nvpc_unlock(core, flags);
 		seq_printf(m, "%06x: %08x %08x %08x %08x\n", a, v[0], v[1],
 			   v[2], v[3]);
 	}

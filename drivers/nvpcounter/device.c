@@ -28,9 +28,27 @@ static DEFINE_MUTEX(nvpc_registry_lock);
 static LIST_HEAD(nvpc_registry);
 /* released cores perf may still reach (see above), under the lock */
 static LIST_HEAD(nvpc_graveyard);
+/* cores whose release waits for perf to let go of their PMU (the lock) */
+static LIST_HEAD(nvpc_releasing);
 static DEFINE_IDA(nvpc_ids);
 
 static struct workqueue_struct *nvpc_release_wq;
+
+/*
+ * How long a release waits for perf to let go of the PMU's per-CPU
+ * contexts before it leaves the PMU registered and tries again a second
+ * later (nvpc_core_release()).
+ */
+static unsigned int nvpc_release_wait_ms = 10 * MSEC_PER_SEC;
+module_param_named(release_wait_ms, nvpc_release_wait_ms, uint, 0644);
+MODULE_PARM_DESC(release_wait_ms,
+		 "ms a removed GPU's PMU waits for perf's contexts before it is retried a second later (default 10000)");
+
+/* engine locks each CPU holds or is taking, and its holds so far (core.h) */
+DEFINE_PER_CPU(unsigned int, nvpc_lock_depth);
+EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_depth);
+DEFINE_PER_CPU(unsigned long, nvpc_lock_seq);
+EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_seq);
 
 static void nvpc_core_release_work(struct work_struct *work);
 static void nvpc_core_release(struct nvpc_core *core);
@@ -88,7 +106,7 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	INIT_LIST_HEAD(&core->rec_bufs);
 	mutex_init(&core->active_lock);
 	kref_init(&core->refs);
-	INIT_WORK(&core->release_work, nvpc_core_release_work);
+	INIT_DELAYED_WORK(&core->release_work, nvpc_core_release_work);
 
 	/* a removed GPU's PMU whose last event just closed: let it go first */
 	flush_workqueue(nvpc_release_wq);
@@ -187,13 +205,13 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 	 * under the engine lock: no register access is in flight after this
 	 */
 	mutex_lock(&core->active_lock);
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	/* the GPU writes no more into AUX pages perf will free */
 	if (core->gen)
 		nvpc_record_detach(core);
 	was_gone = xchg(&core->gone, true);
 	active = nvpc_nr_counting(core);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	/* the backend is not called after this: give back what events hold */
 	if (core->active_held && ndev->ops && ndev->ops->active_put)
 		ndev->ops->active_put(ndev->priv);
@@ -236,6 +254,34 @@ static void nvpc_core_release(struct nvpc_core *core)
 	struct nvpc_core *old, *tmp;
 	LIST_HEAD(buried);
 
+	/*
+	 * perf still in the PMU's contexts after the bound is perf's defect,
+	 * not a reason to block the remover (or the release worker) for
+	 * ever: the PMU stays registered, its GPU gone (opens get ENODEV, its
+	 * name is not reused), and the release runs again a second later;
+	 * module exit cannot come first, since perf holds the module until
+	 * it is done with the last event
+	 */
+	if (core->pmu_registered &&
+	    !nvpc_pmu_wait_idle(core, READ_ONCE(nvpc_release_wait_ms))) {
+		if (!core->release_tries++) {
+			dev_err(core->dev, "%s: perf still holds the PMU's contexts %u ms after its last event; it stays registered and is released once perf lets go (retried every second)\n",
+				core->name, READ_ONCE(nvpc_release_wait_ms));
+			mutex_lock(&nvpc_registry_lock);
+			list_add(&core->node, &nvpc_releasing);
+			mutex_unlock(&nvpc_registry_lock);
+		}
+		queue_delayed_work(nvpc_release_wq, &core->release_work, HZ);
+		return;
+	}
+	if (core->release_tries) {
+		dev_info(core->dev, "%s: released after %u tries\n", core->name,
+			 core->release_tries + 1);
+		mutex_lock(&nvpc_registry_lock);
+		list_del(&core->node);
+		mutex_unlock(&nvpc_registry_lock);
+	}
+
 	mutex_lock(&nvpc_registry_lock);
 	list_splice_init(&nvpc_graveyard, &buried);
 	mutex_unlock(&nvpc_registry_lock);
@@ -258,7 +304,8 @@ static void nvpc_core_release(struct nvpc_core *core)
 
 static void nvpc_core_release_work(struct work_struct *work)
 {
-	nvpc_core_release(container_of(work, struct nvpc_core, release_work));
+	nvpc_core_release(container_of(to_delayed_work(work), struct nvpc_core,
+				       release_work));
 }
 
 /* removal drops the registry's reference and releases in place */
@@ -271,7 +318,7 @@ static void nvpc_core_release_deferred(struct kref *kref)
 {
 	struct nvpc_core *core = container_of(kref, struct nvpc_core, refs);
 
-	queue_work(nvpc_release_wq, &core->release_work);
+	queue_delayed_work(nvpc_release_wq, &core->release_work, 0);
 }
 
 /**
@@ -337,6 +384,23 @@ void nvpc_registry_exit(void)
 {
 	struct nvpc_core *core, *tmp;
 
+	/*
+	 * A release still retrying: perf held the module until it was done
+	 * with the PMU's last event, so its contexts are idle now; release
+	 * it here, before its timer could queue it on a freed workqueue
+	 */
+	for (;;) {
+		mutex_lock(&nvpc_registry_lock);
+		core = list_first_entry_or_null(&nvpc_releasing,
+						struct nvpc_core, node);
+		mutex_unlock(&nvpc_registry_lock);
+		if (!core)
+			break;
+		cancel_delayed_work_sync(&core->release_work);
+		WRITE_ONCE(nvpc_pmu_hold_until_ns, 0);
+		WRITE_ONCE(nvpc_release_wait_ms, 10 * MSEC_PER_SEC);
+		nvpc_core_release(core);
+	}
 	destroy_workqueue(nvpc_release_wq);
 	/*
 	 * No open can be inside a buried PMU's event_init now: it holds
@@ -360,6 +424,22 @@ static int nvpc_devices_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(nvpc_devices);
 
+/*
+ * A test hook (Documentation/perf.rst "Removal"): a write of N makes
+ * perf's contexts of every PMU read busy for N ms from now, as if perf
+ * still held them, so that the bounded wait of a release can be seen.
+ */
+static int nvpc_release_hold_set(void *data, u64 ms)
+{
+	if (ms > 60 * MSEC_PER_SEC)
+		return -EINVAL;
+	WRITE_ONCE(nvpc_pmu_hold_until_ns,
+		   ms ? ktime_get_ns() + ms * NSEC_PER_MSEC : 0);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(nvpc_release_hold_fops, NULL, nvpc_release_hold_set,
+			 "%llu\n");
+
 /**
  * nvpc_registry_init() - set up the registry and its debugfs file
  *
@@ -372,5 +452,7 @@ int nvpc_registry_init(void)
 		return -ENOMEM;
 	debugfs_create_file("devices", 0400, nvpc_debugfs_root, NULL,
 			    &nvpc_devices_fops);
+	debugfs_create_file_unsafe("release_hold_ms", 0200, nvpc_debugfs_root,
+				   NULL, &nvpc_release_hold_fops);
 	return 0;
 }

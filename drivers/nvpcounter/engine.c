@@ -385,6 +385,26 @@ static void nvpc_event_fold(struct perf_event *event, int idx)
 	nvpc_event_fold_to(event, dom->acc[idx]);
 }
 
+/*
+ * Stamp what a group read's sample of @dom collected: @dom, and on a
+ * @global_swap generation every running domain, since its one swap
+ * sampled them all. The group's members of any of those domains then
+ * count up to this sample without another swap: one swap per group read.
+ */
+static void nvpc_engine_snap(struct nvpc_core *core, struct nvpc_domain *dom)
+{
+	unsigned int i;
+
+	for (i = 0; i < core->nr_domains; i++) {
+		struct nvpc_domain *d = &core->domains[i];
+
+		if (d != dom && (!core->gen->global_swap || !d->run))
+			continue;
+		d->snap = core->snap;
+		memcpy(d->snap_acc, d->acc, sizeof(d->acc));
+	}
+}
+
 /**
  * nvpc_engine_update() - sample the GPU and bring an event up to date
  * @core: the GPU
@@ -402,7 +422,7 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 	/* added after its GPU went away: nothing counts, nothing changes */
 	if (event->hw.idx == NVPC_IDX_DETACHED)
 		return;
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	/*
 	 * One sample of a domain serves a whole group read (pmu.c): its
 	 * members count up to the sums of that sample (@snap_acc), not to
@@ -415,8 +435,7 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 	     local64_read(&event->hw.prev_count) >
 	     dom->snap_acc[event->hw.idx])) {
 		nvpc_engine_sample(core, dom);
-		dom->snap = core->snap;
-		memcpy(dom->snap_acc, dom->acc, sizeof(dom->acc));
+		nvpc_engine_snap(core, dom);
 	}
 	/* not counting before the transaction's commit */
 	if (!(event->hw.flags & NVPC_HW_FRESH)) {
@@ -427,7 +446,7 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 		else
 			local64_set(&event->hw.prev_count, now);
 	}
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 }
 
 /*
@@ -445,20 +464,20 @@ static void nvpc_poll_work(struct work_struct *work)
 	bool more;
 
 	for (i = 0; i < core->nr_domains; i++) {
-		raw_spin_lock_irqsave(&core->lock, flags);
+		nvpc_lock(core, flags);
 		/* perf is between adds and dels: sample at the next poll */
 		if (!core->txn)
 			nvpc_engine_sample(core, core->gen->global_swap ? NULL :
 					  &core->domains[i]);
-		raw_spin_unlock_irqrestore(&core->lock, flags);
+		nvpc_unlock(core, flags);
 		if (core->gen->global_swap)
 			break;
 		cond_resched();
 	}
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	nvpc_poll_update(core);
 	more = core->nr_active && !READ_ONCE(core->gone);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	if (more)
 		queue_delayed_work(system_unbound_wq, &core->poll_work,
 				   nsecs_to_jiffies(core->poll_ns));
@@ -771,7 +790,7 @@ int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
 	unsigned long flags;
 	bool busy;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	held = dom->nr_claims ? dom->mode : dom->run;
 	busy = (dom->nr_claims && (held != mode || mode->alone)) ||
 	       (dom->run && dom->run != mode);
@@ -779,7 +798,7 @@ int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
 		dom->mode = mode;
 		dom->nr_claims++;
 	}
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	if (!busy)
 		return 0;
 	nvpc_dbg(core, "domain %s is claimed for %s: no %s event on it\n",
@@ -796,10 +815,10 @@ void nvpc_domain_unclaim(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	if (dom->nr_claims)
 		dom->nr_claims--;
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 }
 
 /**
@@ -817,12 +836,12 @@ void nvpc_engine_txn(struct nvpc_core *core, bool open)
 
 	unsigned int m;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	if (open)
 		core->txn++;
 	else if (core->txn && !--core->txn)
 		nvpc_commit(core);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	if (open || core->txn)
 		return;
 	nvpc_poll_kick(core);
@@ -898,7 +917,7 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	bool rotating, kept;
 	int idx, old_idx;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	rotating = nvpc_event_rotating(core, event);
 	if (READ_ONCE(core->gone)) {
 		/*
@@ -921,13 +940,13 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 		 */
 		event->hw.idx = NVPC_IDX_DETACHED;
 		event->hw.config_base = 0;
-		raw_spin_unlock_irqrestore(&core->lock, flags);
+		nvpc_unlock(core, flags);
 		return 0;
 	}
 	idx = nvpc_slot_alloc(core, core->slots, dom, event, &claimed,
 			      rotating ? event->hw.config_base : 0);
 	if (idx < 0) {
-		raw_spin_unlock_irqrestore(&core->lock, flags);
+		nvpc_unlock(core, flags);
 		nvpc_dbg(core, "domain %s: no free slot\n", dom->name);
 		return idx;
 	}
@@ -950,7 +969,7 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	core->nr_active++;
 	if (!core->txn)
 		nvpc_commit(core);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	if (!core->txn)
 		nvpc_poll_kick(core);
 	return 0;
@@ -1014,7 +1033,7 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 
 	if (event->hw.idx == NVPC_IDX_DETACHED)
 		return;
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	if (event->hw.flags & NVPC_HW_FRESH) {
 		/* added and deleted in one transaction: it never counted */
 		event->hw.flags &= ~NVPC_HW_FRESH;
@@ -1039,7 +1058,7 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 	core->nr_active--;
 	if (!core->txn)
 		nvpc_commit(core);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	if (!core->txn)
 		nvpc_poll_kick(core);
 }

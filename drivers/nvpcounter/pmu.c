@@ -114,9 +114,20 @@ static ssize_t identifier_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(identifier);
 
+/* reads answered with the last count (nvpc_event_read()) */
+static ssize_t reads_deferred_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct nvpc_core *core = to_nvpc_core(dev_get_drvdata(dev));
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&core->reads_deferred));
+}
+static DEVICE_ATTR_RO(reads_deferred);
+
 static struct attribute *nvpc_common_attrs[] = {
 	&dev_attr_cpumask.attr,
 	&dev_attr_identifier.attr,
+	&dev_attr_reads_deferred.attr,
 	NULL,
 };
 
@@ -178,6 +189,52 @@ static const struct nvpc_event_kind *nvpc_kind(struct perf_event *event)
 	return &nvpc_kind_count;
 }
 
+static bool nvpc_is_timer(const struct perf_event *event);
+
+/*
+ * Which events may share a group with ours (Documentation/perf.rst
+ * "Sampling"). perf reads every member of a group, ours among them, at
+ * each sample of any member that samples, from where that member's
+ * sample is taken. A clock's sample comes from its hrtimer interrupt,
+ * which never lands inside an engine lock hold (interrupts are off
+ * there) nor in NMI. Any other sampler's may: a tracepoint, kprobe or
+ * uprobe fires wherever its code runs (inside our own lock holds
+ * included), a breakpoint in the debug exception, a context switch
+ * under the runqueue lock, a hardware counter in NMI, a bpf-output
+ * event wherever its program runs. So a group with one of our events
+ * holds no event that samples but a clock. A sampler that joins the
+ * group later (its own event_init, not ours) is caught by add(): the
+ * group never schedules, so the sampler never fires.
+ */
+static int nvpc_group_samplers(struct nvpc_core *core,
+			       struct perf_event *ev)
+{
+	bool bpf_output = ev->attr.type == PERF_TYPE_SOFTWARE &&
+			  ev->attr.config == PERF_COUNT_SW_BPF_OUTPUT;
+
+	if (ev->pmu == &core->pmu || nvpc_is_timer(ev) ||
+	    (!is_sampling_event(ev) && !bpf_output))
+		return 0;
+	nvpc_dbg(core, "a group with a GPU event samples only from cpu-clock or task-clock: a %s event of type %u samples in it\n",
+		 bpf_output ? "bpf-output" : "sampling", ev->attr.type);
+	return -EINVAL;
+}
+
+/* nvpc_group_samplers() over the leader and every sibling of @event's group */
+static int nvpc_group_check_samplers(struct nvpc_core *core,
+				     struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sib;
+	int ret = nvpc_group_samplers(core, leader);
+
+	for_each_sibling_event(sib, leader) {
+		if (ret)
+			break;
+		ret = nvpc_group_samplers(core, sib);
+	}
+	return ret;
+}
+
 /* Place one group member on the throwaway slot tables. */
 static int nvpc_validate_member(struct nvpc_core *core,
 				struct nvpc_slots *fake,
@@ -219,6 +276,9 @@ static int nvpc_validate_group(struct nvpc_core *core,
 		nvpc_dbg(core, "a record event has its domain alone: no group\n");
 		return -EINVAL;
 	}
+	ret = nvpc_group_check_samplers(core, event);
+	if (ret)
+		return ret;
 	fake = kcalloc(core->nr_domains, sizeof(*fake), GFP_KERNEL);
 	if (!fake)
 		return -ENOMEM;
@@ -335,8 +395,9 @@ static int nvpc_event_init(struct perf_event *event)
 		return -ENODEV;
 	}
 	/*
-	 * perf_event_overflow(), the one way into a sample, is not exported
-	 * to modules: a clock leader samples the group instead
+	 * a driver emits a sample through perf_event_overflow() or
+	 * perf_event_output(), and the kernel exports neither to modules: a
+	 * clock leader samples the group instead
 	 */
 	if (is_sampling_event(event)) {
 		nvpc_dbg(core, "no sample period of its own: sample with a clock leader, perf record -e '{cpu-clock,EVENT}:S'\n");
@@ -390,8 +451,23 @@ static void nvpc_count_stop(struct nvpc_core *core, struct perf_event *event,
 static int nvpc_count_add(struct nvpc_core *core, struct perf_event *event,
 			  int flags)
 {
-	int ret = nvpc_kind(event)->engine_add(core, event);
+	int ret;
 
+	/*
+	 * the group as it is now, a sampler that joined after event_init
+	 * included (nvpc_group_samplers()); and GPU counters are
+	 * system-wide: perf refuses a cgroup event of a PMU without a task
+	 * context before event_init, this says it where it would matter
+	 */
+	ret = nvpc_group_check_samplers(core, event);
+#ifdef CONFIG_CGROUP_PERF
+	if (!ret && event->cgrp) {
+		nvpc_dbg(core, "GPU counters are system-wide: no cgroup events\n");
+		ret = -EINVAL;
+	}
+#endif
+	if (!ret)
+		ret = nvpc_kind(event)->engine_add(core, event);
 	if (ret)
 		return ret;
 	event->hw.state = flags & PERF_EF_START ? 0 :
@@ -554,6 +630,16 @@ static void nvpc_event_read(struct perf_event *event)
 	/* a record event counts its packets as its drain publishes them */
 	if ((event->hw.state & PERF_HES_STOPPED) || !kind->update)
 		return;
+	/*
+	 * Never spin on a lock this CPU may hold: a read from an NMI, or
+	 * from a kprobe, tracepoint or BPF program that fired inside an
+	 * engine lock hold (nvpc_lock()), keeps the last count. The next
+	 * read collects what it left: counts stay cumulative and exact.
+	 */
+	if (nvpc_lock_nested()) {
+		atomic64_inc(&core->reads_deferred);
+		return;
+	}
 	nvpc_group_read(core, event);
 	kind->update(core, event, true);
 	core->snap = 0;
@@ -794,27 +880,46 @@ static void nvpc_pmu_cancel_mux_timers(struct pmu *pmu)
  * reference: perf_pmu_unregister() would free that memory under it.
  * Wait until no CPU's context is busy.
  */
+/* until then (ktime ns) the PMUs' contexts read busy (a test hook) */
+u64 nvpc_pmu_hold_until_ns;
+
 static bool nvpc_pmu_contexts_idle(struct pmu *pmu)
 {
 	int cpu;
 
+	/* the test hook of debugfs release_hold_ms: perf "holds" them */
+	if (ktime_get_ns() < READ_ONCE(nvpc_pmu_hold_until_ns))
+		return false;
 	for_each_possible_cpu(cpu)
 		if (nvpc_pmu_cpu_ctx_busy(nvpc_pmu_cpu_ctx(pmu, cpu)))
 			return false;
 	return true;
 }
 
-static void nvpc_pmu_wait_idle(struct nvpc_core *core)
+/**
+ * nvpc_pmu_wait_idle() - wait, a bounded time, for perf to be done with
+ *	the PMU's per-CPU contexts after the GPU's last event
+ * @core: the GPU, no event left
+ * @ms: the bound
+ *
+ * The last event's _free_event() is a few instructions from done when
+ * this is called, so the wait is normally a single check. A context
+ * still busy after @ms is perf's, not ours: the caller leaves the PMU
+ * registered and asks again later (device.c, nvpc_core_release()).
+ *
+ * Context: process context; sleeps.
+ * Return: true when no CPU's context is busy, false after @ms.
+ */
+bool nvpc_pmu_wait_idle(struct nvpc_core *core, unsigned int ms)
 {
-	unsigned int ms;
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
 
-	/* the last event's _free_event() is a few instructions from done */
-	for (ms = 0; !nvpc_pmu_contexts_idle(&core->pmu); ms++) {
-		if (ms == 10 * MSEC_PER_SEC)
-			dev_warn(core->dev, "%s: perf still holds the PMU's contexts after 10 s; waiting\n",
-				 core->name);
+	while (!nvpc_pmu_contexts_idle(&core->pmu)) {
+		if (time_after(jiffies, end))
+			return false;
 		usleep_range(1000, 2000);
 	}
+	return true;
 }
 
 /**
@@ -828,11 +933,10 @@ void nvpc_pmu_detach(struct nvpc_core *core)
 
 /**
  * nvpc_pmu_unregister() - take the PMU of a GPU away
- * @core: the GPU, no event left
+ * @core: the GPU, no event left, its contexts idle (nvpc_pmu_wait_idle())
  */
 void nvpc_pmu_unregister(struct nvpc_core *core)
 {
-	nvpc_pmu_wait_idle(core);
 	nvpc_sysfs_domains_remove(core);
 	nvpc_pmu_cancel_mux_timers(&core->pmu);
 	/*

@@ -79,7 +79,7 @@
  */
 #define NVPC_REC_QUIET_NS	(2 * NSEC_PER_USEC)
 #define NVPC_REC_QUIET_READS	32
-/* the watchdog: PERIODIC pulses without a packet, and a floor */
+/* the watchdog: packet periods without a packet, and a floor */
 #define NVPC_REC_WATCHDOG_PULSES 64
 #define NVPC_REC_WATCHDOG_MIN_NS (500 * NSEC_PER_MSEC)
 
@@ -157,6 +157,7 @@ struct nvpc_rec_buf {
  * @x_watch: the position after a packet that may have been in flight at
  *	the old LIMIT when LIMIT was raised (0: none; watchdog)
  * @moved_ns: when the position last moved (watchdog)
+ * @start_ns: when the session started (watchdog)
  * @quiet: the quiet state of the domain's window (&nvpc_rec_buf.scratch)
  * @probation: LIMIT is at START: the one packet that lands there is
  *	dropped ("DOC: the outgoing packet")
@@ -185,6 +186,7 @@ struct nvpc_record {
 	u64 last_ns;
 	u32 x_watch;
 	u64 moved_ns;
+	u64 start_ns;
 	struct nvpc_rec_buf *quiet;
 	bool probation;
 };
@@ -256,9 +258,9 @@ static struct nvpc_rec_buf *nvpc_record_quiet_get(struct nvpc_core *core,
 	u64 va, window;
 
 	nvpc_record_window(core, dom, &va, &window);
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	q = nvpc_record_quiet_find(core, va);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	if (q)
 		return q;
 	q = devm_kzalloc(core->dev, sizeof(*q), GFP_KERNEL);
@@ -272,9 +274,9 @@ static struct nvpc_rec_buf *nvpc_record_quiet_get(struct nvpc_core *core,
 	q->size = PAGE_SIZE;
 	q->scratch = true;
 	q->page = (void *)page;
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	list_add_tail(&q->node, &core->rec_bufs);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	return q;
 }
 
@@ -348,6 +350,17 @@ static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
 		nvpc_dbg(core, "opbits 0x%x: STOP of %s takes 0x%x\n",
 			 opbits >> 16, core->gen->name,
 			 core->gen->opbits[NVPC_SLOT_STOP] >> 16);
+		return -EINVAL;
+	}
+	/*
+	 * STOP_OP bit 18 makes argument 3 the SETFLAG input (envytools'
+	 * pcounter.rst "Input selection"), whose SETFLAG_OP no record field
+	 * gives: the record setup leaves it as it was, so STOP would be
+	 * whatever an earlier user left there
+	 */
+	if (opbits & NVPC_OP_ES_ARG3_SETFLAG) {
+		nvpc_dbg(core, "opbits 0x%x: a record event's STOP cannot take SETFLAG (no record field programs SETFLAG_OP)\n",
+			 opbits >> 16);
 		return -EINVAL;
 	}
 	memset(p, 0, sizeof(*p));
@@ -486,7 +499,7 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 	ret = nvpc_domain_claim(core, dom, NVPC_CLAIM_RECORD);
 	if (ret)
 		goto err;
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	ret = -EBUSY;
 	for (i = 0; i < core->nr_domains; i++) {
 		if (core->gen->record == NVPC_REC_MAIN &&
@@ -497,11 +510,11 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 		}
 	}
 	dom->rec = rec;
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	return 0;
 
 err_unlock:
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	nvpc_domain_unclaim(core, dom);
 err:
 	kfree(rec);
@@ -520,7 +533,7 @@ void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event)
 	struct nvpc_record *rec;
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	rec = dom->rec;
 	dom->rec = NULL;
 	if (dom->rec_state != NVPC_REC_FAULTED)
@@ -528,7 +541,7 @@ void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event)
 	list_for_each_entry(buf, &core->rec_bufs, node)
 		if (rec && buf->owner == rec)
 			buf->owner = NULL;
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	if (rec) {
 		hrtimer_cancel(&rec->timer);
 		nvpc_domain_unclaim(core, dom);
@@ -582,11 +595,11 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 		goto err_unlock;
 	}
 	/* record_map replaces a mapping of the same window: only the scratch */
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	list_for_each_entry(q, &core->rec_bufs, node)
 		if (!q->scratch && q->mapped && q->va == buf->va)
 			ret = -EBUSY;
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	if (ret) {
 		nvpc_dbg(core, "another AUX area is mapped at 0x%llx\n",
 			 buf->va);
@@ -599,7 +612,7 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 			 buf->va, ret);
 		goto err_unlock;
 	}
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	q = nvpc_record_quiet_find(core, buf->va);
 	if (q)
 		q->mapped = false;	/* the AUX pages replaced the scratch */
@@ -609,7 +622,7 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 		buf->owner->owned++;
 	}
 	list_add(&buf->node, &core->rec_bufs);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	mutex_unlock(&core->active_lock);
 	return buf;
 
@@ -651,17 +664,17 @@ void nvpc_record_free_aux(void *priv)
 
 	/* the device stays (@gone clear) while @active_lock is held */
 	mutex_lock(&core->active_lock);
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	if (buf->mapped && !core->gone) {
 		q = nvpc_record_quiet_find(core, buf->va);
 		if (!nvpc_record_unquiet(core, q, buf->dom))
 			q = NULL;
 	}
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	if (q)
 		ret = core->ndev->ops->record_map(core->ndev->priv, q->va,
 						  q->window, &q->page, 1);
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	if (q && !ret) {
 		buf->mapped = false;
 		q->mapped = true;
@@ -673,7 +686,7 @@ void nvpc_record_free_aux(void *priv)
 	if (buf->owner)
 		buf->owner->owned--;
 	list_del(&buf->node);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	mutex_unlock(&core->active_lock);
 	kfree(buf);
 }
@@ -870,12 +883,30 @@ static int nvpc_record_pos(struct nvpc_core *core, struct nvpc_record *rec,
 	return st & NVPC_RECORD_STATUS_FAULT ? -EFAULT : 0;
 }
 
+/*
+ * A position the hardware cannot be at (nvpc_record_pos() logged it): no
+ * VM fault (FAULT is clear), but where the packets since the last drain
+ * are is not known. The session ends there: nothing more is published,
+ * the output ends TRUNCATED, record_gaps counts the loss, and the domain
+ * is idle: the next enable starts anew. @core->lock held.
+ */
+static void nvpc_record_lost_pos(struct nvpc_core *core,
+				 struct nvpc_record *rec)
+{
+	nvpc_record_hw_off(core, rec);
+	nvpc_record_gap(rec);
+	nvpc_record_publish(core, rec, 0, PERF_AUX_FLAG_TRUNCATED);
+	WRITE_ONCE(rec->dom->rec_state, NVPC_REC_IDLE);
+}
+
 /* Act on a bad nvpc_record_pos(); false: the session is over. */
 static bool nvpc_record_pos_bad(struct nvpc_core *core,
 				struct nvpc_record *rec, int ret, u32 x_now)
 {
 	if (ret == -ENODEV)
 		nvpc_record_gone(core, rec);
+	else if (ret == -ERANGE)
+		nvpc_record_lost_pos(core, rec);
 	else
 		nvpc_record_fault(core, rec, x_now - rec->x_pub);
 	return false;
@@ -885,21 +916,31 @@ static bool nvpc_record_pos_bad(struct nvpc_core *core,
  * Watchdog: LIMIT was raised while the position was at the old LIMIT's
  * slot, so that slot's packet may have been in flight and the hardware
  * may have stopped after it (@x_watch). The position has sat there for
- * NVPC_REC_WATCHDOG_PULSES PERIODIC pulses (and at least
- * NVPC_REC_WATCHDOG_MIN_NS): it did.
+ * NVPC_REC_WATCHDOG_PULSES packet periods (and at least
+ * NVPC_REC_WATCHDOG_MIN_NS): it did. The period is PERIODIC's with
+ * PERIODIC STOP; with any other STOP source the session's mean time per
+ * packet until the raise (a STOP that went quiet meanwhile is taken for
+ * a stop too: the restart then costs the counts since its last packet,
+ * flagged as any gap).
  */
 static bool nvpc_record_wedged(struct nvpc_record *rec, u32 x_now, u64 now)
 {
 	u64 hz = max(rec->dom->clock_hz, rec->dom->desc->clock_hz), due;
+	u32 pkt = rec->prog.pkt;
 
 	if (x_now > rec->x_watch)
 		rec->x_watch = 0;
-	if (!rec->x_watch || x_now != rec->x_watch || x_now != rec->x_pub ||
-	    !rec->prog.periodic_stop || !hz)
+	if (!rec->x_watch || x_now != rec->x_watch || x_now != rec->x_pub)
 		return false;
-	/* PERIODIC periods are at most 2^15 * 0x400 cycles: no overflow */
-	due = div64_u64((u64)NVPC_PERIODIC_CLOCKS(rec->prog.periodic) *
-			NVPC_REC_WATCHDOG_PULSES * NSEC_PER_SEC, hz);
+	if (rec->prog.periodic_stop && hz)
+		/* PERIODIC periods are at most 2^15 * 0x400 cycles */
+		due = div64_u64((u64)NVPC_PERIODIC_CLOCKS(rec->prog.periodic) *
+				NVPC_REC_WATCHDOG_PULSES * NSEC_PER_SEC, hz);
+	else
+		/* ns since the start (< 2^50 in 13 days) x packet size: no overflow */
+		due = div64_u64((rec->moved_ns - rec->start_ns) * pkt,
+				max_t(u64, rec->bytes, pkt)) *
+		      NVPC_REC_WATCHDOG_PULSES;
 	return now - rec->moved_ns > max_t(u64, due, NVPC_REC_WATCHDOG_MIN_NS);
 }
 
@@ -934,7 +975,7 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	struct nvpc_domain *dom = rec->dom;
 	u32 x_now, n, x2, old_max;
 	u64 now = ktime_get_ns();
-	bool stopped;
+	bool stopped, at_limit;
 	int ret;
 
 	ret = nvpc_record_pos(core, rec, &x_now);
@@ -948,11 +989,14 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	n = x_now - rec->x_pub;
 	rec->bytes += n;
 	/*
-	 * Stopped: it wrote the packet at the LIMIT in force, or at one it
-	 * may have passed before the last raise (@x_suspect) and no more.
+	 * Stopped: it wrote the packet at the LIMIT in force (the free
+	 * space was used up: a stall), or at one it may have passed before
+	 * the last raise (@x_suspect) and no more, or the watchdog says it
+	 * stopped there: a LIMIT already raised, with room behind it, not a
+	 * stall; the restart is a gap all the same.
 	 */
-	stopped = x_now == rec->x_max + rec->prog.pkt ||
-		  (rec->x_suspect && x_now == rec->x_suspect);
+	at_limit = x_now == rec->x_max + rec->prog.pkt;
+	stopped = at_limit || (rec->x_suspect && x_now == rec->x_suspect);
 	if (!stopped && nvpc_record_wedged(rec, x_now, now)) {
 		nvpc_dbg(core, "%s: no packet for long after a LIMIT raise: restarting\n",
 			 dom->name);
@@ -984,8 +1028,8 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	return true;
 
 restart:
-	/* at the top of the window, or the AUX area filled up: a stall */
-	if (x_now + rec->prog.pkt <= rec->buf->window - rec->win_off)
+	/* at a LIMIT below the window's top: the free space filled up */
+	if (at_limit && x_now + rec->prog.pkt <= rec->buf->window - rec->win_off)
 		WRITE_ONCE(dom->stats.record_stalls, dom->stats.record_stalls + 1);
 	nvpc_record_gap(rec);
 	if (!nvpc_record_arm(core, rec, false)) {
@@ -1002,13 +1046,15 @@ lost:
 	 */
 	nvpc_record_gap(rec);
 	nvpc_record_hw_off(core, rec);
-	WRITE_ONCE(dom->rec_state, NVPC_REC_STALLED);
+	WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
 	return false;
 }
 
 /*
- * Stalled: the hardware waits at LIMIT. Take a fresh handle (perf reads
- * aux_tail in perf_aux_output_begin()) and restart once a packet fits.
+ * Stalled: the hardware waits at LIMIT, or a session that found its AUX
+ * area full at its start waits with the domain not yet in record mode.
+ * Take a fresh handle (perf reads aux_tail in perf_aux_output_begin())
+ * and (re)start once a packet fits: the latter as a new session.
  * @core->lock held, handle open, device present.
  *
  * Return: true if the session goes on (a handle is open).
@@ -1017,10 +1063,17 @@ static bool nvpc_record_resume(struct nvpc_core *core, struct nvpc_record *rec)
 {
 	perf_aux_output_end(&rec->handle, 0);
 	if (!perf_aux_output_begin(&rec->handle, rec->event)) {
+		/* perf disables the event: the session is over */
+		bool waited = rec->hw_on;
+
 		nvpc_record_hw_off(core, rec);
+		/* stopped at LIMIT: no packet is outgoing */
+		if (waited)
+			rec->quiet->unquiet = false;
+		WRITE_ONCE(rec->dom->rec_state, NVPC_REC_IDLE);
 		return false;
 	}
-	if (!nvpc_record_arm(core, rec, false))
+	if (!nvpc_record_arm(core, rec, !rec->hw_on))
 		return true;
 	rec->stalled = false;
 	WRITE_ONCE(rec->dom->rec_state, NVPC_REC_RECORDING);
@@ -1070,7 +1123,7 @@ enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
 	bool more = false;
 	u64 t0 = ktime_get_ns(), now;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	if (rec->active && core->gone)
 		nvpc_record_gone(core, rec);
 	else if (rec->active && rec->stalled)
@@ -1082,7 +1135,7 @@ enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
 	/* what the drain costs (make bench, record.rst "Throughput") */
 	WRITE_ONCE(st->record_drains, st->record_drains + 1);
 	WRITE_ONCE(st->record_drain_ns, st->record_drain_ns + now - t0);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	if (!more)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ns_to_ktime(nvpc_record_period(rec, now)));
@@ -1113,8 +1166,9 @@ static bool nvpc_record_wedged_hw(struct nvpc_core *core,
  *
  * Takes an AUX handle and programs the domain (pcounter.rst "Record mode
  * setup"). A session parked by a del in this perf transaction goes on
- * as it was. Without an AUX area, with a full one, on a wedged domain or
- * a gone device the event stays stopped.
+ * as it was. A session that finds its AUX area full is a stall: it
+ * starts once the consumer freed a packet's room. Without an AUX area,
+ * on a wedged domain or a gone device the event stays stopped.
  */
 void nvpc_record_start(struct perf_event *event)
 {
@@ -1125,18 +1179,18 @@ void nvpc_record_start(struct perf_event *event)
 	unsigned long flags;
 	const char *why;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	if (rec->parked) {
 		/* the hardware ran on, the handle is open: nothing lost */
 		rec->parked = false;
 		core->rec_parked--;
-		raw_spin_unlock_irqrestore(&core->lock, flags);
+		nvpc_unlock(core, flags);
 		event->hw.state = 0;
 		return;
 	}
 	why = !core->gone && nvpc_record_wedged_hw(core, dom) ?
 	      "wedged by a VM fault: no record until PCOUNTER is reset" : NULL;
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	event->hw.state = PERF_HES_STOPPED;
 	if (why) {
 		nvpc_dbg(core, "%s: %s\n", dom->name, why);
@@ -1150,7 +1204,7 @@ void nvpc_record_start(struct perf_event *event)
 	buf = perf_aux_output_begin(&rec->handle, event);
 	if (!buf)
 		return;
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	if (core->gone || !buf->mapped || buf->dom != dom) {
 		why = "no GPU mapping of this AUX area";
 		goto refuse;
@@ -1159,24 +1213,25 @@ void nvpc_record_start(struct perf_event *event)
 	/* a restart after a pause or a stall: the cycle counter restarts */
 	if (rec->sessions++)
 		nvpc_record_gap(rec);
-	rec->stalled = false;
-	if (!nvpc_record_arm(core, rec, true)) {
-		why = "less than a packet of room in the AUX area";
-		goto refuse;
-	}
 	rec->active = true;
 	rec->bytes = 0;
 	rec->last_bytes = 0;
 	rec->last_ns = ktime_get_ns();
-	WRITE_ONCE(dom->rec_state, NVPC_REC_RECORDING);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	rec->start_ns = rec->last_ns;
+	/* no packet's room: wait for the consumer, as mid-session */
+	rec->stalled = !nvpc_record_arm(core, rec, true);
+	if (rec->stalled)
+		WRITE_ONCE(dom->stats.record_stalls, dom->stats.record_stalls + 1);
+	WRITE_ONCE(dom->rec_state, rec->stalled ? NVPC_REC_STALLED :
+						  NVPC_REC_RECORDING);
+	nvpc_unlock(core, flags);
 	event->hw.state = 0;
 	hrtimer_start(&rec->timer, ns_to_ktime(NVPC_REC_PERIOD_START_NS),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 	return;
 
 refuse:
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	nvpc_dbg(core, "%s: %s\n", dom->name, why);
 	perf_aux_output_flag(&rec->handle, PERF_AUX_FLAG_TRUNCATED);
 	perf_aux_output_end(&rec->handle, 0);
@@ -1192,6 +1247,7 @@ refuse:
 static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
 {
 	struct nvpc_domain *dom = rec->dom;
+	bool was_on = rec->hw_on;
 	u32 x_now, x_last;
 	unsigned int i;
 	u64 since;
@@ -1207,9 +1263,13 @@ static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
 	}
 	nvpc_record_hw_off(core, rec);
 	if (rec->stalled) {
-		/* it waits at LIMIT: nothing new since its drain, nothing due */
+		/*
+		 * it waits at LIMIT (or never started): nothing new since its
+		 * drain, nothing due
+		 */
 		rec->stalled = false;
-		rec->quiet->unquiet = false;
+		if (was_on)
+			rec->quiet->unquiet = false;
 		nvpc_record_publish(core, rec, 0, 0);
 		WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
 		return;
@@ -1255,10 +1315,10 @@ void nvpc_record_stop(struct perf_event *event)
 		return;
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	hrtimer_cancel(&rec->timer);
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	if (rec->active)
 		nvpc_record_halt(core, rec);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 }
 
 /**
@@ -1284,13 +1344,13 @@ void nvpc_record_del(struct perf_event *event)
 
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	if (core->txn && rec->active && !core->gone && !rec->parked) {
 		rec->parked = true;
 		core->rec_parked++;
 		parked = true;
 	}
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	if (parked)
 		event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	else
@@ -1310,7 +1370,7 @@ static void nvpc_record_txn_end(struct nvpc_core *core)
 	/* most transactions park nothing: no lock, no scan */
 	if (!READ_ONCE(core->rec_parked))
 		return;
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	for (i = 0; i < core->nr_domains && !core->txn && core->rec_parked;
 	     i++) {
 		struct nvpc_record *rec = core->domains[i].rec;
@@ -1320,7 +1380,7 @@ static void nvpc_record_txn_end(struct nvpc_core *core)
 			nvpc_record_halt(core, rec);
 		}
 	}
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 }
 
 /**

@@ -14,8 +14,18 @@
  * Hardware state (mode, states, the live signal bitmap) is read from the
  * registers under the engine lock; once the device is gone those read
  * ENODEV while the engine's counters keep their last values.
+ *
+ * Who may read the hardware: what the GPU is doing now is what this
+ * PMU's events show, so those files answer only a reader perf would let
+ * open one, and the driver touches registers with interrupts off only for
+ * them. perf asks CAP_PERFMON (or CAP_SYS_ADMIN) of a CPU-wide event at
+ * perf_event_paranoid > 0; a module cannot read that sysctl
+ * (sysctl_perf_event_paranoid is not exported), so these files ask it at
+ * every level: EACCES otherwise. The driver's own statistics and
+ * bookkeeping (counters, slots, record_state, clocks) stay world-readable.
  */
 
+#include <linux/capability.h>
 #include <linux/kobject.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -82,14 +92,19 @@ static int nvpc_domain_hw(struct nvpc_domain_kobj *dk,
 	unsigned long flags;
 	int ret = 0;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
+	if (!perfmon_capable()) {
+		nvpc_dbg(core, "domains/%s: the hardware's state is for CAP_PERFMON\n",
+			 dk->dom->name);
+		return -EACCES;
+	}
+	nvpc_lock(core, flags);
 	if (READ_ONCE(core->gone))
 		ret = -ENODEV;
 	else if (st)
 		core->gen->state(core, dk->dom, st);
 	else
 		nvpc_gen_read_status(core, dk->dom, status);
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	return ret;
 }
 
@@ -166,7 +181,7 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 	unsigned long flags;
 	int len = 0;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	for (s = 0; s < NVPC_NR_SLOTS; s++) {
 		struct perf_event *ev = dom->slots->ev[s];
 
@@ -184,7 +199,7 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 		unit[s] = ev && (ev->hw.flags & NVPC_HW_UNIT);
 	}
 	cycles = dom->nr_cycles;
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	for (s = 0; s < NVPC_NR_SLOTS; s++)
 		len += sysfs_emit_at(buf, len, "%s=%s%s ", nvpc_slot_names[s],
 				     use[s], unit[s] ? "+sum" : "");

@@ -234,12 +234,12 @@ static void nvpc_units_account(struct nvpc_core *core,
 		n += sum->units[i].ev.hw.idx != NVPC_IDX_DETACHED;
 	if (n < 2)
 		return;
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	if (add)
 		core->nr_unit_extra += n - 1;
 	else
 		core->nr_unit_extra -= n - 1;
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 }
 
 /*
@@ -254,7 +254,7 @@ static unsigned int nvpc_units_fit(struct nvpc_core *core,
 	unsigned long claimed, flags;
 	unsigned int i;
 
-	raw_spin_lock_irqsave(&core->lock, flags);
+	nvpc_lock(core, flags);
 	for (i = 0; i < sum->nr; i++) {
 		struct nvpc_domain *dom = sum->units[i].ev.pmu_private;
 		struct nvpc_slots saved = *dom->slots;
@@ -265,7 +265,7 @@ static unsigned int nvpc_units_fit(struct nvpc_core *core,
 		if (idx < 0)
 			break;
 	}
-	raw_spin_unlock_irqrestore(&core->lock, flags);
+	nvpc_unlock(core, flags);
 	return i;
 }
 
