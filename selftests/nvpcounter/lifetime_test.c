@@ -336,6 +336,59 @@ TEST_F(life, removed_pmu_stays_by_name_until_last_close)
 	EXPECT_TRUE(wait_pmu_gone(name));
 }
 
+#define RELEASE_WAIT	"/sys/module/nvpcounter/parameters/release_wait_ms"
+#define RELEASE_HOLD	"/sys/kernel/debug/nvpcounter/release_hold_ms"
+
+/*
+ * The wait for perf's contexts at a release is bounded
+ * (release_wait_ms): with perf "holding" them (the debugfs test hook
+ * release_hold_ms) longer than the bound, a removal without events
+ * returns with the PMU still there, its GPU gone (ENODEV); the PMU goes
+ * once the hold ends (the release retries every second). The same with
+ * an event closed after the removal (the release runs in the worker),
+ * and module unload while a release still retries releases it at once.
+ */
+TEST_F_TIMEOUT(life, release_wait_bounded, 120)
+{
+	char name[64];
+	int type, fd, i;
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, sim_gpu_create(0, "g84"));
+		pmu_name(0, name, sizeof(name));
+		ASSERT_STREQ("nvpcounter", name);
+		type = type_by_name(name);
+		ASSERT_LT(0, type);
+		ASSERT_EQ(0, nvpc_write(RELEASE_WAIT, "300"));
+		fd = -1;
+		if (i == 1) {
+			fd = nvpc_ev_open(type, CFG_CYCLES, CFG1_DOM(0, 0, 0),
+					  0, -1);
+			ASSERT_LE(0, fd);
+		}
+		ASSERT_EQ(0, nvpc_write(RELEASE_HOLD, "2500"));
+		ASSERT_EQ(0, nvpc_write(NVPC_SIM_DIR "/remove", "0"));
+		if (fd >= 0)
+			close(fd);
+		/* the remover (or the worker) gave up after 300 ms of 2500 */
+		usleep(1000000);
+		EXPECT_TRUE(pmu_dir_exists(name)) TH_LOG("round %d", i);
+		EXPECT_EQ(-ENODEV, nvpc_ev_open(type_by_name(name), CFG_CYCLES,
+						CFG1_DOM(0, 0, 0), 0, -1));
+		/* then the retry a second after the hold ends lets it go */
+		EXPECT_TRUE(wait_pmu_gone(name)) TH_LOG("round %d", i);
+	}
+
+	/* unload while a release retries: released at module exit */
+	ASSERT_EQ(0, sim_gpu_create(0, "g84"));
+	ASSERT_EQ(0, nvpc_write(RELEASE_HOLD, "2500"));
+	ASSERT_EQ(0, nvpc_write(NVPC_SIM_DIR "/remove", "0"));
+	EXPECT_TRUE(pmu_dir_exists("nvpcounter"));
+	nvpc_mod_unload_all();
+	EXPECT_FALSE(nvpc_mod_loaded("nvpcounter"));
+	EXPECT_FALSE(pmu_dir_exists("nvpcounter"));
+}
+
 /*
  * Defect: names depended on timing (a removed GPU's PMU still going
  * away). The same GPUs get the same names, every time: GPU index 0 is

@@ -122,20 +122,64 @@ static struct paranoid_res open_as_nobody(int type, int perfmon,
 	return res;
 }
 
+/*
+ * In a child dropped to NOBODY (keeping CAP_PERFMON alone if @perfmon):
+ * read each of @files under @dir; @err[i] gets 0 or the read's errno.
+ */
+static int read_as_nobody(const char *dir, const char * const *files,
+			  unsigned int n, int perfmon, int *err)
+{
+	int to_parent[2], ret = -1;
+	pid_t pid;
+
+	if (pipe(to_parent))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int res[16] = {};
+		char path[PATH_MAX], buf[256];
+		unsigned int i;
+
+		if (drop_privileges(perfmon) || geteuid() != NOBODY)
+			_exit(1);
+		for (i = 0; i < n && i < ARRAY_SIZE(res); i++) {
+			int r;
+
+			snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+			r = nvpc_read_file(path, buf, sizeof(buf));
+			res[i] = r < 0 ? -r : 0;
+		}
+		if (write(to_parent[1], res, sizeof(res)) != sizeof(res))
+			_exit(1);
+		_exit(0);
+	}
+	close(to_parent[1]);
+	if (pid > 0) {
+		int res[16];
+
+		if (read(to_parent[0], res, sizeof(res)) == sizeof(res)) {
+			memcpy(err, res, n * sizeof(*err));
+			ret = 0;
+		}
+		waitpid(pid, NULL, 0);
+	}
+	close(to_parent[0]);
+	return ret;
+}
+
 FIXTURE(paranoid) {
 	int type;
 	char saved[32];
+	char pmu[PATH_MAX];
 };
 
 FIXTURE_SETUP(paranoid)
 {
-	char pmu[PATH_MAX];
-
 	ASSERT_LT(0, nvpc_read_file(PARANOID, self->saved,
 				    sizeof(self->saved)));
 	ASSERT_EQ(0, sim_gpu_create(GPU, "g84"));
 	ASSERT_EQ(0, sim_cmd(GPU, "clocks", "all 1000000"));
-	self->type = nvpc_pmu_find(GPU, pmu, sizeof(pmu));
+	self->type = nvpc_pmu_find(GPU, self->pmu, sizeof(self->pmu));
 	ASSERT_LE(0, self->type);
 }
 
@@ -191,6 +235,83 @@ TEST_F_TIMEOUT(paranoid, levels, 300)
 		r = open_as_nobody(self->type, 0, 1);
 		EXPECT_EQ(NOBODY, r.uid);
 		EXPECT_EQ(row->exclude_kernel, r.err);
+	}
+}
+
+/*
+ * Who may read the GPU through sysfs (the ABI file, perf.rst "The
+ * domains/ directory"): the files that read registers (a domain's
+ * status, mode, ctr_mode, single_state, quad_state) answer EACCES to a
+ * caller without CAP_PERFMON at every paranoid level, and touch no
+ * register doing so (the sim's access trace stays empty); the driver's
+ * own statistics stay readable by anyone. main.1 holds signal 0x11 at 1,
+ * so a status a caller could read would show it.
+ */
+static const char * const hw_files[] = {
+	"status", "mode", "ctr_mode", "single_state", "quad_state",
+};
+
+static const char * const stat_files[] = {
+	"lost_periods", "samples", "record_gaps", "slots", "record_state",
+	"clock_hz", "signals", "record_aux_max",
+};
+
+TEST_F_TIMEOUT(paranoid, sysfs_hardware_state, 120)
+{
+	static const int levels[] = { 2, -1 };
+	char dir[PATH_MAX + 32], trace[4096];
+	int err[16];
+	unsigned int i, j;
+
+	ASSERT_EQ(0, sim_wave(GPU, "main.1", 0x11, WAVE_CONST(1)));
+	snprintf(dir, sizeof(dir), "%s/domains/main.1", self->pmu);
+	for (i = 0; i < ARRAY_SIZE(levels); i++) {
+		ASSERT_EQ(0, nvpc_write(PARANOID, "%d", levels[i]));
+		TH_LOG("perf_event_paranoid %d", levels[i]);
+
+		ASSERT_EQ(0, sim_cmd(GPU, "trace", "clear"));
+		ASSERT_EQ(0, sim_cmd(GPU, "trace", "on"));
+		ASSERT_EQ(0, read_as_nobody(dir, hw_files,
+					    ARRAY_SIZE(hw_files), 0, err));
+		ASSERT_EQ(0, sim_cmd(GPU, "trace", "off"));
+		for (j = 0; j < ARRAY_SIZE(hw_files); j++) {
+			TH_LOG("nobody reads %s: errno %d", hw_files[j],
+			       err[j]);
+			EXPECT_EQ(EACCES, err[j]);
+		}
+		snprintf(trace, sizeof(trace), NVPC_SIM_DIR "/gpu%d/trace",
+			 GPU);
+		ASSERT_LT(0, nvpc_read_file(trace, trace, sizeof(trace)));
+		/* "# on entries 0 lost 0": not one register touched */
+		EXPECT_NE(NULL, strstr(trace, " entries 0 lost 0"));
+
+		ASSERT_EQ(0, read_as_nobody(dir, stat_files,
+					    ARRAY_SIZE(stat_files), 0, err));
+		for (j = 0; j < ARRAY_SIZE(stat_files); j++)
+			EXPECT_EQ(0, err[j]);
+
+		ASSERT_EQ(0, read_as_nobody(self->pmu,
+					    (const char * const[]){
+						"reads_deferred", "cpumask" },
+					    2, 0, err));
+		EXPECT_EQ(0, err[0]);
+		EXPECT_EQ(0, err[1]);
+
+		/* CAP_PERFMON reads them all */
+		ASSERT_EQ(0, read_as_nobody(dir, hw_files,
+					    ARRAY_SIZE(hw_files), 1, err));
+		for (j = 0; j < ARRAY_SIZE(hw_files); j++)
+			EXPECT_EQ(0, err[j]);
+	}
+	/* and root sees the signal held at 1: bit 17 of the first word */
+	{
+		char path[PATH_MAX + 64], buf[128];
+		unsigned long w0;
+
+		snprintf(path, sizeof(path), "%s/status", dir);
+		ASSERT_LT(0, nvpc_read_file(path, buf, sizeof(buf)));
+		w0 = strtoul(buf, NULL, 16);
+		EXPECT_EQ(1UL << 0x11, w0 & (1UL << 0x11));
 	}
 }
 

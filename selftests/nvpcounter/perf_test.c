@@ -614,6 +614,48 @@ TEST_F(perf, nv40_stragglers_share_bounded_polls)
 	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "unstick"));
 }
 
+/*
+ * NV30:G84 have one swap trigger for every domain (PGRAPH PM_TRIGGER,
+ * pcounter.rst "Quad event mode"): the sample a group read takes for its
+ * first member swaps and collects all five domains of an NV40, and the
+ * members of the other four count up to that same sample. 50 reads of a
+ * cpu-clock-led group of the five domains' cycles are 50 swaps (a poll
+ * may add a few), not 250; and each member counts exactly the 100 cycles
+ * advanced before each read.
+ */
+TEST_F(perf, nv40_group_read_one_global_swap)
+{
+	struct perf_event_attr clock = {
+		.size = sizeof(clock),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.read_format = PERF_FORMAT_GROUP,
+	};
+	struct { __u64 nr, v[6]; } r;
+	long long s0, s1;
+	int lead, i, k, cpu;
+
+	ASSERT_EQ(0, setup_gpu(self, "nv40"));
+	cpu = nvpc_pmu_num(self->pmu, "cpumask");
+	lead = syscall(__NR_perf_event_open, &clock, -1, cpu, -1, 0);
+	ASSERT_LE(0, lead);
+	self->fd[self->nfd++] = lead;
+	for (i = 0; i < 5; i++)
+		ASSERT_LE(0, ev(self, CFG_CYCLES, CFG1_DOM(0, 0, i), 0, lead));
+	s0 = nvpc_pmu_num(self->pmu, "domains/main.3/samples");
+	for (k = 1; k <= 50; k++) {
+		ASSERT_EQ(0, sim_advance(self->gpu, 100, "main.0"));
+		ASSERT_EQ(sizeof(r), read(lead, &r, sizeof(r)));
+		ASSERT_EQ(6, r.nr);
+		for (i = 1; i <= 5; i++)
+			ASSERT_EQ(100 * k, r.v[i]) TH_LOG("read %d member %d", k, i);
+	}
+	s1 = nvpc_pmu_num(self->pmu, "domains/main.3/samples");
+	TH_LOG("50 group reads of 5 domains: %lld samples of main.3", s1 - s0);
+	EXPECT_LE(50, s1 - s0);
+	EXPECT_GT(100, s1 - s0);
+}
+
 /* A group needing five slots of one domain is refused at open. */
 TEST_F(perf, group_of_five_slots_refused)
 {
