@@ -780,25 +780,47 @@ static void nvpc_poll_kick(struct nvpc_core *core)
  * nvpc_domain_unclaim() gives the claim back.
  *
  * Context: any; takes &nvpc_core.lock.
- * Return: 0, or -EBUSY if the domain is claimed for another mode (or
- * records), or still runs another.
+ * Return: 0, -EBUSY if the domain is claimed for another mode (or
+ * records), or still runs another, or -EIO for a counting claim on a
+ * domain a record VM fault wedged.
  */
 int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
 		      enum nvpc_claim claim)
 {
 	const struct nvpc_mode_ops *mode = core->modes[claim], *held;
 	unsigned long flags;
-	bool busy;
+	bool busy, wedged;
 
 	nvpc_lock(core, flags);
+	/*
+	 * A record VM fault wedges the domain until PCOUNTER is reset
+	 * (pcounter.rst "Record mode setup"): nothing counts on it. Its
+	 * RECORD_STATUS says whether a reset came since (FAULT gone).
+	 */
+	wedged = claim != NVPC_CLAIM_RECORD &&
+		 READ_ONCE(dom->rec_state) == NVPC_REC_FAULTED &&
+		 !READ_ONCE(core->gone);
+	if (wedged) {
+		u32 st = core->gen->record_status(core, dom);
+
+		wedged = st != U32_MAX && (st & NVPC_RECORD_STATUS_FAULT);
+		if (!wedged)
+			WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
+	}
 	held = dom->nr_claims ? dom->mode : dom->run;
-	busy = (dom->nr_claims && (held != mode || mode->alone)) ||
-	       (dom->run && dom->run != mode);
-	if (!busy) {
+	busy = !wedged &&
+	       ((dom->nr_claims && (held != mode || mode->alone)) ||
+		(dom->run && dom->run != mode));
+	if (!busy && !wedged) {
 		dom->mode = mode;
 		dom->nr_claims++;
 	}
 	nvpc_unlock(core, flags);
+	if (wedged) {
+		nvpc_dbg(core, "domain %s is wedged by a record VM fault until PCOUNTER is reset (record_state faulted): no %s event on it\n",
+			 dom->name, mode->name);
+		return -EIO;
+	}
 	if (!busy)
 		return 0;
 	nvpc_dbg(core, "domain %s is claimed for %s: no %s event on it\n",

@@ -614,6 +614,19 @@ TEST_F(rec, refusals)
 	/* short packets have counters 0-3 only */
 	EXPECT_EQ(-EINVAL, rec_open(self, STOP_SIG2 | NVPC_CFG_SHORT,
 				    G84_MAIN0, CFG2_RSIG(4, 1)));
+	/*
+	 * opbits 0x4 is STOP_OP bit 18, argument 3 := SETFLAG (pcounter.rst
+	 * "Input selection"): no record field programs SETFLAG_OP. Bit 16
+	 * (0x1, argument 0 delayed) is fine.
+	 */
+	EXPECT_EQ(-EINVAL, rec_open(self, STOP_SIG2 |
+				    NVPC_FIELD(NVPC_CFG_OPBITS, 0x4),
+				    G84_MAIN0, 0));
+	fd = rec_open(self, STOP_SIG2 | NVPC_FIELD(NVPC_CFG_OPBITS, 0x1),
+		      G84_MAIN0, 0);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
 	/* slot, cycles, mode are counting fields */
 	EXPECT_EQ(-EINVAL, rec_open(self, STOP_SIG2 | CFG_SLOT(0), G84_MAIN0, 0));
 	/* record fields on a counting event */
@@ -852,12 +865,14 @@ TEST_F(rec, removal_is_gone)
 /*
  * A wedged domain comes back when PCOUNTER is reset (Documentation/
  * record.rst "Faults"): on a GF100, clearing PMC.ENABLE bit 28 (sim.rst
- * "GF100+ record mode"). Before the reset an enable records nothing;
- * after it the packets are exact again.
+ * "GF100+ record mode"). Before the reset an enable records nothing and
+ * no counting event opens on the domain (EIO); after it the packets are
+ * exact again, and once the record event is closed the domain counts.
  */
 TEST_F(rec, gf100_fault_then_reset)
 {
 	char st[32];
+	int fd;
 
 	gf100_waves(_metadata, self, "gf100 gpcs=1 parts=1");
 	ASSERT_EQ(0, rec_start(self, STOP_SIG2, CFG1_DOM(1, 0, 0) | RSIGS_134,
@@ -873,6 +888,18 @@ TEST_F(rec, gf100_fault_then_reset)
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
 	rec_drain(self);
 	EXPECT_EQ(0, self->nbytes);
+	/*
+	 * nothing counts on the wedged domain either (EIO, not the EBUSY of
+	 * a domain that records); its neighbour counts
+	 */
+	fd = nvpc_ev_open(self->type, CFG_CYCLES, CFG1_DOM(1, 0, 0), 0, -1);
+	EXPECT_EQ(-EIO, fd);
+	if (fd >= 0)
+		close(fd);
+	fd = nvpc_ev_open(self->type, CFG_CYCLES, CFG1_DOM(1, 0, 1), 0, -1);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
 	/* the reset */
 	ASSERT_EQ(0, sim_cmd(self->gpu, "reg", "0x200 0xefffffff"));
 	ASSERT_EQ(0, sim_cmd(self->gpu, "reg", "0x200 0xffffffff"));
@@ -884,6 +911,14 @@ TEST_F(rec, gf100_fault_then_reset)
 	rec_drain(self);
 	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 3);
 	EXPECT_EQ(1, dom_num(self, "gpc0.0", "record_faults"));
+	/* reset: the domain counts again once the record event is gone */
+	close(self->fd);
+	self->fd = -1;
+	fd = nvpc_ev_open(self->type, CFG_CYCLES, CFG1_DOM(1, 0, 0), 0, -1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, sim_advance(self->gpu, 500, "gpc0.0"));
+	EXPECT_EQ(500, nvpc_ev_count(fd));
+	close(fd);
 }
 
 /*
@@ -894,8 +929,9 @@ TEST_F(rec, gf100_fault_then_reset)
  * packet might have been in flight at the raise. One more packet, and
  * the position sits right after that slot (the manual clock stands still,
  * which the driver cannot tell from hardware that stopped there): after
- * 500 ms the drain restarts the domain: a stall, and a gap flagged
- * PARTIAL; the packets after it are 1024 cycles apart again.
+ * 500 ms the drain restarts the domain: a gap flagged PARTIAL, not a
+ * stall (LIMIT had been raised: the area had room); the packets after it
+ * are 1024 cycles apart again.
  */
 TEST_F(rec, watchdog_restarts_after_old_limit)
 {
@@ -923,8 +959,8 @@ TEST_F(rec, watchdog_restarts_after_old_limit)
 		usleep(10000);
 	}
 	EXPECT_EQ(1, dom_num(self, "main.0", "record_gaps"));
-	/* it stopped at a LIMIT: the end of the free space back then */
-	EXPECT_EQ(1, dom_num(self, "main.0", "record_stalls"));
+	/* at a LIMIT already raised, with room behind it: not a stall */
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_stalls"));
 	rec_drain(self);
 	ASSERT_EQ(127 * NVPC_PKT_LONG, self->nbytes);
 	last = self->nrecs;
@@ -941,6 +977,173 @@ TEST_F(rec, watchdog_restarts_after_old_limit)
 		EXPECT_EQ(1, b.stop);
 		EXPECT_EQ(1024, b.ctr[1]);
 	}
+}
+
+/*
+ * The watchdog with a STOP signal (record.rst "Losses"): STOP = signal 2,
+ * cycles 999, 1999, ... (g84_waves()), a one-page area (127 packets fit,
+ * stalled_consumer_gap_flagged). 126 packets, read; the drain raises LIMIT
+ * with the position at the old LIMIT's slot; packet 127 (cycle 126999)
+ * lands there and the manual clock stands still. The session's packets
+ * came every few ms of wall time, so after the 500 ms floor the drain
+ * restarts the domain in cycle 127000: a gap, not a stall. 4000 cycles
+ * more: STOP in 127999 .. 130999, cycles 1000 .. 4000 from the restart,
+ * counter 0 300 and counter 1 1000 each.
+ */
+TEST_F(rec, watchdog_acts_for_a_stop_signal)
+{
+	int i, last, k;
+	struct pkt p;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 1));
+	ASSERT_EQ(0, sim_advance(self->gpu, 126 * 1000, "main.0"));
+	for (i = 0; i < 300; i++) {
+		if (dom_num(self, "main.0", "record_packets") >= 126)
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(126, dom_num(self, "main.0", "record_packets"));
+	rec_drain(self);
+	ASSERT_EQ(126 * NVPC_PKT_LONG, self->nbytes);
+	usleep(50000);
+	ASSERT_EQ(0, sim_advance(self->gpu, 1000, "main.0"));
+	for (i = 0; i < 600; i++) {
+		if (dom_num(self, "main.0", "record_gaps") > 0)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(1, dom_num(self, "main.0", "record_gaps"));
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_stalls"));
+	rec_drain(self);
+	ASSERT_EQ(127 * NVPC_PKT_LONG, self->nbytes);
+	last = self->nrecs;
+	ASSERT_EQ(0, sim_advance(self->gpu, 4000, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_LT(last, self->nrecs);
+	EXPECT_EQ(PERF_AUX_FLAG_PARTIAL, self->recs[last].flags);
+	ASSERT_EQ(131 * NVPC_PKT_LONG, self->nbytes);
+	for (k = 0; k < 4; k++) {
+		p = decode(self->bytes + (127 + k) * NVPC_PKT_LONG,
+			   NVPC_PKT_LONG);
+		EXPECT_EQ(1000ULL * (k + 1), p.cycles);
+		EXPECT_EQ(1, p.stop);
+		EXPECT_EQ(300, p.ctr[0]);
+		EXPECT_EQ(1000, p.ctr[1]);
+	}
+}
+
+/*
+ * perf gives no handle (the consumer moved aux_tail a whole area behind
+ * aux_head: perf finds the area full and disables the event): the session
+ * ends, a gap, and record_state says "idle", not "stalled" (nothing waits
+ * for the consumer any more). The 3 packets before it arrived.
+ */
+TEST_F(rec, lost_handle_is_idle)
+{
+	struct perf_event_mmap_page *up;
+	int i;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.0"));
+	ASSERT_EQ(0, rec_wait(self, 3 * NVPC_PKT_LONG));
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 3);
+	up = self->base;
+	__atomic_store_n(&up->aux_tail,
+			 __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE) -
+			 self->aux_size, __ATOMIC_RELEASE);
+	for (i = 0; i < 200 && dom_num(self, "main.0", "record_gaps") < 1; i++)
+		usleep(10000);
+	EXPECT_EQ(1, dom_num(self, "main.0", "record_gaps"));
+	EXPECT_STREQ("idle", wait_state(self, "main.0", "idle"));
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_stalls"));
+	EXPECT_EQ(3, dom_num(self, "main.0", "record_packets"));
+}
+
+/*
+ * A position the hardware cannot be at (the sim's "fault stuck" makes
+ * RECORD_STATUS of main.0, 0x00a6e0, read 1 MiB past the START of a
+ * session armed at offset 0 of a 4-page area in main.0's window at
+ * 0x80000000, record.rst): not a VM fault. The output ends TRUNCATED, a
+ * gap, record_state "idle", record_faults 0; once the register reads
+ * true again the domain records: enabled in cycle 2000, STOP in 2999 and
+ * 3999 give cycles 1000 and 2000.
+ */
+TEST_F(rec, impossible_position_is_no_fault)
+{
+	struct pkt p;
+	int k;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "main.0"));
+	ASSERT_EQ(0, rec_wait(self, 2 * NVPC_PKT_LONG));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "stuck 0xa6e0 0x80100000"));
+	EXPECT_STREQ("idle", wait_state(self, "main.0", "idle"));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "fault", "unstick"));
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 2);
+	ASSERT_LT(0, self->nrecs);
+	EXPECT_TRUE(self->recs[self->nrecs - 1].flags &
+		    PERF_AUX_FLAG_TRUNCATED);
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_faults"));
+	EXPECT_EQ(1, dom_num(self, "main.0", "record_gaps"));
+
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, sim_advance(self->gpu, 2000, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_EQ(4 * NVPC_PKT_LONG, self->nbytes);
+	for (k = 0; k < 2; k++) {
+		p = decode(self->bytes + (2 + k) * NVPC_PKT_LONG,
+			   NVPC_PKT_LONG);
+		EXPECT_EQ(1000ULL * (k + 1), p.cycles);
+		EXPECT_EQ(1, p.stop);
+		EXPECT_EQ(300, p.ctr[0]);
+		EXPECT_EQ(1000, p.ctr[1]);
+	}
+	EXPECT_EQ(0, dom_num(self, "main.0", "record_faults"));
+}
+
+/*
+ * A session that starts with its AUX area full waits as a stall
+ * mid-session does: 127 packets fill a one-page area and stall
+ * (stalled_consumer_gap_flagged); disabled and enabled without reading,
+ * record_state says "stalled", record_stalls 2, no record TRUNCATED. Read,
+ * the session starts in cycle 200000 (the manual clock stood still):
+ * STOP in 200999 .. 202999, cycles 1000 .. 3000, the first record PARTIAL.
+ */
+TEST_F(rec, full_area_at_start_stalls)
+{
+	int i, last;
+
+	g84_waves(_metadata, self);
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, G84_MAIN0 | RSIGS_134, 0, 1));
+	ASSERT_EQ(0, sim_advance(self->gpu, 200000, "main.0"));
+	ASSERT_STREQ("stalled", wait_state(self, "main.0", "stalled"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0));
+	EXPECT_STREQ("stalled", wait_state(self, "main.0", "stalled"));
+	EXPECT_EQ(2, dom_num(self, "main.0", "record_stalls"));
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 127);
+	last = self->nrecs;
+	for (i = 0; i < last; i++)
+		EXPECT_EQ(0, self->recs[i].flags);
+	ASSERT_STREQ("recording", wait_state(self, "main.0", "recording"));
+	self->nbytes = 0;
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 3);
+	ASSERT_LT(last, self->nrecs);
+	EXPECT_EQ(PERF_AUX_FLAG_PARTIAL, self->recs[last].flags);
+	for (i = last; i < self->nrecs; i++)
+		EXPECT_FALSE(self->recs[i].flags & PERF_AUX_FLAG_TRUNCATED);
+	EXPECT_EQ(2, dom_num(self, "main.0", "record_stalls"));
+	EXPECT_EQ(2, dom_num(self, "main.0", "record_gaps"));
 }
 
 /* the sim's statistic @key ("stats"), -1 if absent */
