@@ -87,6 +87,8 @@ extern struct dentry *nvpc_debugfs_root;
  * @snap_seq: the number of the last group read
  * @snap_leader: the timer leader of the last group read
  * @snap_clock: its count (ns) at that read
+ * @snap_last: the member that read last in it: a group read goes on
+ *	with the next member of the group only
  * @txn_seq: commits so far; an event deleted inside a transaction is
  *	tagged (hw.last_tag) with the number of the commit that closes it
  * @poll_work: the poll, queued while @nr_active > 0 and not @gone
@@ -146,6 +148,7 @@ struct nvpc_core {
 	u64 snap_seq;
 	const struct perf_event *snap_leader;
 	u64 snap_clock;
+	const struct perf_event *snap_last;
 	struct delayed_work poll_work;
 	u64 poll_ns;
 	int cpu;

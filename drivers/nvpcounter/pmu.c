@@ -596,13 +596,37 @@ static bool nvpc_is_timer(const struct perf_event *event)
 }
 
 /*
+ * The GPU member before @event in its group's sibling list, or NULL
+ * (perf's sibling list is stable here: a read runs on the events' CPU
+ * with interrupts off, where perf changes the list)
+ */
+static const struct perf_event *nvpc_prev_member(const struct perf_event *event)
+{
+	const struct perf_event *sib, *prev = NULL;
+
+	list_for_each_entry(sib, &event->group_leader->sibling_list,
+			    sibling_list) {
+		if (sib == event)
+			return prev;
+		if (sib->pmu == event->pmu)
+			prev = sib;
+	}
+	return NULL;
+}
+
+/*
  * perf record -e '{cpu-clock,nvpcounter/...}:S': at each sample of the
- * clock leader perf reads the leader, then every member, in one
- * interrupt on the GPU's CPU (where every read of its events runs). The
- * leader's count, its clock in ns, names that group read: members of one
- * domain read under one name share one sample of it, so that they are
- * one snapshot (Documentation/perf.rst "Sampling"). Any other read
- * samples afresh.
+ * clock leader perf reads the leader, then every member in the order of
+ * the group's sibling list, in one interrupt on the GPU's CPU (where
+ * every read of its events runs). Members of one domain read in one
+ * group read share one sample of it, so that they are one snapshot
+ * (Documentation/perf.rst "Sampling"). A read continues the last group
+ * read only if it is of the next GPU member of the same group and the
+ * leader's count (its clock in ns) has not moved; any other read
+ * samples afresh. The clock's count alone does not name a group read:
+ * a guest's local_clock() can stand still for most of a tick (an
+ * unstable sched_clock is clamped to the tick), and two samples with
+ * the same count once shared the first one's snapshot (hotplug_test).
  */
 static void nvpc_group_read(struct nvpc_core *core, struct perf_event *event)
 {
@@ -611,14 +635,18 @@ static void nvpc_group_read(struct nvpc_core *core, struct perf_event *event)
 
 	if (leader == event || !nvpc_is_timer(leader)) {
 		core->snap = 0;
+		core->snap_last = NULL;
 		return;
 	}
 	clock = local64_read(&leader->count);
-	if (core->snap_leader != leader || core->snap_clock != clock) {
+	/* @snap_last is compared, never followed: it may be closed since */
+	if (core->snap_leader != leader || core->snap_clock != clock ||
+	    !core->snap_last || nvpc_prev_member(event) != core->snap_last) {
 		core->snap_seq++;
 		core->snap_leader = leader;
 		core->snap_clock = clock;
 	}
+	core->snap_last = event;
 	core->snap = core->snap_seq;
 }
 
