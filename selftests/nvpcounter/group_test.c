@@ -542,9 +542,11 @@ TEST_F_TIMEOUT(group, cgroup_event_refused, 60)
 		out[n] = '\0';
 		st = pclose(p);
 		TH_LOG("%s: exit %d: %s", cmd, WEXITSTATUS(st), out);
-		/* perf's own words for the EINVAL of the open */
-		EXPECT_NE(NULL, strstr(out, "Invalid argument"));
-		EXPECT_NE(0, WEXITSTATUS(st));
+		/*
+		 * perf stat shows an event the kernel refused to open as
+		 * "<not supported>" (and exits 0): no count is shown
+		 */
+		EXPECT_NE(NULL, strstr(out, "<not supported>"));
 		rmdir(dir);
 	}
 	/* the same event without the cgroup opens */
