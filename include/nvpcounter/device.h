@@ -7,6 +7,7 @@
 #define _NVPCOUNTER_DEVICE_H
 
 #include <linux/compiler.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 #include <nvpcounter/chip.h>
@@ -103,6 +104,20 @@ struct nvpc_device {
 	void *priv;
 	struct nvpc_core *core;
 };
+
+/**
+ * DOC: engine lock holds
+ *
+ * nvpc_lock_depth is the number of a core's engine locks this CPU holds
+ * or is taking (interrupts off throughout); nvpc_lock_seq numbers this
+ * CPU's holds, one more at each nvpc_lock(). A backend's rd32 or wr32
+ * that finds nvpc_lock_depth nonzero is inside the hold numbered by
+ * nvpc_lock_seq, with interrupts off: the sim counts the accesses of
+ * each hold that way (Documentation/sim.rst, ``irqoff_max``). Read them
+ * with interrupts off (__this_cpu_read()).
+ */
+DECLARE_PER_CPU(unsigned int, nvpc_lock_depth);
+DECLARE_PER_CPU(unsigned long, nvpc_lock_seq);
 
 int nvpc_device_register(struct nvpc_device *ndev);
 void nvpc_device_unregister(struct nvpc_device *ndev);

@@ -234,6 +234,10 @@ struct nvpc_simdev_vm_test {
  *	model runs and posted writes included (the sim's share of the
  *	driver's time: make bench tells the driver's own from it)
  * @worker_ns: real-time: the time the catch-up worker ran
+ * @irqoff_max: the most register accesses the core made in one hold of
+ *	its engine lock (nvpc_lock(): interrupts off), since creation or the
+ *	last ``irqoff_reset`` written to ``stats``
+ * @irqoff_max_addr: the address of the first access of that hold
  * @posted: real-time: register writes posted, not yet applied, in their
  *	order, each with the wall time it was issued at (a write does not
  *	wait for the model, as a CPU's MMIO write does not wait for the GPU;
@@ -315,6 +319,8 @@ struct nvpc_simdev {
 	u64 rt_access_max_ns;
 	u64 access_ns;
 	u64 worker_ns;
+	u32 irqoff_max;
+	u32 irqoff_max_addr;
 	struct nvpc_simdev_posted {
 		u64 t;
 		u32 addr;

@@ -237,6 +237,7 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	unsigned long flags;
 	u64 skipped, lost, mw, mf, work, npw, behind, behind_max, amax;
 	u64 vw, vf, cp, pw, ans, wns;
+	u32 imax, iaddr;
 
 	nvpc_simdev_lock(sd, &flags);
 	nvpc_sim_get_stats(sd->sim, &st);
@@ -255,6 +256,8 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	pw = sd->posted_writes;
 	ans = sd->access_ns;
 	wns = sd->worker_ns;
+	imax = sd->irqoff_max;
+	iaddr = sd->irqoff_max_addr;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 
 	seq_printf(m, "reads %llu\n", st.reads);
@@ -286,10 +289,29 @@ static int nvpc_simdev_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "ns_per_work %llu\n", npw);
 	seq_printf(m, "access_ns %llu\n", ans);
 	seq_printf(m, "worker_ns %llu\n", wns);
+	seq_printf(m, "irqoff_max %u\n", imax);
+	seq_printf(m, "irqoff_max_addr 0x%06x\n", iaddr);
 	return 0;
 }
 
-DEFINE_NVPC_SIMDEV_FILE(stats, NULL);
+/* "irqoff_reset": the longest engine lock hold starts over */
+static int nvpc_simdev_stats_cmd(struct nvpc_simdev *sd, int argc,
+				 char **argv)
+{
+	unsigned long flags;
+
+	if (argc != 1 || strcmp(argv[0], "irqoff_reset")) {
+		nvpc_simdev_dbg(sd, "stats: irqoff_reset only\n");
+		return -EINVAL;
+	}
+	nvpc_simdev_lock(sd, &flags);
+	sd->irqoff_max = 0;
+	sd->irqoff_max_addr = 0;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return 0;
+}
+
+DEFINE_NVPC_SIMDEV_FILE(stats, nvpc_simdev_stats_cmd);
 
 /* ---- clock mode, clocks, advance ---- */
 
@@ -1008,7 +1030,7 @@ void nvpc_simdev_debugfs_add(struct nvpc_simdev *sd, struct dentry *root)
 	} files[] = {
 		{ "info", 0400, &nvpc_simdev_info_fops },
 		{ "domains", 0400, &nvpc_simdev_domains_fops },
-		{ "stats", 0400, &nvpc_simdev_stats_fops },
+		{ "stats", 0600, &nvpc_simdev_stats_fops },
 		{ "clock", 0600, &nvpc_simdev_clock_fops },
 		{ "clocks", 0600, &nvpc_simdev_clocks_fops },
 		{ "advance", 0200, &nvpc_simdev_advance_w_fops },

@@ -12,6 +12,7 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/percpu.h>
 #include <linux/platform_device.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -161,6 +162,45 @@ void nvpc_simdev_flush(struct nvpc_simdev *sd)
 	nvpc_simdev_flush_budget(sd, &budget);
 }
 
+/*
+ * The register accesses of this CPU's current hold of a core's engine
+ * lock: the hold's number (nvpc_lock_seq), the GPU, the accesses so far
+ * and the address of the first.
+ */
+struct nvpc_simdev_irqoff_run {
+	unsigned long seq;
+	const struct nvpc_simdev *sd;
+	u32 len;
+	u32 addr;
+};
+
+static DEFINE_PER_CPU(struct nvpc_simdev_irqoff_run, nvpc_simdev_irqoff);
+
+/*
+ * An access at @addr: if this CPU is inside an engine lock hold
+ * (nvpc_lock_depth), count it in that hold's run and keep the longest
+ * run of @sd (Documentation/sim.rst, stats: irqoff_max). A new hold
+ * number starts a new run. @sd->lock held, interrupts off.
+ */
+static void nvpc_simdev_irqoff_count(struct nvpc_simdev *sd, u32 addr)
+{
+	struct nvpc_simdev_irqoff_run *run = this_cpu_ptr(&nvpc_simdev_irqoff);
+	unsigned long seq = __this_cpu_read(nvpc_lock_seq);
+
+	if (!__this_cpu_read(nvpc_lock_depth))
+		return;
+	if (run->seq != seq || run->sd != sd) {
+		run->seq = seq;
+		run->sd = sd;
+		run->len = 0;
+		run->addr = addr;
+	}
+	if (++run->len > sd->irqoff_max) {
+		sd->irqoff_max = run->len;
+		sd->irqoff_max_addr = run->addr;
+	}
+}
+
 static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 {
 	struct nvpc_simdev *sd = priv;
@@ -170,6 +210,7 @@ static u32 nvpc_simdev_rd32(void *priv, u32 addr)
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sd->seq++;
+	nvpc_simdev_irqoff_count(sd, addr);
 	budget = nvpc_simdev_budget(sd, NVPC_SIMDEV_RT_ACCESS_NS);
 	/* a read is not passed by the writes before it (PCIe ordering) */
 	nvpc_simdev_flush_budget(sd, &budget);
@@ -216,6 +257,7 @@ static void nvpc_simdev_wr32(void *priv, u32 addr, u32 val)
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sd->seq++;
+	nvpc_simdev_irqoff_count(sd, addr);
 	/* nothing is posted outside real time (set_realtime() flushes) */
 	if (!sd->realtime) {
 		nvpc_sim_wr32(sd->sim, addr, val);
