@@ -311,3 +311,6 @@ rec_row 1 gpc0.0 auto $RSECS
 rec_row 1 part0.0 auto $RSECS
 rm -f "/run/multi.nvpc" "/run/multi.nvpc.old"
 echo "${G##*gpu}" > $SIM/remove
+
+# --- interrupts-off holds (Documentation/perf.rst "Interrupts-off holds")
+bash "$NVPC_TOP/tools/testing/vmbench/guest-irqoff.sh"
