@@ -360,7 +360,7 @@ TEST_F_TIMEOUT(hotplug, sampled_group_moves_exact, 120)
 
 	ASSERT_LT(0, read(lead, &rd, sizeof(rd)));
 	ASSERT_EQ(3, rd.nr);
-	TH_LOG("offline took %ld ms, online %ld ms; final read: cycles %llu signal %llu, enabled %llu running %llu ns",
+	TH_LOG("offline %ld ms, online %ld ms; final: cycles %llu 0x11 %llu, en %llu run %llu",
 	       ms_off, ms_on, rd.v[1][0], rd.v[2][0], rd.enabled, rd.running);
 	/* every cycle advanced while enabled, in each member alike */
 	EXPECT_EQ(60000, rd.v[1][0]);
@@ -382,13 +382,15 @@ TEST_F_TIMEOUT(hotplug, sampled_group_moves_exact, 120)
 		for (k = 0; k < nst && st[k].t1 < s->time; k++)
 			done = st[k].cum;
 		if (s->cyc < done || s->cyc > 60000) {
-			if (short_of++ < 5)
-				TH_LOG("sample %u at %llu on CPU %u: %llu cycles, %llu advanced by %lld ns before it (advance %llu..%llu); next sample %llu at +%lld ns",
-				       i, s->time, s->cpu, s->cyc, done,
-				       k ? (long long)(s->time - st[k - 1].t1) : 0,
+			if (short_of++ < 5) {
+				TH_LOG("sample %u at %llu CPU %u: %llu of %llu",
+				       i, s->time, s->cpu, s->cyc, done);
+				TH_LOG("  advance %llu..%llu; next %llu +%lld",
 				       k ? st[k - 1].t0 : 0, k ? st[k - 1].t1 : 0,
 				       i + 1 < r.ns ? r.s[i + 1].cyc : 0,
-				       i + 1 < r.ns ? (long long)(r.s[i + 1].time - s->time) : 0);
+				       i + 1 < r.ns ?
+				       (long long)(r.s[i + 1].time - s->time) : 0);
+			}
 		}
 		if (p >= 0) {
 			phase_n[p]++;
@@ -396,7 +398,7 @@ TEST_F_TIMEOUT(hotplug, sampled_group_moves_exact, 120)
 				on_cpu[p][s->cpu]++;
 		}
 	}
-	TH_LOG("%u samples (%u before the offline: %u on CPU 1; %u offline: %u on CPU 0; %u online again: %u on CPU 0), last %llu cycles; %u lost, %u throttle records, %u unparsed",
+	TH_LOG("%u samples (%u/%u on CPU1, %u/%u off, %u/%u on), last %llu; lost %u thr %u bad %u",
 	       r.ns, phase_n[0], on_cpu[0][1], phase_n[1], on_cpu[1][0],
 	       phase_n[2], on_cpu[2][0], r.ns ? r.s[r.ns - 1].cyc : 0,
 	       r.lost, r.throttled, r.bad);
@@ -463,8 +465,10 @@ static int run_out(const char *cmd, char *buf, size_t len)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* until @rel under the PMU reads @want (or, @want NULL, its number
- * grows past @from); 0, or -1 at the bound (10 s, scaled) */
+/*
+ * until @rel under the PMU reads @want (or, @want NULL, its number
+ * grows past @from); 0, or -1 at the bound (10 s, scaled)
+ */
 static int wait_pmu(const char *pmu, const char *rel, const char *want,
 		    long long from, pid_t child)
 {
@@ -544,7 +548,7 @@ static void csv_check(const char *csv, int record, struct csv_sum *c)
 }
 
 static void nvpc_across_hotplug(struct __test_metadata *_metadata,
-				FIXTURE_DATA(hotplug) *self, int record)
+				FIXTURE_DATA(hotplug) * self, int record)
 {
 	const char *top = getenv("NVPC_TOP");
 	const char *dir = getenv("NVPC_OUT");
@@ -640,7 +644,7 @@ static void nvpc_across_hotplug(struct __test_metadata *_metadata,
 	usleep(200000);
 	rc = stop_child(child);
 	self->child = 0;
-	TH_LOG("--mode %s: %llu cycles advanced; offline took %ld ms, online %ld ms; nvpc record exit %d",
+	TH_LOG("--mode %s: %llu cycles; offline %ld ms, online %ld ms; exit %d",
 	       mode, cum, ms_off, ms_on, rc);
 	EXPECT_EQ(0, rc) TH_LOG("see %s", log);
 
@@ -650,7 +654,7 @@ static void nvpc_across_hotplug(struct __test_metadata *_metadata,
 	jgaps = json_num(out, "gaps");
 	complete = strstr(out, "\"complete\": true") ||
 		   strstr(out, "\"complete\":true");
-	TH_LOG("--mode %s: packets %lld, segments %lld, gaps %lld, lost_records %lld, impossible %lld, driver_gaps %lld (record_gaps %lld -> %lld), complete %d",
+	TH_LOG("--mode %s: pkts %lld segs %lld gaps %lld lost %lld imp %lld drv %lld %lld-%lld %d",
 	       mode, json_num(out, "packets"), json_num(out, "segments"),
 	       jgaps, json_num(out, "lost_records"),
 	       json_num(out, "impossible_packets"),
@@ -665,7 +669,7 @@ static void nvpc_across_hotplug(struct __test_metadata *_metadata,
 	rc = run_out(cmd, out, 16 << 20);
 	EXPECT_EQ(0, rc) TH_LOG("%s: exit %d", cmd, rc);
 	csv_check(out, record, &c);
-	TH_LOG("--mode %s: %u rows in %u segments (%u, %u, ...), %llu cycles, 0x11 %llu, %u rows not exact (first: row %u)",
+	TH_LOG("--mode %s: %u rows, %u segs (%u, %u), %llu cyc, 0x11 %llu, %u bad (row %u)",
 	       mode, c.rows, c.segments, c.seg_rows[0], c.seg_rows[1],
 	       c.cycles, c.sig, c.bad, c.first_bad);
 	EXPECT_EQ(0, c.bad);
