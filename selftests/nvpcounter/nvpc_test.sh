@@ -732,6 +732,12 @@ sys.exit(not (d["complete"] and n > 0 and d["stalls"] == n and
 # model cannot run 2 million packets a second here).
 check "real-time clock: the write latency is 500 ns by default" \
 	grep -qx 500ns "$G2/record_latency"
+# A fresh GPU: main.1 recorded above, and a domain's next session after
+# a halt that saw no packet move starts on probation (record.rst "The
+# outgoing packet": LIMIT at START, its one packet dropped, START again
+# at the next drain), which the one manual advance below would spend.
+echo 2 > "$SIM/remove"
+echo "g84 id=2" > "$SIM/create"
 echo manual > "$G2/clock"
 echo 500ns > "$G2/record_latency"
 echo "main.1 2 const 1" > "$G2/wave"
