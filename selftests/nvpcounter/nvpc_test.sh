@@ -627,27 +627,47 @@ g1=$(cat "$D2/record_gaps"); st1=$(cat "$D2/record_stalls")
 sed 's/^/# /' "$W/real.txt"
 check "575 MHz, every 1024 cycles, 2 s: the recording exits 0" test $rc -eq 0
 nvpc report --json "$W/real.nvpc" > "$W/real.json"
-check "575 MHz: complete, nothing lost (0 gaps, 0 stalls, 0 lost records), one segment" \
+# Nothing is lost while the reader keeps up (README, record.rst). The
+# 2048-page area holds 8 MiB, 467 ms of packets at 575 MHz / 1024 x 32
+# bytes: a tool not scheduled for longer than that (measured by the tool
+# itself, "the longest time between two reads of the perf rings"; seen
+# here: 603 and 634 ms, the guest starved under TCG) is not keeping up,
+# and its stalls are then the driver's documented answer: each one a
+# stall of the hardware, a driver gap and a new segment, every count
+# accounted. Stalls while the tool read in time fail.
+unread=$(sed -n 's/.*longest time between two reads of the perf rings: \([0-9.]*\) ms.*/\1/p' "$W/real.txt")
+check "575 MHz: complete, nothing lost (0 gaps, 0 stalls, 0 lost records), one segment, unless the tool was not scheduled for longer than the area holds" \
 	python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
+unread = float(sys.argv[4] or 0)
 print("# packets", d["packets"], "in", d["wall_ns"], "ns; gaps", d["gaps"],
       "stalls", d["stalls"], "lost", d["lost_records"], "segments",
       d["segments"], "impossible", d["impossible_packets"], "record_gaps +%s"
-      % sys.argv[2], "record_stalls +%s" % sys.argv[3])
-sys.exit(not (d["complete"] and d["packets"] > 1000 and d["gaps"] == 0 and
-	      d["stalls"] == 0 and d["lost_records"] == 0 and
-	      d["segments"] == 1 and d["impossible_packets"] == 0 and
-	      d["truncated"] == 0 and sys.argv[2] == "0" and
-	      sys.argv[3] == "0"))' "$W/real.json" $((g1 - g0)) $((st1 - st0))
+      % sys.argv[2], "record_stalls +%s" % sys.argv[3],
+      "longest unread %.1f ms" % unread)
+ok = (d["complete"] and d["packets"] > 1000 and d["lost_records"] == 0 and
+      d["impossible_packets"] == 0 and d["truncated"] == 0)
+n = d["stalls"]
+if n == 0:
+    ok = ok and d["gaps"] == 0 and d["segments"] == 1 and \
+         sys.argv[2] == "0" and sys.argv[3] == "0"
+else:
+    ok = ok and unread > 467 and d["gaps"] == n and \
+         d["segments"] == n + 1 and sys.argv[2] == str(n) and \
+         sys.argv[3] == str(n)
+sys.exit(not ok)' "$W/real.json" $((g1 - g0)) $((st1 - st0)) "$unread"
 # packets_as NAME FIRST COUNT ROW: in $W/NAME.nvpc (report --csv columns
 # segment, time_ns, cycles, delta, stop, saturated, then the signals) the
-# first packet meets the awk condition FIRST, every other one equals ROW
+# first packet, and the first of each later segment, meets the awk
+# condition FIRST, every other one equals ROW
 # (delta,stop,saturated,signals...), and COUNT holds for their number n
 packets_as() {
 	nvpc report --csv "$W/$1.nvpc" 2> /dev/null | awk -F, -v want="$4" '
 		NR == 1 { next }
-		NR == 2 { if (!('"$2"')) bad++; next }
+		NR == 2 { seg = $1; if (!('"$2"')) bad++; next }
+		# the first packet after a gap (a new segment) is as the first
+		$1 != seg { seg = $1; if (!('"$2"')) bad++; next }
 		{ n++; row = $4; for (i = 5; i <= NF; i++) row = row "," $i
 		  if (row != want && bad++ < 3) print "# not as the sources: " $0 }
 		END { print "# " n " packets after the first checked, " bad + 0 " wrong"
