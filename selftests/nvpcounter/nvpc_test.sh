@@ -758,6 +758,7 @@ check "real-time clock: the write latency is 500 ns by default" \
 # at the next drain), which the one manual advance below would spend.
 echo 2 > "$SIM/remove"
 echo "g84 id=2" > "$SIM/create"
+echo "main.1 0 periodic 16 9 3" > "$G2/wave"
 echo manual > "$G2/clock"
 echo 500ns > "$G2/record_latency"
 echo "main.1 2 const 1" > "$G2/wave"
