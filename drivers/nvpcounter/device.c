@@ -293,6 +293,7 @@ static void nvpc_core_release(struct nvpc_core *core)
 		INIT_LIST_HEAD(&buried);
 		list_add(&core->node, &buried);
 	}
+	nvpc_record_release(core);
 	nvpc_engine_fini(core);
 	ida_free(&nvpc_ids, core->id);
 	mutex_lock(&nvpc_registry_lock);

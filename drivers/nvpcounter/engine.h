@@ -375,6 +375,7 @@ void nvpc_record_start(struct perf_event *event);
 void nvpc_record_stop(struct perf_event *event);
 void nvpc_record_del(struct perf_event *event);
 void nvpc_record_detach(struct nvpc_core *core);
+void nvpc_record_release(struct nvpc_core *core);
 enum hrtimer_restart nvpc_record_tick(struct hrtimer *t);
 const char *nvpc_record_state_name(struct nvpc_domain *dom);
 u64 nvpc_record_aux_max(struct nvpc_core *core, struct nvpc_domain *dom);

@@ -246,9 +246,11 @@ static struct nvpc_rec_buf *nvpc_record_quiet_find(struct nvpc_core *core,
 }
 
 /*
- * The quiet state of @dom's window, made at its first record event.
- * Device-managed: it lives as long as the GPU's device, longer than any
- * event. Process context, @core->active_lock held.
+ * The quiet state of @dom's window, made at its first record event. It
+ * lives as long as the core, longer than any event and than the GPU's
+ * device (not device-managed: the core's list still holds it after a
+ * removal, until nvpc_record_release()). Process context,
+ * @core->active_lock held.
  */
 static struct nvpc_rec_buf *nvpc_record_quiet_get(struct nvpc_core *core,
 						  struct nvpc_domain *dom)
@@ -263,10 +265,13 @@ static struct nvpc_rec_buf *nvpc_record_quiet_get(struct nvpc_core *core,
 	nvpc_unlock(core, flags);
 	if (q)
 		return q;
-	q = devm_kzalloc(core->dev, sizeof(*q), GFP_KERNEL);
-	page = devm_get_free_pages(core->dev, GFP_KERNEL | __GFP_ZERO, 0);
-	if (!q || !page)
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	page = __get_free_page(GFP_KERNEL | __GFP_ZERO);
+	if (!q || !page) {
+		kfree(q);
+		free_page(page);
 		return NULL;
+	}
 	q->core = core;
 	q->dom = dom;
 	q->va = va;
@@ -1381,6 +1386,24 @@ static void nvpc_record_txn_end(struct nvpc_core *core)
 		}
 	}
 	nvpc_unlock(core, flags);
+}
+
+/**
+ * nvpc_record_release() - free the windows' quiet states and scratch pages
+ * @core: the GPU, released: no event and no AUX area is left
+ */
+void nvpc_record_release(struct nvpc_core *core)
+{
+	struct nvpc_rec_buf *q, *tmp;
+
+	/* (an AUX area's entry went with its free_aux) */
+	list_for_each_entry_safe(q, tmp, &core->rec_bufs, node) {
+		if (!q->scratch)
+			continue;
+		list_del(&q->node);
+		free_page((unsigned long)q->page);
+		kfree(q);
+	}
 }
 
 /**
