@@ -395,10 +395,15 @@ static void nvpc_engine_snap(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	unsigned int i;
 
+	dom->snap = core->snap;
+	memcpy(dom->snap_acc, dom->acc, sizeof(dom->acc));
+	/* one swap per domain elsewhere: no walk over every domain */
+	if (!core->gen->global_swap)
+		return;
 	for (i = 0; i < core->nr_domains; i++) {
 		struct nvpc_domain *d = &core->domains[i];
 
-		if (d != dom && (!core->gen->global_swap || !d->run))
+		if (d == dom || !d->run)
 			continue;
 		d->snap = core->snap;
 		memcpy(d->snap_acc, d->acc, sizeof(d->acc));

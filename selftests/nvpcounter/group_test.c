@@ -294,6 +294,24 @@ static int open_sampler(const struct leader_kind *k, int cpu, int period,
 	return fd < 0 ? -errno : fd;
 }
 
+/* a cpu-clock leader sampling every 100 us, reading its group; fd or -errno */
+static int open_clock(int cpu)
+{
+	struct perf_event_attr c = {
+		.size = sizeof(c),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100000,
+		.sample_type = PERF_SAMPLE_READ,
+		.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			       PERF_FORMAT_TOTAL_TIME_ENABLED |
+			       PERF_FORMAT_TOTAL_TIME_RUNNING,
+	};
+	int fd = syscall(__NR_perf_event_open, &c, -1, cpu, -1, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
 /* main.1's cycles (or signal 0x11, held at 1) in a group; fd or -errno */
 static int open_gpu(int type, int cpu, int group_fd, int signal)
 {
@@ -378,33 +396,18 @@ TEST_F_TIMEOUT(group, sampler_joining_later_never_schedules, 120)
 		struct perf_event_mmap_page *pg;
 		struct { __u64 nr, enabled, running, v[4][2]; } r;
 		long psz = sysconf(_SC_PAGESIZE);
-		int lead, fd, tp, extra = -1;
+		int lead, tp, extra = -1;
 
 		if (i == 0) {
 			/* the GPU event leads, a sampling tracepoint joins */
 			lead = open_gpu(self->type, self->cpu, -1, 0);
 			ASSERT_LE(0, lead);
-			fd = lead;
 		} else {
 			/* a clock leads, the GPU event, then the tracepoint */
-			struct perf_event_attr c = {
-				.size = sizeof(c),
-				.type = PERF_TYPE_SOFTWARE,
-				.config = PERF_COUNT_SW_CPU_CLOCK,
-				.sample_period = 100000,
-				.sample_type = PERF_SAMPLE_READ,
-				.read_format = PERF_FORMAT_GROUP |
-					       PERF_FORMAT_ID |
-					       PERF_FORMAT_TOTAL_TIME_ENABLED |
-					       PERF_FORMAT_TOTAL_TIME_RUNNING,
-			};
-
-			lead = syscall(__NR_perf_event_open, &c, -1,
-				       self->cpu, -1, 0);
+			lead = open_clock(self->cpu);
 			ASSERT_LE(0, lead);
-			fd = open_gpu(self->type, self->cpu, lead, 0);
-			ASSERT_LE(0, fd);
-			extra = fd;
+			extra = open_gpu(self->type, self->cpu, lead, 0);
+			ASSERT_LE(0, extra);
 		}
 		log_step("group_test: case %s opened\n", i ? "clock" : "gpu");
 		/* scheduled: the GPU event counts the 1000 cycles */
@@ -444,16 +447,6 @@ TEST_F_TIMEOUT(group, sampler_joining_later_never_schedules, 120)
 
 	/* the same CPU, a clock-led group alone: scheduled, exact */
 	{
-		struct perf_event_attr c = {
-			.size = sizeof(c),
-			.type = PERF_TYPE_SOFTWARE,
-			.config = PERF_COUNT_SW_CPU_CLOCK,
-			.sample_period = 100000,
-			.sample_type = PERF_SAMPLE_READ,
-			.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
-				       PERF_FORMAT_TOTAL_TIME_ENABLED |
-				       PERF_FORMAT_TOTAL_TIME_RUNNING,
-		};
 		struct { __u64 nr, enabled, running, v[3][2]; } r;
 		long psz = sysconf(_SC_PAGESIZE);
 		long long deferred;
@@ -462,7 +455,7 @@ TEST_F_TIMEOUT(group, sampler_joining_later_never_schedules, 120)
 
 		log_step("group_test: %s\n", "the clock group alone");
 		deferred = nvpc_pmu_num(self->pmu, "reads_deferred");
-		lead = syscall(__NR_perf_event_open, &c, -1, self->cpu, -1, 0);
+		lead = open_clock(self->cpu);
 		ASSERT_LE(0, lead);
 		ring = mmap(NULL, (RING_PAGES + 1) * psz,
 			    PROT_READ | PROT_WRITE, MAP_SHARED, lead, 0);
