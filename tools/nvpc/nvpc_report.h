@@ -225,9 +225,6 @@ FILE *nvpc_capture_open(const char *path);
 /* in copied to a temporary file, rewound: NULL with a message */
 FILE *nvpc_capture_spool(FILE *in, const char *path);
 
-/* -o OUT for writing ("-" or NULL: stdout): NULL with a message */
-FILE *nvpc_output_open(const char *out);
-
 
 /*
  * nvpc plot's gnuplot script for the capture f (read twice: f must

@@ -25,6 +25,7 @@
 
 #include "nvpc.h"
 #include "nvpc_escape.h"
+#include "nvpc_out.h"
 #include "nvpc_report.h"
 #include "nvpc_view.h"
 
@@ -292,32 +293,6 @@ int nvpc_plot_script(FILE *f, const char *path, const char *term,
 	return status;
 }
 
-/* the output's name with a random suffix, created in its directory */
-static int create_temp(const char *out, char **tmp)
-{
-	mode_t mask = umask(0);
-	int fd;
-
-	umask(mask);
-	if (asprintf(tmp, "%s.XXXXXX", out) < 0) {
-		*tmp = NULL;
-		return -ENOMEM;
-	}
-	fd = mkostemp(*tmp, O_CLOEXEC);
-	if (fd < 0 || fchmod(fd, 0666 & ~mask)) {
-		int ret = -errno;
-
-		if (fd >= 0) {
-			close(fd);
-			unlink(*tmp);
-		}
-		free(*tmp);
-		*tmp = NULL;
-		return ret;
-	}
-	return fd;
-}
-
 /*
  * gnuplot (execvp, no shell) reads script on its stdin and writes the
  * plot on its stdout: a temporary file beside out, renamed to out when
@@ -334,7 +309,7 @@ static int run_gnuplot(const char *script, size_t len, const char *out)
 	if (nvpc_is_stdio(out))	/* straight to stdout, SVG */
 		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
 	else
-		fd = create_temp(out, &tmp);
+		fd = nvpc_out_temp(out, &tmp, -1);
 	if (fd < 0) {
 		nvpc_err("cannot create %s: %s", out, strerror(-fd));
 		return -1;
@@ -488,6 +463,10 @@ int nvpc_plot(int argc, char **argv)
 	f = nvpc_capture_open(path);
 	if (!f)
 		goto out;
+	if (nvpc_out_check(out, f)) {
+		fclose(f);
+		goto out;
+	}
 	o = open_memstream(&script, &len);
 	if (!o) {
 		fclose(f);

@@ -18,6 +18,7 @@
 #include "nvpc.h"
 #include "nvpc_decode.h"
 #include "nvpc_escape.h"
+#include "nvpc_out.h"
 #include "nvpc_report.h"
 #include "nvpc_view.h"
 
@@ -1113,19 +1114,6 @@ FILE *nvpc_capture_open(const char *path)
 	return nvpc_capture_spool(stdin, "stdin");
 }
 
-/* -o OUT ("-" or none: stdout); NULL with a message */
-FILE *nvpc_output_open(const char *out)
-{
-	FILE *o;
-
-	if (!out || nvpc_is_stdio(out))
-		return stdout;
-	o = fopen(out, "we");
-	if (!o)
-		nvpc_err("cannot create %s: %s", out, strerror(errno));
-	return o;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -1187,7 +1175,8 @@ int nvpc_report(int argc, char **argv)
 	struct nvpc_report_opts ro = { .fmt = NVPC_REPORT_TEXT };
 	bool bad = false;
 	const char *path = NULL, *out = NULL;
-	FILE *f, *o;
+	struct nvpc_ofile o;
+	FILE *f;
 	int c, status;
 
 	optind = 1;
@@ -1242,17 +1231,16 @@ int nvpc_report(int argc, char **argv)
 	f = nvpc_capture_open(path);
 	if (!f)
 		return NVPC_EXIT_ERROR;
-	o = nvpc_output_open(out);
-	if (!o) {
+	if (nvpc_ofile_open(&o, out, f)) {
 		fclose(f);
 		return NVPC_EXIT_ERROR;
 	}
-	status = nvpc_report_write(f, path, &ro, o);
+	status = nvpc_report_write(f, path, &ro, o.f);
 	free(ro.signals);
-	if (o != stdout && fclose(o)) {
-		nvpc_err("writing %s: %s", out, strerror(errno));
+	/* a damaged capture's report is kept, with its message and status */
+	if (nvpc_ofile_close(&o, status != NVPC_EXIT_ERROR &&
+			       status != NVPC_EXIT_USAGE) && !status)
 		status = NVPC_EXIT_ERROR;
-	}
 	fclose(f);
 	return status;
 }

@@ -2295,6 +2295,122 @@ TEST(stdin_and_output_file)
 	unlink(c.path);
 }
 
+/* a file's bytes (up to len - 1, NUL-terminated); -1 if it cannot be read */
+static long slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return n;
+}
+
+/* write text to path: 0 or -1 */
+static int put_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f) ? -1 : 0;
+}
+
+/*
+ * -o never costs the user a file (nvpc.rst "Output files"): report -o
+ * naming the capture it reads (by its name, a symlink or stdin), or any
+ * other capture, is refused with exit 1 and both stay byte for byte; a
+ * report that fails leaves an old OUT as it was; one that succeeds
+ * replaces it whole, with its permissions; /dev/null stays a device;
+ * plot refuses the capture as its output too.
+ */
+TEST(output_never_loses_a_file)
+{
+	char cmd[1024], out[4096], before[8192], after[8192], rep[160];
+	char other[160], link[160], q[256];
+	struct stat sb;
+	long n;
+	struct cap c;
+
+	cap_simple(&c, "keep", 3, true);
+	n = slurp(c.path, before, sizeof(before));
+	ASSERT_LT(0, n);
+	tmp_path(other, sizeof(other), "keep-other.nvpc");
+	tmp_path(link, sizeof(link), "keep-link.txt");
+	tmp_path(rep, sizeof(rep), "keep.txt");
+	snprintf(cmd, sizeof(cmd), "cp %s %s && ln -sf %s %s", c.path, other,
+		 c.path, link);
+	ASSERT_EQ(0, system(cmd));
+
+	/* the capture itself, as a text report and as CSV */
+	snprintf(cmd, sizeof(cmd), "-o %s", c.path);
+	EXPECT_EQ(1, report_msg(cmd, c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "the capture being read")) TH_LOG("%s", out);
+	snprintf(cmd, sizeof(cmd), "--csv -o %s", c.path);
+	EXPECT_EQ(1, report_msg(cmd, c.path, out, sizeof(out)));
+	/* through a symlink, and read from stdin */
+	snprintf(cmd, sizeof(cmd), "-o %s", link);
+	EXPECT_EQ(1, report_msg(cmd, c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "the capture being read"));
+	snprintf(cmd, sizeof(cmd), "%s report -o %s - < %s 2>&1", bin(),
+		 c.path, c.path);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	/* another capture */
+	snprintf(cmd, sizeof(cmd), "-o %s", other);
+	EXPECT_EQ(1, report_msg(cmd, c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "an nvpc capture is there")) TH_LOG("%s", out);
+	EXPECT_EQ(n, slurp(c.path, after, sizeof(after)));
+	EXPECT_EQ(0, memcmp(before, after, n));
+	EXPECT_EQ(n, slurp(other, after, sizeof(after)));
+	EXPECT_EQ(0, memcmp(before, after, n));
+
+	/* a report that fails (no such capture) leaves OUT as it was */
+	ASSERT_EQ(0, put_text(rep, "the user's notes\n"));
+	ASSERT_EQ(0, chmod(rep, 0640));
+	snprintf(cmd, sizeof(cmd), "-o %s", shq(q, sizeof(q), rep));
+	EXPECT_EQ(1, report_msg(cmd, "/nonexistent.nvpc", out, sizeof(out)));
+	EXPECT_LT(0, slurp(rep, after, sizeof(after)));
+	EXPECT_STREQ("the user's notes\n", after);
+	/* one that succeeds replaces it whole, keeping its mode */
+	EXPECT_EQ(0, report_msg(cmd, c.path, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_LT(0, slurp(rep, after, sizeof(after)));
+	EXPECT_EQ(NULL, strstr(after, "the user's notes"));
+	EXPECT_NE(NULL, strstr(after, "nvpc capture, format version"));
+	ASSERT_EQ(0, stat(rep, &sb));
+	EXPECT_EQ(0640, sb.st_mode & 07777);
+	/* no temporary file is left beside it */
+	snprintf(cmd, sizeof(cmd), "ls %s.* 2>/dev/null | wc -l", q);
+	run(cmd, out, sizeof(out));
+	EXPECT_STREQ("0\n", out);
+	/* /dev/null is written in place, not replaced */
+	EXPECT_EQ(0, report_msg("-o /dev/null", c.path, out, sizeof(out)));
+	ASSERT_EQ(0, stat("/dev/null", &sb));
+	EXPECT_TRUE(S_ISCHR(sb.st_mode));
+
+	if (have("gnuplot")) {
+		char svg[160];
+
+		/* a capture named .svg would be plot's default output */
+		tmp_path(svg, sizeof(svg), "keep.svg");
+		snprintf(cmd, sizeof(cmd), "cp %s %s", c.path, svg);
+		ASSERT_EQ(0, system(cmd));
+		snprintf(cmd, sizeof(cmd), "%s plot %s 2>&1", bin(), svg);
+		EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+		EXPECT_NE(NULL, strstr(out, "the capture being read")) TH_LOG("%s", out);
+		EXPECT_EQ(n, slurp(svg, after, sizeof(after)));
+		EXPECT_EQ(0, memcmp(before, after, n));
+		unlink(svg);
+	}
+	unlink(rep);
+	unlink(link);
+	unlink(other);
+	unlink(c.path);
+}
+
 /* plot -o - writes SVG to stdout; plot of stdin needs -o */
 TEST(plot_stdout)
 {
