@@ -1,13 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The test command (make check): install what is missing, then lint, host
-# unit tests, the kselftests in QEMU on every target kernel, and every
-# kselftest again under the debug kernel with a kmemleak scan at the end
+# The test command (make check): install what is missing, then lint (and
+# the build), and then, two jobs at a time: host unit tests, the
+# kselftests in QEMU on every target kernel, the PCI backend, record mode
+# through bounce buffers, the demo, and every kselftest again under the
+# debug kernel (in two VMs) with a kmemleak scan at the end of each
 # (NVPC_DEBUG_KERNEL=0 leaves that stage out, and a TAP skip says so).
 # The debug kernel is built (once per machine, debugkernel/build.sh) in
-# the background from the start, niced, while the other phases run. Ends with one line
-# "N passed, N failed, N skipped"; exits non-zero on any failure.
+# the background from the start, niced, while the other phases run. Ends
+# with one line "N passed, N failed, N skipped"; exits non-zero on any
+# failure.
 set -u
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,49 +50,146 @@ if [ "${NVPC_DEBUG_KERNEL:-1}" != 0 ]; then
 	echo "# debug kernel: $("$TOP/tools/testing/debugkernel/build.sh" --dir) (pid $dk_pid)"
 fi
 
+# lint builds the modules of every kernel (W=1, sparse) where the VM
+# runs take them from: before any of them.
 "$TOP/tools/testing/lint.sh"
-"$TOP/tools/testing/unit.sh"
 
-if make -s -C "$TOP" modules selftests nvpc > "$TOP/build/selftests.log" 2>&1; then
-	result ok "build: modules, kselftests and tools/nvpc"
-	# Each kernel's whole suite takes 360-480 s on an idle machine and
-	# up to 865 s measured on a loaded one (the debug kernel's build runs
-	# beside it on a fresh machine): a bound of twice that, not a test,
-	# which run.sh multiplies by the host's time scale (its load at boot;
-	# each test's bound inside grows with the guest's: testing.rst "A
-	# busy machine").
-	# shellcheck disable=SC2086
-	NVPC_VM_TIMEOUT=${NVPC_VM_TIMEOUT:-1800} "$TOP/tools/testing/vm/run.sh" $KVERS
-	# shellcheck disable=SC2086
-	"$TOP/tools/testing/vm/pci-ivshmem.sh" $KVERS
-	# record mode through bounce buffers (Documentation/record.rst "DMA")
-	# shellcheck disable=SC2086
-	NVPC_VM_NAME=swiotlb NVPC_VM_APPEND=swiotlb=force \
-		NVPC_VM_SCRIPT=$TOP/tools/testing/vm/guest-record.sh \
-		"$TOP/tools/testing/vm/run.sh" $KVERS
-	# the demo (make demo's guest script) on the first target kernel,
-	# with its own checks of the recorded phases (demo.tap)
-	NVPC_VM_NAME=demo NVPC_VM_TIMEOUT=300 \
-		NVPC_VM_SCRIPT=$TOP/tools/testing/vm/guest-demo.sh \
-		"$TOP/tools/testing/vm/run.sh" "${KVERS%% *}"
-else
+if ! make -s -C "$TOP" modules selftests nvpc > "$TOP/build/selftests.log" 2>&1; then
 	result fail "build: modules, kselftests and tools/nvpc" "see build/selftests.log"
+	"$TOP/tools/testing/unit.sh"
+	[ -n "$dk_pid" ] && kill "$dk_pid" 2> /dev/null
+	echo "# wall time $(($(date +%s) - t0)) s"
+	summarize "$NVPC_RESULTS"
+	exit 1
 fi
+result ok "build: modules, kselftests and tools/nvpc"
 
-if [ -n "$dk_pid" ]; then
+# The rest are jobs, run two at a time: a VM run keeps the machine's two
+# cores some 65% busy (waits under TCG, its guest's idle time), so two
+# runs side by side take little more than the longer of them
+# (Documentation/testing.rst "make check's stages"). Each job has a
+# log of its own, printed whole when it ends; its TAP lines go to
+# $NVPC_RESULTS as they come. The first worker's VM runs take turns on
+# the machine's usual lock (tools/testing/vm/run.sh), the second's on a
+# lock of its own.
+JOBS=$TOP/build/jobs
+rm -rf "$JOBS"
+mkdir -p "$JOBS"
+
+# Each kernel's whole suite took 360-740 s on an idle machine and up to
+# 1628 s measured beside a CPU hog on every core: a bound of 1800 s, not
+# a test, which run.sh multiplies by the host's time scale (its load at
+# boot; each test's bound inside grows with the guest's: testing.rst "A
+# busy machine").
+run_job() {
+	local job=$1 k=${1#*:}
+
+	case $job in
+	unit)
+		"$TOP/tools/testing/unit.sh" ;;
+	vm:*)
+		NVPC_VM_TIMEOUT=${NVPC_VM_TIMEOUT:-1800} \
+			"$TOP/tools/testing/vm/run.sh" "$k" ;;
+	pci:*)
+		"$TOP/tools/testing/vm/pci-ivshmem.sh" "$k" ;;
+	swiotlb:*)
+		# record mode through bounce buffers (record.rst "DMA")
+		NVPC_VM_NAME=swiotlb NVPC_VM_APPEND=swiotlb=force \
+			NVPC_VM_SCRIPT=$TOP/tools/testing/vm/guest-record.sh \
+			"$TOP/tools/testing/vm/run.sh" "$k" ;;
+	demo:*)
+		# make demo's guest script on the first target kernel, with
+		# its own checks of the recorded phases (demo.tap)
+		NVPC_VM_NAME=demo NVPC_VM_TIMEOUT=300 \
+			NVPC_VM_SCRIPT=$TOP/tools/testing/vm/guest-demo.sh \
+			"$TOP/tools/testing/vm/run.sh" "$k" ;;
+	debug-*)
+		# the debug kernel's suite in two VMs (about 1100 s of tests
+		# under KASAN, kmemleak and lockdep): the tools' end-to-end
+		# scripts in one, the kselftests in the other
+		debug_job "${job#debug-}" ;;
+	esac
+}
+
+DEBUG_SHARE_A=nvpc_test.sh,sample_test.sh,module_test,nv10_test,window_test
+debug_job() {
+	local t1
+
 	t1=$(date +%s)
-	wait "$dk_pid"
+	# (build.sh ends with its TAP line)
+	while [ ! -s "$dk_results" ] && kill -0 "$dk_pid" 2> /dev/null; do
+		sleep 5
+	done
 	echo "# debug kernel: waited $(($(date +%s) - t1)) s for its build"
-	cat "$dk_results"
-	cat "$dk_results" >> "$NVPC_RESULTS"
-	if grep -q '^ok ' "$dk_results" && [ -e "$TOP/build/selftests" ]; then
-		t1=$(date +%s)
-		"$TOP/tools/testing/debugkernel/vmtest.sh"
-		echo "# debug kernel: VM run took $(($(date +%s) - t1)) s"
-	elif ! grep -q '^not ok ' "$dk_results"; then
-		result fail "debug-kernel: build" "no result, see build/debug-kernel.log"
+	if ! grep -q '^ok ' "$dk_results"; then
+		grep -q '^not ok ' "$dk_results" ||
+			[ "$1" != a ] ||
+			result fail "debug-kernel: build" "no result, see build/debug-kernel.log"
+		return
 	fi
+	if [ "$1" = a ]; then
+		NVPC_VM_NAME=debug-a NVPC_TESTS=$DEBUG_SHARE_A \
+			"$TOP/tools/testing/debugkernel/vmtest.sh"
+	else
+		NVPC_VM_NAME=debug-b NVPC_TESTS_EXCLUDE=$DEBUG_SHARE_A \
+			"$TOP/tools/testing/debugkernel/vmtest.sh"
+	fi
+}
+
+# The queue, longest first where the debug kernel is ready (its two
+# halves), last where it is still being built.
+read -ra KV <<< "$KVERS"
+queue=()
+dk_ready=0
+if [ -n "$dk_pid" ] &&
+   [ -e "$("$TOP/tools/testing/debugkernel/build.sh" --dir)/complete" ]; then
+	dk_ready=1
+	queue+=(debug-a debug-b)
 fi
+for k in "${KV[@]}"; do
+	case $k in *-rt-*) queue+=("vm:$k") ;; esac
+done
+for k in "${KV[@]}"; do
+	case $k in *-rt-*) ;; *) queue+=("vm:$k") ;; esac
+done
+for k in "${KV[@]}"; do queue+=("pci:$k"); done
+queue+=(unit)
+for k in "${KV[@]}"; do queue+=("swiotlb:$k"); done
+queue+=("demo:${KV[0]}")
+[ -n "$dk_pid" ] && [ $dk_ready = 0 ] && queue+=(debug-a debug-b)
+printf '%s\n' "${queue[@]}" > "$JOBS/queue"
+echo "# jobs, two at a time: ${queue[*]}"
+
+# next_job: the queue's first line, taken off under its lock
+next_job() {
+	# shellcheck disable=SC2016
+	flock "$JOBS/queue.lock" sh -c \
+		'j=$(head -n 1 "$1") && [ -n "$j" ] && sed -i 1d "$1" && echo "$j"' \
+		- "$JOBS/queue"
+}
+
+worker() {
+	local w=$1 job log t1 rc
+
+	[ "$w" = 2 ] && export NVPC_VM_LOCK=/tmp/nvpcounter-vm.lock.2
+	while job=$(next_job); do
+		log=$JOBS/$(echo "$job" | tr ':/' '__').log
+		t1=$(date +%s)
+		run_job "$job" > "$log" 2>&1
+		rc=$?
+		# shellcheck disable=SC2016
+		flock "$JOBS/print.lock" sh -c 'cat "$1"; echo "$2"' - "$log" \
+			"# job $job (worker $w): $(($(date +%s) - t1)) s, exit $rc"
+	done
+}
+worker 1 &
+w1=$!
+worker 2 &
+w2=$!
+wait "$w1" "$w2"
+[ -n "$dk_pid" ] && wait "$dk_pid" 2> /dev/null
+cat "$dk_results"
+cat "$dk_results" >> "$NVPC_RESULTS"
 
 if [ "${NVPC_DEBUG_KERNEL:-1}" = 0 ]; then
 	result skip "debug-kernel: every kselftest under KASAN, kmemleak, lockdep" \

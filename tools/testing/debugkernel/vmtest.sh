@@ -10,6 +10,10 @@
 #
 #   vmtest.sh                   (the selftests must be built: make selftests)
 #   NVPC_DEBUG_TIMEOUT=secs     bound of the VM run (default 2400)
+#   NVPC_VM_NAME=name           (default debug) and NVPC_TESTS or
+#                               NVPC_TESTS_EXCLUDE: a share of the tests,
+#                               as make check runs it in two VMs at once
+#                               (the modules' build takes turns on a lock)
 set -u
 
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -23,15 +27,19 @@ KREL=$(cat "$DIR/release")
 # Our modules against the debug tree, W=1 as for every kernel, in the
 # layout run.sh expects (build/kbuild/<release>).
 kb=$TOP/build/kbuild/$KREL
+name=${NVPC_VM_NAME:-debug}
 mkdir -p "$kb"
-(cd "$TOP" && tar cf - Kbuild $(find drivers include -type f \
-	\( -name '*.c' -o -name '*.h' -o -name Kbuild \))) | tar xf - -C "$kb"
-if make -s -C "$DIR/src" M="$kb" W=1 modules > "$kb.log" 2>&1 &&
-   ! grep -q 'warning:' "$kb.log"; then
-	result ok "debug-kernel: modules build against $KREL"
+# shellcheck disable=SC2016
+if flock "$kb.lock" sh -c '
+	(cd "$1" && tar cf - Kbuild $(find drivers include -type f \
+		\( -name "*.c" -o -name "*.h" -o -name Kbuild \))) |
+		tar xf - -C "$2" &&
+	make -s -C "$3" M="$2" W=1 modules' - "$TOP" "$kb" "$DIR/src" \
+	> "$kb.$name.log" 2>&1 && ! grep -q 'warning:' "$kb.$name.log"; then
+	result ok "debug-kernel: modules build against $KREL ($name)"
 else
-	result fail "debug-kernel: modules build against $KREL" \
-		"see $kb.log"
+	result fail "debug-kernel: modules build against $KREL ($name)" \
+		"see $kb.$name.log"
 	exit 1
 fi
 
@@ -40,7 +48,7 @@ fi
 # the guest's time-scale loop, user space, hardly sees it. Both bounds
 # are still multiplied by the machine's load, the run's by the host's
 # time scale and each test's by the guest's: testing.rst "A busy machine".)
-NVPC_VM_IMAGE=$DIR/bzImage NVPC_VM_MODROOT=$DIR/root NVPC_VM_NAME=debug \
+NVPC_VM_IMAGE=$DIR/bzImage NVPC_VM_MODROOT=$DIR/root NVPC_VM_NAME=$name \
 	NVPC_VM_TIMEOUT=${NVPC_DEBUG_TIMEOUT:-2400} \
 	NVPC_TEST_TIMEOUT=${NVPC_TEST_TIMEOUT:-1500} \
 	"$TOP/tools/testing/vm/run.sh" "$KREL"
