@@ -160,6 +160,9 @@ int nvpc_engine_init(struct nvpc_core *core)
 	} else {
 		nvpc_domains_add(core, NVPC_DSET_MAIN, 0);
 	}
+	/* no event yet, nothing else touches the registers */
+	if (core->gen->init)
+		core->gen->init(core);
 	return nvpc_modes_setup(core);
 }
 

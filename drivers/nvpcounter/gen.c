@@ -80,6 +80,32 @@ void nvpc_gen_read_status(struct nvpc_core *core, struct nvpc_domain *dom,
 }
 
 /**
+ * nvpc_gen_clear_resets() - clear RECORD_RESET and PERIODIC_RESET of a
+ *	global control register (G84:GF100 GCTRL, a GF100+ set's control)
+ * @core: the GPU, at registration
+ * @addr: the register
+ * @name: its name, for the log
+ *
+ * Set, RECORD_RESET holds the record counters of every domain it covers
+ * at 0, so no packet ever forms, and PERIODIC_RESET holds every PERIODIC
+ * signal at 0 (pcounter.rst "Record mode setup", GCTRL; FACTS.md for the
+ * GF100 set controls). The driver sets neither, but an earlier owner of
+ * the GPU (another driver, the firmware) may have left them set: both
+ * are cleared, and the bits no document names are kept as they are.
+ */
+void nvpc_gen_clear_resets(struct nvpc_core *core, u32 addr, const char *name)
+{
+	const u32 resets = NVPC_GCTRL_RECORD_RESET | NVPC_GCTRL_PERIODIC_RESET;
+	u32 v = nvpc_rd32(core->ndev, addr);
+
+	if (!(v & resets))
+		return;
+	dev_info(core->dev, "%s: %s 0x%08x had RECORD_RESET or PERIODIC_RESET set: cleared\n",
+		 core->name, name, v);
+	nvpc_wr32(core->ndev, addr, v & ~resets);
+}
+
+/**
  * nvpc_nv30_trigger_swap() - pulse PGRAPH PM_TRIGGER, which swaps every
  *	quad-mode domain (NV30:G84: SWAP is hardwired to it, pcounter.rst
  *	Input selection)

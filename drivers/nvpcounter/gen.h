@@ -169,6 +169,9 @@ struct nvpc_reg_range {
  *	(GF100+)
  * @windows: every register the ops access is in these ranges (a backend
  *	that maps ranges of BAR0 maps them); unused entries are zero
+ * @init: at registration, before any event: the controls every domain
+ *	shares as the driver relies on them (G84+: no RECORD_RESET, no
+ *	PERIODIC_RESET), whatever an earlier owner of the GPU left there
  * @setup: per-domain set-up at registration (e.g. GF100 base address)
  * @start: put a domain in the engine's counting mode and clear its state
  * @stop: take a domain out of counting
@@ -214,6 +217,7 @@ struct nvpc_gen_ops {
 	bool unit_sets;
 	bool pmc_enable;
 	struct nvpc_reg_range windows[NVPC_GEN_NR_WINDOWS];
+	void (*init)(struct nvpc_core *core);
 	void (*setup)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*start)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*stop)(struct nvpc_core *core, struct nvpc_domain *dom);
@@ -280,6 +284,7 @@ void nvpc_gen_read_ctrs(struct nvpc_core *core, const u32 reg[NVPC_NR_CTRS],
 			u32 offset, unsigned long used, u64 ctr[NVPC_NR_CTRS]);
 void nvpc_gen_read_status(struct nvpc_core *core, struct nvpc_domain *dom,
 			  u32 st[NVPC_NR_STATUS]);
+void nvpc_gen_clear_resets(struct nvpc_core *core, u32 addr, const char *name);
 void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom);
 
 #endif /* _NVPC_GEN_H */

@@ -11,6 +11,14 @@
 
 #include "core.h"
 
+/* each domain set's control: HUB, GPC and PART (nvpc_gen_clear_resets()) */
+static void nvpc_gf100_init(struct nvpc_core *core)
+{
+	nvpc_gen_clear_resets(core, NVPC_GF100_HUB_DSET_CTRL, "HUB_DSET CTRL");
+	nvpc_gen_clear_resets(core, NVPC_GF100_GPC_DSET_CTRL, "GPC_DSET CTRL");
+	nvpc_gen_clear_resets(core, NVPC_GF100_PART_DSET_CTRL, "PART_DSET CTRL");
+}
+
 static void nvpc_gf100_setup(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	switch (dom->dset) {
@@ -200,6 +208,7 @@ const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.unit_sets = true,
 	.pmc_enable = true,
 	.windows = { { NVPC_GF100_MMIO_START, NVPC_GF100_MMIO_END, "PCOUNTER" } },
+	.init = nvpc_gf100_init,
 	.setup = nvpc_gf100_setup,
 	.start = nvpc_gf100_start,
 	.stop = nvpc_gf100_stop,

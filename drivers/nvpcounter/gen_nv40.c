@@ -196,6 +196,12 @@ static u32 nvpc_g84_record_status(struct nvpc_core *core,
 	return nvpc_rd32(core->ndev, NVPC_G84_RECORD_STATUS(dom->index));
 }
 
+/* GCTRL, one register for every domain (nvpc_gen_clear_resets()) */
+static void nvpc_g84_init(struct nvpc_core *core)
+{
+	nvpc_gen_clear_resets(core, NVPC_G84_GCTRL, "GCTRL");
+}
+
 #define NVPC_G84_RECORD_OPS						\
 	.record_bind = nvpc_g84_record_bind,				\
 	.record_setup = nvpc_g84_record_setup,				\
@@ -282,6 +288,7 @@ const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.program = nvpc_g84_program,					\
 	.trigger_swap = nvpc_g84_swap,					\
 	.windows = { NVPC_NV10_WINDOW },				\
+	.init = nvpc_g84_init,						\
 	NVPC_G84_RECORD_OPS
 
 const struct nvpc_gen_ops nvpc_gen_g84 = {

@@ -459,7 +459,11 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 	}
 	/*
 	 * Pinned: perf's rotation and a flexible event's arrival leave it
-	 * scheduled, and no failed flexible group keeps it out.
+	 * scheduled, and no failed flexible group keeps it out. Set rather
+	 * than an unpinned event refused (record.rst): no perf user asks
+	 * for pinned by default, and a record event, alone in its group,
+	 * has no other sensible scheduling (a rotation would halt the
+	 * recording every 4 ms).
 	 */
 	event->attr.pinned = 1;
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);

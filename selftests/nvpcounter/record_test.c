@@ -535,6 +535,76 @@ TEST_F(rec, periodic_stop)
 	}
 }
 
+/* a register through the sim's "reg" file; ~0 if it could not be read */
+static unsigned int sim_reg(int gpu, unsigned int addr)
+{
+	char path[PATH_MAX], buf[32];
+
+	snprintf(path, sizeof(path), NVPC_SIM_DIR "/gpu%d/reg", gpu);
+	if (sim_cmd(gpu, "reg", "0x%x", addr) ||
+	    nvpc_read_file(path, buf, sizeof(buf)) <= 0)
+		return ~0U;
+	return strtoul(buf, NULL, 0);
+}
+
+/*
+ * RECORD_RESET and PERIODIC_RESET left set by an earlier owner of the
+ * GPU (the sim's create gctrl=0x11: bits 0 and 4 and, on GF100+, each
+ * domain set's control): with either held, no packet forms (RECORD_RESET
+ * forces the record counters to 0) and PERIODIC stays 0 (pcounter.rst
+ * "Record mode setup", GCTRL). The driver clears both at registration,
+ * keeping the bits no document names (0x100 here): the PERIODIC-stopped
+ * recording of periodic_stop, 1024 cycles a packet, and G84's and GF100's
+ * packets of g84_long_packets_exact.
+ */
+TEST_F(rec, global_resets_cleared)
+{
+	struct pkt a, b;
+	int k;
+
+	ASSERT_EQ(0, gpu_setup(self, "g84 gctrl=0x111"));
+	EXPECT_EQ(0x100, sim_reg(self->gpu, 0xa7a8));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 1, WAVE_PERIODIC(10, 3, 0)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.0", 3, WAVE_CONST(1)));
+	ASSERT_EQ(0, rec_start(self, 0, G84_MAIN0 | RSIGS_134 | CFG1_PERIOD(1),
+			       0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 10 * 1024, "main.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_LE(9 * NVPC_PKT_LONG, self->nbytes);
+	ASSERT_GE(10 * NVPC_PKT_LONG, self->nbytes);
+	for (k = 1; k < (int)(self->nbytes / NVPC_PKT_LONG); k++) {
+		a = decode(self->bytes + (k - 1) * NVPC_PKT_LONG, NVPC_PKT_LONG);
+		b = decode(self->bytes + k * NVPC_PKT_LONG, NVPC_PKT_LONG);
+		EXPECT_EQ(1024, b.cycles - a.cycles);
+		EXPECT_EQ(1024, b.ctr[1]);
+	}
+	munmap(self->aux, self->aux_size);
+	munmap(self->base, (1 + DATA_PAGES) * PAGE);
+	close(self->fd);
+	self->aux = self->base = MAP_FAILED;
+	self->fd = -1;
+	self->nbytes = 0;
+	self->nrecs = 0;
+	self->data_tail = 0;
+	ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+	self->gpu = -1;
+
+	/* GF100: the three set controls (GPC, PART, HUB) */
+	gf100_waves(_metadata, self, "gf100 gpcs=2 parts=1 gctrl=0x11");
+	EXPECT_EQ(0, sim_reg(self->gpu, 0x1b8000));
+	EXPECT_EQ(0, sim_reg(self->gpu, 0x1bc000));
+	EXPECT_EQ(0, sim_reg(self->gpu, 0x1be000));
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2, CFG1_DOM(1, 0, 0) | RSIGS_134,
+			       0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 3000, "gpc0.0"));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	check_packets(_metadata, self, NVPC_PKT_LONG, 1, 3);
+	/* before G84 there is no GCTRL: the option is refused */
+	EXPECT_EQ(-EINVAL, sim_gpu_create(2, "nv40 gctrl=1"));
+}
+
 /*
  * A VM fault (the sim's "fault record 0") wedges the domain
  * (pcounter.rst "Record mode setup"): the packets before it arrive, the

@@ -371,6 +371,9 @@ struct nvpc_simdev {
  * @nr_gpc: GF100+: GPCs, 0 for the catalogue's default
  * @nr_part: GF100+: partitions, 0 for the catalogue's default
  * @realtime: start in real-time clock mode
+ * @gctrl_set: @gctrl given: write it before registration
+ * @gctrl: G84:GF100 GCTRL, GF100+ each domain set's control, as an
+ *	earlier owner of the GPU left them (sim.rst "create")
  */
 struct nvpc_simdev_opts {
 	const struct nvpc_chip_desc *chip;
@@ -378,6 +381,8 @@ struct nvpc_simdev_opts {
 	unsigned int nr_gpc;
 	unsigned int nr_part;
 	bool realtime;
+	bool gctrl_set;
+	u32 gctrl;
 };
 
 struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o);

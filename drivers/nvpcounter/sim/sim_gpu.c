@@ -1073,6 +1073,16 @@ struct nvpc_simdev *nvpc_simdev_create(const struct nvpc_simdev_opts *o)
 	sd->ndev.record_max_pages = NVPC_SIMDEV_VM_MAX_PAGES;
 	sd->ndev.priv = sd;
 
+	/* the global controls as an earlier owner of the GPU left them */
+	if (o->gctrl_set) {
+		if (chip->gen < NVPC_GEN_GF100) {
+			nvpc_sim_wr32(sim, NVPC_G84_GCTRL, o->gctrl);
+		} else {
+			nvpc_sim_wr32(sim, NVPC_GF100_HUB_DSET_CTRL, o->gctrl);
+			nvpc_sim_wr32(sim, NVPC_GF100_GPC_DSET_CTRL, o->gctrl);
+			nvpc_sim_wr32(sim, NVPC_GF100_PART_DSET_CTRL, o->gctrl);
+		}
+	}
 	if (o->realtime)
 		nvpc_simdev_set_realtime(sd, true);
 	ret = nvpc_device_register(&sd->ndev);

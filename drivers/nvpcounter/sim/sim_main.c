@@ -114,6 +114,16 @@ static int nvpc_simdev_parse_create(char *buf, struct nvpc_simdev_opts *o)
 				pr_debug("clock=%s: manual or realtime\n", val);
 				return -EINVAL;
 			}
+		} else if (!strcmp(w, "gctrl")) {
+			if (o->chip->gen < NVPC_GEN_G84) {
+				pr_debug("gctrl= needs a G84+ chip\n");
+				return -EINVAL;
+			}
+			if (kstrtou32(val, 0, &o->gctrl)) {
+				pr_debug("gctrl=%s: not a 32-bit number\n", val);
+				return -EINVAL;
+			}
+			o->gctrl_set = true;
 		} else if (!strcmp(w, "id")) {
 			unsigned int id;
 
