@@ -1102,16 +1102,28 @@ FILE *nvpc_capture_open(const char *path)
 {
 	FILE *f;
 
+	FILE *t;
+
 	if (!nvpc_is_stdio(path)) {
 		f = fopen(path, "re");
-		if (!f)
+		if (!f) {
 			nvpc_err("cannot open %s: %s", path, strerror(errno));
-		return f;
+			return NULL;
+		}
+	} else {
+		f = stdin;
 	}
-	/* a file on stdin seeks; a pipe is read to its end first */
-	if (!fseek(stdin, 0, SEEK_CUR))
-		return stdin;
-	return nvpc_capture_spool(stdin, "stdin");
+	/*
+	 * A file seeks; a pipe (stdin, a named pipe, a process
+	 * substitution) is read to its end first: a capture is read more
+	 * than once.
+	 */
+	if (!fseek(f, 0, SEEK_CUR))
+		return f;
+	t = nvpc_capture_spool(f, nvpc_is_stdio(path) ? "stdin" : path);
+	if (f != stdin)
+		fclose(f);
+	return t;
 }
 
 static void usage(FILE *f)

@@ -48,6 +48,7 @@ struct top {
 	int pipe_fd;
 	bool keyboard;			/* stdin is a terminal in raw mode */
 	bool stopping;			/* SIGINT sent to the child */
+	sigset_t waitmask;		/* the signal mask while ppoll() waits */
 	struct termios saved;
 	/* the recording's streams (domains), each decoded as it comes */
 	struct nvpc_capture cap;
@@ -60,11 +61,38 @@ struct top {
 	struct nvpc_top_group g;	/* the intervals shown together */
 };
 
+/* SIGINT, SIGTERM or SIGHUP sent to top: end as q would */
+static volatile sig_atomic_t top_signal;
+
+static void on_top_signal(int sig)
+{
+	top_signal = sig;
+}
+
 static void top_stop(struct top *t)
 {
 	if (!t->stopping && t->child > 0)
 		kill(t->child, SIGINT);
 	t->stopping = true;
+}
+
+/* the handler of top's stop signals, blocked but while it waits */
+static void top_signals(struct top *t)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_top_signal };
+	sigset_t block;
+	unsigned int i;
+
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	for (i = 0; i < ARRAY_LEN(sigs); i++) {
+		sigaction(sigs[i], &sa, NULL);
+		sigaddset(&block, sigs[i]);
+	}
+	sigprocmask(SIG_BLOCK, &block, &t->waitmask);
+	for (i = 0; i < ARRAY_LEN(sigs); i++)
+		sigdelset(&t->waitmask, sigs[i]);
 }
 
 /* the capture stream's read: the pipe, and q on the keyboard meanwhile */
@@ -77,7 +105,13 @@ static ssize_t top_read(void *arg, char *buf, size_t len)
 	};
 
 	for (;;) {
-		if (poll(pfd, t->keyboard ? 2 : 1, -1) < 0) {
+		/*
+		 * The signals are blocked but while ppoll() waits: one that
+		 * comes after this check ends the wait at once.
+		 */
+		if (top_signal)
+			top_stop(t);
+		if (ppoll(pfd, t->keyboard ? 2 : 1, NULL, &t->waitmask) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -1;
@@ -376,9 +410,13 @@ int nvpc_top(int argc, char **argv)
 		free(t);
 		return 1;
 	}
-	/* Ctrl-C reaches the child too: it ends the stream, top shows it */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
+	/*
+	 * Ctrl-C reaches the child too: it ends the stream, and top shows
+	 * it to its end. SIGINT, SIGTERM or SIGHUP sent to top alone (kill,
+	 * timeout(1), a closed terminal) make top stop the child as q
+	 * does, and end the same way.
+	 */
+	top_signals(t);
 	f = fopencookie(t, "r", io);
 	if (!f || nvpc_file_read_capture(f, &t->cap, err, sizeof(err))) {
 		/* the child said why (the PMU, the domain, the signals ...) */

@@ -2227,6 +2227,38 @@ TEST(top_lines_csv_json)
 }
 
 /*
+ * SIGTERM, SIGINT or SIGHUP sent to top alone (not its process group:
+ * kill PID, timeout(1)) ends it as q does: it stops its recording, shows
+ * the intervals it has (the replay's 2 ms ones, packets 1-10: five; the
+ * last ends with the stream) and exits 0 at once. Measured by the
+ * shell: 2 s to top's end at most (it would wait for SIGKILL at 20 s).
+ */
+TEST(top_ends_on_its_signals)
+{
+	static const char * const sigs[] = { "TERM", "INT", "HUP" };
+	char cmd[2048], out[8192];
+	unsigned int i;
+	struct cap c;
+
+	cap_phases(&c, "topsig");
+	for (i = 0; i < 3; i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "NVPC_TOP_REPLAY=%s %s top -d main.1 -s s0 -I 2 > %s.out 2>&1 & "
+			 "p=$!; (sleep 20; kill -KILL $p) > /dev/null 2>&1 & w=$!; "
+			 "sleep 0.5; t0=$(date +%%s%%N); kill -%s $p; wait $p; rc=$?; "
+			 "echo \"rc $rc ms $((($(date +%%s%%N) - t0) / 1000000))\"; "
+			 "kill $w; cat %s.out; rm -f %s.out",
+			 c.path, bin(), c.path, sigs[i], c.path, c.path);
+		ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+		TH_LOG("SIG%s: %s", sigs[i], out);
+		EXPECT_EQ(0, strncmp(out, "rc 0 ms ", 8));
+		EXPECT_GT(2000, atoi(out + 8));
+		EXPECT_NE(NULL, strstr(out, "0.004  s0 50.00%"));
+	}
+	unlink(c.path);
+}
+
+/*
  * On a terminal (script(1) gives top a pty): the table, redrawn each
  * interval, sorted by busy share; q quits, and the interval that was
  * still open (packets 9, 10: s0 90%) is shown last.
