@@ -1007,9 +1007,16 @@ bool nvpc_view_option(int c, const char *arg, struct nvpc_report_opts *ro,
 			*bad = true;
 		return true;
 	case 'I': {
-		/* milliseconds as perf stat -I (1.5 too), or with a unit */
-		char ms[64];
-		bool number = arg[strspn(arg, "0123456789.")] == '\0';
+		/*
+		 * milliseconds as perf stat -I, a bare number in any form
+		 * (1.5, 1e3), or a time with its unit
+		 */
+		char ms[64], *end;
+		bool number;
+
+		errno = 0;
+		(void)strtod(arg, &end);
+		number = end != arg && !*end && !errno;
 
 		snprintf(ms, sizeof(ms), "%.40s%s", arg, number ? "ms" : "");
 		if (strlen(arg) > 40 || nvpc_parse_time(ms, &ro->interval_ns))

@@ -2042,6 +2042,12 @@ TEST(interval_csv_json_text)
 		     "6000000,5006000000,2,2000,0,1800,900000.000000,90.000000,2000,1000000.000000,100.000000\n"
 		     "8000000,5008000000,2,2000,0,1800,900000.000000,90.000000,2000,1000000.000000,100.000000\n",
 		     out);
+	/* a bare number is milliseconds in any form: 2e0 as 2 */
+	snprintf(cmd, sizeof(cmd), "%s report --csv -I 2e0 %s | sed -n 3p",
+		 bin(), c.path);
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("2000000,5002000000,2,2000,0,200,100000.000000,10.000000,2000,1000000.000000,100.000000\n",
+		     out);
 	/* -I with a unit; -s; JSON */
 	snprintf(cmd, sizeof(cmd), "%s report --json -I 4ms -s s0 %s", bin(),
 		 c.path);
