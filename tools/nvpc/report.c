@@ -754,7 +754,7 @@ static void json_summary(FILE *o, const char *path,
 	fprintf(o, "%s", end);
 }
 
-/* the most counter events per track a trace has by default (--full: all) */
+/* the most points a trace has by default, all its domains' (--full: all) */
 #define TRACE_MAX_POINTS	20000
 
 /* nvpc report of one capture: its streams and where it is written */
@@ -769,24 +769,41 @@ struct report {
 };
 
 /*
- * A trace without --interval or --full: a first pass over stream i
- * counts its packets; past TRACE_MAX_POINTS they are summed per
- * interval. Leaves f at the first chunk again; -1 if it cannot.
+ * A trace without --interval or --full: a first pass over each stream
+ * counts its packets; past TRACE_MAX_POINTS in all (the whole trace's,
+ * not each domain's) every stream is summed per one interval, chosen so
+ * that the trace has at most that many points. Leaves f at the first
+ * chunk again; -1 if it cannot.
  */
-static int trace_auto_interval(struct report *r, unsigned int i)
+static int trace_auto_interval(struct report *r)
 {
-	struct nvpc_view count = r->s.v[i], *v = &r->s.v[i];
-	struct nvpc_stats st;
-	char err[256];
+	uint64_t packets = 0, span = 0, interval;
+	unsigned int i;
 
-	count.fn = NULL;
-	count.interval_ns = 0;
-	nvpc_decode(r->f, &r->s.cap.h[i], r->s.hz[i], nvpc_view_packet,
-		    &count, &st, err, sizeof(err));
-	v->interval_ns = nvpc_view_auto_interval(count.all.packets,
-						 count.all.last_ns -
-						 count.all.first_ns,
-						 TRACE_MAX_POINTS);
+	for (i = 0; i < r->s.cap.nr; i++) {
+		struct nvpc_view count = r->s.v[i];
+		struct nvpc_stats st;
+		char err[256];
+
+		if (!count.nr || count.interval_ns)
+			continue;
+		if (fseek(r->f, r->s.cap.data_offset, SEEK_SET))
+			return -1;
+		count.fn = NULL;
+		count.interval_ns = 0;
+		nvpc_decode(r->f, &r->s.cap.h[i], r->s.hz[i], nvpc_view_packet,
+			    &count, &st, err, sizeof(err));
+		packets += count.all.packets;
+		if (count.all.packets) {
+			uint64_t d = count.all.last_ns - count.all.first_ns;
+
+			span = span + d < span ? UINT64_MAX : span + d;
+		}
+	}
+	interval = nvpc_view_auto_interval(packets, span, TRACE_MAX_POINTS);
+	for (i = 0; i < r->s.cap.nr; i++)
+		if (r->s.v[i].nr && !r->s.v[i].interval_ns)
+			r->s.v[i].interval_ns = interval;
 	return fseek(r->f, r->s.cap.data_offset, SEEK_SET) ? -1 : 0;
 }
 
@@ -809,15 +826,9 @@ static int report_begin(struct report *r)
 			nvpc_csv_streams_header(r->o, &r->s, v0->base_ns);
 		break;
 	case NVPC_REPORT_TRACE:
-		for (unsigned int i = 0; i < r->s.cap.nr; i++) {
-			if (!r->s.v[i].nr || r->s.v[i].interval_ns ||
-			    r->ro->full)
-				continue;
-			if (trace_auto_interval(r, i)) {
-				nvpc_err("%s: cannot read it a second time",
-					 r->path);
-				return -1;
-			}
+		if (!r->ro->full && trace_auto_interval(r)) {
+			nvpc_err("%s: cannot read it a second time", r->path);
+			return -1;
 		}
 		trace_begin(&r->t, &r->s, r->first);
 		break;
@@ -1161,7 +1172,7 @@ static void usage(FILE *f)
 "  --monotonic  times in CLOCK_MONOTONIC (perf's clock: perf record -k\n"
 "               mono), not since the recording began\n"
 "  --full       a trace of every packet (by default a trace of more than\n"
-"               20000 packets is summed per interval)\n"
+"               20000 packets, all domains together, is summed per interval)\n"
 "  -i, --input FILE   the capture (- for stdin)\n"
 "  -o, --output OUT   write to OUT instead of stdout (- for stdout)\n"
 "\n"

@@ -2160,6 +2160,69 @@ TEST(trace_downsampled_by_default)
 }
 
 /*
+ * The default bound is the trace's, not each domain's: two domains of
+ * 12000 packets each (1000 cycles at 1 MHz, 1 ms; 12 s each) are 24000
+ * packets, past 20000: both are summed per one interval, the shortest
+ * 1/2/5 x 10^k ns cutting their 2 x 11.999 s into fewer than 20000:
+ * 2 ms, 6000 intervals each (6001 counter events per track with the
+ * last value). One domain of 12000 alone keeps every packet.
+ */
+TEST(trace_bound_is_the_traces)
+{
+	enum { N = 12000, PER = 1000 };
+	static uint8_t buf[PER * 32];
+	struct nvpc_end e = {
+		.reason = NVPC_END_COMMAND, .hw_packets = -1, .hw_gaps = -1,
+	};
+	char out[4096];
+	uint64_t off[2] = { 0, 0 };
+	struct nvpc_header h1;
+	struct cap c;
+
+	if (!have_py())
+		SKIP(return, "no python3");
+	cap_begin(&c, "bound2", 32, 1);
+	c.h.nr_streams = 2;
+	strcpy(c.h.domain, "main.0");
+	cap_header(&c);
+	h1 = c.h;
+	h1.stream = 1;
+	strcpy(h1.domain, "main.1");
+	nvpc_file_write_stream(c.f, &h1);
+	for (int k = 0; k < N; k++) {
+		pkt(buf + (k % PER) * 32, 32, 1000ULL * (k + 1), 1,
+		    (uint16_t[]){ k % 2 ? 1000 : 0 }, 1);
+		if (k % PER == PER - 1) {
+			cap_aux_stream(&c, 0, &off[0], 1000000ULL * (k + 1),
+				       buf, sizeof(buf));
+			cap_aux_stream(&c, 1, &off[1], 1000000ULL * (k + 1),
+				       buf, sizeof(buf));
+		}
+	}
+	e.end_ns = 1000000ULL * N;
+	nvpc_file_write_end(c.f, 0, e.end_ns, &e);
+	nvpc_file_write_end(c.f, 1, e.end_ns, &e);
+	fclose(c.f);
+	ASSERT_EQ(0, trace_py("", c.path, "len(c), c[0][\"args\"][\"busy %\"]",
+			      out, sizeof(out)));
+	EXPECT_STREQ("12002 50.0\n", out);
+	unlink(c.path);
+
+	/* one domain of as many packets: every one */
+	cap_begin(&c, "bound1", 32, 1);
+	for (int k = 0; k < N; k++) {
+		pkt(buf + (k % PER) * 32, 32, 1000ULL * (k + 1), 1,
+		    (uint16_t[]){ k % 2 ? 1000 : 0 }, 1);
+		if (k % PER == PER - 1)
+			cap_aux(&c, 0, 1000000ULL * (k + 1), buf, sizeof(buf));
+	}
+	cap_end(&c, 1000000ULL * N);
+	ASSERT_EQ(0, trace_py("", c.path, "len(c)", out, sizeof(out)));
+	EXPECT_STREQ("12001\n", out);
+	unlink(c.path);
+}
+
+/*
  * nvpc-perf-trace: perf script's samples beside the trace, at their
  * CLOCK_MONOTONIC time in microseconds (perf script's lines written by
  * hand in perf 6.1's layout for -F comm,pid,tid,cpu,time,event --ns).
