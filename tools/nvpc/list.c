@@ -120,7 +120,8 @@ static void usage(FILE *f)
 "measurement), its signal ids (0 .. signals - 1), whether it records\n"
 "(record mode: G84+, a backend that maps GPU memory), and its named\n"
 "signals (perf's events/) with their ids. Every domain counts with perf\n"
-"stat -a; perf sampling is not supported.\n");
+"stat -a, and is sampled by perf record with a cpu-clock leading the group\n"
+"(nvpc record --mode sample); a GPU event cannot sample on its own.\n");
 }
 
 int nvpc_list(int argc, char **argv)

@@ -176,9 +176,10 @@ static void usage(FILE *f)
 "  -o, --output FILE     the capture (default " NVPC_DEFAULT_OUTPUT "; an\n"
 "                        existing FILE is kept as FILE.old; - for stdout)\n"
 "      --duration SECS   stop after SECS seconds\n"
-"      --aux-pages N     AUX area pages, a power of two (default: 4 times\n"
-"                        what 10 ms of packets take at the domain's clock\n"
-"                        and --every, at least %d; %d with --stop)\n"
+"      --aux-pages N     AUX area pages, a power of two (default: what\n"
+"                        %d ms of packets take at the domain's clock and\n"
+"                        --every, at least %d; %d with --stop; halved down\n"
+"                        to %d drain periods' worth where mlock refuses it)\n"
 "      --data-pages N    data ring pages, a power of two (default %d)\n"
 "      --clock HZ        the domain's clock for the report (default: its\n"
 "                        measured clock_hz, else nominal_hz)\n"
@@ -187,8 +188,8 @@ static void usage(FILE *f)
 "                        long FILE may fall behind before the AUX areas fill\n"
 "  -q, --quiet           no summary\n"
 "  -v, --verbose         say what is opened and every gap\n",
-		AUX_MIN_PAGES, DEFAULT_AUX_PAGES, DEFAULT_DATA_PAGES,
-		NVPC_OUTQ_DEFAULT >> 20);
+		AUX_HOLD_MS, AUX_MIN_PAGES, DEFAULT_AUX_PAGES, AUX_DRAIN_HOLD,
+		DEFAULT_DATA_PAGES, NVPC_OUTQ_DEFAULT >> 20);
 }
 
 static bool pow2(uint64_t v)
@@ -1641,8 +1642,11 @@ int nvpc_record(int argc, char **argv)
 	unsigned int nr = 0, i;
 	int ret = 0;
 
-	if (parse_opts(argc, argv, &o) || nvpc_gpu_open(o.pmu, &gpu))
+	if (parse_opts(argc, argv, &o))
 		return 2;
+	/* no such PMU: 1, as nvpc list says it (nothing there, not a typo) */
+	if (nvpc_gpu_open(o.pmu, &gpu))
+		return 1;
 	/* every domain's arguments checked before any event is opened */
 	for (i = 0; i < o.nr_domains; i++) {
 		struct rec *r = &rs[i];

@@ -2713,6 +2713,15 @@ TEST(list_gpus)
 		 bin());
 	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "is the nvpcounter module loaded"));
+	/* record and top say the same with the same status */
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s %s record -g nvpcounter_2 -d main.0 -s 0 -o /dev/null 2>&1",
+		 root, bin());
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "no PMU nvpcounter_2")) TH_LOG("%s", out);
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=%s/none %s top -d main.0 -s 0 2>&1",
+		 root, bin());
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "is the nvpcounter module loaded")) TH_LOG("%s", out);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	EXPECT_EQ(0, system(cmd));
 }
