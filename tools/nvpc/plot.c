@@ -136,12 +136,25 @@ static int plot_bins(FILE *f, struct nvpc_streams *s, unsigned int i,
 	return 0;
 }
 
-/* the lines before the data: the terminal, the title, the axes */
-static void plot_head(FILE *o, const char *term, const char *title,
+/* a title line, and the most lines: its head and one per domain */
+#define NVPC_PLOT_TITLE_LEN	320
+#define PLOT_TITLE_LINES	5
+
+/*
+ * The lines before the data: the terminal, the title (its lines joined
+ * by gnuplot's "." with a newline of ours between the quoted strings,
+ * so that a long one is not cut at the plot's edges), the axes.
+ */
+static void plot_head(FILE *o, const char *term,
+		      char title[][NVPC_PLOT_TITLE_LEN], unsigned int lines,
 		      bool monotonic)
 {
 	fprintf(o, "set terminal %s noenhanced\nset output\nset title ", term);
-	nvpc_gp_str(o, title);
+	for (unsigned int i = 0; i < lines; i++) {
+		if (i)
+			fprintf(o, " . \"\\n\" . ");
+		nvpc_gp_str(o, title[i]);
+	}
 	fprintf(o, "\nset xlabel '%s'\nset ylabel 'busy (%% of cycles)'\n"
 		"set yrange [0:105]\nset grid\nset key outside right top\n"
 		"set datafile missing '?'\n",
@@ -156,7 +169,7 @@ static int plot_one(FILE *f, const char *path, const char *term,
 	struct nvpc_view *v = &s->v[0];
 	struct bins b = { .out = o };
 	struct nvpc_stats st;
-	char title[320];
+	char title[2][NVPC_PLOT_TITLE_LEN];
 	int status;
 
 	/* the span first, for the bin width; the messages once */
@@ -169,11 +182,11 @@ static int plot_one(FILE *f, const char *path, const char *term,
 			 (unsigned long long)st.impossible);
 		return NVPC_EXIT_ERROR;
 	}
-	snprintf(title, sizeof(title),
-		 "%s %s %s: busy share per signal (STOP %s, %llu Hz)",
-		 h->chip, h->bus, h->domain, h->stop,
+	snprintf(title[0], sizeof(title[0]), "%s %s %s: busy share per signal",
+		 h->chip, h->bus, h->domain);
+	snprintf(title[1], sizeof(title[1]), "STOP %s, %llu Hz", h->stop,
 		 (unsigned long long)s->hz[0]);
-	plot_head(o, term, title, v->base_ns);
+	plot_head(o, term, title, 2, v->base_ns);
 	fprintf(o, "$d << EOD\n");
 	if (plot_bins(f, s, 0, &b)) {
 		nvpc_err("%s: cannot read it a second time", path);
@@ -189,20 +202,31 @@ static int plot_one(FILE *f, const char *path, const char *term,
 	return status;
 }
 
-/* "G84 sim.0, 2 domains: busy share per domain and signal (main.0 ...)" */
-static void plot_title(const struct nvpc_streams *s, char *buf, size_t len)
+/*
+ * "G84 sim.0, 2 domains: busy share per domain and signal", then a line
+ * per domain ("main.0: STOP every 1024 cycles (PERIODIC), 100000 Hz"),
+ * or, past PLOT_TITLE_LINES - 1 domains, the first ones and how many
+ * more. Return: the lines.
+ */
+static unsigned int plot_title(const struct nvpc_streams *s,
+			       char title[][NVPC_PLOT_TITLE_LEN])
 {
-	size_t pos;
+	unsigned int n = 1, i, nr = s->cap.nr;
 
-	pos = snprintf(buf, len, "%s %s, %u domains: busy share per domain and signal (",
-		       s->cap.h[0].chip, s->cap.h[0].bus, s->cap.nr);
-	for (unsigned int i = 0; i < s->cap.nr && pos < len; i++)
-		pos += snprintf(buf + pos, len - pos, "%s%s STOP %s, %llu Hz",
-				i ? "; " : "", s->cap.h[i].domain,
-				s->cap.h[i].stop,
-				(unsigned long long)s->hz[i]);
-	if (pos < len)
-		snprintf(buf + pos, len - pos, ")");
+	snprintf(title[0], NVPC_PLOT_TITLE_LEN,
+		 "%s %s, %u domains: busy share per domain and signal",
+		 s->cap.h[0].chip, s->cap.h[0].bus, nr);
+	for (i = 0; i < nr && n < PLOT_TITLE_LINES; i++, n++) {
+		if (n == PLOT_TITLE_LINES - 1 && nr - i > 1) {
+			snprintf(title[n], NVPC_PLOT_TITLE_LEN,
+				 "and %u more domains", nr - i);
+			return n + 1;
+		}
+		snprintf(title[n], NVPC_PLOT_TITLE_LEN, "%s: STOP %s, %llu Hz",
+			 s->cap.h[i].domain, s->cap.h[i].stop,
+			 (unsigned long long)s->hz[i]);
+	}
+	return n;
 }
 
 /* the plot line: a track per domain and signal, "<domain> <signal>" */
@@ -241,7 +265,8 @@ static int plot_streams(FILE *f, const char *path, const char *term,
 	struct bins b[NVPC_FILE_MAX_STREAMS] = { 0 };
 	bool shown[NVPC_FILE_MAX_STREAMS] = { 0 }, any = false;
 	struct nvpc_stats st;
-	char title[1024];
+	char title[PLOT_TITLE_LINES][NVPC_PLOT_TITLE_LEN];
+	unsigned int lines;
 	int status = NVPC_EXIT_OK;
 
 	for (unsigned int i = 0; i < s->cap.nr; i++) {
@@ -259,8 +284,8 @@ static int plot_streams(FILE *f, const char *path, const char *term,
 		nvpc_err("%s holds no packet to plot in any domain", path);
 		return NVPC_EXIT_ERROR;
 	}
-	plot_title(s, title, sizeof(title));
-	plot_head(o, term, title, s->v[0].base_ns);
+	lines = plot_title(s, title);
+	plot_head(o, term, title, lines, s->v[0].base_ns);
 	for (unsigned int i = 0; i < s->cap.nr; i++) {
 		if (!shown[i])
 			continue;
