@@ -359,6 +359,20 @@ void nvpc_decoder_finish(struct nvpc_decoder *d)
 	d->carry_len = 0;
 }
 
+/*
+ * A STREAM chunk among the data: the stream headers are all before it
+ * (nvpc.rst "Chunks"), so this is a second one, a corrupt chunk; the
+ * packets before it stand.
+ */
+static int stream_after_headers(const struct nvpc_chunk *c, char *err,
+				size_t errlen)
+{
+	snprintf(err, errlen,
+		 "a second header of stream %u, among the packets (a corrupt chunk)",
+		 c->stream);
+	return -EINVAL;
+}
+
 int nvpc_decode(FILE *f, const struct nvpc_header *h, uint64_t clock_hz,
 		nvpc_packet_fn fn, void *arg, struct nvpc_stats *st,
 		char *err, size_t errlen)
@@ -371,6 +385,11 @@ int nvpc_decode(FILE *f, const struct nvpc_header *h, uint64_t clock_hz,
 	if (nvpc_decoder_init(&d, h, clock_hz, fn, arg, st, err, errlen))
 		return -EINVAL;
 	while ((ret = nvpc_file_read_chunk(f, &c, &payload, err, errlen)) > 0) {
+		if (c.type == NVPC_CHUNK_STREAM) {
+			free(payload);
+			ret = stream_after_headers(&c, err, errlen);
+			break;
+		}
 		/* another domain's, in a capture of several */
 		if (c.stream == h->stream)
 			nvpc_decoder_chunk(&d, &c, payload);
@@ -388,6 +407,11 @@ int nvpc_decode_streams(FILE *f, struct nvpc_decoder *d, unsigned int nr,
 	int ret;
 
 	while ((ret = nvpc_file_read_chunk(f, &c, &payload, err, errlen)) > 0) {
+		if (c.type == NVPC_CHUNK_STREAM) {
+			free(payload);
+			ret = stream_after_headers(&c, err, errlen);
+			break;
+		}
 		/* a stream the capture does not have: skipped */
 		if (c.stream < nr)
 			nvpc_decoder_chunk(&d[c.stream], &c, payload);

@@ -544,6 +544,14 @@ int nvpc_file_read_capture(FILE *f, struct nvpc_capture *cap,
 		seen |= 1ULL << h.stream;
 		cap->h[h.stream] = h;
 	}
+	/* record refuses a domain given twice: a capture never has one */
+	for (unsigned int i = 1; i < cap->h[0].nr_streams; i++)
+		for (unsigned int j = 0; j < i; j++)
+			if (!strncmp(cap->h[i].domain, cap->h[j].domain,
+				     sizeof(cap->h[i].domain)))
+				return fail(err, errlen,
+					    "streams %u and %u are of the same domain",
+					    j, i);
 	cap->nr = cap->h[0].nr_streams;
 	cap->data_offset = ftell(f);
 	return 0;

@@ -48,6 +48,20 @@ int nvpc_capture_decode(const char *path, FILE *f,
 			 path);
 		status = NVPC_EXIT_DAMAGED;
 	}
+	/*
+	 * The packets' time, from their cycles at the clock, against the
+	 * recording's own length (its end record): more than 1% and 1 ms
+	 * over is no rounding of a measured clock but a clock too low for
+	 * them (--clock) or a damaged capture.
+	 */
+	if (st->have_end &&
+	    st->covered_ns > st->end.end_ns + st->end.end_ns / 100 + 1000000) {
+		nvpc_err("%s: its packets cover %.6f s at %llu Hz, more than the %.6f s the recording lasted: the clock is too low for them (--clock) or the capture is damaged",
+			 path, st->covered_ns / 1e9, (unsigned long long)hz,
+			 st->end.end_ns / 1e9);
+		if (status == NVPC_EXIT_OK)
+			status = NVPC_EXIT_DAMAGED;
+	}
 	if (st->impossible) {
 		nvpc_err("%s: %llu impossible packets, left out of the counts and rates",
 			 path, (unsigned long long)st->impossible);

@@ -640,6 +640,77 @@ static int nvpc_cmd(const char *args, const char *path, char *out, size_t len)
 }
 
 /*
+ * Crafted captures the reader refuses or flags (nvpc.rst "Chunks"): two
+ * streams of one domain (record never writes that): exit 1; a second
+ * STREAM chunk among the packets: a corrupt chunk, the packets before it
+ * reported, exit 3; packets covering more time at the clock than the
+ * recording lasted (4 ms of cycles at 1 MHz in a recording of 0.5 ms,
+ * 800%), the clock too low or the capture damaged: exit 3.
+ */
+TEST(crafted_streams_and_times)
+{
+	struct nvpc_header h1;
+	uint8_t buf[4 * 32];
+	char out[8192];
+	struct cap c;
+
+	/* a capture of two streams whose headers both name main.0 */
+	cap_begin(&c, "samedom", 32, 2);
+	c.h.nr_streams = 2;
+	strcpy(c.h.domain, "main.0");
+	cap_header(&c);
+	h1 = c.h;
+	h1.stream = 1;
+	nvpc_file_write_stream(c.f, &h1);
+	for (int k = 0; k < 4; k++)
+		pkt(buf + 32 * k, 32, 1000 * (k + 1), 1,
+		    (uint16_t[]){ 250, 500 }, 2);
+	cap_aux(&c, 0, 4000 * NS, buf, sizeof(buf));
+	cap_end(&c, 4000 * NS);
+	EXPECT_EQ(1, nvpc_cmd("report", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "streams 0 and 1 are of the same domain"))
+		TH_LOG("%s", out);
+	unlink(c.path);
+
+	/* stream 1's header again after stream 0's packets */
+	cap_begin(&c, "restream", 32, 2);
+	c.h.nr_streams = 2;
+	strcpy(c.h.domain, "main.0");
+	cap_header(&c);
+	h1 = c.h;
+	h1.stream = 1;
+	strcpy(h1.domain, "main.1");
+	nvpc_file_write_stream(c.f, &h1);
+	cap_aux(&c, 0, 4000 * NS, buf, sizeof(buf));
+	nvpc_file_write_stream(c.f, &h1);
+	cap_end(&c, 4000 * NS);
+	EXPECT_EQ(3, nvpc_cmd("report --csv", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "a second header of stream 1, among the packets"))
+		TH_LOG("%s", out);
+	/* the packets before it */
+	EXPECT_NE(NULL, strstr(out, "main.0,0,4000000,4000,1000,1,0,250,500"))
+		TH_LOG("%s", out);
+	unlink(c.path);
+
+	/* 4000 cycles at 1 MHz in a recording that lasted 0.5 ms */
+	cap_begin(&c, "toolong", 32, 2);
+	cap_aux(&c, 0, 500 * NS, buf, sizeof(buf));
+	cap_end(&c, 500 * NS);
+	EXPECT_EQ(3, nvpc_cmd("report", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "(800.0%)")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "its packets cover 0.004000 s at 1000000 Hz, more than the 0.000500 s the recording lasted"))
+		TH_LOG("%s", out);
+	/* as much time as the recording: 100%, exit 0 */
+	unlink(c.path);
+	cap_begin(&c, "justright", 32, 2);
+	cap_aux(&c, 0, 4000 * NS, buf, sizeof(buf));
+	cap_end(&c, 4000 * NS);
+	EXPECT_EQ(0, nvpc_cmd("report", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "(100.0%)")) TH_LOG("%s", out);
+	unlink(c.path);
+}
+
+/*
  * The summary of each domain in turn after a line naming them; -I: each
  * domain's intervals under a line naming it (2 ms: packets 1, 2 and 3,
  * 4; main.0 500 of 2000 cycles, main.1 3000 of 4000)
@@ -972,7 +1043,8 @@ TEST(streams_plot)
 		nvpc_file_write_chunk(c.f, &k, buf);
 	}
 	nvpc_file_write_end(c.f, 1, 4000 * NS,
-			    &(struct nvpc_end){ .hw_packets = -1, .hw_gaps = -1 });
+			    &(struct nvpc_end){ .end_ns = 4000 * NS,
+						.hw_packets = -1, .hw_gaps = -1 });
 	cap_end(&c, 4000 * NS);
 	snprintf(cmd, sizeof(cmd), "%s plot -o %s %s 2>&1", bin(),
 		 shq(q, sizeof(q), svg), c.path);
@@ -1217,8 +1289,8 @@ TEST(early_packet_0xf000)
 	cap_begin(&c, "early", 16, 1);
 	pkt(buf, 16, 0xf000, 0, (uint16_t[]){ 0xf000 }, 1);
 	pkt(buf + 16, 16, 0x10000, 1, (uint16_t[]){ 0x1000 }, 1);
-	cap_aux(&c, 0, 0, buf, sizeof(buf));
-	cap_end(&c, 0);
+	cap_aux(&c, 0, 0x10000 * NS, buf, sizeof(buf));
+	cap_end(&c, 0x10000 * NS);
 
 	ASSERT_EQ(2, csv(c.path, rows, NULL, 0));
 	EXPECT_EQ(0, rows[0].stop);
