@@ -582,7 +582,8 @@ TEST_F(rec, global_resets_cleared)
 	munmap(self->aux, self->aux_size);
 	munmap(self->base, (1 + DATA_PAGES) * PAGE);
 	close(self->fd);
-	self->aux = self->base = MAP_FAILED;
+	self->aux = MAP_FAILED;
+	self->base = MAP_FAILED;
 	self->fd = -1;
 	self->nbytes = 0;
 	self->nrecs = 0;
