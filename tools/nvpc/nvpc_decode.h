@@ -102,8 +102,10 @@ struct nvpc_decoder {
 	uint64_t origin_ns;	/* the current segment's cycle 0 */
 	uint64_t prev_raw;	/* last packet's 48-bit cycles */
 	uint64_t cycles;	/* extended cycles of the last packet */
+	uint64_t cycles_ns;	/* @cycles in ns at @hz */
 	uint64_t end_ns;	/* end of the last packet */
 	uint64_t read_ns;	/* when the tool read the current record */
+	uint64_t limit_cycles;	/* the most cycles plausible at @read_ns */
 
 	bool gap_pending;	/* the next data starts a new segment */
 	bool after_gap;		/* the next packet is the first after one */

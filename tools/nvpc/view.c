@@ -311,7 +311,13 @@ void nvpc_view_packet(const struct nvpc_packet *p, void *arg)
 	if (start < v->from_ns || start >= v->to_ns)
 		return;
 	/* the packet as the output shows it: its signals, its times */
-	q = *p;
+	q.index = p->index;
+	q.segment = p->segment;
+	q.raw_cycles = p->raw_cycles;
+	q.cycles = p->cycles;
+	q.delta = p->delta;
+	q.stop = p->stop;
+	q.after_gap = p->after_gap;
 	q.nr = v->nr;
 	q.saturated = 0;
 	for (unsigned int i = 0; i < v->nr; i++) {
