@@ -52,13 +52,14 @@ extern struct dentry *nvpc_debugfs_root;
  *	under it when the device is unregistered. A raw lock taken in perf
  *	callbacks with interrupts off (also on PREEMPT_RT), so every hold is
  *	bounded by a count of register accesses, whatever one access costs.
- *	A poll of a domain is one read pass (at most 5 counters and
- *	QUAD_STATE) and an ack or two: at most 8 accesses. A sample swaps
- *	one domain, or every domain of a @gen->global_swap generation (at
- *	most 8) with one pulse, polls each swapped domain once and its
- *	stragglers NVPC_SWAP_POLLS more times in all: one domain at most
- *	1 + 9 * 8 = 73 accesses, a global swap at most 1 + (8 + 8) * 8 =
- *	129. A commit
+ *	A poll of a domain reads QUAD_STATE, and only where the swap has
+ *	landed the counters in use (at most 5) and acks once or twice: 1
+ *	access not landed, at most 8 landed. A sample swaps one domain, or
+ *	every domain of a @gen->global_swap generation (NV30:G84, at most
+ *	5) with one pulse, polls each swapped domain once and its
+ *	stragglers NVPC_SWAP_POLLS more times in all; each domain lands
+ *	once: n domains at most 1 + 8 * n + NVPC_SWAP_POLLS accesses, 17
+ *	for one domain, 49 for NV40's five. A commit
  *	programs the domains a perf transaction changed (at most 12 writes
  *	each), swaps them and collects them the same way, then samples the
  *	domains of its new events once each. The poll takes it once per
