@@ -290,6 +290,12 @@ static int parse_event(const char *path, unsigned int *dset,
 	return have_sig ? 0 : -EINVAL;
 }
 
+int nvpc_event_parse(const char *path, unsigned int *dset, unsigned int *dom,
+		     unsigned int *sig)
+{
+	return parse_event(path, dset, dom, sig);
+}
+
 static bool signal_of_domain(const char *dir, const char *name,
 			     const void *arg)
 {

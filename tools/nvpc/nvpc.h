@@ -98,6 +98,16 @@ int nvpc_signal_lookup(const struct nvpc_gpu *g, const struct nvpc_domain *d,
 		       const char *spec, struct nvpc_signal *s);
 
 /*
+ * An events/ file of one signal ("dset=D,dom=N,sig0=0xNN"): 0 and its
+ * fields, -EINVAL for any other (cycles, a unit sum ...)
+ */
+int nvpc_event_parse(const char *path, unsigned int *dset, unsigned int *dom,
+		     unsigned int *sig);
+
+/* nvpc top with no -d: every GPU's engines (engines.c) */
+int nvpc_top_engines(int argc, char **argv);
+
+/*
  * The named signals of d in g's events/, sorted, as "name 0xNN, ..."
  * into out: how many, or -ENOMEM.
  */

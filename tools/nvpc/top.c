@@ -385,6 +385,17 @@ static int top_run(struct top *t, FILE *f, uint64_t interval, char *err,
 	return ret;
 }
 
+/* -d or -s given: one recording's signals; else every GPU's engines */
+static bool top_of_signals(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strncmp(argv[i], "-d", 2) || !strncmp(argv[i], "-s", 2) ||
+		    !strncmp(argv[i], "--domain", 8) ||
+		    !strncmp(argv[i], "--signals", 9))
+			return true;
+	return false;
+}
+
 int nvpc_top(int argc, char **argv)
 {
 	static const cookie_io_functions_t io = { .read = top_read };
@@ -395,6 +406,10 @@ int nvpc_top(int argc, char **argv)
 	int rargc, status, ret;
 	FILE *f;
 
+	if (!top_of_signals(argc, argv)) {
+		free(t);
+		return nvpc_top_engines(argc, argv);
+	}
 	if (!t) {
 		nvpc_err("out of memory");
 		return 1;

@@ -47,6 +47,10 @@ done
 wanted nvpc_test.sh &&
 	guest_run nvpc_test.sh - "$NVPC_TOP"/selftests/nvpcounter/nvpc_test.sh
 
+# nvpc top with no arguments: every GPU's engines (monitoring.rst)
+wanted engines_test.sh &&
+	guest_run engines_test.sh - "$NVPC_TOP"/selftests/nvpcounter/engines_test.sh
+
 # perf record on every chip (Documentation/perf.rst "Sampling")
 wanted sample_test.sh &&
 	guest_run sample_test.sh - "$NVPC_TOP"/selftests/nvpcounter/sample_test.sh
