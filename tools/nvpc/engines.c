@@ -415,45 +415,48 @@ static void show_lines(struct eng *e, FILE *o, double t, double secs)
 	fflush(o);
 }
 
+/* one CSV row: an engine (sg), or a domain's clock (sg NULL) */
+static void csv_row(FILE *o, double t, const struct eng_gpu *eg,
+		    const struct eng_group *gr, const struct eng_sig *sg,
+		    double secs)
+{
+	double v = sg ? busy_pct(gr, sg) : NAN;
+
+	fprintf(o, "%.3f,", t);
+	nvpc_csv_field(o, eg->g.pmu);
+	fputc(',', o);
+	nvpc_csv_field(o, eg->g.chip);
+	fputc(',', o);
+	nvpc_csv_field(o, eg->g.bus);
+	fputc(',', o);
+	nvpc_csv_field(o, gr->d.name);
+	fputc(',', o);
+	if (sg)
+		nvpc_csv_field(o, sg->engine);
+	fputc(',', o);
+	if (sg)
+		nvpc_csv_field(o, sg->name);
+	fputc(',', o);
+	if (!isnan(v))
+		fprintf(o, "%.6f", v);
+	fputc(',', o);
+	if (sg)
+		fprintf(o, "%llu", (unsigned long long)sg->delta);
+	fprintf(o, ",%llu,%.0f\n", (unsigned long long)gr->cycles,
+		clock_hz(gr, secs));
+}
+
 static void show_csv(struct eng *e, FILE *o, double t, double secs)
 {
 	if (!e->shown)
 		fprintf(o, "time_s,gpu,chip,bus,domain,engine,signal,busy_pct,idle_cycles,cycles,clock_hz\n");
 	for (unsigned int k = 0; k < e->nr; k++) {
-		struct eng_gpu *eg = &e->gpu[k];
+		const struct eng_gpu *eg = &e->gpu[k];
 
-		unsigned int rows = eg->engines ? eg->nr_eng : eg->nr;
-
-		for (unsigned int i = 0; i < rows; i++) {
-			struct eng_group *gr = eg->engines ? eg->eng[i].gr :
-					       &eg->grp[i];
-			struct eng_sig *sg = eg->engines ? eg->eng[i].s : NULL;
-
-			{
-				double v = sg ? busy_pct(gr, sg) : NAN;
-
-				fprintf(o, "%.3f,", t);
-				nvpc_csv_field(o, eg->g.pmu);
-				fputc(',', o);
-				nvpc_csv_field(o, eg->g.chip);
-				fputc(',', o);
-				nvpc_csv_field(o, eg->g.bus);
-				fputc(',', o);
-				nvpc_csv_field(o, gr->d.name);
-				fprintf(o, ",%s,%s,", sg ? sg->engine : "",
-					sg ? sg->name : "");
-				if (isnan(v))
-					fprintf(o, ",");
-				else
-					fprintf(o, "%.6f,", v);
-				if (sg)
-					fprintf(o, "%llu",
-						(unsigned long long)sg->delta);
-				fprintf(o, ",%llu,%.0f\n",
-					(unsigned long long)gr->cycles,
-					clock_hz(gr, secs));
-			}
-		}
+		for (unsigned int i = 0; eg->engines && i < eg->nr_eng; i++)
+			csv_row(o, t, eg, eg->eng[i].gr, eg->eng[i].s, secs);
+		for (unsigned int i = 0; !eg->engines && i < eg->nr; i++)
+			csv_row(o, t, eg, &eg->grp[i], NULL, secs);
 	}
 	fflush(o);
 }
@@ -488,28 +491,25 @@ static void show_json(struct eng *e, FILE *o, double t, double secs)
 			first = false;
 		}
 		for (unsigned int i = 0; i < eg->nr_eng; i++) {
-			struct eng_group *gr = eg->eng[i].gr;
+			const struct eng_group *gr = eg->eng[i].gr;
+			const struct eng_sig *sg = eg->eng[i].s;
+			double v = busy_pct(gr, sg);
 
-			{
-				unsigned int j = eg->eng[i].s - gr->sig;
-				double v = busy_pct(gr, &gr->sig[j]);
-
-				fprintf(o, "%s{\"engine\": ", first ? "" : ", ");
-				nvpc_json_str(o, gr->sig[j].engine);
-				fprintf(o, ", \"signal\": ");
-				nvpc_json_str(o, gr->sig[j].name);
-				fprintf(o, ", \"domain\": ");
-				nvpc_json_str(o, gr->d.name);
-				if (isnan(v))
-					fprintf(o, ", \"busy_pct\": null");
-				else
-					fprintf(o, ", \"busy_pct\": %.6f", v);
-				fprintf(o, ", \"idle_cycles\": %llu, \"cycles\": %llu, \"clock_hz\": %.0f}",
-					(unsigned long long)gr->sig[j].delta,
-					(unsigned long long)gr->cycles,
-					clock_hz(gr, secs));
-				first = false;
-			}
+			fprintf(o, "%s{\"engine\": ", first ? "" : ", ");
+			nvpc_json_str(o, sg->engine);
+			fprintf(o, ", \"signal\": ");
+			nvpc_json_str(o, sg->name);
+			fprintf(o, ", \"domain\": ");
+			nvpc_json_str(o, gr->d.name);
+			if (isnan(v))
+				fprintf(o, ", \"busy_pct\": null");
+			else
+				fprintf(o, ", \"busy_pct\": %.6f", v);
+			fprintf(o, ", \"idle_cycles\": %llu, \"cycles\": %llu, \"clock_hz\": %.0f}",
+				(unsigned long long)sg->delta,
+				(unsigned long long)gr->cycles,
+				clock_hz(gr, secs));
+			first = false;
 		}
 		fprintf(o, "]}");
 	}
