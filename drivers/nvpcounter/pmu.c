@@ -596,13 +596,17 @@ static bool nvpc_is_timer(const struct perf_event *event)
 }
 
 /*
- * The GPU member before @event in its group's sibling list, or NULL
- * (perf's sibling list is stable here: a read runs on the events' CPU
- * with interrupts off, where perf changes the list)
+ * The GPU member before @event in its group's sibling list, or the
+ * leader if a GPU event leads and none is, or NULL (perf's sibling list
+ * is stable here: a read runs on the events' CPU with interrupts off,
+ * where perf changes the list)
  */
 static const struct perf_event *nvpc_prev_member(const struct perf_event *event)
 {
 	const struct perf_event *sib, *prev = NULL;
+
+	if (event->group_leader->pmu == event->pmu)
+		prev = event->group_leader;
 
 	list_for_each_entry(sib, &event->group_leader->sibling_list,
 			    sibling_list) {
@@ -615,6 +619,7 @@ static const struct perf_event *nvpc_prev_member(const struct perf_event *event)
 }
 
 /*
+ * perf stat -e '{nvpcounter/...,nvpcounter/...}' (a GPU event leads) and
  * perf record -e '{cpu-clock,nvpcounter/...}:S': at each sample of the
  * clock leader perf reads the leader, then every member in the order of
  * the group's sibling list, in one interrupt on the GPU's CPU (where
@@ -631,8 +636,26 @@ static const struct perf_event *nvpc_prev_member(const struct perf_event *event)
 static void nvpc_group_read(struct nvpc_core *core, struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
+	bool ours = leader->pmu == event->pmu;
 	u64 clock;
 
+	/*
+	 * A GPU event leading (perf stat's groups, read(2) of
+	 * PERF_FORMAT_GROUP): perf reads the leader, then each member in
+	 * sibling order, in one call on the PMU's CPU; the leader's read
+	 * starts the snapshot its members continue, in that order.
+	 */
+	if (ours) {
+		if (leader == event || core->snap_leader != leader ||
+		    !core->snap_last ||
+		    nvpc_prev_member(event) != core->snap_last) {
+			core->snap_seq++;
+			core->snap_leader = leader;
+		}
+		core->snap_last = event;
+		core->snap = core->snap_seq;
+		return;
+	}
 	if (leader == event || !nvpc_is_timer(leader)) {
 		core->snap = 0;
 		core->snap_last = NULL;

@@ -656,6 +656,72 @@ TEST_F(perf, nv40_group_read_one_global_swap)
 	EXPECT_GT(100, s1 - s0);
 }
 
+/*
+ * A group a GPU event leads, read with PERF_FORMAT_GROUP (perf stat's
+ * groups, nvpc top's idle/cycles): perf reads the leader, then each
+ * member, in one call; members of one domain are one snapshot
+ * (perf.rst "Sampling"). On the real-time clock (1 MHz, cycles running
+ * between register accesses) a signal held at 1 counts exactly the
+ * cycles beside it, a signal held at 0 nothing, and one high 1 of 4
+ * cycles a quarter of them to within one period: at 20 reads 50 ms
+ * apart. Read one by one each member would be its own swap, and the
+ * counts of a running clock would part.
+ */
+TEST_F(perf, gpu_led_group_one_snapshot)
+{
+	struct { __u64 nr, v[4]; } r;
+	__u64 prev[4] = { 0 };
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.read_format = PERF_FORMAT_GROUP,
+		.config = CFG_CYCLES,
+		.config1 = CFG1_DOM(0, 0, 1),
+	};
+	int lead, k;
+
+	ASSERT_EQ(0, setup_gpu(self, "g84"));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.1", 0x10, WAVE_CONST(1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.1", 0x11, WAVE_CONST(0)));
+	ASSERT_EQ(0, sim_wave(self->gpu, "main.1", 0x12,
+			      WAVE_PERIODIC(4, 1, 0)));
+	a.type = self->type;
+	lead = nvpc_attr_open(&a, -1, nvpc_pmu_num(self->pmu, "cpumask"));
+	ASSERT_LE(0, lead);
+	self->fd[self->nfd++] = lead;
+	a.read_format = 0;
+	a.config = CFG_SIG(0, 0x10);
+	ASSERT_LE(0, syscall(__NR_perf_event_open, &a, -1,
+			     nvpc_pmu_num(self->pmu, "cpumask"), lead, 0));
+	a.config = CFG_SIG(0, 0x11);
+	ASSERT_LE(0, syscall(__NR_perf_event_open, &a, -1,
+			     nvpc_pmu_num(self->pmu, "cpumask"), lead, 0));
+	a.config = CFG_SIG(0, 0x12);
+	ASSERT_LE(0, syscall(__NR_perf_event_open, &a, -1,
+			     nvpc_pmu_num(self->pmu, "cpumask"), lead, 0));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "clock", "realtime"));
+	for (k = 0; k < 20; k++) {
+		__u64 d[4];
+		int i;
+
+		usleep(50000);
+		ASSERT_EQ(sizeof(r), read(lead, &r, sizeof(r)));
+		ASSERT_EQ(4, r.nr);
+		for (i = 0; i < 4; i++) {
+			d[i] = r.v[i] - prev[i];
+			prev[i] = r.v[i];
+		}
+		EXPECT_EQ(d[0], d[1])
+			TH_LOG("read %d: %llu cycles, %llu of signal 0x10", k,
+			       d[0], d[1]);
+		EXPECT_EQ(0, d[2]);
+		EXPECT_GE(1, d[0] / 4 > d[3] ? d[0] / 4 - d[3] :
+			     d[3] - d[0] / 4) TH_LOG("read %d: %llu of %llu", k,
+						      d[3], d[0]);
+	}
+	EXPECT_LT(100000, prev[0]);
+	ASSERT_EQ(0, sim_cmd(self->gpu, "clock", "manual"));
+}
+
 /* A group needing five slots of one domain is refused at open. */
 TEST_F(perf, group_of_five_slots_refused)
 {

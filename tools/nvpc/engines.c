@@ -327,14 +327,16 @@ static double busy_pct(const struct eng_group *gr, const struct eng_sig *s)
 	return 100.0 * (1.0 - (double)s->delta / gr->cycles);
 }
 
-/* the domain's clock over the interval, scaled where perf multiplexed */
+/*
+ * The domain's clock over the interval: its cycles over the time perf
+ * counted them (running, read with them in one call: the tool's own
+ * clock around all the reads is off by however late each read ran)
+ */
 static double clock_hz(const struct eng_group *gr, double secs)
 {
-	double c = gr->cycles;
-
-	if (gr->running && gr->running < gr->enabled)
-		c = c * gr->enabled / gr->running;
-	return secs > 0 ? c / secs : 0;
+	if (gr->running)
+		return gr->cycles * 1e9 / gr->running;
+	return secs > 0 ? gr->cycles / secs : 0;
 }
 
 /* a GPU without an engine signal: why there is no busy figure */
@@ -734,6 +736,9 @@ int nvpc_top_engines(int argc, char **argv)
 
 		next += e->interval_ns / 1e9;
 		more = wait_until(e, next);
+		/* q or a signal: the interval cut short is not shown */
+		if (!more)
+			break;
 		t = now();
 		for (unsigned int k = 0; k < e->nr; k++)
 			if (!gpu_read(&e->gpu[k])) {
@@ -759,7 +764,7 @@ int nvpc_top_engines(int argc, char **argv)
 		}
 		e->shown++;
 		prev = t;
-		if (!more || (e->max_intervals && e->shown >= e->max_intervals))
+		if (e->max_intervals && e->shown >= e->max_intervals)
 			break;
 	}
 	if (e->fmt == ENG_JSON)
