@@ -26,12 +26,13 @@
 #define NAME_BUF	(4 * NVPC_FILE_STOP_LEN)
 
 
-int nvpc_capture_decode(const char *path, FILE *f,
-			const struct nvpc_header *h, uint64_t hz,
-			nvpc_packet_fn fn, void *arg, struct nvpc_stats *st)
+/*
+ * A stream's decode judged: its messages (labelled with path) and exit
+ * status from ret and err (nvpc_decode()'s) and what st counted.
+ */
+static int capture_judge(const char *path, uint64_t hz, int ret,
+			 const char *err, const struct nvpc_stats *st)
 {
-	char err[256];
-	int ret = nvpc_decode(f, h, hz, fn, arg, st, err, sizeof(err));
 	int status = NVPC_EXIT_OK;
 
 	if (ret == -ENOMEM) {
@@ -69,6 +70,16 @@ int nvpc_capture_decode(const char *path, FILE *f,
 			status = NVPC_EXIT_IMPOSSIBLE;
 	}
 	return status;
+}
+
+int nvpc_capture_decode(const char *path, FILE *f,
+			const struct nvpc_header *h, uint64_t hz,
+			nvpc_packet_fn fn, void *arg, struct nvpc_stats *st)
+{
+	char err[256];
+	int ret = nvpc_decode(f, h, hz, fn, arg, st, err, sizeof(err));
+
+	return capture_judge(path, hz, ret, err, st);
 }
 
 /* the view of each stream: -s over every stream of several */
@@ -780,6 +791,11 @@ struct report {
 	bool multi;			/* several streams */
 	unsigned int first;		/* the first stream shown */
 	struct nvpc_out t;
+	/* a summary of several streams: every stream decoded in one pass */
+	bool one_pass;
+	int pass_ret;
+	char pass_err[256];
+	struct nvpc_stats *st;		/* one_pass: each stream's */
 };
 
 /*
@@ -923,19 +939,28 @@ static int report_stream(struct report *r, unsigned int i)
 	struct nvpc_view *v = &r->s.v[i];
 	struct nvpc_out *t = &r->t;
 	char label[NAME_BUF + 64], *ivs = NULL;
+	const char *name;
 	size_t ivs_len = 0;
 	struct nvpc_stats st;
 	int status;
 
-	if (r->multi && fseek(r->f, r->s.cap.data_offset, SEEK_SET)) {
+	if (!r->one_pass && r->multi &&
+	    fseek(r->f, r->s.cap.data_offset, SEEK_SET)) {
 		nvpc_err("%s: cannot read it a second time", r->path);
 		return NVPC_EXIT_ERROR;
 	}
 	if (report_setup(r, i, &ivs, &ivs_len))
 		return NVPC_EXIT_ERROR;
-	status = nvpc_capture_decode(nvpc_stream_label(r->path, &r->s, i,
-						       label, sizeof(label)),
-				     r->f, h, t->hz, nvpc_view_packet, v, &st);
+	/* the path itself for a capture of one stream */
+	name = nvpc_stream_label(r->path, &r->s, i, label, sizeof(label));
+	if (r->one_pass) {
+		st = r->st[i];
+		status = capture_judge(name, t->hz, r->pass_ret, r->pass_err,
+				       &st);
+	} else {
+		status = nvpc_capture_decode(name, r->f, h, t->hz,
+					     nvpc_view_packet, v, &st);
+	}
 	nvpc_view_flush(v);
 	switch (r->ro->fmt) {
 	case NVPC_REPORT_TRACE:
@@ -965,6 +990,38 @@ static int report_stream(struct report *r, unsigned int i)
 	return status;
 }
 
+/*
+ * A summary (text or JSON, no -I) of a capture of several streams: every
+ * stream decoded into its view and stats in one pass over the file, not
+ * one pass per stream (64 domains were 64 reads). The views write
+ * nothing while they decode there; report_stream() then writes each.
+ * 0, or -1 out of memory.
+ */
+static int report_one_pass(struct report *r)
+{
+	unsigned int nr = r->s.cap.nr;
+	struct nvpc_decoder *d = calloc(nr, sizeof(*d));
+
+	r->st = calloc(nr, sizeof(*r->st));
+	if (!d || !r->st) {
+		free(d);
+		return -1;
+	}
+	r->pass_ret = 0;
+	for (unsigned int i = 0; i < nr && !r->pass_ret; i++)
+		if (nvpc_decoder_init(&d[i], &r->s.cap.h[i], r->s.hz[i],
+				      r->s.v[i].nr ? nvpc_view_packet : NULL,
+				      &r->s.v[i], &r->st[i], r->pass_err,
+				      sizeof(r->pass_err)))
+			r->pass_ret = -EINVAL;
+	if (!r->pass_ret)
+		r->pass_ret = nvpc_decode_streams(r->f, d, nr, r->pass_err,
+						  sizeof(r->pass_err));
+	free(d);
+	r->one_pass = true;
+	return 0;
+}
+
 int nvpc_report_write(FILE *f, const char *path,
 		      const struct nvpc_report_opts *ro, FILE *o)
 {
@@ -991,6 +1048,13 @@ int nvpc_report_write(FILE *f, const char *path,
 		status = NVPC_EXIT_ERROR;
 		goto out;
 	}
+	if (r->multi && !ro->interval_ns &&
+	    (ro->fmt == NVPC_REPORT_TEXT || ro->fmt == NVPC_REPORT_JSON) &&
+	    report_one_pass(r)) {
+		nvpc_err("%s: out of memory", path);
+		status = NVPC_EXIT_ERROR;
+		goto out;
+	}
 	for (unsigned int i = r->first; i < r->s.cap.nr; i++)
 		if (r->s.v[i].nr)
 			status = nvpc_exit_worst(status, report_stream(r, i));
@@ -1003,6 +1067,7 @@ int nvpc_report_write(FILE *f, const char *path,
 		status = NVPC_EXIT_ERROR;
 	}
 out:
+	free(r->st);
 	free(r);
 	return status;
 }

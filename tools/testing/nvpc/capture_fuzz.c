@@ -464,6 +464,24 @@ static bool data_line_ok(const char *l)
 	return true;
 }
 
+/*
+ * The title, its strings blanked: "set title ''", or its lines joined
+ * by gnuplot's "." with a newline of the tool's: '' . "\n" . '' (at most
+ * five lines)
+ */
+static bool title_ok(const char *l)
+{
+	static const char join[] = " . \"\\n\" . ''";
+	unsigned int lines = 1;
+
+	if (strncmp(l, "set title ''", 12))
+		return false;
+	for (l += 12; *l; l += sizeof(join) - 1, lines++)
+		if (strncmp(l, join, sizeof(join) - 1))
+			return false;
+	return lines <= 5;
+}
+
 /* nvpc_plot_script()'s output: NULL or what is wrong */
 static const char *script_invalid(const char *s, size_t n)
 {
@@ -492,7 +510,8 @@ static const char *script_invalid(const char *s, size_t n)
 		case HEADER:
 			if (!blank_strings(s + i, len, line, sizeof(line), &bad))
 				return bad;
-			if (strcmp(line, header[k]))
+			if (!strcmp(header[k], "set title ''") ?
+			    !title_ok(line) : strcmp(line, header[k]))
 				return "a line the tool does not write";
 			if (++k == ARRAY_SIZE(header))
 				state = BLOCK;
