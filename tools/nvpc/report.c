@@ -30,8 +30,9 @@
  * A stream's decode judged: its messages (labelled with path) and exit
  * status from ret and err (nvpc_decode()'s) and what st counted.
  */
-static int capture_judge(const char *path, uint64_t hz, int ret,
-			 const char *err, const struct nvpc_stats *st)
+static int capture_judge(const char *path, const struct nvpc_header *h,
+			 uint64_t hz, int ret, const char *err,
+			 const struct nvpc_stats *st)
 {
 	int status = NVPC_EXIT_OK;
 
@@ -53,14 +54,21 @@ static int capture_judge(const char *path, uint64_t hz, int ret,
 	 * The packets' time, from their cycles at the clock, against the
 	 * recording's own length (its end record): more than 1% and 1 ms
 	 * over is no rounding of a measured clock but a clock too low for
-	 * them (--clock) or a damaged capture.
+	 * them (--clock) or a damaged capture. Said always; an error
+	 * where the clock is the one the driver measured (a clock never
+	 * measured, the catalogue's nominal one, may simply be wrong: a
+	 * simulated GPU on its manual clock runs the cycles it is told).
 	 */
 	if (st->have_end &&
 	    st->covered_ns > st->end.end_ns + st->end.end_ns / 100 + 1000000) {
-		nvpc_err("%s: its packets cover %.6f s at %llu Hz, more than the %.6f s the recording lasted: the clock is too low for them (--clock) or the capture is damaged",
+		bool measured = h->measured_hz && hz == h->clock_hz;
+
+		nvpc_err("%s: its packets cover %.6f s at %llu Hz, more than the %.6f s the recording lasted: %s",
 			 path, st->covered_ns / 1e9, (unsigned long long)hz,
-			 st->end.end_ns / 1e9);
-		if (status == NVPC_EXIT_OK)
+			 st->end.end_ns / 1e9, measured ?
+			 "the capture is damaged (the clock is the one measured)" :
+			 "the clock was not measured and is too low for them (give --clock), or the capture is damaged");
+		if (measured && status == NVPC_EXIT_OK)
 			status = NVPC_EXIT_DAMAGED;
 	}
 	if (st->impossible) {
@@ -79,7 +87,7 @@ int nvpc_capture_decode(const char *path, FILE *f,
 	char err[256];
 	int ret = nvpc_decode(f, h, hz, fn, arg, st, err, sizeof(err));
 
-	return capture_judge(path, hz, ret, err, st);
+	return capture_judge(path, h, hz, ret, err, st);
 }
 
 /* the view of each stream: -s over every stream of several */
@@ -955,8 +963,8 @@ static int report_stream(struct report *r, unsigned int i)
 	name = nvpc_stream_label(r->path, &r->s, i, label, sizeof(label));
 	if (r->one_pass) {
 		st = r->st[i];
-		status = capture_judge(name, t->hz, r->pass_ret, r->pass_err,
-				       &st);
+		status = capture_judge(name, h, t->hz, r->pass_ret,
+				       r->pass_err, &st);
 	} else {
 		status = nvpc_capture_decode(name, r->f, h, t->hz,
 					     nvpc_view_packet, v, &st);

@@ -692,13 +692,27 @@ TEST(crafted_streams_and_times)
 		TH_LOG("%s", out);
 	unlink(c.path);
 
-	/* 4000 cycles at 1 MHz in a recording that lasted 0.5 ms */
+	/*
+	 * 4000 cycles at 1 MHz in a recording that lasted 0.5 ms: at the
+	 * clock the driver measured, damaged (exit 3); at a clock never
+	 * measured (a sim's manual clock runs the cycles it is told) said,
+	 * exit 0
+	 */
 	cap_begin(&c, "toolong", 32, 2);
+	c.h.measured_hz = HZ;
+	cap_header(&c);
 	cap_aux(&c, 0, 500 * NS, buf, sizeof(buf));
 	cap_end(&c, 500 * NS);
 	EXPECT_EQ(3, nvpc_cmd("report", c.path, out, sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "(800.0%)")) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, "its packets cover 0.004000 s at 1000000 Hz, more than the 0.000500 s the recording lasted"))
+	EXPECT_NE(NULL, strstr(out, "its packets cover 0.004000 s at 1000000 Hz, more than the 0.000500 s the recording lasted: the capture is damaged"))
+		TH_LOG("%s", out);
+	unlink(c.path);
+	cap_begin(&c, "toolong", 32, 2);
+	cap_aux(&c, 0, 500 * NS, buf, sizeof(buf));
+	cap_end(&c, 500 * NS);
+	EXPECT_EQ(0, nvpc_cmd("report", c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "the clock was not measured and is too low for them (give --clock)"))
 		TH_LOG("%s", out);
 	/* as much time as the recording: 100%, exit 0 */
 	unlink(c.path);
