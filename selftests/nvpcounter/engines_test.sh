@@ -136,7 +136,7 @@ if ! grep -qs " /dev/pts devpts" /proc/mounts; then
 	mkdir -p /dev/pts && mount -t devpts -o ptmxmode=0666 devpts /dev/pts &&
 		pts=1
 fi
-(sleep 2; printf q) | timeout "$(scaled 60)" script -qec "$NVPC top -I 200" /dev/null \
+(sleep "$(scaled 2)"; printf q) | timeout "$(scaled 60)" script -qec "$NVPC top -I 200" /dev/null \
 	> "$W/table.txt" 2>&1
 rc=$?
 [ -n "$pts" ] && umount /dev/pts

@@ -422,7 +422,7 @@ if ! grep -qs " /dev/pts devpts" /proc/mounts; then
 	mkdir -p /dev/pts && mount -t devpts -o ptmxmode=0666 devpts /dev/pts &&
 		pts=1
 fi
-(sleep 3; printf q) | timeout "$(scaled 60)" script -qec "$NVPC top $TOP" /dev/null \
+(sleep "$(scaled 3)"; printf q) | timeout "$(scaled 60)" script -qec "$NVPC top $TOP" /dev/null \
 	> "$W/top.tty" 2>&1
 rc=$?
 tr -d '\033' < "$W/top.tty" | tail -8 | sed 's/^/# /'
@@ -453,7 +453,7 @@ nvpc top $TOP2 -n 2 -c > "$W/top2.csv" 2>> "$W/top2.err"
 check "top -c of two domains: a domain column, each domain's signal columns" \
 	awk -F, 'NR == 1 { ok = $1 == "domain" && /main\.0:0x10 busy %/ && /main\.1:0x11 busy %/; next }
 		{ d[$1]++ } END { exit !(ok && d["main.0"] >= 1 && d["main.1"] >= 1) }' "$W/top2.csv"
-(sleep 3; printf q) | timeout "$(scaled 60)" script -qec "$NVPC top $TOP2" /dev/null \
+(sleep "$(scaled 3)"; printf q) | timeout "$(scaled 60)" script -qec "$NVPC top $TOP2" /dev/null \
 	> "$W/top2.tty" 2>&1
 rc=$?
 tr -d '\033' < "$W/top2.tty" | tail -8 | sed 's/^/# /'
@@ -702,10 +702,15 @@ rm -f "$W/slow.pid"
 	wait $!
 } | {
 	stall="none in $(scaled 60) s"
-	for i in $(seq "$(scaled 600)"); do
+	# bounded by time, not by turns: a turn (cat, sleep) took 0.7 s
+	# under the debug kernel, and 600 of them 14 minutes
+	end=$((SECONDS + $(scaled 60)))
+	i=0
+	while [ "$SECONDS" -lt "$end" ]; do
+		i=$((i + 1))
 		if [ "$(cat "$D2/record_stalls" 2> /dev/null)" -gt "$st0" ] \
 			2> /dev/null; then
-			stall="after $i tenths of a second"
+			stall="after $i turns of 0.1 s"
 			break
 		fi
 		sleep 0.1
