@@ -104,18 +104,6 @@ static __u64 event_reaches(__u64 v)
 	return lo;
 }
 
-/* A register through the sim's "reg" window; ~0 if it failed. */
-static __u64 sim_reg(int gpu, unsigned int addr)
-{
-	char path[PATH_MAX], buf[32];
-
-	snprintf(path, sizeof(path), NVPC_SIM_DIR "/gpu%d/reg", gpu);
-	if (sim_cmd(gpu, "reg", "0x%x", addr) ||
-	    nvpc_read_file(path, buf, sizeof(buf)) <= 0)
-		return ~0ULL;
-	return strtoull(buf, NULL, 16);
-}
-
 static __u64 sim_reg40(int gpu, unsigned int lo, unsigned int hi)
 {
 	__u64 h = sim_reg(gpu, hi), l = sim_reg(gpu, lo);

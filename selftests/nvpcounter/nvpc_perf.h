@@ -60,6 +60,18 @@ static inline int sim_cmd(int gpu, const char *file, const char *fmt, ...)
 	return ret;
 }
 
+/* A register through GPU @gpu's "reg" file (sim.rst); ~0 if it failed. */
+static inline __u64 sim_reg(int gpu, unsigned int addr)
+{
+	char path[128], buf[32];
+
+	snprintf(path, sizeof(path), NVPC_SIM_DIR "/gpu%d/reg", gpu);
+	if (sim_cmd(gpu, "reg", "0x%x", addr) ||
+	    nvpc_read_file(path, buf, sizeof(buf)) <= 0)
+		return ~0ULL;
+	return strtoull(buf, NULL, 16);
+}
+
 /* Load both modules (if needed) and create GPU @id from @args. */
 static inline int sim_gpu_create(int id, const char *args)
 {

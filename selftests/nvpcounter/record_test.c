@@ -535,18 +535,6 @@ TEST_F(rec, periodic_stop)
 	}
 }
 
-/* a register through the sim's "reg" file; ~0 if it could not be read */
-static unsigned int sim_reg(int gpu, unsigned int addr)
-{
-	char path[PATH_MAX], buf[32];
-
-	snprintf(path, sizeof(path), NVPC_SIM_DIR "/gpu%d/reg", gpu);
-	if (sim_cmd(gpu, "reg", "0x%x", addr) ||
-	    nvpc_read_file(path, buf, sizeof(buf)) <= 0)
-		return ~0U;
-	return strtoul(buf, NULL, 0);
-}
-
 /*
  * RECORD_RESET and PERIODIC_RESET left set by an earlier owner of the
  * GPU (the sim's create gctrl=0x11: bits 0 and 4 and, on GF100+, each
