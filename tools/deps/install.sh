@@ -16,6 +16,10 @@ PKGS=(
 	linux-source-6.1
 	# nvpc plot (tools/nvpc)
 	gnuplot-nox
+	# nvpc export's HTTP server (tools/nvpc, linked through pkg-config)
+	pkg-config libmicrohttpd-dev
+	# promtool for the exporter's host tests, Prometheus for its VM test
+	prometheus
 	# the debug kernel (tools/testing/debugkernel/build.sh)
 	bc bison flex libelf-dev libssl-dev
 )

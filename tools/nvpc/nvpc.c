@@ -9,6 +9,7 @@
  *   nvpc plot run.nvpc -o run.svg
  *   nvpc top -d main.1 -s graph_idle,0x10
  *   nvpc list
+ *   nvpc export --listen 127.0.0.1:9089
  *
  * Documentation/nvpc.rst is the manual.
  */
@@ -30,6 +31,7 @@ static void usage(FILE *f)
 "  plot     the signals' busy share over time (gnuplot: .svg, .png, .pdf)\n"
 "  top      each signal's busy share, live (a table on a terminal, q quits)\n"
 "  list     the GPUs, their domains, clocks and named signals\n"
+"  export   every GPU's counters for Prometheus (HTTP /metrics, textfile)\n"
 "\n"
 "nvpc COMMAND --help for its options; nvpc --version; man nvpc (or\n"
 "Documentation/nvpc.rst) is the manual.\n");
@@ -53,6 +55,8 @@ int main(int argc, char **argv)
 		return nvpc_list(argc - 1, argv + 1);
 	if (!strcmp(cmd, "top"))
 		return nvpc_top(argc - 1, argv + 1);
+	if (!strcmp(cmd, "export"))
+		return nvpc_export(argc - 1, argv + 1);
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		printf("nvpc %s (nvpcounter), capture format version %d\n",
 		       NVPC_VERSION, NVPC_FILE_VERSION);
@@ -63,7 +67,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	nvpc_err("unknown command '%s': record, report, plot, top or list",
+	nvpc_err("unknown command '%s': record, report, plot, top, list or export",
 		 cmd);
 	return 2;
 }

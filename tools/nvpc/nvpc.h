@@ -60,6 +60,7 @@ int nvpc_report(int argc, char **argv);
 int nvpc_plot(int argc, char **argv);
 int nvpc_list(int argc, char **argv);
 int nvpc_top(int argc, char **argv);
+int nvpc_export(int argc, char **argv);
 
 /* record's long options; the first NVPC_RECORD_SHARED are top's too */
 #define NVPC_RECORD_SHARED	11

@@ -2915,4 +2915,6 @@ TEST(record_gf100_named_signal)
 	EXPECT_EQ(0, system(cmd));
 }
 
+#include "nvpc_export_test.c"
+
 TEST_HARNESS_MAIN

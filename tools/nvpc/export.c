@@ -1,0 +1,1059 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvpc export: every GPU's counters as Prometheus metrics, over HTTP
+ * (libmicrohttpd) and/or as the node exporter's textfile
+ * (Documentation/monitoring.rst "Prometheus").
+ *
+ * Counting is perf stat's: each domain counted is one perf group on the
+ * PMU's CPU (pid -1), its cycles leading up to four signals (a
+ * quad-mode domain's inputs), opened at start and read when a scrape
+ * comes (PERF_FORMAT_GROUP, with time_enabled and time_running). The
+ * driver reads a group's members in one swap, so an idle signal and the
+ * cycles beside it cover the same cycles and busy = 1 - their rates'
+ * ratio is exact. The domains are engines.c's: those of every
+ * <engine>_idle signal in events/, every domain's cycles on a GPU
+ * without one, and the domains of -e's events.
+ *
+ * The HTTP side never touches a counter: libmicrohttpd's own thread
+ * serves GET and HEAD of /metrics and /, each scrape's reads serialized
+ * with the textfile's by one mutex; the kernel counts meanwhile. GPUs
+ * are looked for again at a scrape (at most once a second) or textfile
+ * interval: a new PMU is opened, a gone one (its PMU or its device link
+ * gone, a read failing) is closed and its series end.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include <linux/perf_event.h>
+#include <linux/nvpcounter.h>
+
+#include <microhttpd.h>
+
+#include "nvpc.h"
+#include "nvpc_export.h"
+#include "nvpc_report.h"
+
+/*
+ * 9089: the Prometheus wiki's default port allocations give 9100-9999
+ * to exporters, every number of it taken by now; 9089 is listed for
+ * nothing there, and sits below Prometheus' own 9090-9094.
+ */
+#define EXP_DEFAULT_LISTEN	":9089"
+#define EXP_DEFAULT_MS		5000	/* --textfile's interval */
+#define EXP_TIMEOUT_S		10	/* a client's idle time, then cut */
+#define EXP_CONN_LIMIT		64
+#define EXP_CONN_MEMORY		(16 * 1024)	/* a request's headers */
+#define EXP_RESCAN_S		1.0	/* look for GPUs at most this often */
+#define EXP_GONE_KEEP_S		300.0	/* a gone GPU's nvpc_gpu_up 0 */
+#define EXP_MAX_EVENTS		32
+#define EXP_MAX_WARNED		64
+#define EXP_TEXTFILE		"nvpcounter.prom"
+#define EXP_CONTENT_TYPE	"text/plain; version=0.0.4; charset=utf-8"
+
+#define FIELD(mask, v)	(((uint64_t)(v) << __builtin_ctzll(mask)) & (mask))
+
+struct exp {
+	pthread_mutex_t lock;
+	unsigned int nr;
+	struct nvpc_exp_gpu *gpu[NVPC_EXP_MAX_GPUS];
+	double last_scan;
+	/* -e */
+	unsigned int nr_events;
+	char *events[EXP_MAX_EVENTS];
+	/* PMUs already said to be refused: not said again */
+	unsigned int nr_warned;
+	char warned[EXP_MAX_WARNED][64];
+	const char *listen;
+	const char *textdir;
+	uint64_t interval_ns;
+	unsigned int timeout_s;
+	struct MHD_Daemon *mhd;
+	unsigned int http_logged;
+	double http_log_t;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int pmu_entry(const struct dirent *e)
+{
+	return !strncmp(e->d_name, "nvpcounter", 10);
+}
+
+static int visible(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+static bool warned(struct exp *e, const char *pmu)
+{
+	for (unsigned int i = 0; i < e->nr_warned; i++)
+		if (!strcmp(e->warned[i], pmu))
+			return true;
+	return false;
+}
+
+static void warn_once(struct exp *e, const char *pmu)
+{
+	if (!warned(e, pmu) && e->nr_warned < EXP_MAX_WARNED)
+		nvpc_strlcpy(e->warned[e->nr_warned++], pmu,
+			     sizeof(e->warned[0]));
+}
+
+/* the group of d's domain in g, a new one if it has none; NULL: full */
+static struct nvpc_exp_dom *dom_of(struct nvpc_exp_gpu *g,
+				   const struct nvpc_domain *d)
+{
+	for (unsigned int i = 0; i < g->nr; i++)
+		if (!strcmp(g->dom[i].name, d->name))
+			return &g->dom[i];
+	if (g->nr == NVPC_EXP_MAX_DOMS)
+		return NULL;
+	memset(&g->dom[g->nr], 0, sizeof(g->dom[0]));
+	nvpc_strlcpy(g->dom[g->nr].name, d->name, sizeof(g->dom[0].name));
+	g->dom[g->nr].dset = d->dset;
+	g->dom[g->nr].dom = d->dom;
+	g->dom[g->nr].unit = d->unit;
+	g->dom[g->nr].fd = -1;
+	return &g->dom[g->nr++];
+}
+
+/*
+ * Signal `name` (events/) into its domain's group of g: 0; 1 not a
+ * signal of a domain g counts alone (skipped); -errno said
+ */
+static int add_signal(struct nvpc_exp_gpu *g, struct nvpc_gpu *pg,
+		      const char *name, bool engine)
+{
+	char path[1200], buf[256];
+	unsigned int dset, dom, sig;
+	struct nvpc_domain d;
+	struct nvpc_exp_dom *xd;
+	struct dirent **doms = NULL;
+	int nd, ret = 1;
+
+	snprintf(path, sizeof(path), "%s/events/%s", g->dir, name);
+	if (nvpc_event_parse(path, &dset, &dom, &sig)) {
+		nvpc_err("%s: events/%s is no signal of one domain (a cycles event?): -e takes named signals (nvpc list)",
+			 g->pmu, name);
+		return -EINVAL;
+	}
+	if (nvpc_sysfs_read(path, buf, sizeof(buf)) > 0 &&
+	    strstr(buf, "allunits")) {
+		nvpc_err("%s: %s counts every GPC or partition (allunits), which nvpc export does not count: -e takes signals of one domain",
+			 g->pmu, name);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "%s/domains", g->dir);
+	nd = scandir(path, &doms, visible, versionsort);
+	for (int j = 0; j < nd && ret == 1; j++) {
+		if (nvpc_domain_open(pg, doms[j]->d_name, &d) ||
+		    d.dset != dset || d.dom != dom || d.unit)
+			continue;
+		xd = dom_of(g, &d);
+		if (!xd) {
+			nvpc_err("%s: more than %d domains to count",
+				 g->pmu, NVPC_EXP_MAX_DOMS);
+			ret = -E2BIG;
+			break;
+		}
+		for (unsigned int i = 0; i < xd->nr && ret == 1; i++)
+			if (xd->sig[i].id == sig)
+				ret = 0;	/* an engine given to -e too */
+		if (!ret)
+			break;
+		if (xd->nr == NVPC_EXP_PER_GROUP) {
+			nvpc_err("%s: %s would be the fifth signal of %s, which counts %d at once (its quad-mode inputs): -e fewer of its signals",
+				 g->pmu, name, d.name, NVPC_EXP_PER_GROUP);
+			ret = -E2BIG;
+			break;
+		}
+		nvpc_strlcpy(xd->sig[xd->nr].name, name, sizeof(xd->sig[0].name));
+		if (engine) {
+			size_t n = strlen(name) - strlen("_idle");
+
+			memcpy(xd->sig[xd->nr].engine, name, n);
+			xd->sig[xd->nr].engine[n] = '\0';
+		}
+		xd->sig[xd->nr].fd = -1;
+		xd->sig[xd->nr++].id = sig;
+		ret = 0;
+	}
+	for (int j = 0; j < nd; j++)
+		free(doms[j]);
+	free(doms);
+	return ret;
+}
+
+/* what g counts: engines.c's domains and -e's; 0 or -errno said */
+static int gpu_scan(struct exp *e, struct nvpc_exp_gpu *g,
+		    struct nvpc_gpu *pg)
+{
+	struct dirent **evs = NULL, **doms = NULL;
+	char dir[1024];
+	bool engines = false;
+	int ne, nd, ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s/events", g->dir);
+	ne = scandir(dir, &evs, visible, versionsort);
+	for (int i = 0; i < ne && !ret; i++) {
+		const char *name = evs[i]->d_name;
+		size_t len = strlen(name);
+		char path[1400];
+		unsigned int dset, dom, sig;
+
+		if (len <= 5 || len >= sizeof(g->dom[0].sig[0].name) ||
+		    strcmp(name + len - 5, "_idle"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (nvpc_event_parse(path, &dset, &dom, &sig))
+			continue;
+		ret = add_signal(g, pg, name, true);
+		if (ret == 0)
+			engines = true;
+		if (ret > 0)
+			ret = 0;
+	}
+	for (int i = 0; i < ne; i++)
+		free(evs[i]);
+	free(evs);
+	/* a GPU without an engine: every domain's cycles, its clocks */
+	snprintf(dir, sizeof(dir), "%s/domains", g->dir);
+	nd = engines || ret ? 0 : scandir(dir, &doms, visible, versionsort);
+	for (int j = 0; j < nd; j++) {
+		struct nvpc_domain d;
+
+		if (!ret && !nvpc_domain_open(pg, doms[j]->d_name, &d) &&
+		    !dom_of(g, &d)) {
+			nvpc_err("%s: more than %d domains; the first %d are counted",
+				 g->pmu, NVPC_EXP_MAX_DOMS, NVPC_EXP_MAX_DOMS);
+			nd = j + 1;
+		}
+		free(doms[j]);
+	}
+	free(doms);
+	for (unsigned int i = 0; i < e->nr_events && !ret; i++) {
+		char path[1200];
+
+		snprintf(path, sizeof(path), "%s/events/%s", g->dir,
+			 e->events[i]);
+		if (access(path, F_OK))
+			continue;	/* another chip's event */
+		ret = add_signal(g, pg, e->events[i], false);
+		if (ret > 0) {
+			nvpc_err("%s: events/%s names no domain of %s",
+				 g->pmu, e->events[i], g->pmu);
+			ret = -EINVAL;
+		}
+	}
+	if (!ret && !g->nr) {
+		nvpc_err("%s (%s %s): no domain in %s/domains", g->pmu,
+			 g->chip, g->bus, g->dir);
+		ret = -ENOENT;
+	}
+	return ret;
+}
+
+/* why an event would not open, and the fix where it is a privilege */
+static void explain(const struct nvpc_exp_gpu *g, const struct nvpc_exp_dom *d,
+		    int err)
+{
+	char self[PATH_MAX], buf[32] = "";
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	self[n > 0 ? n : 0] = '\0';
+	nvpc_sysfs_read("/proc/sys/kernel/perf_event_paranoid", buf,
+			sizeof(buf));
+	if (err == EACCES || err == EPERM)
+		nvpc_err("%s: %s: a GPU's counters are system-wide (one CPU, every task): nvpc export needs CAP_PERFMON (the unit nvpc-export.service gives it), root, or kernel.perf_event_paranoid of 0 or less (it is %s). Fix one of: sudo setcap cap_perfmon+ep %s; sudo sysctl kernel.perf_event_paranoid=0; run as root",
+			 g->pmu, strerror(err), *buf ? buf : "unreadable",
+			 self);
+	else
+		nvpc_err("%s (%s %s) %s: perf_event_open: %s", g->pmu, g->chip,
+			 g->bus, d->name, strerror(err));
+}
+
+static int perf_open(struct perf_event_attr *a, int cpu, int group)
+{
+	return syscall(__NR_perf_event_open, a, -1, cpu, group,
+		       PERF_FLAG_FD_CLOEXEC);
+}
+
+static void gpu_close(struct nvpc_exp_gpu *g)
+{
+	for (unsigned int i = 0; i < g->nr; i++) {
+		struct nvpc_exp_dom *d = &g->dom[i];
+
+		/* the members first: a leader closed alone ungroups them */
+		for (unsigned int j = 0; j < d->nr; j++) {
+			if (d->sig[j].fd >= 0)
+				close(d->sig[j].fd);
+			d->sig[j].fd = -1;
+		}
+		if (d->fd >= 0)
+			close(d->fd);
+		d->fd = -1;
+	}
+}
+
+/* g's groups, enabled at once: 0, or -errno said (nothing left open) */
+static int gpu_open(struct nvpc_exp_gpu *g)
+{
+	for (unsigned int i = 0; i < g->nr; i++) {
+		struct nvpc_exp_dom *d = &g->dom[i];
+		struct perf_event_attr a = {
+			.size = sizeof(a),
+			.type = g->type,
+			.config = NVPC_CFG_CYCLES,
+			.config1 = FIELD(NVPC_CFG1_DOM, d->dom) |
+				   FIELD(NVPC_CFG1_DSET, d->dset) |
+				   FIELD(NVPC_CFG1_UNIT, d->unit),
+			.read_format = PERF_FORMAT_GROUP |
+				       PERF_FORMAT_TOTAL_TIME_ENABLED |
+				       PERF_FORMAT_TOTAL_TIME_RUNNING,
+		};
+		int err = 0;
+
+		d->fd = perf_open(&a, g->cpu, -1);
+		if (d->fd < 0)
+			err = errno;
+		for (unsigned int j = 0; !err && j < d->nr; j++) {
+			a.config = FIELD(NVPC_CFG_SIG0, d->sig[j].id);
+			d->sig[j].fd = perf_open(&a, g->cpu, d->fd);
+			if (d->sig[j].fd < 0)
+				err = errno;
+		}
+		if (err) {
+			explain(g, d, err);
+			gpu_close(g);
+			return -err;
+		}
+	}
+	return 0;
+}
+
+/* the driver's counts of the domain and the GPU, where sysfs has them */
+static void read_losses(struct nvpc_exp_gpu *g)
+{
+	char path[1200];
+
+	snprintf(path, sizeof(path), "%s/reads_deferred", g->dir);
+	g->have_deferred = !nvpc_sysfs_u64(path, &g->reads_deferred);
+	for (unsigned int i = 0; i < g->nr; i++) {
+		struct nvpc_exp_dom *d = &g->dom[i];
+
+		for (unsigned int l = 0; l < NVPC_EXP_NR_LOSS; l++) {
+			snprintf(path, sizeof(path), "%s/domains/%s/%s", g->dir,
+				 d->name, nvpc_exp_loss_file[l]);
+			d->have_loss[l] = !nvpc_sysfs_u64(path, &d->loss[l]);
+		}
+	}
+}
+
+/*
+ * is g's GPU still there: its PMU and the PMU's link to its device (the
+ * driver takes the link away with the GPU, the PMU stays while events
+ * hold it)
+ */
+static bool gpu_present(const struct nvpc_exp_gpu *g)
+{
+	char path[600];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/device", g->dir);
+	return !lstat(path, &st);
+}
+
+static void gpu_gone(struct nvpc_exp_gpu *g, const char *why)
+{
+	nvpc_err("export: %s (%s %s) %s: its series end", g->pmu, g->chip,
+		 g->bus, why);
+	gpu_close(g);
+	g->up = false;
+	g->gone_at = now();
+}
+
+/* every group's totals; a GPU whose read fails is gone */
+static void gpu_read(struct nvpc_exp_gpu *g)
+{
+	if (!gpu_present(g)) {
+		gpu_gone(g, "went away");
+		return;
+	}
+	for (unsigned int i = 0; i < g->nr; i++) {
+		struct nvpc_exp_dom *d = &g->dom[i];
+		uint64_t r[3 + 1 + NVPC_EXP_PER_GROUP];
+		ssize_t want = (3 + 1 + d->nr) * sizeof(r[0]);
+		ssize_t got = read(d->fd, r, want);
+
+		if (got != want || r[0] != 1 + d->nr) {
+			gpu_gone(g, got ? "cannot be read" : "stopped counting (read 0 bytes)");
+			return;
+		}
+		d->enabled_ns = r[1];
+		d->running_ns = r[2];
+		d->cycles = r[3];
+		for (unsigned int j = 0; j < d->nr; j++)
+			d->sig[j].count = r[4 + j];
+	}
+	read_losses(g);
+}
+
+static struct nvpc_exp_gpu *find(struct exp *e, const char *pmu)
+{
+	for (unsigned int k = 0; k < e->nr; k++)
+		if (!strcmp(e->gpu[k]->pmu, pmu))
+			return e->gpu[k];
+	return NULL;
+}
+
+static void drop(struct exp *e, unsigned int k)
+{
+	gpu_close(e->gpu[k]);
+	free(e->gpu[k]);
+	memmove(&e->gpu[k], &e->gpu[k + 1],
+		(e->nr - k - 1) * sizeof(e->gpu[0]));
+	e->nr--;
+}
+
+/*
+ * PMU `name`, new: opened and counting. 0; 1 not counted (said once);
+ * -EACCES/-EPERM a privilege refused it (said)
+ */
+static int gpu_add(struct exp *e, const char *name)
+{
+	struct nvpc_exp_gpu *g;
+	struct nvpc_gpu pg;
+	FILE *quiet = NULL;
+	int ret;
+
+	if (e->nr == NVPC_EXP_MAX_GPUS)
+		return 1;
+	/* a PMU refused before is tried again, but not said again */
+	if (warned(e, name)) {
+		quiet = fopen("/dev/null", "we");
+		nvpc_msg_file = quiet;
+	}
+	g = calloc(1, sizeof(*g));
+	ret = g ? nvpc_gpu_open(name, &pg) : -ENOMEM;
+	if (!ret) {
+		nvpc_strlcpy(g->pmu, pg.pmu, sizeof(g->pmu));
+		nvpc_strlcpy(g->dir, pg.dir, sizeof(g->dir));
+		nvpc_strlcpy(g->chip, pg.chip, sizeof(g->chip));
+		nvpc_strlcpy(g->bus, pg.bus, sizeof(g->bus));
+		g->type = pg.type;
+		g->cpu = pg.cpu;
+		/* a gone GPU whose PMU stays while others' events hold it */
+		ret = gpu_present(g) ? 0 : 1;
+	}
+	if (!ret)
+		ret = gpu_scan(e, g, &pg);
+	if (!ret)
+		ret = gpu_open(g);
+	nvpc_msg_file = NULL;
+	if (quiet)
+		fclose(quiet);
+	if (ret) {
+		if (g)
+			gpu_close(g);
+		free(g);
+		if (ret < 0)
+			warn_once(e, name);
+		return ret == -EACCES || ret == -EPERM ? ret : 1;
+	}
+	g->up = true;
+	e->gpu[e->nr++] = g;
+	nvpc_err("export: %s (%s %s): counting %u domain%s", g->pmu, g->chip,
+		 g->bus, g->nr, g->nr == 1 ? "" : "s");
+	return 0;
+}
+
+/*
+ * Look for GPUs again: gone ones end, new ones are opened, those gone
+ * long enough are dropped. -EACCES/-EPERM when first is set and a
+ * privilege refused a GPU (said), else 0.
+ */
+static int rescan(struct exp *e, bool first)
+{
+	struct dirent **pmus = NULL;
+	double t = now();
+	int n, ret = 0;
+
+	e->last_scan = t;
+	for (unsigned int k = 0; k < e->nr; k++)
+		if (e->gpu[k]->up && !gpu_present(e->gpu[k]))
+			gpu_gone(e->gpu[k], "went away");
+	n = scandir(nvpc_sysfs_root(), &pmus, pmu_entry, versionsort);
+	for (int i = 0; i < n; i++) {
+		const char *name = pmus[i]->d_name;
+		struct nvpc_exp_gpu *g = find(e, name);
+		char path[1024];
+
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s/device", nvpc_sysfs_root(),
+			 name);
+		if (g && !g->up && !lstat(path, &st)) {
+			/* the name again, for a GPU added since */
+			for (unsigned int k = 0; k < e->nr; k++)
+				if (e->gpu[k] == g)
+					drop(e, k);
+			g = NULL;
+		}
+		if (!g && !ret) {
+			int r = gpu_add(e, name);
+
+			if (first && r < 0)
+				ret = r;
+		}
+		free(pmus[i]);
+	}
+	free(pmus);
+	for (unsigned int k = 0; k < e->nr; k++)
+		if (!e->gpu[k]->up && t - e->gpu[k]->gone_at > EXP_GONE_KEEP_S)
+			drop(e, k--);
+	return ret;
+}
+
+/* the page as of now, malloc()ed into *page: its length, or -errno */
+static ssize_t build_page(struct exp *e, char **page)
+{
+	size_t len = 0;
+	FILE *o;
+	int ret;
+
+	*page = NULL;
+	pthread_mutex_lock(&e->lock);
+	if (now() - e->last_scan >= EXP_RESCAN_S)
+		rescan(e, false);
+	for (unsigned int k = 0; k < e->nr; k++)
+		if (e->gpu[k]->up)
+			gpu_read(e->gpu[k]);
+	o = open_memstream(page, &len);
+	ret = o ? nvpc_export_page(o, (const struct nvpc_exp_gpu *const *)e->gpu,
+				   e->nr) : -ENOMEM;
+	pthread_mutex_unlock(&e->lock);
+	if (o && fclose(o) && !ret)
+		ret = -ENOMEM;
+	if (ret) {
+		free(*page);
+		*page = NULL;
+		return ret;
+	}
+	return len;
+}
+
+/* the page into DIR/nvpcounter.prom, atomically; 0 or -errno said */
+static int write_textfile(struct exp *e)
+{
+	char tmp[PATH_MAX], dst[PATH_MAX], *page;
+	ssize_t len = build_page(e, &page);
+	int fd, ret;
+
+	if (len < 0) {
+		nvpc_err("export: the page: %s", strerror((int)-len));
+		return (int)len;
+	}
+	snprintf(dst, sizeof(dst), "%s/%s", e->textdir, EXP_TEXTFILE);
+	/* not *.prom: the collector reads only the renamed file */
+	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", e->textdir, EXP_TEXTFILE);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		nvpc_err("export: --textfile %s: %s", e->textdir, strerror(-ret));
+		free(page);
+		return ret;
+	}
+	ret = fchmod(fd, 0644) ? -errno : 0;
+	if (!ret)
+		ret = nvpc_write_all(fd, page, len);
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, dst))
+		ret = -errno;
+	if (ret) {
+		nvpc_err("export: writing %s: %s", dst, strerror(-ret));
+		unlink(tmp);
+	}
+	free(page);
+	return ret;
+}
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status,
+			     const char *text)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(
+		strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				"text/plain; charset=utf-8");
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/*
+ * A request: GET or HEAD of /metrics (the page) or / (a pointer to it),
+ * without a body. Errors are answered at the first call (the connection
+ * then closes); a good request at the second, its headers all read, so
+ * the connection stays open for the next scrape.
+ */
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
+			      const char *url, const char *method,
+			      const char *version, const char *upload_data,
+			      size_t *upload_data_size, void **req_cls)
+{
+	struct exp *e = cls;
+	struct MHD_Response *r;
+	const char *cl;
+	enum MHD_Result ret;
+	ssize_t len;
+	char *page;
+
+	(void)version;
+	(void)upload_data;
+	if (!*req_cls) {
+		*req_cls = c;
+		if (strcmp(method, MHD_HTTP_METHOD_GET) &&
+		    strcmp(method, MHD_HTTP_METHOD_HEAD))
+			return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+				     "nvpc export serves GET and HEAD only\n");
+		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						 MHD_HTTP_HEADER_CONTENT_LENGTH);
+		if ((cl && strcmp(cl, "0")) ||
+		    MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						MHD_HTTP_HEADER_TRANSFER_ENCODING))
+			return reply(c, MHD_HTTP_CONTENT_TOO_LARGE,
+				     "nvpc export takes no request body\n");
+		if (strcmp(url, "/") && strcmp(url, "/metrics"))
+			return reply(c, MHD_HTTP_NOT_FOUND,
+				     "not found: nvpc export serves /metrics\n");
+		return MHD_YES;
+	}
+	if (*upload_data_size)	/* a body none announced: cut */
+		return MHD_NO;
+	if (!strcmp(url, "/"))
+		return reply(c, MHD_HTTP_OK,
+			     "nvpc export: the nvpcounter GPUs' counters for Prometheus are at /metrics\n");
+	len = build_page(e, &page);
+	if (len < 0)
+		return reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
+			     "nvpc export could not build the page\n");
+	r = MHD_create_response_from_buffer(len, page, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(page);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				EXP_CONTENT_TYPE);
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* libmicrohttpd's messages (a bad request ...), at most 10 a minute */
+static void http_log(void *cls, const char *fmt, va_list ap)
+{
+	struct exp *e = cls;
+	double t = now();
+
+	if (t - e->http_log_t > 60) {
+		e->http_log_t = t;
+		e->http_logged = 0;
+	}
+	if (e->http_logged++ >= 10)
+		return;
+	fputs("nvpc: export: http: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	if (!*fmt || fmt[strlen(fmt) - 1] != '\n')
+		fputc('\n', stderr);
+}
+
+/*
+ * --listen ADDR:PORT into a listening socket *fd: 0; 2 not an address
+ * (said); 1 it cannot be bound (said)
+ */
+static int listen_on(const char *spec, int *fd)
+{
+	struct addrinfo hints = {
+		.ai_socktype = SOCK_STREAM,
+		.ai_flags = AI_PASSIVE | AI_NUMERICSERV,
+	};
+	struct addrinfo *ai = NULL;
+	char host[256], port[8];
+	const char *colon = strrchr(spec, ':');
+	uint64_t p;
+	size_t hl;
+	int one = 1, zero = 0, err;
+
+	if (!colon) {
+		nvpc_err("--listen %s: ADDR:PORT (127.0.0.1:9089, [::1]:9089, :9089 for every address)",
+			 spec);
+		return 2;
+	}
+	hl = colon - spec;
+	if (hl && spec[0] == '[') {
+		if (spec[hl - 1] != ']') {
+			nvpc_err("--listen %s: an IPv6 address is [ADDR]:PORT",
+				 spec);
+			return 2;
+		}
+		spec++;
+		hl -= 2;
+	}
+	if (hl >= sizeof(host) || strlen(colon + 1) >= sizeof(port) ||
+	    !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1) ||
+	    nvpc_parse_u64(colon + 1, &p) || p < 1 || p > 65535) {
+		nvpc_err("--listen %s: the port is a number 1..65535", spec);
+		return 2;
+	}
+	memcpy(host, spec, hl);
+	host[hl] = '\0';
+	snprintf(port, sizeof(port), "%u", (unsigned int)p);
+	if (!hl || !strcmp(host, "*")) {
+		/* every address: IPv6 taking IPv4 too, else IPv4 alone */
+		hints.ai_family = AF_INET6;
+		err = getaddrinfo(NULL, port, &hints, &ai);
+		*fd = err ? -1 : socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (*fd < 0) {
+			if (ai)
+				freeaddrinfo(ai);
+			hints.ai_family = AF_INET;
+			err = getaddrinfo(NULL, port, &hints, &ai);
+		} else {
+			setsockopt(*fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero,
+				   sizeof(zero));
+		}
+	} else {
+		*fd = -1;
+		err = getaddrinfo(host, port, &hints, &ai);
+	}
+	if (err) {
+		nvpc_err("--listen %s%s%s: %s", hl ? host : "", ":", port,
+			 gai_strerror(err));
+		return 2;
+	}
+	if (*fd < 0)
+		*fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (*fd < 0 ||
+	    setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(*fd, ai->ai_addr, ai->ai_addrlen) || listen(*fd, 128)) {
+		err = errno;
+		nvpc_err("--listen %s:%s: %s%s", hl ? host : "", port,
+			 strerror(err),
+			 err == EADDRINUSE ? " (another exporter on that port? --listen another)" :
+			 err == EACCES ? " (ports below 1024 need CAP_NET_BIND_SERVICE)" :
+			 err == EADDRNOTAVAIL ? " (no interface of this host has that address)" : "");
+		if (*fd >= 0)
+			close(*fd);
+		freeaddrinfo(ai);
+		return 1;
+	}
+	freeaddrinfo(ai);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: nvpc export [--listen ADDR:PORT] [--textfile DIR [-I MS]]\n"
+"                   [-e EVENT,...] [--timeout SECS]\n"
+"\n"
+"Every GPU's counters for Prometheus: each engine's idle signal and its\n"
+"domain's cycles (busy = 1 - rate(idle) / rate(cycles)), each domain's\n"
+"clock, perf's enabled and running time and the driver's loss counts,\n"
+"counted like perf stat and read at each scrape of /metrics. GPUs are\n"
+"looked for again at a scrape: none yet serves nvpc_gpus 0.\n"
+"\n"
+"  -l, --listen ADDR:PORT  serve HTTP there (default %s: every address,\n"
+"                          as node_exporter; 127.0.0.1:9089 this host only)\n"
+"  -t, --textfile DIR      write DIR/%s for the node exporter's\n"
+"                          textfile collector, replaced atomically every\n"
+"                          interval; alone, without HTTP (add --listen\n"
+"                          for both)\n"
+"  -I, --interval MS       the textfile's interval (default %d ms), or a\n"
+"                          time with its unit\n"
+"  -e, --event EVENT,...   count these named signals of events/ too\n"
+"                          (nvpc list), in their domains' groups\n"
+"      --timeout SECS      cut a client idle this long (default %d)\n"
+"\n"
+"Needs CAP_PERFMON, root, or kernel.perf_event_paranoid <= 0. SIGTERM or\n"
+"SIGINT end it (exit 0); SIGHUP looks for GPUs at once. Exit status: 0;\n"
+"1 an error (privilege, the address in use, the textfile directory);\n"
+"2 bad arguments.\n", EXP_DEFAULT_LISTEN, EXP_TEXTFILE, EXP_DEFAULT_MS,
+		EXP_TIMEOUT_S);
+}
+
+/* -e's list into e->events; -EINVAL said */
+static int add_events(struct exp *e, const char *list)
+{
+	char *copy = strdup(list), *tok, *save;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (strspn(tok, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(tok) ||
+		    strlen(tok) >= sizeof(((struct nvpc_exp_sig *)0)->name)) {
+			nvpc_err("-e %s: '%s' is not an event name of events/ (nvpc list names them)",
+				 list, tok);
+			ret = -EINVAL;
+		} else if (e->nr_events == EXP_MAX_EVENTS) {
+			nvpc_err("-e: more than %d events", EXP_MAX_EVENTS);
+			ret = -EINVAL;
+		} else {
+			e->events[e->nr_events] = strdup(tok);
+			if (!e->events[e->nr_events])
+				ret = -ENOMEM;
+			else
+				e->nr_events++;
+		}
+	}
+	if (!ret && !strchr(list, ',') && !*list) {
+		nvpc_err("-e: an event name");
+		ret = -EINVAL;
+	}
+	free(copy);
+	return ret;
+}
+
+static int parse(int argc, char **argv, struct exp *e)
+{
+	static const struct option longopts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "textfile", required_argument, NULL, 't' },
+		{ "interval", required_argument, NULL, 'I' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct nvpc_report_opts ro = { 0 };
+	bool bad = false, interval = false;
+	uint64_t v;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "l:t:I:e:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			e->listen = optarg;
+			break;
+		case 't':
+			e->textdir = optarg;
+			break;
+		case 'I':
+			nvpc_view_option('I', optarg, &ro, &bad);
+			if (bad)
+				return -EINVAL;
+			e->interval_ns = ro.interval_ns;
+			interval = true;
+			break;
+		case 'e':
+			if (add_events(e, optarg))
+				return -EINVAL;
+			break;
+		case 'T':
+			if (nvpc_parse_u64(optarg, &v) || !v || v > 3600) {
+				nvpc_err("--timeout %s: seconds, 1..3600", optarg);
+				return -EINVAL;
+			}
+			e->timeout_s = v;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		nvpc_err("export takes no argument ('%s')", argv[optind]);
+		return -EINVAL;
+	}
+	if (interval && !e->textdir) {
+		nvpc_err("-I is --textfile's interval (a scrape reads the counters when it comes)");
+		return -EINVAL;
+	}
+	if (!e->textdir && !e->listen)
+		e->listen = EXP_DEFAULT_LISTEN;
+	return 0;
+}
+
+/* the textfile directory, before anything counts: 0 or 1 said */
+static int textdir_check(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		nvpc_err("--textfile %s: %s", dir,
+			 errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
+		return 1;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		nvpc_err("--textfile %s: %s (the node exporter's textfile directory, writable by nvpc export)",
+			 dir, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* -e's events: each named by some GPU present (when there is one) */
+static int events_check(struct exp *e)
+{
+	for (unsigned int i = 0; i < e->nr_events; i++) {
+		bool named = false;
+
+		for (unsigned int k = 0; k < e->nr && !named; k++)
+			for (unsigned int j = 0; j < e->gpu[k]->nr; j++)
+				for (unsigned int s = 0; s < e->gpu[k]->dom[j].nr; s++)
+					named |= !strcmp(e->gpu[k]->dom[j].sig[s].name,
+							 e->events[i]);
+		if (e->nr && !named) {
+			nvpc_err("-e %s: no GPU's events/ names it (nvpc list names them)",
+				 e->events[i]);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static void exp_free(struct exp *e)
+{
+	while (e->nr)
+		drop(e, e->nr - 1);
+	for (unsigned int i = 0; i < e->nr_events; i++)
+		free(e->events[i]);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
+int nvpc_export(int argc, char **argv)
+{
+	struct exp *e = calloc(1, sizeof(*e));
+	sigset_t sigs, old;
+	int ret = 0, fd = -1, sig;
+	struct timespec ts;
+
+	if (!e) {
+		nvpc_err("out of memory");
+		return 1;
+	}
+	pthread_mutex_init(&e->lock, NULL);
+	e->interval_ns = EXP_DEFAULT_MS * 1000000ULL;
+	e->timeout_s = EXP_TIMEOUT_S;
+	if (parse(argc, argv, e)) {
+		exp_free(e);
+		return 2;
+	}
+	if (e->listen) {
+		ret = listen_on(e->listen, &fd);
+		if (ret) {
+			exp_free(e);
+			return ret;
+		}
+	}
+	if (e->textdir && textdir_check(e->textdir)) {
+		if (fd >= 0)
+			close(fd);
+		exp_free(e);
+		return 1;
+	}
+	/* counting first: a privilege refused is said before serving */
+	ret = rescan(e, true) ? 1 : events_check(e);
+	if (ret) {
+		if (fd >= 0)
+			close(fd);
+		exp_free(e);
+		return ret;
+	}
+	if (!e->nr)
+		nvpc_err("export: no GPU counts yet (no nvpcounter PMU in %s, or none would open): nvpc_gpus 0; looking again at each scrape%s",
+			 nvpc_sysfs_root(), e->textdir ? " and interval" : "");
+	if (e->textdir && write_textfile(e)) {
+		if (fd >= 0)
+			close(fd);
+		exp_free(e);
+		return 1;
+	}
+
+	/* the signals come to this thread alone, not libmicrohttpd's */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &sigs, &old);
+	signal(SIGPIPE, SIG_IGN);
+	if (fd >= 0) {
+		e->mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+					  MHD_USE_ERROR_LOG | MHD_USE_AUTO,
+					  0, NULL, NULL, handle, e,
+					  MHD_OPTION_EXTERNAL_LOGGER, http_log, e,
+					  MHD_OPTION_LISTEN_SOCKET, fd,
+					  MHD_OPTION_CONNECTION_LIMIT,
+					  (unsigned int)EXP_CONN_LIMIT,
+					  MHD_OPTION_CONNECTION_TIMEOUT,
+					  e->timeout_s,
+					  MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+					  (size_t)EXP_CONN_MEMORY,
+					  MHD_OPTION_END);
+		if (!e->mhd) {
+			nvpc_err("export: libmicrohttpd would not start on %s",
+				 e->listen);
+			close(fd);
+			exp_free(e);
+			return 1;
+		}
+		nvpc_err("export: serving http://%s/metrics", e->listen);
+	}
+	ts.tv_sec = e->interval_ns / 1000000000ULL;
+	ts.tv_nsec = e->interval_ns % 1000000000ULL;
+	for (;;) {
+		sig = e->textdir ? sigtimedwait(&sigs, NULL, &ts) :
+				   sigwaitinfo(&sigs, NULL);
+		if (sig == SIGINT || sig == SIGTERM)
+			break;
+		if (sig == SIGHUP) {
+			pthread_mutex_lock(&e->lock);
+			rescan(e, false);
+			pthread_mutex_unlock(&e->lock);
+		}
+		if (e->textdir && (sig < 0 || sig == SIGHUP))
+			write_textfile(e);
+	}
+	if (e->mhd)
+		MHD_stop_daemon(e->mhd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	exp_free(e);
+	return 0;
+}
