@@ -5,8 +5,8 @@
 #   make                 build the modules for every installed target kernel
 #   make KVER=<kver>     ... for one kernel (a /lib/modules/<kver>/build)
 #   make nvpc            the record-mode tool, build/nvpc/nvpc
-#   make install         nvpc, nvpc-perf-trace, the manual page nvpc.1
-#                        (PREFIX, DESTDIR)
+#   make install         nvpc, nvpc-perf-trace, the manual page nvpc.1,
+#                        nvpc-export.service (PREFIX, DESTDIR)
 #   make check           the test command: deps, lint, host unit tests,
 #                        kselftests in QEMU on every target kernel
 #   make lint            checkpatch --strict, sparse, W=1 warnings
@@ -42,7 +42,7 @@ MODULE_SRCS := Kbuild $(shell cd $(TOP) && find drivers include -type f \
 all: modules
 
 help:
-	@sed -n '3,20p' $(TOP)/Makefile
+	@sed -n '3,18p' $(TOP)/Makefile
 
 deps:
 	@$(TOP)/tools/deps/install.sh
@@ -75,14 +75,21 @@ modules:
 nvpc:
 	@$(MAKE) -s -C $(TOP)/tools/nvpc OUT=$(BUILD)/nvpc
 
-# the tool and its manual page; DKMS (dkms.conf) builds the modules only
+# the tool, its manual page and the exporter's systemd unit (systemd
+# reads $(PREFIX)/lib/systemd/system for /usr and /usr/local); DKMS
+# (dkms.conf) builds the modules only
 PREFIX ?= /usr/local
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 install: nvpc
 	install -D -m 0755 $(BUILD)/nvpc/nvpc $(DESTDIR)$(PREFIX)/bin/nvpc
 	install -D -m 0755 $(TOP)/tools/nvpc/perf-trace.py \
 		$(DESTDIR)$(PREFIX)/bin/nvpc-perf-trace
 	install -D -m 0644 $(TOP)/tools/nvpc/nvpc.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man1/nvpc.1
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|@BINDIR@|$(PREFIX)/bin|' $(TOP)/tools/nvpc/nvpc-export.service \
+		> $(DESTDIR)$(UNITDIR)/nvpc-export.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/nvpc-export.service
 
 selftests: ksrc
 	@$(MAKE) -s -C $(TOP)/selftests/nvpcounter KSFT_INC=$(KSFT_INC) \
