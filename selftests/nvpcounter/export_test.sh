@@ -1,0 +1,284 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# nvpc export in the test VM (Documentation/monitoring.rst "Prometheus"):
+# the counters of simulated GPUs with waveforms set by hand, scraped by
+# hand and by Debian's Prometheus. Two GPUs at 1 MHz, real-time clock:
+#
+#   nvpcounter    G84:  graph_idle high 3 of every 10 cycles: graph 70% busy
+#   nvpcounter_1  NV40: no engine signal named: its domains' cycles alone
+#
+# Checked: the page (promtool), busy = 1 - the ratio of the idle and
+# cycles counters' increases between two scrapes within 1% of 0.70, the
+# same through Prometheus (scrape_interval 1s, a PromQL query through
+# its HTTP API), the G84's series ending when it is removed while the
+# exporter lives on and a GPU added later being picked up, SIGTERM's
+# exit 0, the privilege message as nobody at perf_event_paranoid 2 and
+# nobody with CAP_PERFMON alone (as nvpc-export.service runs it).
+#
+# Not run by tools/testing/vm/guest-selftests.sh yet: run it in the
+# guest as root with NVPC_OUT (a writable directory), NVPC_TOP (the
+# tree, built: build/nvpc/nvpc), NVPC_MODULE_DIR (nvpcounter.ko and
+# nvpcounter_sim.ko) and NVPC_TIME_SCALE (the guest's slowness, 1 by
+# default); TAP in $NVPC_OUT/export_test.tap. Every wait is bounded;
+# only the processes it started are killed, by pid.
+set -u
+
+TAP=$NVPC_OUT/export_test.tap
+NVPC=$NVPC_TOP/build/nvpc/nvpc
+SIM=/sys/kernel/debug/nvpcounter_sim
+PMUS=/sys/bus/event_source/devices
+W=$NVPC_OUT/export
+PORT=19089
+PROM_PORT=19090
+URL=http://127.0.0.1:$PORT/metrics
+n=0
+exp_pid=
+prom_pid=
+: > "$TAP"
+rm -rf "$W"
+mkdir -p "$W"
+
+scaled() {	# scaled SECS: whole seconds, rounded up (guest-lib.sh)
+	awk -v s="$1" -v f="${NVPC_TIME_SCALE:-1}" \
+		'BEGIN { v = s * (f < 1 ? 1 : f); printf "%d\n", v == int(v) ? v : int(v) + 1 }'
+}
+
+tap() {	# tap ok|fail DESC [REASON]
+	n=$((n + 1))
+	case $1 in
+	ok)	echo "ok $n - $2" >> "$TAP" ;;
+	*)	echo "not ok $n - $2${3:+ # $3}" >> "$TAP" ;;
+	esac
+	echo "export_test: $1 $2 ${3:-}"
+}
+
+check() {	# check DESC COMMAND...
+	local desc=$1
+	shift
+	if "$@"; then tap ok "$desc"; else tap fail "$desc"; fi
+}
+
+# GET a URL into stdout, bounded (curl, else bash's /dev/tcp)
+get() {
+	if command -v curl > /dev/null; then
+		curl -sf --max-time "$(scaled 10)" "$@"
+	else
+		local hp=${1#http://} path
+		path=/${hp#*/}
+		hp=${hp%%/*}
+		timeout "$(scaled 10)" bash -c '
+			exec 3<> "/dev/tcp/${1%:*}/${1#*:}" || exit 1
+			printf "GET %s HTTP/1.0\r\nHost: %s\r\n\r\n" "$2" "$1" >&3
+			sed "1,/^\r$/d" <&3' sh "$hp" "$path"
+	fi
+}
+
+# stop PID with SIGTERM (SIGKILL after SECS): its exit status
+stop() {
+	local pid=$1 secs=$2 i
+	kill -TERM "$pid" 2> /dev/null
+	for ((i = 0; i < secs * 10; i++)); do
+		kill -0 "$pid" 2> /dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2> /dev/null
+	wait "$pid"
+}
+
+cleanup() {
+	[ -n "$prom_pid" ] && stop "$prom_pid" "$(scaled 10)" > /dev/null 2>&1
+	[ -n "$exp_pid" ] && stop "$exp_pid" "$(scaled 10)" > /dev/null 2>&1
+	prom_pid=
+	exp_pid=
+	for g in 0 1 2; do
+		[ -d "$SIM/gpu$g" ] && echo "$g" > "$SIM/remove"
+	done
+	rm -f /run/nvpc-nobody-export
+	rmmod nvpcounter_sim 2> /dev/null
+	rmmod nvpcounter 2> /dev/null
+}
+
+# the value of the series of $1 (a page) whose line starts with $2
+value() {
+	awk -v p="$2" 'index($0, p) == 1 { print $NF; f = 1 } END { exit !f }' "$1"
+}
+
+# wait (bounded by SECS) until the exporter answers
+wait_up() {
+	local i
+	for ((i = 0; i < $1 * 10; i++)); do
+		get "$URL" > /dev/null 2>&1 && return 0
+		kill -0 "$exp_pid" 2> /dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+if ! insmod "$NVPC_MODULE_DIR/nvpcounter.ko" 2> "$W/insmod.txt" ||
+   ! insmod "$NVPC_MODULE_DIR/nvpcounter_sim.ko" 2>> "$W/insmod.txt"; then
+	tap fail "modules loaded" "$(tr '\n' ' ' < "$W/insmod.txt")"
+	echo "1..$n" >> "$TAP"
+	exit 1
+fi
+
+echo "g84 id=0" > "$SIM/create"
+echo "nv40 id=1" > "$SIM/create"
+for g in 0 1; do
+	echo "all 1000000" > "$SIM/gpu$g/clocks"
+done
+echo "main.1 0xbd periodic 10 3 0" > "$SIM/gpu0/wave"
+for g in 0 1; do
+	echo realtime > "$SIM/gpu$g/clock"
+done
+
+# --- scraped by hand ---------------------------------------------------
+"$NVPC" export --listen 127.0.0.1:$PORT 2> "$W/export.err" &
+exp_pid=$!
+check "the exporter answers on 127.0.0.1:$PORT" wait_up "$(scaled 10)"
+get "$URL" > "$W/page1.txt"
+sed 's/^/# /' "$W/page1.txt" | grep -v '^# # ' | head -40
+check "two GPUs counted: nvpc_gpus 2" grep -qx 'nvpc_gpus 2' "$W/page1.txt"
+G84='{gpu="nvpcounter",chip="G84",domain="main.1"'
+check "G84: graph_idle in main.1's group, engine graph" \
+	grep -q "^nvpc_signal_cycles_total$G84,signal=\"graph_idle\",engine=\"graph\"} [0-9]" "$W/page1.txt"
+check "NV40: its five domains' cycles, no signal" \
+	sh -c "test \$(grep -c '^nvpc_domain_cycles_total{gpu=\"nvpcounter_1\",chip=\"NV40\",domain=\"main.[0-4]\"} ' '$W/page1.txt') -eq 5 &&
+	       ! grep -q '^nvpc_signal_cycles_total{gpu=\"nvpcounter_1\"' '$W/page1.txt'"
+check "the driver's loss counts: lost_periods, not_responding of main.1" \
+	sh -c "grep -q '^nvpc_domain_lost_periods_total$G84} ' '$W/page1.txt' &&
+	       grep -q '^nvpc_domain_not_responding_total$G84} ' '$W/page1.txt'"
+if command -v promtool > /dev/null; then
+	check "promtool check metrics takes the page" \
+		sh -c "promtool check metrics < '$W/page1.txt' > '$W/promtool.txt' 2>&1"
+	sed 's/^/# /' "$W/promtool.txt"
+else
+	tap fail "promtool check metrics takes the page" "no promtool (make deps: prometheus)"
+fi
+sleep "$(scaled 2)"
+get "$URL" > "$W/page2.txt"
+i1=$(value "$W/page1.txt" "nvpc_signal_cycles_total$G84,signal=\"graph_idle\"")
+i2=$(value "$W/page2.txt" "nvpc_signal_cycles_total$G84,signal=\"graph_idle\"")
+c1=$(value "$W/page1.txt" "nvpc_domain_cycles_total$G84}")
+c2=$(value "$W/page2.txt" "nvpc_domain_cycles_total$G84}")
+r1=$(value "$W/page1.txt" "nvpc_domain_running_seconds_total$G84}")
+r2=$(value "$W/page2.txt" "nvpc_domain_running_seconds_total$G84}")
+echo "# idle $i1 -> $i2, cycles $c1 -> $c2, running $r1 -> $r2 s"
+check "two scrapes: busy = 1 - idle / cycles increase within 1% of 0.70" \
+	awk -v i1="$i1" -v i2="$i2" -v c1="$c1" -v c2="$c2" 'BEGIN {
+		b = 1 - (i2 - i1) / (c2 - c1); print "# busy " b
+		exit !(c2 > c1 && b > 0.70 - 0.007 && b < 0.70 + 0.007) }'
+check "two scrapes: main.1's clock (cycles over running seconds) 1 MHz within 5%" \
+	awk -v c1="$c1" -v c2="$c2" -v r1="$r1" -v r2="$r2" 'BEGIN {
+		hz = (c2 - c1) / (r2 - r1); print "# clock " hz " Hz"
+		exit !(hz > 950000 && hz < 1050000) }'
+
+# --- Debian's Prometheus, scraping every second --------------------------
+if command -v prometheus > /dev/null; then
+	cat > "$W/prometheus.yml" <<-EOF
+	global:
+	  scrape_interval: 1s
+	  evaluation_interval: 1s
+	scrape_configs:
+	  - job_name: nvpc
+	    static_configs:
+	      - targets: ['127.0.0.1:$PORT']
+	EOF
+	prometheus --config.file="$W/prometheus.yml" \
+		--storage.tsdb.path="$W/tsdb" \
+		--web.listen-address=127.0.0.1:$PROM_PORT \
+		> "$W/prometheus.log" 2>&1 &
+	prom_pid=$!
+	win=$(scaled 10)
+	q="1 - rate(nvpc_signal_cycles_total{gpu=\"nvpcounter\",signal=\"graph_idle\"}[${win}s]) / ignoring(signal, engine) rate(nvpc_domain_cycles_total{gpu=\"nvpcounter\",domain=\"main.1\"}[${win}s])"
+	busy=
+	end=$(($(date +%s) + $(scaled 60)))
+	# the window filled: at least win seconds of scrapes
+	sleep "$win"
+	while [ "$(date +%s)" -lt "$end" ]; do
+		get -G --data-urlencode "query=$q" \
+			"http://127.0.0.1:$PROM_PORT/api/v1/query" > "$W/query.json" 2> /dev/null
+		busy=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["data"]["result"]
+print(r[0]["value"][1] if len(r) == 1 else "")' "$W/query.json" 2> /dev/null)
+		[ -n "$busy" ] && break
+		sleep 1
+	done
+	echo "# PromQL: $q"
+	echo "# Prometheus says: ${busy:-nothing} ($(head -c 300 "$W/query.json" 2> /dev/null))"
+	check "Prometheus: 1 - rate(idle) / rate(cycles) within 1% of 0.70" \
+		awk -v b="${busy:-nan}" 'BEGIN { exit !(b > 0.70 - 0.007 && b < 0.70 + 0.007) }'
+	stop "$prom_pid" "$(scaled 10)" > /dev/null 2>&1
+	prom_pid=
+	check "Prometheus stopped" true
+else
+	tap fail "Prometheus: 1 - rate(idle) / rate(cycles) within 1% of 0.70" "no prometheus (make deps)"
+fi
+
+# --- a GPU removed, one added ---------------------------------------------
+echo 0 > "$SIM/remove"
+sleep "$(scaled 2)"
+get "$URL" > "$W/page3.txt"
+grep -v '^#' "$W/page3.txt" | sed 's/^/# /' | head -12
+check "the G84 removed: the exporter lives on" kill -0 "$exp_pid"
+check "the G84 removed: its counters are gone from the page, nvpc_gpu_up 0, nvpc_gpus 1" \
+	sh -c "! grep -q '_total{gpu=\"nvpcounter\",' '$W/page3.txt' &&
+	       grep -qx 'nvpc_gpu_up{gpu=\"nvpcounter\",chip=\"G84\"} 0' '$W/page3.txt' &&
+	       grep -qx 'nvpc_gpus 1' '$W/page3.txt'"
+# its events closed, the PMU goes
+for ((i = 0; i < $(scaled 10) * 10; i++)); do
+	[ -e "$PMUS/nvpcounter" ] || break
+	sleep 0.1
+done
+check "the G84 removed: the exporter let its PMU go" test ! -e "$PMUS/nvpcounter"
+echo "g84 id=2" > "$SIM/create"
+echo "all 1000000" > "$SIM/gpu2/clocks"
+echo realtime > "$SIM/gpu2/clock"
+sleep "$(scaled 2)"
+get "$URL" > /dev/null	# the scrape that finds it opens it
+sleep 1
+get "$URL" > "$W/page4.txt"
+check "a G84 added later: counted at a later scrape (nvpc_gpus 2)" \
+	sh -c "grep -qx 'nvpc_gpus 2' '$W/page4.txt' &&
+	       grep -q '^nvpc_signal_cycles_total{gpu=\"[a-z_0-9]*\",chip=\"G84\",domain=\"main.1\",signal=\"graph_idle\"' '$W/page4.txt'"
+stop "$exp_pid" "$(scaled 10)"
+rc=$?
+exp_pid=
+check "SIGTERM: the exporter ends with 0" test $rc -eq 0
+sed 's/^/# /' "$W/export.err"
+
+# --- privilege ------------------------------------------------------------
+old=$(cat /proc/sys/kernel/perf_event_paranoid)
+echo 2 > /proc/sys/kernel/perf_event_paranoid
+# (a copy nobody may run, wherever the tree is)
+install -m 0755 "$NVPC" /run/nvpc-nobody-export
+timeout "$(scaled 30)" setpriv --reuid=65534 --regid=65534 --clear-groups \
+	/run/nvpc-nobody-export export --listen 127.0.0.1:$PORT \
+	> "$W/nobody.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$W/nobody.txt"
+check "as nobody at perf_event_paranoid 2: exit 1, CAP_PERFMON and the fixes named" \
+	sh -c "test $rc -eq 1 && grep -q 'CAP_PERFMON' '$W/nobody.txt' &&
+	       grep -q 'setcap cap_perfmon+ep' '$W/nobody.txt' &&
+	       grep -q 'kernel.perf_event_paranoid=0' '$W/nobody.txt'"
+# nobody with CAP_PERFMON alone, as the unit's DynamicUser
+setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+perfmon \
+	--ambient-caps=+perfmon --bounding-set=-all,+perfmon \
+	/run/nvpc-nobody-export export --listen 127.0.0.1:$PORT \
+	> "$W/perfmon.txt" 2>&1 &
+exp_pid=$!
+wait_up "$(scaled 10)"
+get "$URL" > "$W/page5.txt"
+stop "$exp_pid" "$(scaled 10)"
+rc=$?
+exp_pid=
+echo "$old" > /proc/sys/kernel/perf_event_paranoid
+sed 's/^/# /' "$W/perfmon.txt"
+check "as nobody with CAP_PERFMON alone: counts (nvpc_gpus 2), SIGTERM exit 0" \
+	sh -c "test $rc -eq 0 && grep -qx 'nvpc_gpus 2' '$W/page5.txt'"
+
+cleanup
+check "clean: no GPU left, modules unloaded" \
+	sh -c "! grep -q '^nvpcounter' /proc/modules"
+echo "1..$n" >> "$TAP"
