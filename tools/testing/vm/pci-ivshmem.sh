@@ -33,9 +33,51 @@ DEVICES=(
 	"15 none unknown"
 )
 
+# The host side of one boot (run.sh's NVPC_VM_BEFORE): every device's
+# file filled afresh, the agent started on the QEMU monitor of $1.
+before_boot() {
+	local d=$1 slot role chip name specs=()
+
+	for dev in "${DEVICES[@]}"; do
+		read -r slot role chip <<< "$dev"
+		name=$slot-$role-$chip
+		rm -f "$d/$name.bar.live"
+		if ! python3 "$REGFILE" prefill "$d/$name.bar" "$chip"; then
+			echo "# pci: pre-fill $name failed"
+			return 1
+		fi
+		[ "$role" = none ] || specs+=("$role:$d/$name.bar:$chip:nvpc_$slot")
+	done
+	rm -f "$d/mon.sock"
+	echo "# boot at $(date +%T)" >> "$d/agent.log"
+	python3 "$REGFILE" agent "$TIMEOUT" "$d/mon.sock" "${specs[@]}" \
+		>> "$d/agent.log" 2>&1 < /dev/null &
+	echo $! > "$d/agent.pid"
+}
+
+# ... and its NVPC_VM_AFTER: the agent is done once every device was
+# acted on; ended otherwise, by its pid
+after_boot() {
+	local d=$1 pid
+
+	pid=$(cat "$d/agent.pid" 2> /dev/null) || return 0
+	kill "$pid" 2> /dev/null
+	# not our child here: wait for it to go
+	for _ in $(seq 50); do
+		kill -0 "$pid" 2> /dev/null || break
+		sleep 0.1
+	done
+	rm -f "$d/agent.pid"
+}
+
+case ${1:-} in
+--before-boot) before_boot "$2"; exit ;;
+--after-boot) after_boot "$2"; exit ;;
+esac
+
 run_pci() {
 	local k=$1 d=$TOP/build/vm-pci/$1
-	local qargs specs=() slot role chip name apid
+	local qargs slot role chip name
 
 	rm -rf "$d"
 	mkdir -p "$d"
@@ -43,23 +85,15 @@ run_pci() {
 	for dev in "${DEVICES[@]}"; do
 		read -r slot role chip <<< "$dev"
 		name=$slot-$role-$chip
-		if ! python3 "$REGFILE" prefill "$d/$name.bar" "$chip"; then
-			result fail "vm $k pci: pre-fill $name"
-			return
-		fi
 		qargs+=" -object memory-backend-file,id=nvpc_mem$slot,share=on,mem-path=$d/$name.bar,size=32M"
 		qargs+=" -device ivshmem-plain,id=nvpc_$slot,memdev=nvpc_mem$slot,bus=pci.0,addr=0x$slot"
-		[ "$role" = none ] || specs+=("$role:$d/$name.bar:$chip:nvpc_$slot")
 	done
 
-	python3 "$REGFILE" agent "$TIMEOUT" "$d/mon.sock" "${specs[@]}" \
-		> "$d/agent.log" 2>&1 &
-	apid=$!
 	NVPC_VM_NAME=pci NVPC_VM_SCRIPT=$TOP/selftests/nvpcounter/pci_test.sh \
-		NVPC_VM_QEMU_ARGS="$qargs" "$VM/run.sh" "$k"
-	# the agent is done once every device was acted on; end it otherwise
-	kill "$apid" 2> /dev/null
-	wait "$apid"
+		NVPC_VM_QEMU_ARGS="$qargs" \
+		NVPC_VM_BEFORE="$(printf '%q --before-boot %q' "$VM/pci-ivshmem.sh" "$d")" \
+		NVPC_VM_AFTER="$(printf '%q --after-boot %q' "$VM/pci-ivshmem.sh" "$d")" \
+		"$VM/run.sh" "$k"
 	sed 's/^/# agent: /' "$d/agent.log"
 
 	for dev in "${DEVICES[@]}"; do

@@ -27,6 +27,10 @@
 #   NVPC_TESTS=a,b / NVPC_TESTS_EXCLUDE=a,b
 #                               only these tests / all but these
 #                               (guest-selftests.sh)
+#   NVPC_VM_BEFORE=cmd / NVPC_VM_AFTER=cmd
+#                               run (bash -c) before / after each boot: a
+#                               caller's host side of the run (pci-ivshmem.sh
+#                               fills its BAR files and starts its agent)
 #
 # A kernel other than the installed ones (the debug kernel,
 # tools/testing/debugkernel) is given by KVER, NVPC_VM_IMAGE and
@@ -128,7 +132,7 @@ build_initramfs() {
 }
 
 image_of() {
-	echo "${NVPC_VM_IMAGE:-/boot/vmlinuz-$1}"
+	realpath "${NVPC_VM_IMAGE:-/boot/vmlinuz-$1}"
 }
 
 # KVM only when a probe boot shows it works (nested KVM here does not).
@@ -174,6 +178,9 @@ host_scale() {
 boot_vm() {
 	local k=$1 out=$2
 
+	# QEMU's core, if it crashes, in $out (where the kernel writes a
+	# plain "core"): its backtrace is printed, the core removed
+	(cd "$out" && ulimit -c unlimited 2> /dev/null
 	timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 \
 		-accel "$ACCEL" -cpu max -m 2G -smp 2 \
 		-nographic -no-reboot -net none \
@@ -182,8 +189,40 @@ boot_vm() {
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$out/results,mount_tag=results,security_model=none,multidevs=remap" \
 		${NVPC_VM_QEMU_ARGS:-} \
-		< /dev/null > "$out/console.log" 2>&1
+		< /dev/null > "$out/console.log" 2>&1)
 }
+
+# One boot with the caller's hooks around it: QEMU's exit status (a
+# failing hook fails the boot: 1).
+boot_once() {
+	local k=$1 out=$2 rc
+
+	rm -f "$out/core"
+	if [ -n "${NVPC_VM_BEFORE:-}" ] && ! bash -c "$NVPC_VM_BEFORE"; then
+		echo "# vm: NVPC_VM_BEFORE failed: $NVPC_VM_BEFORE"
+		return 1
+	fi
+	boot_vm "$k" "$out"
+	rc=$?
+	[ -z "${NVPC_VM_AFTER:-}" ] || bash -c "$NVPC_VM_AFTER"
+	return $rc
+}
+
+# QEMU killed by signal $1: say which, with its backtrace if the core is
+# there and gdb is installed (neither is needed)
+qemu_crash() {
+	local out=$1 sig=$2
+
+	echo "# vm: QEMU itself died of signal $sig ($(kill -l "$sig" 2> /dev/null))"
+	if [ -s "$out/core" ] && command -v gdb > /dev/null; then
+		timeout 120 gdb -batch -nx -ex 'thread apply all bt 12' \
+			"$(command -v qemu-system-x86_64)" "$out/core" 2>&1 |
+			grep -E '^(#|Thread|Program terminated)' | head -60 |
+			sed 's/^/# qemu: /' | tee "$out/qemu-crash-bt.txt"
+	fi
+	rm -f "$out/core"
+}
+
 
 run_one() {
 	local k=$1
@@ -204,7 +243,7 @@ run_one() {
 		'BEGIN { v = b * s; printf "%d\n", v == int(v) ? v : int(v) + 1 }')
 	echo "# vm $tk: host time scale $HS (loop $HOST_LOOP_MS ms, idle $HOST_REF_MS ms): bound $TIMEOUT s"
 	t0=$(date +%s)
-	boot_vm "$k" "$out"
+	boot_once "$k" "$out"
 	rc=$?
 	# A guest kernel that died in its own start-up, before /init (which
 	# loads our modules) ran: TCG's multi-threaded mode has made the
@@ -217,8 +256,28 @@ run_one() {
 			"no project code loaded): booting again; first console" \
 			"in $out/console-boot1.log:" \
 			"$(grep -m1 -E "$BAD_LOG" "$out/console-boot1.log" | cut -c1-120)"
-		boot_vm "$k" "$out"
+		boot_once "$k" "$out"
 		rc=$?
+	fi
+	# QEMU itself killed by a signal (timeout(1)'s own ends are 124 and
+	# 137): the emulator crashed, which nothing a guest does may cause.
+	# Seen once in CI, SIGSEGV on 6.1-rt's PCI run. Said with its
+	# backtrace, and the run booted once more from a clean results
+	# directory, the first one's console and results kept.
+	if [ $rc -gt 128 ] && [ $rc -ne 137 ]; then
+		echo "# vm $tk: QEMU crashed after $(($(date +%s) - t0)) s" \
+			"(exit $rc)$( [ -e "$out/results/running" ] &&
+			echo ", the guest running $(cat "$out/results/running")"):" \
+			"booting again; first console in $out/console-crash1.log"
+		qemu_crash "$out" $((rc - 128))
+		mv "$out/console.log" "$out/console-crash1.log"
+		rm -rf "$out/results-crash1"
+		mv "$out/results" "$out/results-crash1"
+		mkdir -p "$out/results"
+		t0=$(date +%s)
+		boot_once "$k" "$out"
+		rc=$?
+		[ $rc -gt 128 ] && [ $rc -ne 137 ] && qemu_crash "$out" $((rc - 128))
 	fi
 	echo "# vm $tk: qemu exit $rc after $(($(date +%s) - t0)) s ($ACCEL)"
 	[ -e "$out/results/time-scale" ] &&
@@ -232,6 +291,8 @@ run_one() {
 
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		result fail "vm $tk: run finished" "timeout after ${TIMEOUT}s$running"
+	elif [ $rc -gt 128 ]; then
+		result fail "vm $tk: run finished" "QEMU crashed twice (exit $rc, see $out/console.log)$running"
 	elif [ ! -e "$out/results/guest.rc" ]; then
 		result fail "vm $tk: run finished" "guest did not complete (see $out/console.log)$running"
 	else
