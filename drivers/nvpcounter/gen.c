@@ -20,9 +20,10 @@ const struct nvpc_gen_ops *nvpc_gen_ops_of(const struct nvpc_chip_desc *chip)
 {
 	switch (chip->gen) {
 	case NVPC_GEN_NV10:
+		return &nvpc_gen_nv10;
 	case NVPC_GEN_NV15:
 	case NVPC_GEN_NV20:
-		return &nvpc_gen_nv10;
+		return &nvpc_gen_nv15;
 	case NVPC_GEN_NV30:
 		return &nvpc_gen_nv30;
 	case NVPC_GEN_NV40:
@@ -88,8 +89,8 @@ void nvpc_gen_read_status(struct nvpc_core *core, struct nvpc_domain *dom,
  *
  * Set, RECORD_RESET holds the record counters of every domain it covers
  * at 0, so no packet ever forms, and PERIODIC_RESET holds every PERIODIC
- * signal at 0 (pcounter.rst "Record mode setup", GCTRL; FACTS.md for the
- * GF100 set controls). The driver sets neither, but an earlier owner of
+ * signal at 0 (pcounter.rst "Record mode setup", GCTRL; envytools' rnndb
+ * gf100_pcounter.xml for the GF100 set controls). The driver sets neither, but an earlier owner of
  * the GPU (another driver, the firmware) may have left them set: both
  * are cleared, and the bits no document names are kept as they are.
  */

@@ -204,6 +204,8 @@ struct nvpc_reg_range {
  *	mode events (window.c)
  * @single_read: read a single event mode process
  * @single_stop: stop a single event mode process, where @stop does not
+ * @event_ctr_period: CTRL has EVENT_CTR_PERIOD (NV15 onwards; on NV10
+ *	CTR_EVENT restarts with every single event mode window)
  */
 struct nvpc_gen_ops {
 	const char *name;
@@ -216,6 +218,7 @@ struct nvpc_gen_ops {
 	bool global_swap;
 	bool unit_sets;
 	bool pmc_enable;
+	bool event_ctr_period;
 	struct nvpc_reg_range windows[NVPC_GEN_NR_WINDOWS];
 	void (*init)(struct nvpc_core *core);
 	void (*setup)(struct nvpc_core *core, struct nvpc_domain *dom);
@@ -273,6 +276,7 @@ struct nvpc_gen_ops {
 				  "PGRAPH.PM_TRIGGER" }
 
 extern const struct nvpc_gen_ops nvpc_gen_nv10;
+extern const struct nvpc_gen_ops nvpc_gen_nv15;
 extern const struct nvpc_gen_ops nvpc_gen_nv30;
 extern const struct nvpc_gen_ops nvpc_gen_nv40;
 extern const struct nvpc_gen_ops nvpc_gen_g84;

@@ -199,6 +199,7 @@ static u32 nvpc_gf100_record_status(struct nvpc_core *core,
 
 const struct nvpc_gen_ops nvpc_gen_gf100 = {
 	.name = "gf100",
+	.event_ctr_period = true,
 	/* rnndb: CTR_MODE moved to bits 3-5, values assumed as on NV40 */
 	.slots = GENMASK(NVPC_NR_SLOTS - 1, 0),
 	.modes = GENMASK(NVPC_MODE_EXTRA_B6, 0),

@@ -202,7 +202,7 @@ static void nvpc_nv10_single_start(struct nvpc_core *core,
 	u32 ctrl = nvpc_nv10_ctrl_now(core) & ~NVPC_NV10_CTRL_MODE_QUAD(i) &
 		   ~NVPC_NV10_CTRL_CTR_MODE;
 
-	if (core->chip->gen != NVPC_GEN_NV10) {
+	if (core->gen->event_ctr_period) {
 		ctrl &= ~NVPC_NV10_CTRL_EVENT_CTR_PERIOD(i);
 		if (p->event_all)
 			ctrl |= NVPC_NV10_CTRL_EVENT_CTR_PERIOD(i);
@@ -328,30 +328,41 @@ static bool nvpc_nv10_dump_range(struct nvpc_core *core, unsigned int n,
  * Counter modes: START_SRC is an integer from NV30 on only (Input
  * selection), so NV10:NV30 count SIMPLE.
  */
+#define NVPC_GEN_NV10_OPS						\
+	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,			\
+		    NVPC_OPBITS_NV10, NVPC_OPBITS_NV10 },		\
+	.slots = BIT(NVPC_SLOT_EVENT),					\
+	.modes = BIT(NVPC_MODE_SIMPLE),					\
+	.single = true,							\
+	.live_bits = 39,						\
+	.shared_ctrl = true,						\
+	.windows = { NVPC_NV10_WINDOW },				\
+	.start = nvpc_nv10_start,					\
+	.stop = nvpc_nv10_stop,						\
+	.restart = nvpc_nv10_restart,					\
+	.program = nvpc_nv10_program,					\
+	.read = nvpc_nv10_read,						\
+	.state = nvpc_nv10_state,					\
+	.status_reg = nvpc_nv10_status_reg,				\
+	.dump_range = nvpc_nv10_dump_range,				\
+	.single_start = nvpc_nv10_single_start,				\
+	.single_read = nvpc_nv10_single_read
+
+/* NV10 itself: no EVENT_CTR_PERIOD (pcounter.rst "MMIO registers", CTRL) */
 const struct nvpc_gen_ops nvpc_gen_nv10 = {
 	.name = "nv10",
-	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
-		    NVPC_OPBITS_NV10, NVPC_OPBITS_NV10 },
-	.slots = BIT(NVPC_SLOT_EVENT),
-	.modes = BIT(NVPC_MODE_SIMPLE),
-	.single = true,
-	.live_bits = 39,
-	.shared_ctrl = true,
-	.windows = { NVPC_NV10_WINDOW },
-	.start = nvpc_nv10_start,
-	.stop = nvpc_nv10_stop,
-	.restart = nvpc_nv10_restart,
-	.program = nvpc_nv10_program,
-	.read = nvpc_nv10_read,
-	.state = nvpc_nv10_state,
-	.status_reg = nvpc_nv10_status_reg,
-	.dump_range = nvpc_nv10_dump_range,
-	.single_start = nvpc_nv10_single_start,
-	.single_read = nvpc_nv10_single_read,
+	NVPC_GEN_NV10_OPS,
+};
+
+const struct nvpc_gen_ops nvpc_gen_nv15 = {
+	.name = "nv15",
+	.event_ctr_period = true,
+	NVPC_GEN_NV10_OPS,
 };
 
 const struct nvpc_gen_ops nvpc_gen_nv30 = {
 	.name = "nv30",
+	.event_ctr_period = true,
 	.opbits = { NVPC_OPBITS_NV10, NVPC_OPBITS_NV10,
 		    NVPC_OPBITS_NV30_ES, NVPC_OPBITS_NV30_ES },
 	.slots = GENMASK(NVPC_NR_SLOTS - 1, 0),

@@ -267,7 +267,8 @@ static void nvpc_nv40_single_read(struct nvpc_core *core,
 	.status_reg = nvpc_nv40_status_reg,					\
 	.dump_range = nvpc_nv40_dump_range,				\
 	.single_start = nvpc_nv40_single_start,				\
-	.single_read = nvpc_nv40_single_read
+	.single_read = nvpc_nv40_single_read,				\
+	.event_ctr_period = true
 
 const struct nvpc_gen_ops nvpc_gen_nv40 = {
 	.name = "nv40",

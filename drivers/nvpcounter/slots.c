@@ -49,7 +49,7 @@ static int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		return -EOPNOTSUPP;
 	}
 	/* NV10 lacks EVENT_CTR_PERIOD: CTR_EVENT holds one window */
-	if (core->chip->gen == NVPC_GEN_NV10 &&
+	if (!core->gen->event_ctr_period &&
 	    ((c & NVPC_CFG_CYCLES) ||
 	     (slot == NVPC_SLOT_EVENT + 1 && !sarg))) {
 		nvpc_dbg(core, "single event mode: a NV10 has no EVENT_CTR_PERIOD: CTR_EVENT counts one window, only a threshold (thr) is summed\n");

@@ -254,7 +254,7 @@ static inline u32 nvpc_nv10_status(unsigned int i, unsigned int j)
 #define NVPC_GF100_MMIO_END		0x1c0000
 
 /* offsets from a domain base */
-#define NVPC_GF100_STATUS(j)		((j) * 4)	/* j < 16 (rev2) */
+#define NVPC_GF100_STATUS(j)		((j) * 4)	/* j < 16 (pcounter.rst, later revision) */
 #define NVPC_GF100_NR_STATUS		16
 #define NVPC_GF100_SRC(n)		(0x040 + (n) * 8)	/* n < 4 */
 #define NVPC_GF100_OP(n)		(0x044 + (n) * 8)	/* n < 4 */
