@@ -204,7 +204,7 @@ struct nvpc_simdev_vm_test {
  *	which is done even when the run did not fit: per domain at most one
  *	hyperperiod skip of a period of at most 256 cycles (about 35 work
  *	units), for one domain, its set (STATUS, SRC writes) or, for the
- *	global registers, every domain (model/sim_fast.c "DOC: lazy domains").
+ *	global registers, every domain (model/sim_sched.c "DOC: lazy domains").
  *	The commit of a run on a copy writes at most NVPC_SIMDEV_COPY_FLUSH
  *	record packets per hold (each resolved in the window or up to
  *	NVPC_SIMDEV_VM_MAX mappings, twice).
@@ -402,6 +402,15 @@ static inline void nvpc_simdev_lock(struct nvpc_simdev *sd,
 }
 
 int nvpc_simdev_set_clock(struct nvpc_simdev *sd, unsigned int dom, u32 hz);
+int nvpc_simdev_mem_write(void *ctx, u64 gpu_va, const void *buf, u32 len);
+bool nvpc_simdev_in_window(const struct nvpc_simdev *sd, u64 gpu_va, u32 len);
+
+/* sim_clock.c: the clock, the budgets of work, copies, posted writes */
+u64 nvpc_simdev_budget(const struct nvpc_simdev *sd, u64 hold_ns);
+void nvpc_simdev_rt_access(struct nvpc_simdev *sd, u64 now, u64 *budget,
+			   u32 addr, bool write, u32 val);
+void nvpc_simdev_flush_budget(struct nvpc_simdev *sd, u64 *budget);
+void nvpc_simdev_rt_work(struct work_struct *work);
 void nvpc_simdev_set_realtime(struct nvpc_simdev *sd, bool on);
 int nvpc_simdev_advance(struct nvpc_simdev *sd, unsigned int dom, u64 n,
 			bool ns);

@@ -4,7 +4,7 @@
  * identical on the fast engine and the oracle; after every step every
  * readable register and every record packet must agree, or, at random
  * steps, a few registers and a domain's cycles only: the fast engine's
- * lazy domains (sim_fast.c "DOC: lazy domains") stay behind until such an
+ * lazy domains (sim_sched.c "DOC: lazy domains") stay behind until such an
  * observation catches them up, and many configs have idle domains with
  * periodic sources (lazy ones) beside the busy ones. Seeded and
  * reproducible: SIM_DIFF_SEED (default 1), SIM_DIFF_CONFIGS (default
@@ -968,7 +968,7 @@ static void rnd_short_wave(struct nvpc_sim_wave *w)
 }
 
 /*
- * Quad-mode domains that read no FLAG, EVENT or import (sim_fast.c "DOC:
+ * Quad-mode domains that read no FLAG, EVENT or import (sim_hyper.c "DOC:
  * memoryless quad-mode domains"): G84, main.0 programmed as perf's
  * rotation does (an input's SRC and OP rewritten, then a swap), with
  * random ops and delay bits, SETFLAG/CLRFLAG (the latch they follow and do

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Record mode in closed form (sim_fast.c "DOC: record mode in closed
+ * Record mode in closed form (sim_record_cf.c "DOC: record mode in closed
  * form") against the oracle: random periodic record cases, the same on
  * the fast engine and on sim_oracle.c, which steps every cycle. After
  * every step every packet (address, length, each byte, in write order),

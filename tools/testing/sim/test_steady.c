@@ -11,7 +11,7 @@
  *    on the catalogue's G84 (8 domains, all at 1 MHz), with hand-computed
  *    counts and a bound on the work of each advance (no timing).
  *  - g84_lazy_idle_domains: one domain counting, seven idle (lazy, see
- *    sim_fast.c "DOC: lazy domains"): short advances cost a few units
+ *    sim_sched.c "DOC: lazy domains"): short advances cost a few units
  *    whatever the number of idle domains, and count every cycle once.
  *  - g84_reprogrammed_input_at_catalogue_clocks: perf's rotation of
  *    multiplexed events rewrites an input; the next span costs no more
@@ -161,7 +161,7 @@ static struct nvpc_sim *g84_at(u32 hz, struct nvpc_chip_desc *chip,
  * swapped and read (the test's reads).
  *
  * Work: each part of 2^29 cycles must go in one call with a budget of
- * 5 units per domain (sim_fast.c: in the steady state a plan, the swap's
+ * 5 units per domain (sim_sched.c: in the steady state a plan, the swap's
  * cycle, the tail; the flat estimate of fa_dom_cost() for a period of 1
  * or 3 and a tail of 3 * 1 + 8 = 11 cycles is (11 + 3) / 64 + 3 + 2 = 5),
  * after a first measurement that may take longer (11 per domain).
@@ -245,7 +245,7 @@ TEST(g84_swapped_between_advances)
  * 1 (the first advance, below) + 200 * (1 + 10 + 500) = 102201 cycles,
  * which is also what every domain has processed once caught up.
  *
- * Work (sim_fast.c, in units of nvpc_sim_work(): a plan or a chunk of at
+ * Work (the fast engine, in units of nvpc_sim_work(): a plan or a chunk of at
  * most 64 cycles that does not cross a 64-cycle block). Every advance
  * runs main.0 alone: a plan (1), then fa_hyper() with a pending swap (the
  * settle): its cycle first; the rest in chunks, or, past the hyperperiod
@@ -256,7 +256,7 @@ TEST(g84_swapped_between_advances)
  *  - 500 cycles, steady (the skip measured before): plan + the swap's
  *    cycle + skip (no work) + the 11-cycle tail (<= 2) <= 4; the first
  *    one has no steady state yet (the registers were written), but main.0
- *    reads no FLAG (sim_fast.c "DOC: memoryless quad-mode domains"): plan
+ *    reads no FLAG (sim_hyper.c "DOC: memoryless quad-mode domains"): plan
  *    + the pending swap's chunk up to the next 64-cycle block (1) + its
  *    period evaluated (1) + the tail (<= 2) <= 5.
  * So at most 4 units, 5 once, against 16 and more if the seven idle
@@ -374,7 +374,7 @@ static u64 ones_below(u64 x, u64 period, u64 width)
  * pcounter.rst "Quad event mode") starts the new period. The register
  * writes end the steady state, yet the next span must not cost a
  * measurement of the hyperperiod: main.0 reads no FLAG, so one period is
- * evaluated without running it (sim_fast.c "DOC: memoryless quad-mode
+ * evaluated without running it (sim_hyper.c "DOC: memoryless quad-mode
  * domains"). Each span goes in one nvpc_sim_advance_bounded() call with
  * a budget of 5 units (fa_dom_cost(): the plan, the chunk of the pending
  * swap up to the next 64-cycle block, the evaluated period, and fewer than

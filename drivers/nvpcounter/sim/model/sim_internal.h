@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * nvpcounter sim: state shared by the register front end (sim_model.c) and
- * the two cycle engines (sim_fast.c, sim_oracle.c). The engines share no
- * behaviour code with each other: only this state layout, the register map
- * and the waveform generator.
+ * nvpcounter sim: state shared by the register front end (sim_model.c,
+ * sim_regs.c) and the two cycle engines (the fast one of sim_fast.h,
+ * sim_oracle.c). The engines share no behaviour code with each other but
+ * the record packets (sim_record.c): only this state layout, the register
+ * map and the waveform generator.
  */
 #ifndef _NVPC_SIM_INTERNAL_H
 #define _NVPC_SIM_INTERNAL_H
@@ -156,7 +157,7 @@ struct nvpc_sim_hw {
 
 /**
  * struct nvpc_sim_fa_slot - fast engine: one decoded signal source
- * @kind: FA_SL_* of sim_fast.c
+ * @kind: FA_SL_* of sim_chunk.c
  * @sig: the signal id
  * @pos: periodic: (cycle + phase) % period at &nvpc_sim_fa_plan.cycle
  * @period: periodic: period
@@ -196,7 +197,7 @@ struct nvpc_sim_fa_op {
 
 /**
  * struct nvpc_sim_fa_rec - fast engine: a record-mode domain's state at the
- *	start of a hyperperiod of its orbit (sim_fast.c "DOC: record mode in
+ *	start of a hyperperiod of its orbit (sim_record_cf.c "DOC: record mode in
  *	closed form"), without what grows from period to period (the cycle
  *	counters, the buffer position and count)
  * @ev: the 12 event counters
@@ -245,9 +246,9 @@ struct nvpc_sim_fa_rec {
  * @tail: cycles run after a hyperperiod skip (fa_hyper_tail())
  * @skips: cost estimate: the next run may skip hyperperiods
  * @dry: cost estimate: the next run evaluates a period of a memoryless
- *	domain instead of measuring it (sim_fast.c "DOC: memoryless quad-mode
+ *	domain instead of measuring it (sim_hyper.c "DOC: memoryless quad-mode
  *	domains")
- * @lazy: the domain is lazy (sim_fast.c "DOC: lazy domains"): runs skip
+ * @lazy: the domain is lazy (sim_sched.c "DOC: lazy domains"): runs skip
  *	it; decided at the start of each run and by the cost estimate
  * @lazy_config: its registers and waveforms allow it to be lazy, as of
  *	&nvpc_sim.lazy_gen
@@ -257,7 +258,7 @@ struct nvpc_sim_fa_rec {
  *	decoded (fa_plan() keeps them while it stays)
  * @refs_gen: &nvpc_sim.cfg_gen when @refs was decoded
  * @refs: the FLAG, EVENT and import references of its SRC bytes
- *	(fa_refs() of sim_fast.c)
+ *	(fa_refs() of sim_chunk.c)
  * @tail_clk: fa_hyper_tail(), from the clocks (0: not computed yet)
  * @steady: quad mode: the domain's state is on the orbit measured by the
  *	last hyperperiod skip (period @st_period, counter increments
@@ -457,6 +458,10 @@ u64 nvpc_sim_target(const struct nvpc_sim_dom *d, u64 until);
 struct nvpc_sim_rbuf *nvpc_sim_rbuf(struct nvpc_sim *sim,
 				    struct nvpc_sim_dom *d);
 bool nvpc_sim_record_unbound(struct nvpc_sim *sim);
+
+/* record packets of sim_record.c, formed and written alike by both engines */
+void nvpc_sim_record_form(struct nvpc_sim_dom *d, u64 cycle);
+void nvpc_sim_record_write(struct nvpc_sim *sim, struct nvpc_sim_dom *d);
 void nvpc_sim_hw_reset(struct nvpc_sim *sim);
 void nvpc_sim_access_scope(const struct nvpc_sim *sim, u32 addr, bool write,
 			   u32 val, unsigned int *first, unsigned int *count);

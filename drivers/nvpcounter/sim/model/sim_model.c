@@ -2,7 +2,7 @@
 /*
  * nvpcounter sim: construction, time, waveforms and the register front end
  * (address decode and the immediate effects of register writes). The
- * per-cycle behaviour lives in the engines (sim_fast.c, sim_oracle.c).
+ * per-cycle behaviour lives in the engines (sim_fast.h, sim_oracle.c).
  */
 #include "sim_internal.h"
 

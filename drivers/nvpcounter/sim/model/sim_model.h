@@ -51,7 +51,7 @@
  * EVENT histories, last-cycle source values) does not run with the others:
  * its cycle count stays behind the model time. It is brought to the model
  * time, exactly as if it had run all along, before anything observes or
- * changes it (sim_fast.c "DOC: lazy domains" lists the conditions and the
+ * changes it (sim_sched.c "DOC: lazy domains" lists the conditions and the
  * observation points). nvpc_sim_cycles() and every register access see a
  * domain up to date; &struct nvpc_sim itself may hold lazy domains behind
  * until nvpc_sim_catch_up().
@@ -224,7 +224,7 @@ struct nvpc_sim_params {
  * @record_cycle_packets: record packets the fast engine wrote cycle by
  *	cycle (and every packet of the oracle)
  * @record_fast_packets: record packets the fast engine wrote in closed
- *	form (sim_fast.c "DOC: record mode in closed form")
+ *	form (sim_record_cf.c "DOC: record mode in closed form")
  * @record_fast_runs: runs of a domain that wrote packets in closed form
  * @record_last_fast: the last run of a record-mode domain that wrote
  *	packets wrote some in closed form

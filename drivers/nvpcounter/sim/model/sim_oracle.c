@@ -3,7 +3,7 @@
  * nvpcounter sim: the oracle. A deliberately naive engine that processes
  * one cycle of one domain at a time, in global time order, written straight
  * from the pseudo-code and the prose of pcounter.rst. Used only by the
- * tests, to check the fast engine (sim_fast.c) against.
+ * tests, to check the fast engine (sim_fast.h) against.
  */
 #include "sim_internal.h"
 
@@ -319,53 +319,11 @@ static void or_quad(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	or_flag(hw, c);
 }
 
-static void or_record_write(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
-{
-	struct nvpc_sim_hw *hw = &d->hw;
-	struct nvpc_sim_rbuf *b = nvpc_sim_rbuf(sim, d);
-	u64 va = b->pos;
-	int fault;
-
-	/* GF100+ (sim_regs.c "GF100+ record mode"): another domain's packet
-	 * hit LIMIT while this one was outgoing: "all further writes will be
-	 * ignored" (pcounter.rst "Record mode setup"). Unreachable before
-	 * GF100: a domain's own buffer only goes invalid by its own write.
-	 */
-	if (!b->valid) {
-		hw->rec_out = 0;
-		return;
-	}
-	/* "Record mode setup": 32-bit position, high 8 bits from G92 on */
-	if (sim->gen >= NVPC_GEN_G92)
-		va |= (u64)b->addr_high << 32;
-	fault = hw->rec_fault_inject;
-	hw->rec_fault_inject = 0;
-	/* "Record mode setup": the VM of the bound channel, if any */
-	if (!fault && nvpc_sim_record_unbound(sim))
-		fault = 1;
-	if (!fault && sim->mem_write)
-		fault = sim->mem_write(sim->mem_ctx, va, hw->rec_pkt,
-				       hw->rec_len);
-	if (fault) {
-		/* the domain hangs for good: the packet never leaves */
-		b->fault = 1;
-		hw->rec_wedged = 1;
-		return;
-	}
-	hw->rec_out = 0;
-	if (b->pos >= b->limit)
-		b->valid = 0;
-	b->pos += hw->rec_len;
-	b->count++;
-	sim->stats.record_cycle_packets++;
-}
-
 static void or_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		      struct or_cycle *c)
 {
 	struct nvpc_sim_hw *hw = &d->hw;
 	int i, trigger = 0, bogus;
-	u16 w[16];
 
 	if (hw->rec_wedged)
 		return;
@@ -395,26 +353,10 @@ static void or_record(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		if (hw->rec_stop || bogus)
 			trigger = 1;
 	}
-	if (trigger && !hw->rec_out && nvpc_sim_rbuf(sim, d)->valid) {
-		w[0] = hw->rec_cycles;
-		w[1] = hw->rec_cycles >> 16;
-		w[2] = hw->rec_cycles >> 32;
-		w[3] = hw->rec_stop;
-		for (i = 0; i < NVPC_RECORD_NR_EVENTS; i++)
-			w[4 + i] = hw->rec_ev[i];
-		for (i = 0; i < 16; i++) {
-			hw->rec_pkt[2 * i] = w[i] & 0xff;
-			hw->rec_pkt[2 * i + 1] = w[i] >> 8;
-		}
-		memset(hw->rec_ev, 0, sizeof(hw->rec_ev));
-		hw->rec_stop = 0;
-		hw->rec_len = hw->rec_short ? NVPC_RECORD_PACKET_SHORT :
-					      NVPC_RECORD_PACKET_LONG;
-		hw->rec_out = 1;
-		hw->rec_due = d->cycle + d->rec_latency;
-	}
+	if (trigger && !hw->rec_out && nvpc_sim_rbuf(sim, d)->valid)
+		nvpc_sim_record_form(d, d->cycle);
 	if (hw->rec_out && d->cycle >= hw->rec_due)
-		or_record_write(sim, d);
+		nvpc_sim_record_write(sim, d);
 }
 
 /* "Input selection": SWAP in the domain's next cycle */
@@ -487,7 +429,7 @@ static void or_step(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	 */
 	if (hw->mode != NVPC_SIM_MODE_RECORD && hw->rec_out &&
 	    !hw->rec_wedged && d->cycle >= hw->rec_due)
-		or_record_write(sim, d);
+		nvpc_sim_record_write(sim, d);
 	hw->latch_d1 = latch_old;
 
 	nvpc_sim_hist_set(hw->hist_flag, d->cycle, flag_sig);
@@ -582,7 +524,7 @@ const struct nvpc_sim_engine nvpc_sim_engine_oracle = {
 	.run = or_run,
 	.signal = or_engine_signal,
 	.settle = or_settle,
-	.land = or_record_write,
+	.land = nvpc_sim_record_write,
 	.cost_prepare = or_cost_prepare,
 	.cost = or_cost,
 };

@@ -756,7 +756,7 @@ static bool nvpc_sim_is_pcounter(const struct nvpc_sim_ref *r)
 }
 
 /*
- * The domains an access may observe or change (sim_fast.c "DOC: lazy
+ * The domains an access may observe or change (sim_sched.c "DOC: lazy
  * domains"): its own domain; the domain set for STATUS and SRC_STATUS
  * (the DOM[x] signals read other domains' histories) and for SRC and
  * SPEC_SRC writes (the domain may start to import another one); every
@@ -780,7 +780,7 @@ static bool nvpc_sim_src_imports(const struct nvpc_sim_dom *d, u32 v)
 
 /*
  * A SRC or SPEC_SRC write that makes a domain of the set imported or no
- * longer imported, which decides whether it may be lazy (sim_fast.c "DOC:
+ * longer imported, which decides whether it may be lazy (sim_sched.c "DOC:
  * lazy domains"): the value written or the one it replaces selects another
  * domain's FLAG or EVENT. Any other write of these registers leaves the
  * other domains of the set as they are.
