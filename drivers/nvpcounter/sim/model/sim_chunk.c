@@ -30,7 +30,7 @@ static u64 fa_import_word(struct nvpc_sim *sim, struct nvpc_sim_dom *y,
 			  unsigned int xi, bool flag, u64 k, unsigned int n)
 {
 	const struct nvpc_sim_dom *x = &sim->dom[y->set_first + xi];
-	bool pulse = sim->gen >= NVPC_GEN_NV40 &&
+	bool pulse = sim->facts->import_pulse &&
 		     (flag ? y->hw.flag_import_pulse : y->hw.event_import_pulse);
 	u64 out = 0, c;
 	s64 j, jp, t;
@@ -131,11 +131,11 @@ static unsigned int fa_refs_decode(struct nvpc_sim *sim,
 	unsigned int n, j, r = 0, nsrc, kind;
 	bool sc;
 
-	nsrc = sim->gen < NVPC_GEN_NV30 ? NVPC_NR_INPUTS : 4;
+	nsrc = nvpc_sim_nr_src(sim);
 	for (n = 0; n <= nsrc; n++) {
 		for (j = 0; j < 4; j++) {
 			if (n == nsrc) {
-				if (j || sim->gen < NVPC_GEN_G84)
+				if (j || !sim->facts->spec_src)
 					continue;
 				kind = d->sig[hw->spec_src & 0xff];
 			} else {
@@ -143,8 +143,8 @@ static unsigned int fa_refs_decode(struct nvpc_sim *sim,
 			}
 			kind = NVPC_SIM_SIG_KIND(kind);
 			sc = n < nsrc &&
-			     (sim->gen < NVPC_GEN_NV30 ? n >= NVPC_INPUT_SETFLAG :
-			      n <= NVPC_INPUT_START);
+			     (sim->facts->flag_own_src ?
+			      n >= NVPC_INPUT_SETFLAG : n <= NVPC_INPUT_START);
 			if (kind == NVPC_SIM_SIG_FLAG)
 				r |= FA_REF_FLAG | (sc ? FA_REF_FLAG_SC : 0);
 			else if (kind == NVPC_SIM_SIG_EVENT)
@@ -444,7 +444,8 @@ static void fa_single(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 			if (in_start & m1) {
 				ctr[NVPC_SIM_CTR_CYCLES] = 0;
 				ctr[NVPC_SIM_CTR_CYCLES_ALT] = 0;
-				if (gen < NVPC_GEN_NV15 || !hw->event_ctr_all)
+				if (!sim->facts->event_ctr_period ||
+				    !hw->event_ctr_all)
 					ctr[NVPC_SIM_CTR_EVENT] = 0;
 				hw->single_state = NVPC_SINGLE_COUNTING;
 				d->fa.moves++;
@@ -704,18 +705,18 @@ static void fa_op_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	/* the argument sources (NV30+ SETFLAG/CLRFLAG share PRE/START) */
 	for (j = 0; j < 4; j++)
 		arg[j] = n * 4 + j;
-	if (n == NVPC_INPUT_SETFLAG && sim->gen >= NVPC_GEN_NV30) {
+	if (n == NVPC_INPUT_SETFLAG && !sim->facts->flag_own_src) {
 		arg[0] = 4 + 2;
 		arg[1] = 4 + 3;
 		arg[2] = 0;
 		arg[3] = 1;
-	} else if (n == NVPC_INPUT_CLRFLAG && sim->gen >= NVPC_GEN_NV30) {
+	} else if (n == NVPC_INPUT_CLRFLAG && !sim->facts->flag_own_src) {
 		arg[0] = 2;
 		arg[1] = 3;
 		arg[2] = 4 + 0;
 		arg[3] = 4 + 1;
 	}
-	if (sim->gen >= NVPC_GEN_G92) {
+	if (sim->facts->delayed_args) {
 		if (op & (es ? NVPC_OP_ES_ARG2_DELAYED_SRC0 :
 			  NVPC_OP_ARG2_DELAYED_SRC0))
 			arg[2] = arg[0] | FA_ARG_DELAYED;
@@ -727,7 +728,7 @@ static void fa_op_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		arg[0] |= FA_ARG_DELAYED;
 	if (op & NVPC_OP_DELAY1)
 		arg[1] |= FA_ARG_DELAYED;
-	if (sim->gen >= NVPC_GEN_NV30 && es && (op & NVPC_OP_ES_ARG3_SETFLAG))
+	if (sim->facts->quad && es && (op & NVPC_OP_ES_ARG3_SETFLAG))
 		arg[3] = FA_ARG_SETFLAG;
 	for (j = 0, k = 0; j < 4; j++) {
 		if (fa_table_uses(table, j)) {
@@ -762,7 +763,7 @@ void fa_plan(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 		return;
 	}
 	d->fa.plan_gen = sim->cfg_gen;
-	nslot = sim->gen < NVPC_GEN_NV30 ? NVPC_SIM_NR_SLOTS : 16;
+	nslot = nvpc_sim_nr_src(sim) * 4;
 	for (i = 0; i < NVPC_SIM_NR_SLOTS; i++) {
 		if (i < nslot)
 			fa_slot_plan(d, &d->fa.slot[i],
@@ -884,12 +885,12 @@ static u64 fa_swap_word(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 {
 	struct nvpc_sim_hw *hw = &d->hw;
 
-	if (sim->gen == NVPC_GEN_NV30 || sim->gen == NVPC_GEN_NV40)
+	if (sim->facts->pm_swap)
 		return hw->pend_pm;
-	if (sim->gen < NVPC_GEN_G84)
+	if (!sim->facts->spec_src)
 		return 0;
 	return fa_sig_word(sim, d, hw->spec_src & 0xff, n, flagsig) |
-	       (sim->gen < NVPC_GEN_GF100 ? hw->pend_swap : 0);
+	       (sim->facts->write_swap ? hw->pend_swap : 0);
 }
 
 void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
@@ -915,7 +916,7 @@ void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	if (still)
 		c.flagsig = (hw->latch_d1 | (hw->latch ? ~1ULL : 0)) & c.mask;
 
-	nsrc = sim->gen < NVPC_GEN_NV30 ? NVPC_NR_INPUTS : 4;
+	nsrc = nvpc_sim_nr_src(sim);
 	raw = c.raw;
 	fa_chunk_words(sim, d, &c, nsrc * 4, flag_known);
 	c.in[NVPC_INPUT_SETFLAG] = fa_input(hw, &c,
@@ -936,12 +937,12 @@ void fa_chunk(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	for (i = 0; i < 4; i++)
 		c.in[i] = fa_input(hw, &c, &d->fa.op[i]);
 
-	if (sim->gen == NVPC_GEN_NV30 || sim->gen == NVPC_GEN_NV40)
+	if (sim->facts->pm_swap)
 		c.swap = hw->pend_pm;
-	else if (sim->gen >= NVPC_GEN_G84)
+	else if (sim->facts->spec_src)
 		c.swap = (d->fa.slot[FA_SLOT_SWAP].kind == FA_SL_FLAG ?
 			  c.flagsig : raw[FA_SLOT_SWAP]) |
-			 (sim->gen < NVPC_GEN_GF100 ? hw->pend_swap : 0);
+			 (sim->facts->write_swap ? hw->pend_swap : 0);
 	else
 		c.swap = 0;
 	if (hw->swap_settled)

@@ -82,7 +82,7 @@ u64 fa_hyperperiod(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	u64 l = 1, p;
 	bool zero;
 
-	nsrc = sim->gen < NVPC_GEN_NV30 ? NVPC_NR_INPUTS : 4;
+	nsrc = nvpc_sim_nr_src(sim);
 	for (i = 0; i < nsrc; i++) {
 		for (j = 0; j < 4; j++) {
 			p = fa_sig_period(sim, d, (hw->src[i] >> (8 * j)) & 0xff,
@@ -94,7 +94,7 @@ u64 fa_hyperperiod(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 				return 0;
 		}
 	}
-	if (sim->gen >= NVPC_GEN_G84 && hw->mode == NVPC_SIM_MODE_QUAD) {
+	if (sim->facts->spec_src && hw->mode == NVPC_SIM_MODE_QUAD) {
 		fa_sig_period(sim, d, hw->spec_src & 0xff, &zero);
 		if (!zero)
 			return 0;
@@ -450,7 +450,7 @@ void fa_hyper(struct nvpc_sim *sim, struct nvpc_sim_dom *d, u64 todo)
 	}
 	for (i = 0; i < NVPC_SIM_NR_CTRS; i++) {
 		inc[i] = s1.ctr[i] - s0.ctr[i];
-		if (sim->gen < NVPC_GEN_NV30)
+		if (sim->facts->ctr40)
 			inc[i] &= GENMASK_ULL(38, 0);
 		else
 			sat |= s1.ctr[i] >= 0xffffffffULL;

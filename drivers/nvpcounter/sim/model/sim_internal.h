@@ -366,6 +366,7 @@ struct nvpc_sim_dom {
  * struct nvpc_sim - the simulated GPU
  * @chip: chip description
  * @gen: &enum nvpc_gen
+ * @facts: nvpc_sim_facts[@gen]
  * @engine: the cycle engine
  * @nr_dom: instantiated domains
  * @nr_gpc: GF100+ GPCs
@@ -413,6 +414,7 @@ struct nvpc_sim_dom {
 struct nvpc_sim {
 	const struct nvpc_chip_desc *chip;
 	u8 gen;
+	const struct nvpc_sim_facts *facts;
 	const struct nvpc_sim_engine *engine;
 	u32 nr_dom;
 	u8 nr_gpc;
@@ -450,7 +452,72 @@ struct nvpc_sim {
 	struct nvpc_sim_dom dom[];
 };
 
-/* helpers of sim_model.c used by both engines (state access only) */
+/**
+ * struct nvpc_sim_facts - what a generation's PCOUNTER has, as the model
+ *	uses it: one row per &enum nvpc_gen (nvpc_sim_facts[], sim_model.c),
+ *	looked up once into &nvpc_sim.facts
+ * @max_dom: most domains of the one domain set NV10:GF100 have (NV10 1,
+ *	NV20 2, NV40 8; GF100+ 0: hub/GPC/partition sets instead)
+ * @flag_own_src: NV10:NV30: SETFLAG and CLRFLAG have SRC bytes of their
+ *	own (6 SRC registers); from NV30 on they take PRE's and START's
+ *	(pcounter.rst "Input selection")
+ * @ctr40: NV10:NV30: 40-bit counters, bit 39 sticky; else 32-bit
+ *	saturating (pcounter.rst "Counters")
+ * @event_ctr_period: NV15+: EVENT_CTR_PERIOD (the EVENT counter is not
+ *	cleared by START in single event mode)
+ * @quad: NV30+: quad mode (QUAD_STATE, QUAD_ACK) and the SETFLAG argument
+ *	of the EVENT and STOP ops
+ * @shared_ctrl: NV10:NV40: one CTRL register for every domain
+ * @pm_trigger: NV20:GF100: the PGRAPH PM_TRIGGER pulse reaches PCOUNTER
+ * @pm_swap: NV30:G84: PM_TRIGGER is the quad-mode swap
+ * @import_pulse: NV40+: FLAG/EVENT imports may be PULSE (edges)
+ * @spec_src: G84+: SPEC_SRC, the swap source
+ * @write_swap: G84:GF100: a PRE_OP write swaps in quad mode
+ * @pre_op_start: NV10:GF100: a PRE_OP write starts single event mode
+ * @record: G84+: record mode (CTRL MODE record, its registers)
+ * @record_bind: G84:GF100: record packets go through the VM of a channel
+ *	bound with RECORD_DMA and RECORD_CHAN (sim_regs.c "DOC: record bind")
+ * @gctrl: G84:GF100: the global control register GCTRL
+ * @periodic: G84+: the PERIODIC trailer signal and its CTRL period
+ * @delayed_args: G92+: OP bits that replace ARG2/ARG3 by delayed SRC0/SRC1
+ * @rec_addr_high: G92+: RECORD_ADDRESS_HIGH, bits 32+ of a packet address
+ * @user: GT215+: the USER signals and USER_TRIGGER
+ * @gf100_layout: GF100+: hub/GPC/partition domain sets with a control
+ *	each, the GF100 register map and CTRL layout, one record buffer in
+ *	the MAIN block, PCOUNTER gated by PMC.ENABLE
+ */
+struct nvpc_sim_facts {
+	u8 max_dom;
+	bool flag_own_src;
+	bool ctr40;
+	bool event_ctr_period;
+	bool quad;
+	bool shared_ctrl;
+	bool pm_trigger;
+	bool pm_swap;
+	bool import_pulse;
+	bool spec_src;
+	bool write_swap;
+	bool pre_op_start;
+	bool record;
+	bool record_bind;
+	bool gctrl;
+	bool periodic;
+	bool delayed_args;
+	bool rec_addr_high;
+	bool user;
+	bool gf100_layout;
+};
+
+extern const struct nvpc_sim_facts nvpc_sim_facts[NVPC_GEN_COUNT];
+
+/* SRC registers of a domain: 6 on NV10:NV30, 4 from NV30 on */
+static inline unsigned int nvpc_sim_nr_src(const struct nvpc_sim *sim)
+{
+	return sim->facts->flag_own_src ? NVPC_NR_INPUTS : 4;
+}
+
+/* helpers of sim_model.c and sim_regs.c used by both engines (state only) */
 bool nvpc_sim_enabled(const struct nvpc_sim *sim);
 u32 nvpc_sim_set_ctrl(const struct nvpc_sim *sim,
 		      const struct nvpc_sim_dom *d);
@@ -458,19 +525,19 @@ u64 nvpc_sim_target(const struct nvpc_sim_dom *d, u64 until);
 struct nvpc_sim_rbuf *nvpc_sim_rbuf(struct nvpc_sim *sim,
 				    struct nvpc_sim_dom *d);
 bool nvpc_sim_record_unbound(struct nvpc_sim *sim);
-
-/* record packets of sim_record.c, formed and written alike by both engines */
-void nvpc_sim_record_form(struct nvpc_sim_dom *d, u64 cycle);
-void nvpc_sim_record_write(struct nvpc_sim *sim, struct nvpc_sim_dom *d);
 void nvpc_sim_hw_reset(struct nvpc_sim *sim);
 void nvpc_sim_access_scope(const struct nvpc_sim *sim, u32 addr, bool write,
 			   u32 val, unsigned int *first, unsigned int *count);
 void nvpc_sim_catch_up_range(struct nvpc_sim *sim, unsigned int first,
 			     unsigned int count);
+
+/* record packets of sim_record.c, formed and written alike by both engines */
+void nvpc_sim_record_form(struct nvpc_sim_dom *d, u64 cycle);
+void nvpc_sim_record_write(struct nvpc_sim *sim, struct nvpc_sim_dom *d);
+
+/* the history rings and the waveform generator of sim_wave.c, by words */
 int nvpc_sim_hist_bit(const u64 *hist, u64 cycle);
 void nvpc_sim_hist_set(u64 *hist, u64 cycle, int v);
-
-/* the waveform generator of sim_model.c, by words */
 u64 nvpc_sim_rand_key(u32 seed);
 u64 nvpc_sim_rand_block(u64 key, u32 density, u64 q);
 u64 nvpc_sim_periodic_runs(u32 pos, u32 period, u32 width, unsigned int n);
@@ -493,7 +560,7 @@ static inline u64 nvpc_sim_ctr_add(u8 gen, u64 v, u64 a)
 {
 	u64 low, hi;
 
-	if (gen >= NVPC_GEN_NV30) {
+	if (!nvpc_sim_facts[gen].ctr40) {
 		/* 32-bit saturating */
 		v += a;
 		return v > 0xffffffffULL ? 0xffffffffULL : v;

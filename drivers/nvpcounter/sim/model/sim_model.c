@@ -1,302 +1,78 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nvpcounter sim: construction, time, waveforms and the register front end
- * (address decode and the immediate effects of register writes). The
- * per-cycle behaviour lives in the engines (sim_fast.h, sim_oracle.c).
+ * nvpcounter sim: the generations' facts, construction, time, and the
+ * inputs, callbacks and faults besides the registers. The waveforms are
+ * sim_wave.c's, the register front end sim_regs.c's; the per-cycle
+ * behaviour lives in the engines (sim_fast.h, sim_oracle.c).
  */
 #include "sim_internal.h"
 
 #define NVPC_SIM_NS_HZ		1000000000ULL
 
-/* ---- waveforms ---- */
+/* ---- generations ---- */
 
 /*
- * Random sources: r(c), the 16-bit value of cycle c, has as its bit j the
- * bit c % 64 of plane(key, c / 64, j), a multiply-xorshift hash; the
- * source is 1 iff r(c) < density. A block of 64 cycles is then 16 hashes
- * at most, compared bit-sliced from the top plane down, and usually far
- * fewer: the comparison stops once every cycle is decided or the
- * remaining bits of the density are 0. One cycle alone costs 2 hashes on
- * average (each plane decides it with probability 1/2).
+ * The facts of each generation the model tests (struct nvpc_sim_facts):
+ * pcounter.rst names the generation ranges ("[NV30:G84]", ...) of every
+ * register and behaviour; a generation has what it lists.
  */
-static u64 nvpc_sim_xmx(u64 z)
-{
-	z ^= z >> 32;
-	z *= 0xd6e8feb86659fd93ULL;
-	return z ^ (z >> 32);
-}
-
-/**
- * nvpc_sim_rand_key() - hash key of a random source
- * @seed: its seed
- *
- * Return: the key passed to nvpc_sim_rand_block().
- */
-u64 nvpc_sim_rand_key(u32 seed)
-{
-	return (seed + 1ULL) * 0xd1b54a32d192ed03ULL;
-}
-
-static u64 nvpc_sim_plane(u64 key, u64 q, unsigned int j)
-{
-	return nvpc_sim_xmx(key ^ (q << 4 | j) * 0x9e3779b97f4a7c15ULL);
-}
-
-/**
- * nvpc_sim_rand_block() - 64 cycles of a random source
- * @key: nvpc_sim_rand_key() of its seed
- * @density: 0..65536
- * @q: block: cycles 64 * @q .. 64 * @q + 63
- *
- * Return: bit i is the value in cycle 64 * @q + i.
- */
-u64 nvpc_sim_rand_block(u64 key, u32 density, u64 q)
-{
-	u64 lt = 0, eq = ~0ULL, p;
-	int j;
-
-	if (density >= 0x10000)
-		return ~0ULL;
-	for (j = 15; j >= 0 && eq && (density & ((2U << j) - 1)); j--) {
-		p = nvpc_sim_plane(key, q, j);
-		if (density & (1U << j)) {
-			lt |= eq & ~p;
-			eq &= p;
-		} else {
-			eq &= ~p;
-		}
-	}
-	return lt;
-}
-
-/* r(c) < density, one cycle, the top plane first */
-static int nvpc_sim_rand_bit(const struct nvpc_sim_wave *w, u64 cycle)
-{
-	u64 key = nvpc_sim_rand_key(w->seed);
-	int j, b, dbit;
-
-	if (w->density >= 0x10000)
-		return 1;
-	for (j = 15; j >= 0; j--) {
-		if (!(w->density & ((2U << j) - 1)))
-			return 0;	/* r >= what is left of density */
-		b = (nvpc_sim_plane(key, cycle / 64, j) >> (cycle % 64)) & 1;
-		dbit = (w->density >> j) & 1;
-		if (b != dbit)
-			return b < dbit;
-	}
-	return 0;	/* r == density */
-}
-
-/**
- * nvpc_sim_wave_bit() - value of a waveform in one cycle
- * @w: the waveform
- * @cycle: absolute domain cycle
- *
- * Return: 0 or 1.
- */
-int nvpc_sim_wave_bit(const struct nvpc_sim_wave *w, u64 cycle)
-{
-	switch (w->kind) {
-	case NVPC_SIM_WAVE_PERIODIC:
-		return (cycle % w->period + w->phase % w->period) % w->period <
-		       w->width;
-	case NVPC_SIM_WAVE_RANDOM:
-		return nvpc_sim_rand_bit(w, cycle);
-	default:
-		return w->value & 1;
-	}
-}
-
-/**
- * nvpc_sim_periodic_runs() - n cycles of a periodic source, run by run
- * @pos: (first cycle + phase) % period
- * @period: the period
- * @width: cycles at 1 per period
- * @n: number of cycles, 1..64
- *
- * Return: bit i is the value in the first cycle + i; bits >= @n are 0.
- */
-u64 nvpc_sim_periodic_runs(u32 pos, u32 period, u32 width, unsigned int n)
-{
-	unsigned int i, run;
-	u64 out = 0;
-
-	for (i = 0; i < n; i += run) {
-		if (pos < width) {
-			run = width - pos;
-			if (run > n - i)
-				run = n - i;
-			out |= (run >= 64 ? ~0ULL : (1ULL << run) - 1) << i;
-		} else {
-			run = period - pos;
-			if (run > n - i)
-				run = n - i;
-		}
-		pos += run;
-		if (pos >= period)
-			pos = 0;
-	}
-	return out;
-}
-
-/**
- * nvpc_sim_wave_word() - values of a waveform in n consecutive cycles
- * @w: the waveform
- * @cycle: first cycle, bit 0 of the result
- * @n: number of cycles, 1..64
- *
- * Return: bit i is the value in cycle @cycle + i; bits >= @n are 0.
- */
-u64 nvpc_sim_wave_word(const struct nvpc_sim_wave *w, u64 cycle,
-		       unsigned int n)
-{
-	u64 mask = n >= 64 ? ~0ULL : (1ULL << n) - 1;
-	u64 out, key;
-	unsigned int b;
-	u32 pos;
-
-	switch (w->kind) {
-	case NVPC_SIM_WAVE_PERIODIC:
-		pos = (cycle % w->period + w->phase % w->period) % w->period;
-		return nvpc_sim_periodic_runs(pos, w->period, w->width, n);
-	case NVPC_SIM_WAVE_RANDOM:
-		key = nvpc_sim_rand_key(w->seed);
-		b = cycle % 64;
-		out = nvpc_sim_rand_block(key, w->density, cycle / 64) >> b;
-		if (b && b + n > 64)
-			out |= nvpc_sim_rand_block(key, w->density,
-						   cycle / 64 + 1) << (64 - b);
-		return out & mask;
-	default:
-		return (w->value & 1) ? mask : 0;
-	}
-}
-
-static u64 nvpc_sim_periodic_ones(const struct nvpc_sim_wave *w, u64 y)
-{
-	u64 r = y % w->period;
-
-	return y / w->period * w->width + (r < w->width ? r : w->width);
-}
-
-/**
- * nvpc_sim_truth() - ground truth: cycles a signal source was 1
- * @sim: the sim
- * @dom: flat domain index
- * @sig: signal id (a waveform source; trailer signals give 0)
- * @from: first cycle
- * @to: end cycle (exclusive)
- *
- * Constant and periodic sources are counted in closed form, random ones
- * 64 cycles at a time.
- *
- * Return: number of cycles in [@from, @to) in which the source was 1.
- */
-u64 nvpc_sim_truth(const struct nvpc_sim *sim, unsigned int dom,
-		   unsigned int sig, u64 from, u64 to)
-{
-	const struct nvpc_sim_wave *w;
-	u64 n = 0, c, ph, k;
-
-	if (!nvpc_sim_sig_has_wave(sim, dom, sig) || to <= from)
-		return 0;
-	w = &sim->dom[dom].wave[sig];
-	switch (w->kind) {
-	case NVPC_SIM_WAVE_PERIODIC:
-		ph = w->phase % w->period;
-		return nvpc_sim_periodic_ones(w, to + ph) -
-		       nvpc_sim_periodic_ones(w, from + ph);
-	case NVPC_SIM_WAVE_RANDOM:
-		for (c = from; c < to; c += k) {
-			k = to - c < 64 ? to - c : 64;
-			n += nvpc_sim_popcount(nvpc_sim_wave_word(w, c, k));
-		}
-		return n;
-	default:
-		return (w->value & 1) ? to - from : 0;
-	}
-}
-
-/**
- * nvpc_sim_sig_has_wave() - whether a signal's source is a waveform
- * @sim: the sim
- * @dom: flat domain index
- * @sig: signal id
- *
- * Return: true for a signal of the domain the model takes from its
- * waveform; false for a trailer signal the model computes itself (FLAG,
- * EVENT, imports, PERIODIC, USER, PM_TRIGGER, ZERO: pcounter.rst "Trailer
- * signals"), an id beyond the domain's signals, or no such domain.
- */
-bool nvpc_sim_sig_has_wave(const struct nvpc_sim *sim, unsigned int dom,
-			   unsigned int sig)
-{
-	return dom < sim->nr_dom && sig < NVPC_SIM_NR_SIGNALS &&
-	       NVPC_SIM_SIG_KIND(sim->dom[dom].sig[sig]) == NVPC_SIM_SIG_WAVE;
-}
-
-/**
- * nvpc_sim_set_wave() - program the waveform of a signal source
- * @sim: the sim
- * @dom: flat domain index
- * @sig: signal id
- * @w: the waveform (copied)
- *
- * A waveform on a signal it could not drive (nvpc_sim_sig_has_wave()) is
- * refused rather than stored without effect.
- *
- * Return: 0, or -EINVAL for a bad domain, signal or waveform.
- */
-int nvpc_sim_set_wave(struct nvpc_sim *sim, unsigned int dom,
-		      unsigned int sig, const struct nvpc_sim_wave *w)
-{
-	if (!nvpc_sim_sig_has_wave(sim, dom, sig))
-		return -EINVAL;
-	if (w->kind > NVPC_SIM_WAVE_RANDOM)
-		return -EINVAL;
-	if (w->kind == NVPC_SIM_WAVE_PERIODIC &&
-	    (!w->period || w->width > w->period))
-		return -EINVAL;
-	if (w->kind == NVPC_SIM_WAVE_RANDOM && w->density > 0x10000)
-		return -EINVAL;
-	nvpc_sim_catch_up_range(sim, dom, 1);
-	sim->dom[dom].wave[sig] = *w;
-	sim->cfg_gen++;
-	return 0;
-}
-
-/* ---- history rings ---- */
-
-/**
- * nvpc_sim_hist_bit() - read a synchroniser history bit
- * @hist: ring of NVPC_SIM_HIST bits
- * @cycle: the cycle
- *
- * Return: the bit stored for @cycle.
- */
-int nvpc_sim_hist_bit(const u64 *hist, u64 cycle)
-{
-	u32 i = cycle % NVPC_SIM_HIST;
-
-	return (hist[i / 64] >> (i % 64)) & 1;
-}
-
-/**
- * nvpc_sim_hist_set() - store a synchroniser history bit
- * @hist: ring of NVPC_SIM_HIST bits
- * @cycle: the cycle
- * @v: the bit
- */
-void nvpc_sim_hist_set(u64 *hist, u64 cycle, int v)
-{
-	u32 i = cycle % NVPC_SIM_HIST;
-
-	if (v)
-		hist[i / 64] |= 1ULL << (i % 64);
-	else
-		hist[i / 64] &= ~(1ULL << (i % 64));
-}
+const struct nvpc_sim_facts nvpc_sim_facts[NVPC_GEN_COUNT] = {
+	[NVPC_GEN_NV10] = {
+		.max_dom = 1,
+		.flag_own_src = true, .ctr40 = true, .shared_ctrl = true,
+		.pre_op_start = true,
+	},
+	[NVPC_GEN_NV15] = {
+		.max_dom = 1,
+		.flag_own_src = true, .ctr40 = true, .event_ctr_period = true,
+		.shared_ctrl = true, .pre_op_start = true,
+	},
+	[NVPC_GEN_NV20] = {
+		.max_dom = 2,
+		.flag_own_src = true, .ctr40 = true, .event_ctr_period = true,
+		.shared_ctrl = true, .pm_trigger = true, .pre_op_start = true,
+	},
+	[NVPC_GEN_NV30] = {
+		.max_dom = 2,
+		.event_ctr_period = true, .quad = true, .shared_ctrl = true,
+		.pm_trigger = true, .pm_swap = true, .pre_op_start = true,
+	},
+	[NVPC_GEN_NV40] = {
+		.max_dom = 8,
+		.event_ctr_period = true, .quad = true, .pm_trigger = true,
+		.pm_swap = true, .import_pulse = true, .pre_op_start = true,
+	},
+	[NVPC_GEN_G84] = {
+		.max_dom = 8,
+		.event_ctr_period = true, .quad = true, .pm_trigger = true,
+		.import_pulse = true, .spec_src = true, .write_swap = true,
+		.pre_op_start = true, .record = true, .record_bind = true,
+		.gctrl = true, .periodic = true,
+	},
+	[NVPC_GEN_G92] = {
+		.max_dom = 8,
+		.event_ctr_period = true, .quad = true, .pm_trigger = true,
+		.import_pulse = true, .spec_src = true, .write_swap = true,
+		.pre_op_start = true, .record = true, .record_bind = true,
+		.gctrl = true, .periodic = true, .delayed_args = true,
+		.rec_addr_high = true,
+	},
+	[NVPC_GEN_GT215] = {
+		.max_dom = 8,
+		.event_ctr_period = true, .quad = true, .pm_trigger = true,
+		.import_pulse = true, .spec_src = true, .write_swap = true,
+		.pre_op_start = true, .record = true, .record_bind = true,
+		.gctrl = true, .periodic = true, .delayed_args = true,
+		.rec_addr_high = true, .user = true,
+	},
+	[NVPC_GEN_GF100] = {
+		.max_dom = 0,
+		.event_ctr_period = true, .quad = true, .import_pulse = true,
+		.spec_src = true, .record = true, .periodic = true,
+		.delayed_args = true, .rec_addr_high = true, .user = true,
+		.gf100_layout = true,
+	},
+};
 
 /* ---- construction ---- */
 
@@ -322,12 +98,19 @@ static unsigned int nvpc_sim_units(const struct nvpc_chip_desc *chip,
 	return n;
 }
 
+/* GF100+ domain sets (a chip beyond the table is refused by init, later) */
+static bool nvpc_sim_chip_sets(const struct nvpc_chip_desc *chip)
+{
+	return chip->gen >= NVPC_GEN_COUNT ||
+	       nvpc_sim_facts[chip->gen].gf100_layout;
+}
+
 static void nvpc_sim_params_counts(const struct nvpc_sim_params *p,
 				   unsigned int *gpc, unsigned int *part)
 {
 	*gpc = 0;
 	*part = 0;
-	if (p->chip->gen < NVPC_GEN_GF100)
+	if (!nvpc_sim_chip_sets(p->chip))
 		return;
 	*gpc = p->nr_gpc ? p->nr_gpc : p->chip->nr_gpc;
 	*part = p->nr_part ? p->nr_part : p->chip->nr_part;
@@ -338,7 +121,7 @@ static unsigned int nvpc_sim_count_domains(const struct nvpc_sim_params *p)
 	const struct nvpc_chip_desc *chip = p->chip;
 	unsigned int gpc, part;
 
-	if (chip->gen < NVPC_GEN_GF100)
+	if (!nvpc_sim_chip_sets(chip))
 		return nvpc_sim_units(chip, NVPC_DSET_MAIN);
 	nvpc_sim_params_counts(p, &gpc, &part);
 	return nvpc_sim_units(chip, NVPC_DSET_HUB) +
@@ -388,6 +171,10 @@ static void nvpc_sim_build_sigs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 			continue;
 		}
 		off = s - d->trailer_base;
+		/*
+		 * pcounter.rst "Trailer signals" gives one layout per
+		 * generation range: the ranges read clearer than flags
+		 */
 		if (sim->gen < NVPC_GEN_NV20) {
 			if (off == NVPC_NV10_TRAILER_FLAG)
 				k = NVPC_SIM_SIG(NVPC_SIM_SIG_FLAG, 0);
@@ -399,10 +186,10 @@ static void nvpc_sim_build_sigs(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 						 0x1f - off);
 		} else if (sim->gen < NVPC_GEN_GF100) {
 			if (off == NVPC_NV40_TRAILER_ZERO_C &&
-			    sim->gen >= NVPC_GEN_G84)
+			    sim->facts->periodic)
 				k = NVPC_SIM_SIG(NVPC_SIM_SIG_ZERO, 0);
 			else if (off == NVPC_NV40_TRAILER_PERIODIC &&
-				 sim->gen >= NVPC_GEN_G84)
+				 sim->facts->periodic)
 				k = NVPC_SIM_SIG(NVPC_SIM_SIG_PERIODIC, 0);
 			else if (off == NVPC_NV40_TRAILER_ZERO_E)
 				/* ZERO [NV40:G84]; WRCACHE_FLUSH [G84:GF100]
@@ -549,6 +336,7 @@ int nvpc_sim_init(struct nvpc_sim *sim, size_t size,
 	memset(sim, 0, size);
 	sim->chip = p->chip;
 	sim->gen = p->chip->gen;
+	sim->facts = &nvpc_sim_facts[sim->gen];
 	sim->engine = p->engine ? p->engine : &nvpc_sim_engine_fast;
 	sim->record_latency = p->record_latency;
 	sim->record_latency_ns = p->record_latency_ns;
@@ -560,10 +348,9 @@ int nvpc_sim_init(struct nvpc_sim *sim, size_t size,
 		return -EINVAL;
 	sim->nr_gpc = gpc;
 	sim->nr_part = part;
-	if (sim->gen < NVPC_GEN_GF100) {
+	if (!sim->facts->gf100_layout) {
 		ret = nvpc_sim_add_set(sim, &n, NVPC_DSET_MAIN, 0);
-		if (!ret && n > (sim->gen < NVPC_GEN_NV20 ? 1 :
-				 sim->gen < NVPC_GEN_NV40 ? 2 : 8))
+		if (!ret && n > sim->facts->max_dom)
 			ret = -EINVAL;
 	} else {
 		ret = nvpc_sim_add_set(sim, &n, NVPC_DSET_HUB, 0);
@@ -980,7 +767,7 @@ int nvpc_sim_domain_find(const struct nvpc_sim *sim, enum nvpc_dset dset,
  */
 bool nvpc_sim_enabled(const struct nvpc_sim *sim)
 {
-	return sim->gen < NVPC_GEN_GF100 ||
+	return !sim->facts->gf100_layout ||
 	       (sim->pmc_enable & NVPC_PMC_ENABLE_PCOUNTER);
 }
 
@@ -994,10 +781,10 @@ bool nvpc_sim_enabled(const struct nvpc_sim *sim)
 u32 nvpc_sim_set_ctrl(const struct nvpc_sim *sim,
 		      const struct nvpc_sim_dom *d)
 {
-	if (sim->gen < NVPC_GEN_G84)
-		return 0;
-	if (sim->gen < NVPC_GEN_GF100)
+	if (sim->facts->gctrl)
 		return sim->gctrl;
+	if (!sim->facts->gf100_layout)
+		return 0;
 	if (d->dset == NVPC_DSET_GPC)
 		return sim->dset_ctrl[1];
 	if (d->dset == NVPC_DSET_PART)
@@ -1020,7 +807,7 @@ u32 nvpc_sim_set_ctrl(const struct nvpc_sim *sim,
 struct nvpc_sim_rbuf *nvpc_sim_rbuf(struct nvpc_sim *sim,
 				    struct nvpc_sim_dom *d)
 {
-	return sim->gen >= NVPC_GEN_GF100 ? &sim->gf_rec : &d->hw.rbuf;
+	return sim->facts->gf100_layout ? &sim->gf_rec : &d->hw.rbuf;
 }
 
 /**
@@ -1037,7 +824,7 @@ struct nvpc_sim_rbuf *nvpc_sim_rbuf(struct nvpc_sim *sim,
  */
 bool nvpc_sim_record_unbound(struct nvpc_sim *sim)
 {
-	if (sim->gen >= NVPC_GEN_GF100 || sim->record_bound)
+	if (!sim->facts->record_bind || sim->record_bound)
 		return false;
 	sim->stats.unbound_faults++;
 	return true;
@@ -1055,7 +842,7 @@ void nvpc_sim_pm_trigger(struct nvpc_sim *sim)
 {
 	unsigned int i;
 
-	if (sim->gen < NVPC_GEN_NV20 || sim->gen >= NVPC_GEN_GF100)
+	if (!sim->facts->pm_trigger)
 		return;
 	nvpc_sim_catch_up(sim);	/* every domain sees the pulse */
 	sim->cfg_gen++;		/* PM_TRIGGER may be a counted signal */

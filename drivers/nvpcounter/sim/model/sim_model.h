@@ -88,7 +88,7 @@ struct nvpc_sim_dom;
  * @NVPC_SIM_WAVE_PERIODIC: 1 iff (cycle + phase) % period < width
  * @NVPC_SIM_WAVE_RANDOM: 1 iff r(seed, cycle) < density, r a pseudo-random
  *	16-bit value whose bit j is bit (cycle % 64) of hash(seed, cycle / 64,
- *	j) (sim_model.c)
+ *	j) (sim_wave.c)
  */
 enum nvpc_sim_wave_kind {
 	NVPC_SIM_WAVE_CONST,

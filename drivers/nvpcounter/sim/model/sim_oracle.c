@@ -35,7 +35,7 @@ static int or_import(struct nvpc_sim *sim, struct nvpc_sim_dom *y,
 	bool pulse = flag ? y->hw.flag_import_pulse : y->hw.event_import_pulse;
 	s64 j, j0;
 
-	if (sim->gen < NVPC_GEN_NV40)
+	if (!sim->facts->import_pulse)
 		pulse = false;	/* NV20:NV40 have the plain synchroniser */
 	j = or_sync_index(y, x, k);
 	if (!pulse)
@@ -113,7 +113,7 @@ static int or_input(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 	bool es = n == NVPC_INPUT_EVENT || n == NVPC_INPUT_STOP;
 
 	for (j = 0; j < 4; j++) {
-		if (n < NVPC_INPUT_SETFLAG || sim->gen < NVPC_GEN_NV30) {
+		if (n < NVPC_INPUT_SETFLAG || sim->facts->flag_own_src) {
 			src[j] = c->raw[n][j];
 			psrc[j] = c->prev[n][j];
 		} else if (n == NVPC_INPUT_SETFLAG) {
@@ -135,7 +135,7 @@ static int or_input(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		arg[0] = psrc[0];
 	if (op & NVPC_OP_DELAY1)
 		arg[1] = psrc[1];
-	if (sim->gen >= NVPC_GEN_G92) {
+	if (sim->facts->delayed_args) {
 		if (op & (es ? NVPC_OP_ES_ARG2_DELAYED_SRC0 :
 			  NVPC_OP_ARG2_DELAYED_SRC0))
 			arg[2] = psrc[0];
@@ -143,7 +143,7 @@ static int or_input(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 			  NVPC_OP_ARG3_DELAYED_SRC1))
 			arg[3] = psrc[1];
 	}
-	if (sim->gen >= NVPC_GEN_NV30 && es && (op & NVPC_OP_ES_ARG3_SETFLAG))
+	if (sim->facts->quad && es && (op & NVPC_OP_ES_ARG3_SETFLAG))
 		arg[3] = c->in[NVPC_INPUT_SETFLAG];
 	return (op >> (arg[0] | arg[1] << 1 | arg[2] << 2 | arg[3] << 3)) & 1;
 }
@@ -249,7 +249,7 @@ static void or_single(struct nvpc_sim *sim, struct nvpc_sim_dom *d,
 		if (c->in[NVPC_INPUT_START]) {
 			hw->ctr[NVPC_SIM_CTR_CYCLES] = 0;
 			hw->ctr[NVPC_SIM_CTR_CYCLES_ALT] = 0;
-			if (gen < NVPC_GEN_NV15 || !hw->event_ctr_all)
+			if (!sim->facts->event_ctr_period || !hw->event_ctr_all)
 				hw->ctr[NVPC_SIM_CTR_EVENT] = 0;
 			hw->single_state = NVPC_SINGLE_COUNTING;
 		}
@@ -364,11 +364,11 @@ static int or_swap_due(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 {
 	struct nvpc_sim_hw *hw = &d->hw;
 
-	if (sim->gen == NVPC_GEN_NV30 || sim->gen == NVPC_GEN_NV40)
+	if (sim->facts->pm_swap)
 		return hw->pend_pm;
-	if (sim->gen >= NVPC_GEN_G84)
+	if (sim->facts->spec_src)
 		return or_signal(sim, d, hw->spec_src & 0xff) ||
-		       (sim->gen < NVPC_GEN_GF100 && hw->pend_swap);
+		       (sim->facts->write_swap && hw->pend_swap);
 	return 0;
 }
 
@@ -385,7 +385,7 @@ static void or_step(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 		d->cycle++;
 		return;
 	}
-	nsrc = sim->gen < NVPC_GEN_NV30 ? NVPC_NR_INPUTS : 4;
+	nsrc = nvpc_sim_nr_src(sim);
 	memset(&c, 0, sizeof(c));
 	for (n = 0; n < nsrc; n++) {
 		for (j = 0; j < 4; j++) {

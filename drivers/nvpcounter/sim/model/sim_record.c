@@ -68,7 +68,7 @@ void nvpc_sim_record_write(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 		return;
 	}
 	/* "Record mode setup": 32-bit position, high 8 bits from G92 on */
-	if (sim->gen >= NVPC_GEN_G92)
+	if (sim->facts->rec_addr_high)
 		va |= (u64)b->addr_high << 32;
 	fault = hw->rec_fault_inject;
 	hw->rec_fault_inject = 0;

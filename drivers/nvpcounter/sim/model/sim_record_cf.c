@@ -66,7 +66,7 @@ bool fa_rec_mode(struct nvpc_sim *sim, const struct nvpc_sim_dom *d,
 	       hw->mode == NVPC_SIM_MODE_RECORD &&
 	       !hw->rec_wedged && !hw->rec_fault_inject && !hw->rec_bogus &&
 	       !(nvpc_sim_set_ctrl(sim, d) & NVPC_GCTRL_RECORD_RESET) &&
-	       (sim->gen >= NVPC_GEN_GF100 || sim->record_bound);
+	       (!sim->facts->record_bind || sim->record_bound);
 }
 
 bool fa_rec_steady(const struct nvpc_sim *sim,
@@ -157,8 +157,8 @@ static int fa_rec_replay(void *ctx, u64 va, const void *buf, u32 len)
 /* the address of the buffer's next packet */
 static u64 fa_rec_va(struct nvpc_sim *sim, const struct nvpc_sim_rbuf *b)
 {
-	return b->pos | (sim->gen >= NVPC_GEN_G92 ? (u64)b->addr_high << 32 :
-			 0);
+	return b->pos | (sim->facts->rec_addr_high ?
+			 (u64)b->addr_high << 32 : 0);
 }
 
 /* m periods of the orbit without running them: time and counters move */

@@ -65,7 +65,7 @@ static void nvpc_sim_decode_nv10(const struct nvpc_sim *sim, u32 addr,
 				 struct nvpc_sim_ref *r)
 {
 	u32 page = addr >> 8, lo = addr & 0xff;
-	bool has_hi = sim->gen < NVPC_GEN_NV30;
+	bool has_hi = sim->facts->ctr40;
 	unsigned int i;
 
 	if (addr == NVPC_NV10_CTRL) {
@@ -73,7 +73,7 @@ static void nvpc_sim_decode_nv10(const struct nvpc_sim *sim, u32 addr,
 		return;
 	}
 	if (addr == NVPC_NV30_QUAD_ACK_TRIGGER) {
-		if (sim->gen >= NVPC_GEN_NV30)
+		if (sim->facts->quad)
 			r->reg = R_QUAD_ACK_SHARED;
 		return;
 	}
@@ -138,7 +138,7 @@ static void nvpc_sim_decode_nv40(const struct nvpc_sim *sim, u32 addr,
 		NVPC_SIM_CTR_PRE, 0, NVPC_SIM_CTR_STOP, 0, 0, 0, 0, 0,
 	};
 	unsigned int blk, i = (addr >> 2) & 7;
-	u8 gen = sim->gen;
+	const struct nvpc_sim_facts *f = sim->facts;
 
 	if (addr & 3)
 		return;
@@ -154,18 +154,18 @@ static void nvpc_sim_decode_nv40(const struct nvpc_sim *sim, u32 addr,
 	r->reg = blk_reg[blk];
 	r->arg = blk_arg[blk];
 	if (blk == 29) {
-		if (gen >= NVPC_GEN_G84 && i < 3)
+		if (f->record && i < 3)
 			r->reg = i == 0 ? R_REC_CHAN : i == 1 ? R_REC_DMA :
 							      R_GCTRL;
 		return;
 	}
 	if ((r->reg == R_SPEC_SRC || r->reg == R_REC_STATUS ||
 	     r->reg == R_REC_LIMIT || r->reg == R_REC_START) &&
-	    gen < NVPC_GEN_G84)
+	    !f->record)
 		r->reg = R_ABSENT;
-	if (r->reg == R_REC_ADDR_HIGH && gen < NVPC_GEN_G92)
+	if (r->reg == R_REC_ADDR_HIGH && !f->rec_addr_high)
 		r->reg = R_ABSENT;
-	if (r->reg == R_USER_TRIGGER && gen < NVPC_GEN_GT215)
+	if (r->reg == R_USER_TRIGGER && !f->user)
 		r->reg = R_ABSENT;
 	if (r->reg != R_ABSENT)
 		nvpc_sim_ref_dom(sim, r, 0, sim->nr_dom, i);
@@ -292,7 +292,7 @@ static void nvpc_sim_decode(const struct nvpc_sim *sim, u32 addr,
 		r->reg = R_PMC_ENABLE;
 	} else if (addr == NVPC_PGRAPH_PM_TRIGGER) {
 		r->reg = R_PGRAPH_TRIGGER;
-	} else if (sim->gen >= NVPC_GEN_GF100) {
+	} else if (sim->facts->gf100_layout) {
 		if (addr == NVPC_GF100_GPC_COUNT) {
 			r->reg = R_UNIT;
 			r->arg = sim->nr_gpc;
@@ -308,7 +308,7 @@ static void nvpc_sim_decode(const struct nvpc_sim *sim, u32 addr,
 			   addr < NVPC_GF100_MMIO_END) {
 			nvpc_sim_decode_gf100(sim, addr, r);
 		}
-	} else if (sim->gen >= NVPC_GEN_NV40) {
+	} else if (!sim->facts->shared_ctrl) {
 		nvpc_sim_decode_nv40(sim, addr, r);
 	} else {
 		nvpc_sim_decode_nv10(sim, addr, r);
@@ -334,19 +334,19 @@ static void nvpc_sim_decode_ctrl(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 	unsigned int i = d->index;
 	u32 c;
 
-	if (sim->gen < NVPC_GEN_NV40) {
+	if (sim->facts->shared_ctrl) {
 		c = sim->ctrl_shared;
 		hw->ctr_mode = (c & NVPC_NV10_CTRL_CTR_MODE) ?
 			       NVPC_CTR_MODE_EVENT_B4 : NVPC_CTR_MODE_SIMPLE;
-		hw->event_ctr_all = sim->gen >= NVPC_GEN_NV15 &&
+		hw->event_ctr_all = sim->facts->event_ctr_period &&
 			!!(c & NVPC_NV10_CTRL_EVENT_CTR_PERIOD(i));
-		hw->mode = sim->gen >= NVPC_GEN_NV30 &&
+		hw->mode = sim->facts->quad &&
 			(c & NVPC_NV10_CTRL_MODE_QUAD(i)) ?
 			NVPC_SIM_MODE_QUAD : NVPC_SIM_MODE_SINGLE;
 		return;
 	}
 	c = hw->ctrl;
-	if (sim->gen < NVPC_GEN_GF100) {
+	if (!sim->facts->gf100_layout) {
 		switch (FIELD_GET(NVPC_NV40_CTRL_MODE, c)) {
 		case NVPC_NV40_CTRL_MODE_SINGLE:
 			hw->mode = NVPC_SIM_MODE_SINGLE;
@@ -355,7 +355,7 @@ static void nvpc_sim_decode_ctrl(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 			hw->mode = NVPC_SIM_MODE_QUAD;
 			break;
 		case NVPC_NV40_CTRL_MODE_RECORD:
-			hw->mode = sim->gen >= NVPC_GEN_G84 ?
+			hw->mode = sim->facts->record ?
 				   NVPC_SIM_MODE_RECORD : NVPC_SIM_MODE_HALTED;
 			break;
 		default:
@@ -366,7 +366,7 @@ static void nvpc_sim_decode_ctrl(struct nvpc_sim *sim, struct nvpc_sim_dom *d)
 		hw->event_import_pulse = !!(c & NVPC_NV40_CTRL_EVENT_IMPORT_PULSE);
 		hw->flag_import_pulse = !!(c & NVPC_NV40_CTRL_FLAG_IMPORT_PULSE);
 		hw->rec_short = !!(c & NVPC_G84_CTRL_RECORD_SHORT);
-		hw->periodic_sel = sim->gen >= NVPC_GEN_G84 ?
+		hw->periodic_sel = sim->facts->periodic ?
 			FIELD_GET(NVPC_G84_CTRL_PERIODIC_PERIOD, c) : 0;
 	} else {
 		switch (FIELD_GET(NVPC_GF100_CTRL_MODE, c)) {
@@ -406,7 +406,7 @@ static u32 nvpc_sim_rd_ctrl_shared(const struct nvpc_sim *sim)
 
 	for (i = 0; i < sim->nr_dom; i++) {
 		v |= (u32)sim->dom[i].hw.single_state << (3 + 2 * i);
-		if (sim->gen >= NVPC_GEN_NV30)
+		if (sim->facts->quad)
 			v |= (u32)sim->dom[i].hw.quad_state << (24 + 2 * i);
 	}
 	return v;
@@ -417,11 +417,11 @@ static u32 nvpc_sim_ctrl_shared_mask(const struct nvpc_sim *sim)
 	u32 m = NVPC_NV10_CTRL_TVOUT_DEBUG_SEL | NVPC_NV10_CTRL_TVOUT_DEBUG_EN |
 		NVPC_NV10_CTRL_CTR_MODE;
 
-	if (sim->gen >= NVPC_GEN_NV15)
+	if (sim->facts->event_ctr_period)
 		m |= NVPC_NV10_CTRL_EVENT_CTR_PERIOD(0);
-	if (sim->gen >= NVPC_GEN_NV20)
+	if (sim->facts->event_ctr_period && sim->facts->max_dom > 1)
 		m |= NVPC_NV10_CTRL_EVENT_CTR_PERIOD(1);
-	if (sim->gen >= NVPC_GEN_NV30)
+	if (sim->facts->quad)
 		m |= NVPC_NV10_CTRL_MODE_QUAD(0) | NVPC_NV10_CTRL_MODE_QUAD(1);
 	return m;
 }
@@ -670,7 +670,7 @@ static u32 nvpc_sim_rd_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r)
 		return hw->spec_src;
 	case R_USER_TRIGGER:
 		/* write-only on GT215, readable on GF100+ */
-		if (sim->gen < NVPC_GEN_GF100)
+		if (!sim->facts->gf100_layout)
 			return 0;
 		return hw->user_value | hw->user_pulse << 4;
 	case R_CTR:
@@ -684,7 +684,7 @@ static u32 nvpc_sim_rd_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r)
 	case R_CTRL_SHARED:
 		return nvpc_sim_rd_ctrl_shared(sim);
 	case R_CTRL:
-		if (sim->gen >= NVPC_GEN_GF100)
+		if (sim->facts->gf100_layout)
 			return hw->ctrl |
 			       FIELD_PREP(NVPC_GF100_CTRL_QUAD_STATE,
 					  hw->quad_state) |
@@ -930,7 +930,7 @@ static void nvpc_sim_wr_user(struct nvpc_sim *sim, struct nvpc_sim_hw *hw,
 			     u32 val)
 {
 	/* "The USER signals" */
-	if (sim->gen < NVPC_GEN_GF100) {
+	if (!sim->facts->gf100_layout) {
 		hw->user_value = FIELD_GET(NVPC_GT215_USER_VALUE, val);
 		hw->user_pulse = FIELD_GET(NVPC_GT215_USER_PULSE, val);
 	} else {
@@ -974,7 +974,7 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 		hw->pend_abort = 1;
 	switch (r->reg) {
 	case R_PMC_ENABLE:
-		if (sim->gen >= NVPC_GEN_GF100 &&
+		if (sim->facts->gf100_layout &&
 		    !(val & NVPC_PMC_ENABLE_PCOUNTER))
 			nvpc_sim_hw_reset(sim);
 		sim->pmc_enable = val;
@@ -992,17 +992,16 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 			/* starts single event mode [NV10:GF100]; swaps in
 			 * quad event mode [G84:GF100]
 			 */
-			if (sim->gen < NVPC_GEN_GF100)
+			if (sim->facts->pre_op_start)
 				hw->pend_start = 1;
-			if (sim->gen >= NVPC_GEN_G84 &&
-			    sim->gen < NVPC_GEN_GF100) {
+			if (sim->facts->write_swap) {
 				hw->pend_swap = 1;
 				hw->swap_settled = 0;	/* a new trigger */
 			}
 		}
 		break;
 	case R_SPEC_SRC:
-		hw->spec_src = val & (sim->gen >= NVPC_GEN_GF100 ?
+		hw->spec_src = val & (sim->facts->gf100_layout ?
 				      NVPC_SPEC_SRC_SWAP :
 				      NVPC_SPEC_SRC_SWAP | NVPC_SPEC_SRC_UNK8);
 		break;
@@ -1031,9 +1030,8 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 		}
 		break;
 	case R_CTRL:
-		if (sim->gen < NVPC_GEN_GF100) {
-			if (val & NVPC_G84_CTRL_FAULT_CLEAR &&
-			    sim->gen >= NVPC_GEN_G84)
+		if (!sim->facts->gf100_layout) {
+			if (val & NVPC_G84_CTRL_FAULT_CLEAR && sim->facts->record)
 				hw->rbuf.fault = 0;	/* still wedged */
 			m = NVPC_NV40_CTRL_QUAD_STATE | NVPC_G84_CTRL_FAULT_CLEAR |
 			    NVPC_NV40_CTRL_SINGLE_STATE;

@@ -153,13 +153,13 @@ static u32 fa_set_imports(struct nvpc_sim *sim, unsigned int first,
 	u32 m = 0;
 	u8 k;
 
-	nsrc = sim->gen < NVPC_GEN_NV30 ? NVPC_NR_INPUTS : 4;
+	nsrc = nvpc_sim_nr_src(sim);
 	for (i = first; i < first + count; i++) {
 		const struct nvpc_sim_dom *y = &sim->dom[i];
 
 		for (n = 0; n <= nsrc; n++) {
 			for (j = 0; j < 4; j++) {
-				if (n == nsrc && (j || sim->gen < NVPC_GEN_G84))
+				if (n == nsrc && (j || !sim->facts->spec_src))
 					continue;
 				k = y->sig[n == nsrc ? y->hw.spec_src & 0xff :
 					   (y->hw.src[n] >> (8 * j)) & 0xff];
@@ -315,7 +315,7 @@ static unsigned int fa_gf_recorders(const struct nvpc_sim *sim)
 {
 	unsigned int i, n = 0;
 
-	if (sim->gen < NVPC_GEN_GF100)
+	if (!sim->facts->gf100_layout)
 		return 0;
 	for (i = 0; i < sim->nr_dom; i++)
 		n += (sim->dom[i].hw.mode == NVPC_SIM_MODE_RECORD &&
