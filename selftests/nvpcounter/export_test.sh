@@ -16,7 +16,7 @@
 # exit 0, the privilege message as nobody at perf_event_paranoid 2 and
 # nobody with CAP_PERFMON alone (as nvpc-export.service runs it).
 #
-# Not run by tools/testing/vm/guest-selftests.sh yet: run it in the
+# tools/testing/vm/guest-selftests.sh runs it after engines_test.sh; by hand, run it in the
 # guest as root with NVPC_OUT (a writable directory), NVPC_TOP (the
 # tree, built: build/nvpc/nvpc), NVPC_MODULE_DIR (nvpcounter.ko and
 # nvpcounter_sim.ko) and NVPC_TIME_SCALE (the guest's slowness, 1 by
@@ -31,6 +31,8 @@ PMUS=/sys/bus/event_source/devices
 W=$NVPC_OUT/export
 PORT=19089
 PROM_PORT=19090
+# Prometheus mmaps its files: tmpfs, not the 9p results share
+TSDB=/run/nvpc-export-tsdb
 URL=http://127.0.0.1:$PORT/metrics
 n=0
 exp_pid=
@@ -95,6 +97,7 @@ cleanup() {
 		[ -d "$SIM/gpu$g" ] && echo "$g" > "$SIM/remove"
 	done
 	rm -f /run/nvpc-nobody-export
+	rm -rf "$TSDB"
 	rmmod nvpcounter_sim 2> /dev/null
 	rmmod nvpcounter 2> /dev/null
 }
@@ -185,7 +188,7 @@ if command -v prometheus > /dev/null; then
 	      - targets: ['127.0.0.1:$PORT']
 	EOF
 	prometheus --config.file="$W/prometheus.yml" \
-		--storage.tsdb.path="$W/tsdb" \
+		--storage.tsdb.path="$TSDB" \
 		--web.listen-address=127.0.0.1:$PROM_PORT \
 		> "$W/prometheus.log" 2>&1 &
 	prom_pid=$!

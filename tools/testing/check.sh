@@ -115,7 +115,7 @@ run_job() {
 	esac
 }
 
-DEBUG_SHARE_A=nvpc_test.sh,sample_test.sh,engines_test.sh,module_test,nv10_test,window_test
+DEBUG_SHARE_A=nvpc_test.sh,sample_test.sh,engines_test.sh,export_test.sh,module_test,nv10_test,window_test
 debug_job() {
 	local t1
 

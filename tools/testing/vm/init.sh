@@ -34,6 +34,10 @@ for m in $(cat /modules.order); do
 	insmod "/lib/modules/$m" || log "insmod $m failed"
 done
 
+# the loopback up, as on any machine (-net none gives no other
+# interface): nvpc export's test serves and scrapes on 127.0.0.1
+ip link set lo up || log "loopback not up"
+
 R=/mnt/root
 mkdir -p $R
 if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000 hostroot $R; then
