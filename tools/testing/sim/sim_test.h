@@ -17,7 +17,8 @@
 /*
  * Domain layouts: trailer base 0x20 with 0x40 signals puts the NV10:GF100
  * trailer at signals 0x20..0x3f (pcounter.rst "Trailer signals"); GF100
- * domains have 0x60 signals and the trailer base at 0x60 - 0x40 (FACTS.md).
+ * domains have 0x60 signals and the trailer base at 0x60 - 0x40 (nouveau's
+ * nvkm/engine/pm/gf100.c domain tables).
  */
 #define DOM(set, i, clk) { .dset = (set), .index = (i), .nr_signals = 0x40, \
 	.trailer_base = 0x20, .clock = "test", .clock_hz = (clk) }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Hand-computed tests of the sim model. Every expected value is worked out
- * from the documents (pcounter.rst, pcounter-rev2.txt, FACTS.md) and the
+ * from the documents (envytools' pcounter.rst and rnndb
+ * gf100_pcounter.xml, nouveau's nvkm/engine/pm tables) and the
  * time rules of sim_model.h, with the arithmetic in a comment. Each test
  * runs against both engines (fixture variants "fast" and "oracle").
  */
@@ -72,7 +73,7 @@ TEST_F(sim, boot0_chipset)
 {
 	struct nvpc_sim *s;
 
-	/* FACTS.md: PMC.BOOT_0 bits 20-28 = chipset */
+	/* envytools rnndb pmc.xml: PMC.BOOT_0 bits 20-28 = chipset */
 	s = NEW(&chip_nv10);
 	EXPECT_EQ(0x01000000, RD(NVPC_PMC_BOOT_0));	/* 0x10 << 20 */
 	s = NEW(&chip_gf100);
@@ -159,7 +160,7 @@ TEST_F(sim, layout_gf100)
 	struct nvpc_sim *s = NEW(&chip_gf100);
 	struct nvpc_sim_stats st;
 
-	/* FACTS.md: hub d at 0x1b0000 + d * 0x200, PRE_SRC at +0x40 */
+	/* rnndb gf100_pcounter.xml: hub d at 0x1b0000 + d * 0x200, PRE_SRC at +0x40 */
 	WR(0x1b0240, 0x77);
 	EXPECT_EQ(0x77, RD(NVPC_GF100_HUB_BASE(1) + NVPC_GF100_PRE_SRC));
 	/* GPC 1 domain 0 CTRL at 0x180000 + 0x1000 + 0x9c */
@@ -185,8 +186,8 @@ TEST_F(sim, unit_enumeration)
 	struct nvpc_sim *s = NEW(&chip_gf100);
 	u32 mask;
 
-	/* FACTS.md: GPC mask = ((1 << R[0x022430]) - 1) & ~R[0x022504] &
-	 * ~R[0x022584]; 2 GPCs, none disabled -> 0x3; 1 partition -> 0x1
+	/* nouveau nvkm/engine/pm/gf100.c: GPC mask =
+	 * ((1 << R[0x022430]) - 1) & ~R[0x022504] & ~R[0x022584]; 2 GPCs, none disabled -> 0x3; 1 partition -> 0x1
 	 */
 	mask = ((1U << RD(0x022430)) - 1) & ~RD(0x022504) & ~RD(0x022584);
 	EXPECT_EQ(0x3, mask);
@@ -1035,7 +1036,8 @@ TEST_F(sim, single_gf100_begin_abort)
 #define GF_SSTATE() FIELD_GET(NVPC_GF100_CTRL_SINGLE_STATE, \
 			      RD(b + NVPC_GF100_CTRL))
 	/* GF100+: a PRE_OP write no longer starts single event mode
-	 * (pcounter.rst: "on NV10:GF100"); SINGLE_BEGIN (FACTS.md) does,
+	 * (pcounter.rst: "on NV10:GF100"); SINGLE_BEGIN (envytools rnndb
+	 * gf100_pcounter.xml) does,
 	 * SINGLE_ABORT aborts. PRE, START, EVENT = constant 1, STOP never,
 	 * CTR_PRE initial value 2.
 	 */
@@ -2149,7 +2151,7 @@ TEST_F(sim, record_outgoing_lands_after_halt)
  * chip_gf100 (sim_test.h): flat 0 hub.0, 1 hub.1, 2 gpc0.0, 3 gpc1.0,
  * 4 part0.0, every clock 100 MHz, so cycle c of every domain starts at
  * the same tick and ties go to the lower flat index. The MAIN record
- * registers are FACTS.md "GF100+ domain placement and unit enumeration".
+ * registers are envytools' rnndb gf100_pcounter.xml.
  */
 #define GF_MAIN_START	NVPC_GF100_MAIN_RECORD_START
 #define GF_MAIN_AHIGH	NVPC_GF100_MAIN_RECORD_ADDRESS_HIGH

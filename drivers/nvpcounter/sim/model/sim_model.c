@@ -798,8 +798,8 @@ u32 nvpc_sim_set_ctrl(const struct nvpc_sim *sim,
  * @d: the domain
  *
  * G84:GF100 have a buffer per domain (RECORD_START[i] ..., pcounter.rst
- * "Record mode setup"); GF100+ one buffer in the MAIN block (FACTS.md
- * "GF100+ domain placement and unit enumeration") that every domain in
+ * "Record mode setup"); GF100+ one buffer in the MAIN block (envytools'
+ * rnndb gf100_pcounter.xml) that every domain in
  * record mode shares (see "GF100+ record mode" in sim_regs.c).
  *
  * Return: the buffer state.

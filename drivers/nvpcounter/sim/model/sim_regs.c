@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvpcounter sim: the MMIO front end. Decodes BAR0 addresses per generation
- * (pcounter.rst "MMIO registers", pcounter-rev2.txt tables, FACTS.md GF100+
- * map) and applies the immediate effects of writes; effects that the
- * documents tie to "this cycle" are left pending for the next cycle.
+ * (envytools' pcounter.rst "MMIO registers", the tables of its later
+ * revision, rnndb gf100_pcounter.xml for the GF100+ map) and applies
+ * the immediate effects of writes; effects that the documents tie to
+ * "this cycle" are left pending for the next cycle.
  */
 #include "sim_internal.h"
 
@@ -171,7 +172,7 @@ static void nvpc_sim_decode_nv40(const struct nvpc_sim *sim, u32 addr,
 		nvpc_sim_ref_dom(sim, r, 0, sim->nr_dom, i);
 }
 
-/* GF100+ per-domain registers (FACTS.md, pcounter-rev2.txt GF100) */
+/* GF100+ per-domain registers (envytools rnndb gf100_pcounter.xml) */
 static void nvpc_sim_decode_gf100_dom(u32 off, struct nvpc_sim_ref *r)
 {
 	static const struct { u16 off; u8 reg; u8 arg; } map[] = {
@@ -524,8 +525,8 @@ static void nvpc_sim_wr_record_bind(struct nvpc_sim *sim, bool chan, u32 val)
  * setup": counters, packet formats, STOP counter, the 0xf000 early write,
  * one outgoing packet per domain, LIMIT, FAULT and its wedge) for
  * G84:GF100, with per-domain RECORD_START/LIMIT/STATUS/ADDRESS_HIGH; and
- * for GF100+ only the register places of FACTS.md "GF100+ domain
- * placement and unit enumeration": MAIN 0x1b4000 with CHAN +0x70, START
+ * for GF100+ only the register places of envytools' rnndb
+ * gf100_pcounter.xml: MAIN 0x1b4000 with CHAN +0x70, START
  * +0x74, ADDRESS_HIGH +0x78, LIMIT +0x7c, POS +0x80, COUNT +0x84, the
  * per-set CTRL RECORD_RESET of GPC_DSET/PART_DSET/HUB_DSET, and CTRL MODE
  * 3 and 5 as "record variants". pcounter.rst ends with "[XXX: figure out
@@ -1083,8 +1084,8 @@ static void nvpc_sim_wr_ref(struct nvpc_sim *sim, const struct nvpc_sim_ref *r,
 		break;
 	case R_GF_SINGLE_BEGIN:
 		/* GF100+: PRE_OP no longer starts single event mode; the
-		 * SINGLE_BEGIN register of FACTS.md ("GF100+ per-domain
-		 * register map") takes the role of "PRE_OP written this
+		 * SINGLE_BEGIN register (envytools rnndb
+		 * gf100_pcounter.xml) takes the role of "PRE_OP written this
 		 * cycle" in pcounter.rst "Single event mode"
 		 */
 		hw->pend_start = 1;
