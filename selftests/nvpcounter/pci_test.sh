@@ -186,6 +186,64 @@ nvpc_pci_sampled() {
 }
 check "g84: nvpc record samples (no record mode), 0 in each sample" nvpc_pci_sampled
 
+# nvpc top and nvpc export with no -d through the PCI backend
+# (monitoring.rst): the G84's graph engine found from its events/, in
+# main.1 (the domain counted above: the register checks still hold).
+# This BAR never swaps: no cycles, so no busy figure (null, not 0 or
+# 100), and the exporter shows the domain's swaps that never landed
+# beside its 0 cycles, never a count
+nvpc_pci_top() {
+	local pmu f=$NVPC_OUT/pci-top
+	pmu=$(pmu_of 0000:00:10.0) || return 1
+	timeout --kill-after=5 60 "$NVPC_TOP/build/nvpc/nvpc" top -g "$pmu" \
+		-n 2 -I 300 -J > "$f.json" 2> "$f.err" || return 1
+	sed 's/^/# /' "$f.err"
+	python3 - "$f.json" "$pmu" <<-'EOF'
+	import json, sys
+	frames = json.load(open(sys.argv[1]))
+	ok = len(frames) == 2
+	for fr in frames:
+	    g = fr["gpus"]
+	    ok &= len(g) == 1 and g[0]["gpu"] == sys.argv[2]
+	    ok &= g[0]["chip"] == "G84" and g[0]["bus"] == "0000:00:10.0"
+	    e = g[0].get("engines", [])
+	    ok &= [x["engine"] for x in e] == ["graph"]
+	    ok &= all(x["domain"] == "main.1" and x["busy_pct"] is None and
+	              x["cycles"] == 0 and x["idle_cycles"] == 0 for x in e)
+	sys.exit(0 if ok else 1)
+	EOF
+}
+check "g84: nvpc top finds the graph engine, no busy figure without cycles" nvpc_pci_top
+
+nvpc_pci_export() {
+	local pmu pid f=$NVPC_OUT/pci-export i ok=1 nr
+	local url=http://127.0.0.1:19189/metrics
+	pmu=$(pmu_of 0000:00:10.0) || return 1
+	"$NVPC_TOP/build/nvpc/nvpc" export -g "$pmu" -l 127.0.0.1:19189 \
+		2> "$f.err" &
+	pid=$!
+	for ((i = 0; i < 100; i++)); do
+		curl -sf --max-time 5 "$url" > "$f.1" && break
+		sleep 0.1
+	done
+	sleep 1
+	curl -sf --max-time 5 "$url" > "$f.2" || ok=0
+	kill -TERM "$pid"
+	wait "$pid" || ok=0
+	sed 's/^/# /' "$f.err"
+	[ $ok = 1 ] || return 1
+	grep -qx "nvpc_gpus 1" "$f.2" &&
+	grep -q "^nvpc_gpu_info{gpu=\"$pmu\",chip=\"G84\",bus=\"0000:00:10.0\"} 1$" "$f.2" &&
+	grep -qx "nvpc_domain_cycles_total{gpu=\"$pmu\",chip=\"G84\",domain=\"main.1\"} 0" "$f.2" &&
+	grep -q "^nvpc_signal_cycles_total{gpu=\"$pmu\",chip=\"G84\",domain=\"main.1\",signal=\"graph_idle\",engine=\"graph\"} 0$" "$f.2" || return 1
+	# the swaps that never landed, counted since the first scrape
+	nr=$(awk -v p="nvpc_domain_not_responding_total{gpu=\"$pmu\",chip=\"G84\",domain=\"main.1\"}" \
+		'$1 == p { print $2 }' "$f.2")
+	echo "# main.1 not responding: ${nr:-none}"
+	[ -n "$nr" ] && [ "$nr" -gt 0 ]
+}
+check "g84: nvpc export: the GPU, 0 cycles and its swaps not landed, never a count" nvpc_pci_export
+
 # --- driver unbind: uio_pci_generic takes 00:11.0 and lets it go ---------
 G=/sys/bus/pci/devices/0000:00:11.0
 if modprobe uio_pci_generic 2> /dev/null; then

@@ -74,6 +74,8 @@ struct exp {
 	unsigned int nr;
 	struct nvpc_exp_gpu *gpu[NVPC_EXP_MAX_GPUS];
 	double last_scan;
+	/* -g: only these PMUs (a comma list), NULL for every one */
+	const char *only;
 	/* -e */
 	unsigned int nr_events;
 	char *events[EXP_MAX_EVENTS];
@@ -100,6 +102,20 @@ static double now(void)
 static int pmu_entry(const struct dirent *e)
 {
 	return !strncmp(e->d_name, "nvpcounter", 10);
+}
+
+/* @pmu is in -g's comma list (or there is none) */
+static bool wanted(const struct exp *e, const char *pmu)
+{
+	size_t n = strlen(pmu);
+
+	for (const char *p = e->only; p; p = strchr(p, ',')) {
+		if (*p == ',')
+			p++;
+		if (!strncmp(p, pmu, n) && (p[n] == ',' || !p[n]))
+			return true;
+	}
+	return !e->only;
 }
 
 static int visible(const struct dirent *e)
@@ -513,6 +529,10 @@ static int rescan(struct exp *e, bool first)
 
 		struct stat st;
 
+		if (!wanted(e, name)) {
+			free(pmus[i]);
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s/device", nvpc_sysfs_root(),
 			 name);
 		if (g && !g->up && !lstat(path, &st)) {
@@ -784,7 +804,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: nvpc export [--listen ADDR:PORT] [--textfile DIR [-I MS]]\n"
-"                   [-e EVENT,...] [--timeout SECS]\n"
+"                   [-g PMU,...] [-e EVENT,...] [--timeout SECS]\n"
 "\n"
 "Every GPU's counters for Prometheus: each engine's idle signal and its\n"
 "domain's cycles (busy = 1 - rate(idle) / rate(cycles)), each domain's\n"
@@ -800,6 +820,8 @@ static void usage(FILE *f)
 "                          for both)\n"
 "  -I, --interval MS       the textfile's interval (default %d ms), or a\n"
 "                          time with its unit\n"
+"  -g, --gpu PMU,...       only these GPUs (their PMUs' names, nvpc list),\n"
+"                          as they come and go\n"
 "  -e, --event EVENT,...   count these named signals of events/ too\n"
 "                          (nvpc list), in their domains' groups\n"
 "      --timeout SECS      cut a client idle this long (default %d)\n"
@@ -852,6 +874,7 @@ static int parse(int argc, char **argv, struct exp *e)
 		{ "textfile", required_argument, NULL, 't' },
 		{ "interval", required_argument, NULL, 'I' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "gpu", required_argument, NULL, 'g' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -862,7 +885,7 @@ static int parse(int argc, char **argv, struct exp *e)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "l:t:I:e:h", longopts,
+	while ((c = getopt_long(argc, argv, "l:t:I:e:g:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'l':
@@ -881,6 +904,14 @@ static int parse(int argc, char **argv, struct exp *e)
 		case 'e':
 			if (add_events(e, optarg))
 				return -EINVAL;
+			break;
+		case 'g':
+			if (!*optarg || strchr(optarg, '/')) {
+				nvpc_err("-g '%s': PMU names (nvpcounter, nvpcounter_1 ...; nvpc list), comma-separated",
+					 optarg);
+				return -EINVAL;
+			}
+			e->only = optarg;
 			break;
 		case 'T':
 			if (nvpc_parse_u64(optarg, &v) || !v || v > 3600) {
