@@ -34,7 +34,7 @@ result() {
 # (and records a failure) when no test line is seen or a plan is not met.
 import_tap() {
 	local prefix=$1 file=$2 n=0 planned=""
-	local line desc
+	local line desc run=""
 
 	if [ ! -s "$file" ]; then
 		result fail "$prefix" "no TAP output"
@@ -47,6 +47,10 @@ import_tap() {
 		"#  RUN "*|"# RUN "*)
 			diag=""
 			expect=""
+			# the harness's skip line has no name: this one
+			run=${line#\#*RUN }
+			run=${run#"${run%%[! ]*}"}
+			run=${run%% *}
 			;;
 		"#"*"FAIL "*|"#"*" OK "*)
 			;;
@@ -69,6 +73,7 @@ import_tap() {
 			;;
 		"ok "*|"not ok "*)
 			desc=$(echo "$line" | sed -E 's/^(not )?ok [0-9]+ (- )?//')
+			case $desc in "#"*) desc="${run:-?} $desc" ;; esac
 			n=$((n + 1))
 			if echo "$line" | grep -qi '# *SKIP'; then
 				result skip "$prefix: ${desc%%#*}" \
