@@ -1368,8 +1368,9 @@ void nvpc_record_del(struct perf_event *event)
 
 /*
  * The end of a perf transaction (&nvpc_mode_ops.txn_end): halt the
- * sessions parked in it that perf did not add back. Context: perf's
- * pmu_enable, interrupts off, the events' CPU.
+ * sessions parked in it that perf did not add back, one lock hold per
+ * domain (a halt's accesses each), not one for all of them. Context:
+ * perf's pmu_enable, interrupts off, the events' CPU.
  */
 static void nvpc_record_txn_end(struct nvpc_core *core)
 {
@@ -1377,19 +1378,18 @@ static void nvpc_record_txn_end(struct nvpc_core *core)
 	unsigned int i;
 
 	/* most transactions park nothing: no lock, no scan */
-	if (!READ_ONCE(core->rec_parked))
-		return;
-	nvpc_lock(core, flags);
-	for (i = 0; i < core->nr_domains && !core->txn && core->rec_parked;
+	for (i = 0; i < core->nr_domains && READ_ONCE(core->rec_parked);
 	     i++) {
-		struct nvpc_record *rec = core->domains[i].rec;
+		struct nvpc_record *rec;
 
-		if (rec && rec->parked) {
+		nvpc_lock(core, flags);
+		rec = core->domains[i].rec;
+		if (!core->txn && rec && rec->parked) {
 			hrtimer_try_to_cancel(&rec->timer);
 			nvpc_record_halt(core, rec);
 		}
+		nvpc_unlock(core, flags);
 	}
-	nvpc_unlock(core, flags);
 }
 
 /**
