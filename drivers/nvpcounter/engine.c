@@ -894,8 +894,9 @@ static bool nvpc_event_rotating(struct nvpc_core *core,
 }
 
 /* Put the event on counter @idx, its slots @claimed, in the shadows. */
-static void nvpc_event_place(struct nvpc_domain *dom, struct perf_event *event,
-			     int idx, unsigned long claimed)
+static void nvpc_event_place(struct nvpc_core *core, struct nvpc_domain *dom,
+			     struct perf_event *event, int idx,
+			     unsigned long claimed)
 {
 	event->hw.idx = idx;
 	event->hw.config_base = claimed;
@@ -904,7 +905,7 @@ static void nvpc_event_place(struct nvpc_domain *dom, struct perf_event *event,
 		/* a domain that starts needs a program */
 		dom->dirty_mode |= !dom->run;
 	} else {
-		nvpc_slot_regs(dom, event);
+		nvpc_slot_regs(core, dom, event);
 		dom->dirty |= claimed;
 	}
 	if (nvpc_slot_sets_mode(event))
@@ -982,7 +983,7 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	}
 	old_idx = event->hw.idx;
 	kept = rotating && idx == old_idx && claimed == event->hw.config_base;
-	nvpc_event_place(dom, event, idx, claimed);
+	nvpc_event_place(core, dom, event, idx, claimed);
 	/*
 	 * Kept: back on the same counter, programmed as before, so the
 	 * hardware never stopped counting it and it keeps its count across

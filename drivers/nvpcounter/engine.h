@@ -204,11 +204,19 @@ struct nvpc_domain {
  * @ctrl_after: it did
  * @txn_end: after the outermost perf transaction closed (lock not held)
  * @width: the bits of the counters a sample must catch half full
+ * @check: validate the config of an event of the mode's own kind (a
+ *	single event mode input): 0, or -EINVAL/-EOPNOTSUPP with a dev_dbg
+ *	reason; NULL: the counting checks of slots.c apply
+ * @alloc: claim the inputs such an event takes in slot table @t (the live
+ *	one, or group validation's copy): its counter and @claimed, or
+ *	-ENOSPC
+ * @regs: set the _SRC/_OP shadows of such an event, placed (hw.idx)
  * @alone: one event has the domain (EBUSY for a second)
  *
  * The engine calls every function with &nvpc_core.lock held except
- * @setup, @teardown and @txn_end; any may be NULL where the mode has
- * nothing to do.
+ * @setup, @teardown, @txn_end and @check (event_init); @alloc and @regs
+ * also run on group validation's copies. Any may be NULL where the mode
+ * has nothing to do.
  */
 struct nvpc_mode_ops {
 	const char *name;
@@ -230,6 +238,11 @@ struct nvpc_mode_ops {
 	void (*ctrl_after)(struct nvpc_core *core, struct nvpc_domain *dom);
 	void (*txn_end)(struct nvpc_core *core);
 	unsigned int (*width)(struct nvpc_core *core);
+	int (*check)(struct nvpc_core *core, struct nvpc_domain *dom,
+		     struct perf_event *event);
+	int (*alloc)(struct nvpc_slots *t, struct perf_event *event,
+		     unsigned long *claimed);
+	void (*regs)(struct nvpc_domain *dom, struct perf_event *event);
 	bool alone;
 };
 
@@ -323,11 +336,14 @@ void nvpc_engine_fini(struct nvpc_core *core);
 struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1);
 int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		      struct perf_event *event);
+int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
+		    u64 config);
 int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 		    struct nvpc_domain *dom, struct perf_event *event,
 		    unsigned long *claimed, unsigned long prefer);
 void nvpc_slot_free(struct nvpc_slots *t, struct perf_event *event);
-void nvpc_slot_regs(struct nvpc_domain *dom, struct perf_event *event);
+void nvpc_slot_regs(struct nvpc_core *core, struct nvpc_domain *dom,
+		    struct perf_event *event);
 u8 nvpc_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom);
 bool nvpc_slots_programmed(struct nvpc_domain *dom, unsigned long claims);
 bool nvpc_slot_sets_mode(struct perf_event *event);

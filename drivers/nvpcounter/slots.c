@@ -11,143 +11,6 @@
 
 #include "core.h"
 
-static int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
-			   u64 config);
-
-/* single event mode inputs (window.c runs their program) */
-#define NVPC_WIN_INPUT	(NVPC_CFG_SIG0 | NVPC_CFG_SIG1 | NVPC_CFG_SIG2 | \
-			 NVPC_CFG_SIG3 | NVPC_CFG_OP | NVPC_CFG_OPBITS)
-
-static const char * const nvpc_win_slot_names[NVPC_NR_SLOTS] = {
-	[NVPC_SLOT_PRE] = "pre",
-	[NVPC_SLOT_START] = "start",
-	[NVPC_SLOT_EVENT] = "event",
-	[NVPC_SLOT_STOP] = "stop",
-};
-
-/**
- * nvpc_window_check() - validate a single event mode event
- * @core: the GPU
- * @dom: its domain
- * @event: the event (NVPC_MODE_SINGLE, reserved config bits clear)
- *
- * Return: 0; -EOPNOTSUPP where the generation has no single event mode
- * events; -EINVAL with a dev_dbg reason for a bad field.
- */
-static int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
-			     struct perf_event *event)
-{
-	u64 c = event->attr.config, c1 = event->attr.config1;
-	u64 c2 = event->attr.config2;
-	unsigned int slot = FIELD_GET(NVPC_CFG_SLOT, c);
-	u32 sarg = FIELD_GET(NVPC_CFG2_SARG, c2);
-	u32 opbits = FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
-
-	if (!core->gen->single_start) {
-		nvpc_dbg(core, "single event mode: not on a %s (GF100+ has no documented single event mode setup)\n",
-			 core->gen->name);
-		return -EOPNOTSUPP;
-	}
-	/* NV10 lacks EVENT_CTR_PERIOD: CTR_EVENT holds one window */
-	if (!core->gen->event_ctr_period &&
-	    ((c & NVPC_CFG_CYCLES) ||
-	     (slot == NVPC_SLOT_EVENT + 1 && !sarg))) {
-		nvpc_dbg(core, "single event mode: a NV10 has no EVENT_CTR_PERIOD: CTR_EVENT counts one window, only a threshold (thr) is summed\n");
-		return -EOPNOTSUPP;
-	}
-	if ((c & NVPC_CFG_SHORT) || (c1 & NVPC_CFG1_RECORD_FIELDS)) {
-		nvpc_dbg(core, "single event mode: record fields set\n");
-		return -EINVAL;
-	}
-	if (c2 & ~NVPC_CFG2_SARG) {
-		nvpc_dbg(core, "single event mode: config2 0x%llx: only bits 48-63 (pre/periods/thr)\n",
-			 c2);
-		return -EINVAL;
-	}
-	if (c & NVPC_CFG_CYCLES) {
-		if (slot || (c & NVPC_WIN_INPUT) || sarg) {
-			nvpc_dbg(core, "single event mode cycles: no slot, input or argument\n");
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!slot || slot > NVPC_NR_SLOTS) {
-		nvpc_dbg(core, "single event mode: slot %u: name the input, 1-4 (pre/start/event/stop)\n",
-			 slot);
-		return -EINVAL;
-	}
-	if (nvpc_check_sigs(core, dom, c))
-		return -EINVAL;
-	if (opbits & ~core->gen->opbits[slot - 1]) {
-		nvpc_dbg(core, "op bits 0x%x: not on the %s input of a %s\n",
-			 (u32)FIELD_GET(NVPC_OP_BITS, opbits),
-			 nvpc_win_slot_names[slot - 1], core->gen->name);
-		return -EINVAL;
-	}
-	if (slot - 1 == NVPC_SLOT_START && sarg) {
-		nvpc_dbg(core, "single event mode: START takes no argument (0x%x)\n",
-			 sarg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/**
- * nvpc_window_alloc() - claim the input a single event mode event names
- * @t: its domain's slot table (live, or group validation's copy)
- * @event: the event (checked)
- * @claimed: set to the slot claimed
- *
- * The inputs of one domain's program belong to one group: a slot that is
- * taken, or any slot held by another group or a quad-mode event, makes the
- * event wait.
- *
- * Return: the counter (its slot; NVPC_SLOT_EVENT for cycles), or -ENOSPC.
- */
-static int nvpc_window_alloc(struct nvpc_slots *t, struct perf_event *event,
-			     unsigned long *claimed)
-{
-	unsigned int slot, s;
-
-	*claimed = 0;
-	slot = event->attr.config & NVPC_CFG_CYCLES ? NVPC_SLOT_EVENT :
-		FIELD_GET(NVPC_CFG_SLOT, event->attr.config) - 1;
-	if (t->ev[slot])
-		return -ENOSPC;
-	for (s = 0; s < NVPC_NR_SLOTS; s++) {
-		struct perf_event *ev = t->ev[s];
-
-		if (ev && (!nvpc_is_window(ev) ||
-			   ev->group_leader != event->group_leader))
-			return -ENOSPC;
-	}
-	t->ev[slot] = event;
-	*claimed = BIT(slot);
-	return slot;
-}
-
-/**
- * nvpc_window_regs() - the _SRC/_OP shadows of a single event mode event
- * @dom: its domain
- * @event: the event, placed on its slot (hw.idx)
- */
-static void nvpc_window_regs(struct nvpc_domain *dom, struct perf_event *event)
-{
-	u64 c = event->attr.config;
-	unsigned int s = event->hw.idx;
-	u16 tt = FIELD_GET(NVPC_CFG_OP, c);
-
-	if (c & NVPC_CFG_CYCLES) {
-		/* every cycle of a window */
-		dom->src[s] = 0;
-		dom->op[s] = NVPC_OP_ALWAYS;
-		return;
-	}
-	dom->src[s] = lower_32_bits(c);
-	dom->op[s] = (tt ? tt : NVPC_OP_ARG0) |
-		     FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
-}
-
 /* the slots a counter mode's integer and input occupy, and its counter */
 static const struct {
 	u8 claims;
@@ -229,8 +92,8 @@ static int nvpc_check_mode(struct nvpc_core *core, struct nvpc_domain *dom,
  *
  * Return: 0, or -EINVAL with a dev_dbg reason.
  */
-static int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
-			   u64 config)
+int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
+		    u64 config)
 {
 	unsigned int j;
 
@@ -267,7 +130,7 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 		return -EINVAL;
 	}
 	if (nvpc_is_window(event))
-		return nvpc_window_check(core, dom, event);
+		return core->modes[NVPC_CLAIM_WINDOW]->check(core, dom, event);
 	if (config & NVPC_CFG_SHORT) {
 		nvpc_dbg(core, "short is a record event field\n");
 		return -EINVAL;
@@ -434,7 +297,7 @@ int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 		/* a window counts SIMPLE: a shared CTRL must stay so */
 		if (!nvpc_shared_mode_ok(core, tables, t, NVPC_MODE_SIMPLE))
 			return -ENOSPC;
-		return nvpc_window_alloc(t, event, claimed);
+		return core->modes[NVPC_CLAIM_WINDOW]->alloc(t, event, claimed);
 	}
 	if (FIELD_GET(NVPC_CFG_CYCLES, config))
 		return NVPC_CTR_CYCLES;
@@ -472,13 +335,15 @@ void nvpc_slot_free(struct nvpc_slots *t, struct perf_event *event)
 
 /**
  * nvpc_slot_regs() - set the _SRC/_OP shadows of the slots an event holds
+ * @core: the GPU
  * @dom: its domain
  * @event: the event, placed (hw.idx)
  *
  * pcounter.rst "Special counter modes": B4 is START_SRC[0..3], B6 adds
  * EVENT_SRC[2..3].
  */
-void nvpc_slot_regs(struct nvpc_domain *dom, struct perf_event *event)
+void nvpc_slot_regs(struct nvpc_core *core, struct nvpc_domain *dom,
+		    struct perf_event *event)
 {
 	u64 config = event->attr.config, config2 = event->attr.config2;
 	u32 bsrc = lower_32_bits(config2);
@@ -492,7 +357,7 @@ void nvpc_slot_regs(struct nvpc_domain *dom, struct perf_event *event)
 
 	switch (FIELD_GET(NVPC_CFG_MODE, config)) {
 	case NVPC_MODE_SINGLE:
-		nvpc_window_regs(dom, event);
+		core->modes[NVPC_CLAIM_WINDOW]->regs(dom, event);
 		break;
 	case NVPC_MODE_EVENT_B6:
 		dom->src[NVPC_SLOT_EVENT] = (lower_32_bits(config) & 0xffff) |
