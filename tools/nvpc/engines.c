@@ -34,8 +34,10 @@
 
 #include "nvpc.h"
 #include "nvpc_escape.h"
+#include "nvpc_gpu.h"
 #include "nvpc_out.h"
 #include "nvpc_report.h"
+#include "nvpc_util.h"
 #include "nvpc_view.h"
 
 #define ENG_MAX_GPUS	16

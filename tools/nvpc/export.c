@@ -48,12 +48,14 @@
 
 #include "nvpc.h"
 #include "nvpc_export.h"
+#include "nvpc_gpu.h"
 #include "nvpc_report.h"
+#include "nvpc_util.h"
 
 /*
  * 9089: the Prometheus wiki's default port allocations give 9100-9999
- * to exporters, every number of it taken by now; 9089 is listed for
- * nothing there, and sits below Prometheus' own 9090-9094.
+ * to exporters, every number of it taken since 2023; 9089 is outside
+ * that range, below Prometheus' own 9090-9094 (monitoring.rst).
  */
 #define EXP_DEFAULT_LISTEN	":9089"
 #define EXP_DEFAULT_MS		5000	/* --textfile's interval */

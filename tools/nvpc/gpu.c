@@ -11,7 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nvpc.h"
+#include "nvpc_gpu.h"
+#include "nvpc_util.h"
 
 #define NVPC_MAX_LIST	4096
 

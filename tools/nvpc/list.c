@@ -14,6 +14,8 @@
 
 #include "nvpc.h"
 #include "nvpc_escape.h"
+#include "nvpc_gpu.h"
+#include "nvpc_util.h"
 
 #define LIST_WIDTH	78
 

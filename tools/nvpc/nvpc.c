@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "nvpc.h"
+#include "nvpc_file.h"
+#include "nvpc_util.h"
 
 static void usage(FILE *f)
 {

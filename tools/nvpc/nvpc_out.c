@@ -9,8 +9,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "nvpc.h"
+#include "nvpc_file.h"
 #include "nvpc_out.h"
+#include "nvpc_util.h"
 
 /* does the regular file @path start with the capture's magic? */
 static bool is_capture(const char *path)

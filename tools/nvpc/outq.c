@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nvpc.h"
+#include "nvpc_util.h"
 #include "outq.h"
 
 /* at most this much in one write(2): the ring frees as it goes */

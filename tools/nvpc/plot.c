@@ -27,6 +27,7 @@
 #include "nvpc_escape.h"
 #include "nvpc_out.h"
 #include "nvpc_report.h"
+#include "nvpc_util.h"
 #include "nvpc_view.h"
 
 #define PLOT_POINTS	2000

@@ -37,6 +37,8 @@
 #include <linux/nvpcounter.h>
 
 #include "nvpc.h"
+#include "nvpc_gpu.h"
+#include "nvpc_util.h"
 #include "outq.h"
 
 #define DEFAULT_EVERY		65536

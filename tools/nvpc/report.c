@@ -20,6 +20,7 @@
 #include "nvpc_escape.h"
 #include "nvpc_out.h"
 #include "nvpc_report.h"
+#include "nvpc_util.h"
 #include "nvpc_view.h"
 
 /* a capture's name made printable: 4 bytes per byte at the most */

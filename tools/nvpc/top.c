@@ -27,6 +27,7 @@
 #include "nvpc.h"
 #include "nvpc_escape.h"
 #include "nvpc_report.h"
+#include "nvpc_util.h"
 
 #define TOP_DEFAULT_MS		1000
 #define TOP_DEFAULT_EVERY	"65536"

@@ -6,7 +6,6 @@
  */
 #include <stdio.h>
 
-#include "nvpc.h"
 #include "nvpc_escape.h"
 #include "nvpc_report.h"
 

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nvpc.h"
+#include "nvpc_util.h"
 
 int nvpc_verbose;
 FILE *nvpc_msg_file;

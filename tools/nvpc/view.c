@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nvpc.h"
 #include "nvpc_escape.h"
+#include "nvpc_util.h"
 #include "nvpc_view.h"
 
 void nvpc_view_init(struct nvpc_view *v, const struct nvpc_header *h)

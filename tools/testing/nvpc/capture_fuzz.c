@@ -44,7 +44,7 @@
 
 #include <linux/nvpcounter.h>
 
-#include "nvpc.h"
+#include "nvpc_util.h"
 #include "nvpc_file.h"
 #include "nvpc_report.h"
 #include "packet.h"

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvpc's small helpers (util.c): messages, strings, times, writes and
+ * numbers. Every part of the tool may include it; it includes no other
+ * header of the tool.
+ */
+#ifndef NVPC_UTIL_H
+#define NVPC_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <sys/types.h>
+
+extern int nvpc_verbose;
+/* where nvpc_err() writes: NULL for stderr (the host fuzzer's own stream) */
+extern FILE *nvpc_msg_file;
+
+/* "nvpc: <message>" on stderr (nvpc_msg_file if set) */
+void nvpc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* the same, only with -v */
+void nvpc_dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* copy src into dst of len bytes, cut to fit, always NUL-terminated */
+void nvpc_strlcpy(char *dst, const char *src, size_t len);
+
+/* *list (malloc()ed or NULL) with ",item" appended: 0 or -ENOMEM */
+int nvpc_list_append(char **list, const char *item);
+
+/* "-" names stdin or stdout */
+static inline bool nvpc_is_stdio(const char *path)
+{
+	return path[0] == '-' && !path[1];
+}
+
+/*
+ * pipe2(O_CLOEXEC) into p, stdout flushed, then fork(): the child's 0,
+ * the parent's child pid, or -1 with a message (no pipe left open)
+ */
+pid_t nvpc_fork_pipe(int p[2]);
+
+/* clk's time in nanoseconds */
+uint64_t nvpc_now_ns(clockid_t clk);
+
+/* all of len bytes to fd (EINTR retried): 0, or -errno (-EIO: wrote 0) */
+int nvpc_write_all(int fd, const void *buf, size_t len);
+
+/* a decimal or 0x number that fills the whole string; 0 or -EINVAL */
+int nvpc_parse_u64(const char *s, uint64_t *v);
+
+#endif /* NVPC_UTIL_H */
