@@ -3,23 +3,14 @@
  * nvpc record: open a record event on each domain asked for of an
  * nvpcounter PMU (or a sampled group where record mode cannot be had),
  * take the packets from the perf AUX areas and write them to one nvpc
- * capture, a stream per domain (Documentation/nvpc.rst).
- *
- * The perf AUX protocol: the data ring (1 + 2^n pages) carries
- * PERF_RECORD_AUX records that say where new AUX bytes are (aux_offset,
- * aux_size) and what happened before and after them (flags); the tool
- * copies those bytes, then moves aux_tail and data_tail on so the driver
- * may reuse the space. A full AUX area is a stall the driver rides out on
- * its own: the hardware waits until the tool frees room, the record after
- * it is PARTIAL (a gap) and the domain's record_stalls counts it, which
- * the tool reports. A record flagged TRUNCATED means the event stopped:
- * on a VM fault ("faulted") or a GPU gone the tool stops; otherwise it
- * enables the event again and the capture marks the restart.
+ * capture, a stream per domain (Documentation/nvpc.rst). The events
+ * are opened and mapped in record_open.c, their rings read in
+ * record_drain.c; this file is the command: options, the capture's
+ * headers, the loop and the summary.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,7 +22,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <linux/nvpcounter.h>
@@ -40,7 +30,7 @@
 #include "nvpc_gpu.h"
 #include "nvpc_util.h"
 #include "outq.h"
-
+#include "record.h"
 #define DEFAULT_EVERY		65536
 /*
  * Sampled mode (no record mode here: pre-G84, the PCI backend): a sample
@@ -50,94 +40,10 @@
 #define DEFAULT_SAMPLE_NS	1000000
 #define MIN_SAMPLE_NS		10000
 #define SAMPLE_DATA_PAGES	64
-/* with --stop the packet rate is unknown: 256 KiB */
-#define DEFAULT_AUX_PAGES	64
-/*
- * The sizing rule of Documentation/record.rst "Sizing": the packets of
- * AUX_HOLD_MS, the longest the tool may go without reading an area
- * (scheduling, page faults, a loaded machine), in a power of two of
- * pages; where the user's locked-memory limits refuse that, down to
- * AUX_DRAIN_HOLD of the driver's longest drain periods, below which the
- * hardware stalls between drains whatever the tool does.
- */
-#define AUX_HOLD_MS		250
-#define AUX_DRAIN_MS		10
-#define AUX_DRAIN_HOLD		4
-#define AUX_MIN_PAGES		16
-#define AUX_MAX_PAGES		65536
 #define DEFAULT_DATA_PAGES	8
 #define POLL_MS			100
 #define CHILD_TERM_MS		2000
 
-/* a value placed in a GENMASK field of the uapi header */
-#define FIELD(mask, v)	(((uint64_t)(v) << __builtin_ctzll(mask)) & (mask))
-
-struct rec_opts {
-	const char *pmu;
-	const char *domain;	/* the recording's domain (one rec's) */
-	char *signals;		/* its -s, comma-separated */
-	/* every -d, and the -s given after each (before any: the first's) */
-	unsigned int nr_domains;
-	const char *domains[NVPC_FILE_MAX_STREAMS];
-	char *domain_signals[NVPC_FILE_MAX_STREAMS];
-	const char *stop;
-	const char *output;
-	uint64_t every;		/* cycles, 0: not given */
-	uint64_t every_ns;	/* --every with a time or Hz unit, 0: not */
-	enum { MODE_AUTO, MODE_RECORD, MODE_SAMPLE } mode;
-	bool data_pages_given;
-	uint64_t clock_hz;	/* --clock, 0: from sysfs */
-	uint64_t aux_pages;	/* 0: chosen from the packet rate */
-	uint64_t data_pages;
-	double duration;	/* seconds, 0: none */
-	bool short_pkt;
-	bool quiet;
-	uint64_t write_buffer;	/* the capture's ring in memory, bytes */
-	char **cmd;
-};
-
-/* what the domains of one recording share */
-struct session {
-	FILE *out;		/* the capture, through its writer (outq.c) */
-	struct nvpc_outq_stats outq;
-	uint64_t unread_max_ns;	/* the longest from one read of the rings to the next */
-	uint64_t start_ns;	/* CLOCK_MONOTONIC at the first enable */
-	bool progress;		/* stdout is a terminal */
-	bool to_stdout;		/* -o -: the capture goes to stdout */
-	bool write_error;
-	bool exec_failed;	/* the command could not run */
-};
-
-/* the recording of one domain: a stream of the capture */
-struct rec {
-	struct rec_opts o;
-	struct session *s;
-	uint32_t stream;
-	struct nvpc_gpu gpu;
-	struct nvpc_domain dom;
-	struct nvpc_header hdr;
-	struct perf_event_attr attr;
-	int fd;
-	struct perf_event_mmap_page *up;
-	uint8_t *data;		/* the data ring */
-	uint64_t data_size;
-	uint8_t *aux;		/* the AUX area */
-	uint64_t aux_size;
-	uint64_t aux_floor;	/* pages an automatic area may shrink to */
-
-	/* sampled mode: the group {cpu-clock, cycles, signals...} */
-	bool sampled;
-	int member_fd[1 + NVPC_FILE_MAX_SIGNALS];	/* cycles, signals */
-	uint64_t member_id[1 + NVPC_FILE_MAX_SIGNALS];
-	uint64_t last[1 + NVPC_FILE_MAX_SIGNALS];	/* cumulative counts */
-
-	/* what happened */
-	struct nvpc_end end;
-	uint64_t packets;
-	bool faulted, gone, hup;
-	uint64_t hw_packets0, hw_gaps0, stalls0;
-	bool have_hw_packets, have_hw_gaps, have_stalls;
-};
 
 static volatile sig_atomic_t stop_signal, child_exited;
 
@@ -478,408 +384,6 @@ static int lookup_signals(struct rec *r)
 	return ret;
 }
 
-static void build_attr(struct rec *r)
-{
-	struct perf_event_attr *a = &r->attr;
-	const struct nvpc_signal *s = r->hdr.signals;
-	uint64_t cfg = NVPC_CFG_RECORD, cfg1, cfg2 = 0;
-	unsigned int i;
-
-	if (r->o.short_pkt)
-		cfg |= NVPC_CFG_SHORT;
-	if (r->o.stop)
-		cfg |= FIELD(NVPC_CFG_SIG0, r->hdr.stop_signal);
-	cfg1 = FIELD(NVPC_CFG1_DOM, r->dom.dom) |
-	       FIELD(NVPC_CFG1_DSET, r->dom.dset) |
-	       FIELD(NVPC_CFG1_UNIT, r->dom.unit);
-	if (r->o.every)	/* 1024 << (code - 1) cycles */
-		cfg1 |= FIELD(NVPC_CFG1_PERIOD,
-			      __builtin_ctzll(r->o.every) - 9);
-	for (i = 0; i < r->hdr.nr_signals; i++) {
-		static const uint64_t rsig[4] = {
-			NVPC_CFG1_RSIG0, NVPC_CFG1_RSIG1,
-			NVPC_CFG1_RSIG2, NVPC_CFG1_RSIG3,
-		};
-
-		if (i < 4)
-			cfg1 |= FIELD(rsig[i], s[i].id);
-		else
-			cfg2 |= FIELD(NVPC_CFG2_RSIG(i), s[i].id);
-	}
-	memset(a, 0, sizeof(*a));
-	a->type = r->gpu.type;
-	a->size = sizeof(*a);
-	a->config = cfg;
-	a->config1 = cfg1;
-	a->config2 = cfg2;
-	a->disabled = 1;
-	/* the driver pins record events anyway (record.rst) */
-	a->pinned = 1;
-	/* a wakeup for every record: the packets' latency is the driver's */
-	a->watermark = 1;
-	a->wakeup_watermark = 1;
-}
-
-static int perf_paranoid(void)
-{
-	char buf[32];
-
-	if (nvpc_sysfs_read("/proc/sys/kernel/perf_event_paranoid", buf,
-			    sizeof(buf)) <= 0)
-		return INT_MIN;
-	return atoi(buf);
-}
-
-/* why perf_event_open() failed, and what to do about it */
-static void explain_open(struct rec *r, int err)
-{
-	char self[PATH_MAX];
-	int level = perf_paranoid();
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	const char *what = strerror(err);
-
-	self[n > 0 ? n : 0] = '\0';
-	switch (err) {
-	case EACCES:
-	case EPERM:
-		if (level == INT_MIN)
-			nvpc_err("perf_event_open: %s: a record event is system-wide (one CPU, every task), which needs CAP_PERFMON or root; /proc/sys/kernel/perf_event_paranoid is unreadable",
-				 what);
-		else if (level <= 0)
-			nvpc_err("perf_event_open: %s although kernel.perf_event_paranoid is %d (system-wide events allowed): a security module (lockdown, SELinux, AppArmor) refuses perf events; run as root",
-				 what, level);
-		else if (level <= 2)
-			nvpc_err("perf_event_open: %s: kernel.perf_event_paranoid is %d, and a record event is system-wide (one CPU, every task), which needs a level of 0 or less, CAP_PERFMON or root. Fix one of: run as root; sudo sysctl kernel.perf_event_paranoid=0; sudo setcap cap_perfmon+ep %s",
-				 what, level, self);
-		else
-			nvpc_err("perf_event_open: %s: kernel.perf_event_paranoid is %d: at 3 and above (Debian) only CAP_SYS_ADMIN (root) opens perf events, and a record event is system-wide. Fix one of: run as root; sudo sysctl kernel.perf_event_paranoid=0; or sudo sysctl kernel.perf_event_paranoid=2 and sudo setcap cap_perfmon+ep %s",
-				 what, level, self);
-		break;
-	case EOPNOTSUPP:
-		nvpc_err("%s (%s %s) cannot record on %s: %s. Record mode needs a G84 or later chip and a backend that maps memory for the GPU (the sim does; the PCI backend does not)",
-			 r->gpu.pmu, r->gpu.chip, r->gpu.bus, r->dom.name, what);
-		break;
-	case EBUSY:
-		nvpc_err("%s of %s is busy: %s. Counting events (perf stat) or another record event use that domain; end them or record another domain%s",
-			 r->dom.name, r->gpu.pmu, what,
-			 r->stream ? ". On GF100 and later one domain of a GPU records at a time: its record buffer (MAIN) is one for all (Documentation/record.rst)" :
-			 "");
-		break;
-	case EINVAL:
-		nvpc_err("%s refused the event (config=0x%llx config1=0x%llx config2=0x%llx): %s. The driver logs why: echo 'module nvpcounter +p' > /sys/kernel/debug/dynamic_debug/control; then dmesg | tail",
-			 r->gpu.pmu, (unsigned long long)r->attr.config,
-			 (unsigned long long)r->attr.config1,
-			 (unsigned long long)r->attr.config2, what);
-		break;
-	case ENODEV:
-		nvpc_err("the GPU of %s (%s %s) is gone: %s", r->gpu.pmu,
-			 r->gpu.chip, r->gpu.bus, what);
-		break;
-	case ENOENT:
-		nvpc_err("perf_event_open: %s: no PMU of type %u any more (module unloaded?)",
-			 what, r->gpu.type);
-		break;
-	default:
-		nvpc_err("perf_event_open on %s (cpu %d): %s", r->gpu.pmu,
-			 r->gpu.cpu, what);
-	}
-}
-
-static void explain_mmap(const char *what, uint64_t bytes, int err)
-{
-	char buf[32] = "?";
-
-	if (err == EPERM || err == ENOMEM) {
-		nvpc_sysfs_read("/proc/sys/kernel/perf_event_mlock_kb", buf,
-				sizeof(buf));
-		nvpc_err("mmap of the %s (%llu KiB): %s. Without CAP_IPC_LOCK a user locks at most kernel.perf_event_mlock_kb = %s KiB of perf buffers (plus RLIMIT_MEMLOCK): use smaller --aux-pages/--data-pages, raise the sysctl, or run as root",
-			 what, (unsigned long long)bytes >> 10, strerror(err),
-			 buf);
-	} else {
-		nvpc_err("mmap of the %s (%llu KiB): %s", what,
-			 (unsigned long long)bytes >> 10, strerror(err));
-	}
-}
-
-static bool read_domain_u64(struct rec *r, const char *attr, uint64_t *v);
-
-/*
- * Pages for @ms of packets at the PERIODIC rate: a power of two, at
- * least AUX_MIN_PAGES, within what the domain maps (@max, 0: unknown).
- */
-static uint64_t aux_pages_for(struct rec *r, long page, uint64_t max,
-			      uint64_t ms)
-{
-	uint64_t pkt = r->hdr.packet_size, pages = AUX_MIN_PAGES, bytes;
-
-	bytes = r->hdr.clock_hz / r->o.every * pkt * ms / 1000;
-	while (pages < AUX_MAX_PAGES && pages * page < bytes)
-		pages *= 2;
-	while (max && pages > 1 && pages * page > max)
-		pages /= 2;
-	return pages;
-}
-
-/*
- * The AUX area (Documentation/record.rst "Sizing"): AUX_HOLD_MS of
- * packets, and the smallest it may shrink to where mmap is refused
- * (*floor, AUX_DRAIN_HOLD drain periods; 0 where the rate is unknown).
- */
-static uint64_t aux_pages_auto(struct rec *r, long page, uint64_t max,
-			       uint64_t *floor)
-{
-	*floor = 0;
-	if (!r->o.every || !r->hdr.clock_hz)
-		return DEFAULT_AUX_PAGES;
-	*floor = aux_pages_for(r, page, max, AUX_DRAIN_HOLD * AUX_DRAIN_MS);
-	return aux_pages_for(r, page, max, AUX_HOLD_MS);
-}
-
-/* the AUX area's size against the domain's record_aux_max */
-static int aux_size_check(struct rec *r, long page)
-{
-	uint64_t max = 0;
-	bool known = read_domain_u64(r, "record_aux_max", &max);
-
-	if (known && !max) {
-		nvpc_err("%s of %s has no record mode here (record_aux_max 0: record mode is G84+, and the PCI backend maps no memory for the GPU)",
-			 r->dom.name, r->gpu.pmu);
-		return -EOPNOTSUPP;
-	}
-	if (!r->o.aux_pages)
-		r->o.aux_pages = aux_pages_auto(r, page, known ? max : 0,
-						&r->aux_floor);
-	if (known && r->o.aux_pages * page > max) {
-		nvpc_err("--aux-pages %llu (%llu KiB): %s maps at most %llu KiB (record_aux_max: its GPU window, or what the backend maps); give --aux-pages %llu or less",
-			 (unsigned long long)r->o.aux_pages,
-			 (unsigned long long)(r->o.aux_pages * page) >> 10,
-			 r->dom.name, (unsigned long long)max >> 10,
-			 (unsigned long long)(max / page));
-		return -EINVAL;
-	}
-	nvpc_dbg("AUX area %llu pages (%s)",
-		 (unsigned long long)r->o.aux_pages,
-		 known ? "record_aux_max known" : "no record_aux_max");
-	return 0;
-}
-
-/*
- * Map the AUX area, writable: perf keeps the driver behind aux_tail (no
- * overwrite). An automatic size that the user's locked-memory limits
- * refuse halves down to r->aux_floor, and the tool says so.
- */
-static int map_aux(struct rec *r, long page)
-{
-	uint64_t want = r->o.aux_pages;
-	int err;
-
-	for (;;) {
-		r->aux_size = r->o.aux_pages * page;
-		r->up->aux_offset = page + r->data_size;
-		r->up->aux_size = r->aux_size;
-		r->aux = mmap(NULL, r->aux_size, PROT_READ | PROT_WRITE,
-			      MAP_SHARED, r->fd, r->up->aux_offset);
-		if (r->aux != MAP_FAILED)
-			break;
-		err = errno;
-		r->aux = NULL;
-		if ((err != EPERM && err != ENOMEM) ||
-		    r->o.aux_pages <= r->aux_floor) {
-			explain_mmap("AUX area", r->aux_size, err);
-			return -err;
-		}
-		nvpc_dbg("mmap of a %llu-page AUX area: %s; trying %llu pages",
-			 (unsigned long long)r->o.aux_pages, strerror(err),
-			 (unsigned long long)r->o.aux_pages / 2);
-		r->o.aux_pages /= 2;
-	}
-	if (r->o.aux_pages < want && !r->o.quiet) {
-		char kb[32] = "?";
-
-		nvpc_sysfs_read("/proc/sys/kernel/perf_event_mlock_kb", kb,
-				sizeof(kb));
-		fprintf(stderr, "nvpc: %s: an AUX area of %llu pages, not the %llu that hold %d ms of packets: this user may lock no more (kernel.perf_event_mlock_kb %s KiB a CPU, then RLIMIT_MEMLOCK). A loaded machine may stall it; CAP_IPC_LOCK, root or a higher limit lift that\n",
-			r->dom.name, (unsigned long long)r->o.aux_pages,
-			(unsigned long long)want, AUX_HOLD_MS, kb);
-	}
-	return 0;
-}
-
-static int open_event(struct rec *r)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	int ret = aux_size_check(r, page);
-
-	if (ret)
-		return ret;
-
-	build_attr(r);
-	nvpc_dbg("perf_event_open type=%u config=0x%llx config1=0x%llx config2=0x%llx cpu=%d",
-		 r->attr.type, (unsigned long long)r->attr.config,
-		 (unsigned long long)r->attr.config1,
-		 (unsigned long long)r->attr.config2, r->gpu.cpu);
-	r->fd = syscall(__NR_perf_event_open, &r->attr, -1, r->gpu.cpu, -1,
-			PERF_FLAG_FD_CLOEXEC);
-	if (r->fd < 0) {
-		explain_open(r, errno);
-		return -errno;
-	}
-
-	r->data_size = r->o.data_pages * page;
-	r->up = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE,
-		     MAP_SHARED, r->fd, 0);
-	if (r->up == MAP_FAILED) {
-		r->up = NULL;
-		explain_mmap("data ring", page + r->data_size, errno);
-		return -errno;
-	}
-	r->data = (uint8_t *)r->up + page;
-	return map_aux(r, page);
-}
-
-/* one perf_event_open, its failure explained with attr */
-static int open_one(struct rec *r, struct perf_event_attr *a, int group)
-{
-	int fd;
-
-	nvpc_dbg("perf_event_open type=%u config=0x%llx config1=0x%llx cpu=%d group=%d",
-		 a->type, (unsigned long long)a->config,
-		 (unsigned long long)a->config1, r->gpu.cpu, group);
-	fd = syscall(__NR_perf_event_open, a, -1, r->gpu.cpu, group,
-		     PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0) {
-		int err = errno;
-
-		r->attr = *a;
-		explain_open(r, err);
-		errno = err;
-	}
-	return fd;
-}
-
-/*
- * Sampled mode (Documentation/perf.rst "Sampling"): a group led by
- * cpu-clock on the PMU's CPU, sampling every every_ns with the group's
- * counts (PERF_SAMPLE_READ of a PERF_FORMAT_GROUP leader), the domain's
- * cycles and one counting event per signal as members. The driver reads
- * the members of one domain as one snapshot, so the counts of a sample
- * belong to the same cycles.
- */
-static int open_sampled(struct rec *r)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	struct perf_event_attr lead = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(lead),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_period = r->o.every_ns,
-		.sample_type = PERF_SAMPLE_READ | PERF_SAMPLE_TIME,
-		.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID,
-		.disabled = 1,
-		.use_clockid = 1,
-		.clockid = CLOCK_MONOTONIC,
-		.watermark = 1,
-	};
-	uint64_t cfg1 = FIELD(NVPC_CFG1_DOM, r->dom.dom) |
-			FIELD(NVPC_CFG1_DSET, r->dom.dset) |
-			FIELD(NVPC_CFG1_UNIT, r->dom.unit);
-	unsigned int i;
-
-	r->data_size = r->o.data_pages * page;
-	lead.wakeup_watermark = r->data_size / 2;
-	r->fd = open_one(r, &lead, -1);
-	if (r->fd < 0)
-		return -errno;
-	for (i = 0; i <= r->hdr.nr_signals; i++) {
-		struct perf_event_attr a = {
-			.type = r->gpu.type,
-			.size = sizeof(a),
-			.config = i ? FIELD(NVPC_CFG_SIG0,
-					    r->hdr.signals[i - 1].id) :
-				      NVPC_CFG_CYCLES,
-			.config1 = cfg1,
-			.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID,
-			/* perf refuses a member on another clock (EINVAL) */
-			.use_clockid = 1,
-			.clockid = CLOCK_MONOTONIC,
-		};
-
-		r->member_fd[i] = open_one(r, &a, r->fd);
-		if (r->member_fd[i] < 0)
-			return -errno;
-		if (ioctl(r->member_fd[i], PERF_EVENT_IOC_ID,
-			  &r->member_id[i])) {
-			nvpc_err("PERF_EVENT_IOC_ID: %s", strerror(errno));
-			return -errno;
-		}
-		if (!i)	/* the header's config: the cycles event's */
-			r->attr = a;
-	}
-	r->up = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE,
-		     MAP_SHARED, r->fd, 0);
-	if (r->up == MAP_FAILED) {
-		r->up = NULL;
-		explain_mmap("data ring", page + r->data_size, errno);
-		return -errno;
-	}
-	r->data = (uint8_t *)r->up + page;
-	return 0;
-}
-
-/*
- * One PERF_RECORD_SAMPLE of the group ({time, nr, {value, id} x nr}, as
- * PERF_SAMPLE_TIME | PERF_SAMPLE_READ with PERF_FORMAT_GROUP | ID give
- * it): each member's count since the previous sample into a SAMPLE
- * chunk. The counts are cumulative, so a lost sample only makes the
- * next entry longer.
- */
-static void sample_record(struct rec *r, const uint64_t *v, size_t n)
-{
-	unsigned int members = 1 + r->hdr.nr_signals, found = 0;
-	uint64_t cur[1 + NVPC_FILE_MAX_SIGNALS], d[NVPC_FILE_MAX_SIGNALS];
-	uint64_t t, nr;
-
-	if (n < 2)
-		return;
-	t = v[0];
-	nr = v[1];
-	if (nr > (n - 2) / 2)
-		return;	/* cannot be: the record is the kernel's */
-	for (uint64_t j = 0; j < nr; j++)
-		for (unsigned int k = 0; k < members; k++)
-			if (v[3 + 2 * j] == r->member_id[k]) {
-				cur[k] = v[2 + 2 * j];
-				found |= 1u << k;
-			}
-	if (found != (1u << members) - 1)
-		return;
-	for (unsigned int i = 0; i < r->hdr.nr_signals; i++)
-		d[i] = cur[1 + i] - r->last[1 + i];
-	if (!r->s->write_error &&
-	    nvpc_file_write_sample(r->s->out, r->stream,
-				   t > r->s->start_ns ? t - r->s->start_ns : 0,
-				   cur[0] - r->last[0], d, r->hdr.nr_signals)) {
-		nvpc_err("writing %s: %s", r->o.output, strerror(errno));
-		r->s->write_error = true;
-	}
-	memcpy(r->last, cur, sizeof(cur[0]) * members);
-	r->packets++;
-}
-
-static void domain_path(struct rec *r, const char *attr, char *path,
-			size_t len)
-{
-	snprintf(path, len, "%s/%s", r->dom.dir, attr);
-}
-
-static bool read_domain_u64(struct rec *r, const char *attr, uint64_t *v)
-{
-	char path[1024];
-
-	domain_path(r, attr, path, sizeof(path));
-	return !nvpc_sysfs_u64(path, v);
-}
-
 static void fill_header(struct rec *r)
 {
 	struct nvpc_header *h = &r->hdr;
@@ -909,168 +413,6 @@ static void fill_header(struct rec *r)
 	nvpc_strlcpy(h->domain, r->dom.name, sizeof(h->domain));
 }
 
-/* a chunk of this stream; an AUX chunk's bytes may wrap (rest) */
-static void write_chunk_split(struct rec *r, const struct nvpc_chunk *c,
-			      const void *head, uint32_t head_size,
-			      const void *rest)
-{
-	struct nvpc_chunk k = *c;
-
-	if (r->s->write_error)
-		return;
-	k.stream = r->stream;
-	if (nvpc_file_write_chunk_split(r->s->out, &k, head, head_size,
-					rest)) {
-		nvpc_err("writing %s: %s", r->o.output, strerror(errno));
-		r->s->write_error = true;
-	}
-}
-
-static void write_chunk(struct rec *r, const struct nvpc_chunk *c,
-			const void *payload)
-{
-	write_chunk_split(r, c, payload, c->size, NULL);
-}
-
-/* copy len bytes at offset off of a ring of size (a power of two) */
-static void ring_copy(void *dst, const uint8_t *ring, uint64_t size,
-		      uint64_t off, uint64_t len)
-{
-	uint64_t pos = off & (size - 1);
-	uint64_t first = len < size - pos ? len : size - pos;
-
-	memcpy(dst, ring + pos, first);
-	memcpy((uint8_t *)dst + first, ring, len - first);
-}
-
-static const char *record_state(struct rec *r, char *buf, size_t len)
-{
-	char path[1024];
-	int ret;
-
-	domain_path(r, "record_state", path, sizeof(path));
-	ret = nvpc_sysfs_read(path, buf, len);
-	if (ret == -ENODEV || (ret == -ENOENT && access(r->gpu.dir, F_OK)))
-		return "gone";
-	return ret > 0 ? buf : "unknown";
-}
-
-/*
- * One PERF_RECORD_AUX: its bytes into the capture straight from the AUX
- * area (into the writer's ring, outq.c), then free them; after TRUNCATED
- * find out why the event stopped. *reenable is set for a stall.
- */
-static void aux_record(struct rec *r, uint64_t off, uint64_t size,
-		       uint64_t flags, bool *reenable)
-{
-	struct nvpc_chunk c = {
-		.type = NVPC_CHUNK_AUX,
-		.flags = flags,
-		.offset = off,
-		.time_ns = nvpc_now_ns(CLOCK_MONOTONIC) - r->s->start_ns,
-		.size = size,
-	};
-	uint64_t pos, first;
-	char buf[32];
-	const char *state;
-
-	if (size > r->aux_size) {	/* cannot be: the driver's bug */
-		nvpc_err("AUX record of %llu bytes in a %llu-byte area",
-			 (unsigned long long)size,
-			 (unsigned long long)r->aux_size);
-		c.size = size = 0;
-	}
-	pos = off & (r->aux_size - 1);
-	first = size < r->aux_size - pos ? size : r->aux_size - pos;
-	write_chunk_split(r, &c, r->aux + pos, first, r->aux);
-	__atomic_store_n(&r->up->aux_tail, off + size, __ATOMIC_RELEASE);
-	r->end.aux_bytes += size;
-	r->packets += size / r->hdr.packet_size;
-
-	if (flags & PERF_AUX_FLAG_PARTIAL)
-		nvpc_dbg("gap before AUX offset %llu (PARTIAL)",
-			 (unsigned long long)off);
-	if (!(flags & PERF_AUX_FLAG_TRUNCATED))
-		return;
-	r->end.truncated++;
-	state = record_state(r, buf, sizeof(buf));
-	nvpc_dbg("the event stopped after AUX offset %llu (TRUNCATED), record_state %s",
-		 (unsigned long long)(off + size), state);
-	if (!strcmp(state, "faulted"))
-		r->faulted = true;
-	else if (!strcmp(state, "gone"))
-		r->gone = true;
-	else
-		*reenable = true;	/* perf stopped it: try again */
-}
-
-/* read every record of the data ring; returns true if a stall needs an enable */
-static bool drain(struct rec *r)
-{
-	uint64_t head = __atomic_load_n(&r->up->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = r->up->data_tail;
-	bool reenable = false;
-	union {
-		uint64_t align;
-		uint8_t b[1 << 16];
-	} rec;
-
-	while (tail < head) {
-		struct perf_event_header h;
-		const uint64_t *v = (const uint64_t *)(rec.b + sizeof(h));
-
-		ring_copy(&h, r->data, r->data_size, tail, sizeof(h));
-		if (h.size < sizeof(h) || h.size > head - tail)
-			break;	/* cannot be: the ring is the kernel's */
-		ring_copy(rec.b, r->data, r->data_size, tail, h.size);
-		tail += h.size;
-		switch (h.type) {
-		case PERF_RECORD_SAMPLE:
-			if (r->sampled)
-				sample_record(r, v, (h.size - sizeof(h)) /
-						    sizeof(uint64_t));
-			break;
-		case PERF_RECORD_AUX:
-			if (h.size >= sizeof(h) + 3 * sizeof(uint64_t))
-				aux_record(r, v[0], v[1], v[2], &reenable);
-			break;
-		case PERF_RECORD_LOST:
-			if (h.size >= sizeof(h) + 2 * sizeof(uint64_t)) {
-				struct nvpc_chunk c = {
-					.type = NVPC_CHUNK_LOST,
-					.offset = v[1],
-					.time_ns = nvpc_now_ns(CLOCK_MONOTONIC) -
-						   r->s->start_ns,
-				};
-
-				r->end.lost += v[1];
-				write_chunk(r, &c, NULL);
-			}
-			break;
-		default:	/* ITRACE_START and the like */
-			break;
-		}
-	}
-	__atomic_store_n(&r->up->data_tail, tail, __ATOMIC_RELEASE);
-	return reenable;
-}
-
-static void reenable(struct rec *r)
-{
-	struct nvpc_chunk c = { .type = NVPC_CHUNK_RESTART };
-
-	if (ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		nvpc_err("enabling the event again after it stopped: %s",
-			 strerror(errno));
-		r->gone = errno == ENODEV;
-		r->hup = true;
-		return;
-	}
-	c.time_ns = nvpc_now_ns(CLOCK_MONOTONIC) - r->s->start_ns;
-	write_chunk(r, &c, NULL);
-	nvpc_dbg("the event stopped: enabled again");
-}
-
 /* a line a second on a terminal: the sums over the domains */
 static void show_progress(struct rec *rs, unsigned int nr, uint64_t t_ns,
 			  uint64_t *last_ns, uint64_t *last_packets,
@@ -1084,7 +426,7 @@ static void show_progress(struct rec *rs, unsigned int nr, uint64_t t_ns,
 	for (unsigned int i = 0; i < nr; i++) {
 		struct rec *r = &rs[i];
 
-		if (r->have_stalls && read_domain_u64(r, "record_stalls", &v))
+		if (r->have_stalls && rec_domain_u64(r, "record_stalls", &v))
 			r->end.stalls = v - r->stalls0;
 		packets += r->packets;
 		bytes += r->end.aux_bytes;
@@ -1164,7 +506,7 @@ static void hw_counters(struct rec *r, bool start)
 {
 	uint64_t v;
 
-	if (read_domain_u64(r, "record_packets", &v)) {
+	if (rec_domain_u64(r, "record_packets", &v)) {
 		if (start) {
 			r->hw_packets0 = v;
 			r->have_hw_packets = true;
@@ -1172,7 +514,7 @@ static void hw_counters(struct rec *r, bool start)
 			r->end.hw_packets = v - r->hw_packets0;
 		}
 	}
-	if (read_domain_u64(r, "record_gaps", &v)) {
+	if (rec_domain_u64(r, "record_gaps", &v)) {
 		if (start) {
 			r->hw_gaps0 = v;
 			r->have_hw_gaps = true;
@@ -1180,7 +522,7 @@ static void hw_counters(struct rec *r, bool start)
 			r->end.hw_gaps = v - r->hw_gaps0;
 		}
 	}
-	if (read_domain_u64(r, "record_stalls", &v)) {
+	if (rec_domain_u64(r, "record_stalls", &v)) {
 		if (start) {
 			r->stalls0 = v;
 			r->have_stalls = true;
@@ -1422,7 +764,7 @@ static int run(struct rec *rs, unsigned int nr)
 	for (i = 0; i < nr; i++, enabled++) {
 		if (ioctl(rs[i].fd, PERF_EVENT_IOC_ENABLE, 0)) {
 			ret = -errno;
-			explain_open(&rs[i], errno);
+			rec_explain_open(&rs[i], errno);
 			end->reason = NVPC_END_ERROR;
 			goto stop;
 		}
@@ -1465,8 +807,8 @@ static int run(struct rec *rs, unsigned int nr)
 			s->unread_max_ns = t - read_ns;
 		read_ns = t;
 		for (i = 0; i < nr; i++)
-			if (drain(&rs[i]))
-				reenable(&rs[i]);
+			if (rec_drain(&rs[i]))
+				rec_reenable(&rs[i]);
 		/* a reader at the other end of the pipe sees each drain */
 		if (s->to_stdout && fflush(s->out) && !s->write_error) {
 			nvpc_err("writing the capture to stdout: %s",
@@ -1502,7 +844,7 @@ stop:
 	for (i = 0; i < enabled; i++)
 		ioctl(rs[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 	for (i = 0; i < nr; i++)
-		drain(&rs[i]);
+		rec_drain(&rs[i]);
 	end->end_ns = nvpc_now_ns(CLOCK_MONOTONIC) - s->start_ns;
 	if (child > 0) {
 		int st = reap_command(child, running);
@@ -1542,7 +884,7 @@ static int choose_mode(struct rec *r)
 {
 	struct rec_opts *o = &r->o;
 	uint64_t max = 1;
-	bool known = read_domain_u64(r, "record_aux_max", &max);
+	bool known = rec_domain_u64(r, "record_aux_max", &max);
 
 	r->sampled = o->mode == MODE_SAMPLE ||
 		     (o->mode == MODE_AUTO && ((known && !max) || o->every_ns));
@@ -1670,7 +1012,7 @@ int nvpc_record(int argc, char **argv)
 	for (i = 0; i < o.nr_domains && !ret; i++, nr++) {
 		struct rec *r = &rs[i];
 
-		ret = r->sampled ? open_sampled(r) : open_event(r);
+		ret = r->sampled ? rec_open_sampled(r) : rec_open_event(r);
 		if (!ret)
 			fill_header(r);	/* the attr is known now */
 	}

@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host test of nvpc record's perf ring handling (tools/nvpc/record.c,
- * included here for its static drain()): a user page, data ring and AUX
+ * Host test of nvpc record's perf ring handling (tools/nvpc/record_drain.c,
+ * linked with its rec_drain()): a user page, data ring and AUX
  * area in plain memory, filled as the kernel would, with records and
  * AUX bytes that wrap around the end of their rings. Checks what lands
  * in the capture, how far aux_tail and data_tail move, and what a
  * TRUNCATED record leads to for each record_state.
  */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-#include "../../nvpc/record.c"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "nvpc_file.h"
+#include "record.h"
 #include "kselftest_harness.h"
 
 #define PAGE		4096
@@ -140,13 +148,13 @@ TEST(records_and_bytes_wrap)
 	t.r.up->data_head = t.r.up->data_tail = PAGE - 40;
 	put_aux(&t, 0, 3 * 32, 0, 1);
 	put_aux(&t, 3 * 32, PAGE - 3 * 32 - 32, 0, 2);
-	ASSERT_FALSE(drain(&t.r));
+	ASSERT_FALSE(rec_drain(&t.r));
 	EXPECT_EQ(t.r.up->data_head, t.r.up->data_tail);
 	EXPECT_EQ(PAGE - 32, t.r.up->aux_tail);
 	/* 96 bytes that cross the AUX area's end */
 	put_aux(&t, PAGE - 32, 96, PERF_AUX_FLAG_PARTIAL, 3);
 	put_lost(&t, 5);
-	ASSERT_FALSE(drain(&t.r));
+	ASSERT_FALSE(rec_drain(&t.r));
 	EXPECT_EQ(PAGE + 64, t.r.up->aux_tail);
 	EXPECT_EQ(t.r.up->data_head, t.r.up->data_tail);
 	EXPECT_EQ(PAGE + 64, t.r.end.aux_bytes);
@@ -178,7 +186,7 @@ TEST(truncated_stalled)
 
 	ring_init(&t, "stalled");
 	put_aux(&t, 0, 64, PERF_AUX_FLAG_TRUNCATED, 7);
-	EXPECT_TRUE(drain(&t.r));
+	EXPECT_TRUE(rec_drain(&t.r));
 	EXPECT_FALSE(t.r.faulted);
 	EXPECT_EQ(1, t.r.end.truncated);
 	EXPECT_EQ(64, t.r.up->aux_tail);
@@ -192,7 +200,7 @@ TEST(truncated_faulted)
 
 	ring_init(&t, "faulted");
 	put_aux(&t, 0, 32, PERF_AUX_FLAG_TRUNCATED, 7);
-	EXPECT_FALSE(drain(&t.r));
+	EXPECT_FALSE(rec_drain(&t.r));
 	EXPECT_TRUE(t.r.faulted);
 	ring_free(&t);
 }
