@@ -33,10 +33,10 @@
 #include <linux/nvpcounter.h>
 
 #include "nvpc.h"
+#include "nvpc_capture.h"
 #include "nvpc_escape.h"
 #include "nvpc_gpu.h"
 #include "nvpc_out.h"
-#include "nvpc_report.h"
 #include "nvpc_util.h"
 #include "nvpc_view.h"
 

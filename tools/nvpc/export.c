@@ -47,9 +47,9 @@
 #include <microhttpd.h>
 
 #include "nvpc.h"
+#include "nvpc_capture.h"
 #include "nvpc_export.h"
 #include "nvpc_gpu.h"
-#include "nvpc_report.h"
 #include "nvpc_util.h"
 
 /*

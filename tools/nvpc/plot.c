@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 
 #include "nvpc.h"
+#include "nvpc_capture.h"
 #include "nvpc_escape.h"
 #include "nvpc_out.h"
 #include "nvpc_report.h"

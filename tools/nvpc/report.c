@@ -16,213 +16,14 @@
 #include <sys/wait.h>
 
 #include "nvpc.h"
+#include "nvpc_capture.h"
 #include "nvpc_decode.h"
 #include "nvpc_escape.h"
+#include "nvpc_interval.h"
 #include "nvpc_out.h"
 #include "nvpc_report.h"
 #include "nvpc_util.h"
 #include "nvpc_view.h"
-
-/* a capture's name made printable: 4 bytes per byte at the most */
-#define NAME_BUF	(4 * NVPC_FILE_STOP_LEN)
-
-
-/*
- * A stream's decode judged: its messages (labelled with path) and exit
- * status from ret and err (nvpc_decode()'s) and what st counted.
- */
-static int capture_judge(const char *path, const struct nvpc_header *h,
-			 uint64_t hz, int ret, const char *err,
-			 const struct nvpc_stats *st)
-{
-	int status = NVPC_EXIT_OK;
-
-	if (ret == -ENOMEM) {
-		nvpc_err("%s: out of memory", path);
-		return NVPC_EXIT_ERROR;
-	}
-	if (ret) {
-		nvpc_err("%s: %s; the packets before it are reported", path,
-			 err);
-		status = NVPC_EXIT_DAMAGED;
-	}
-	if (!st->have_end) {
-		nvpc_err("%s has no end record: the recording did not finish (killed?); the packets in it are reported",
-			 path);
-		status = NVPC_EXIT_DAMAGED;
-	}
-	/*
-	 * The packets' time, from their cycles at the clock, against the
-	 * recording's own length (its end record): more than 1% and 1 ms
-	 * over is no rounding of a measured clock but a clock too low for
-	 * them (--clock) or a damaged capture. Said always; an error
-	 * where the clock is the one the driver measured (a clock never
-	 * measured, the catalogue's nominal one, may simply be wrong: a
-	 * simulated GPU on its manual clock runs the cycles it is told).
-	 */
-	if (st->have_end &&
-	    st->covered_ns > st->end.end_ns + st->end.end_ns / 100 + 1000000) {
-		bool measured = h->measured_hz && hz == h->clock_hz;
-
-		nvpc_err("%s: its packets cover %.6f s at %llu Hz, more than the %.6f s the recording lasted: %s",
-			 path, st->covered_ns / 1e9, (unsigned long long)hz,
-			 st->end.end_ns / 1e9, measured ?
-			 "the capture is damaged (the clock is the one measured)" :
-			 "the clock was not measured and is too low for them (give --clock), or the capture is damaged");
-		if (measured && status == NVPC_EXIT_OK)
-			status = NVPC_EXIT_DAMAGED;
-	}
-	if (st->impossible) {
-		nvpc_err("%s: %llu impossible packets, left out of the counts and rates",
-			 path, (unsigned long long)st->impossible);
-		if (status == NVPC_EXIT_OK)
-			status = NVPC_EXIT_IMPOSSIBLE;
-	}
-	return status;
-}
-
-int nvpc_capture_decode(const char *path, FILE *f,
-			const struct nvpc_header *h, uint64_t hz,
-			nvpc_packet_fn fn, void *arg, struct nvpc_stats *st)
-{
-	char err[256];
-	int ret = nvpc_decode(f, h, hz, fn, arg, st, err, sizeof(err));
-
-	return capture_judge(path, h, hz, ret, err, st);
-}
-
-/* the view of each stream: -s over every stream of several */
-static int streams_view(const struct nvpc_report_opts *ro,
-			struct nvpc_streams *s)
-{
-	struct nvpc_report_opts all = *ro;
-	unsigned int nr = s->cap.nr;
-
-	if (nr == 1)
-		return nvpc_report_view(ro, &s->cap.h[0], &s->v[0]);
-	all.signals = NULL;
-	for (unsigned int i = 0; i < nr; i++)
-		nvpc_report_view(&all, &s->cap.h[i], &s->v[i]);
-	return ro->signals ? nvpc_view_streams(s->v, s->cap.h, nr,
-					       ro->signals) : 0;
-}
-
-int nvpc_streams_open(const char *path, FILE *f,
-		      const struct nvpc_report_opts *ro, struct nvpc_streams *s)
-{
-	char err[256], dom[NAME_BUF];
-
-	if (nvpc_file_read_capture(f, &s->cap, err, sizeof(err))) {
-		nvpc_err("%s: %s", path, err);
-		return NVPC_EXIT_ERROR;
-	}
-	for (unsigned int i = 0; i < s->cap.nr; i++) {
-		const struct nvpc_header *h = &s->cap.h[i];
-
-		s->hz[i] = ro->clock_hz ? ro->clock_hz : h->clock_hz;
-		if (!s->hz[i]) {
-			nvpc_err("%s records no clock for %s: give --clock HZ",
-				 path, nvpc_printable(dom, sizeof(dom),
-						      h->domain));
-			return NVPC_EXIT_ERROR;
-		}
-	}
-	if (streams_view(ro, s))
-		return NVPC_EXIT_USAGE;
-	for (unsigned int i = 0; i < s->cap.nr; i++)
-		nvpc_view_header(&s->v[i], &s->cap.h[i], &s->vh[i]);
-	return NVPC_EXIT_OK;
-}
-
-const char *nvpc_stream_label(const char *path, const struct nvpc_streams *s,
-			      unsigned int i, char *buf, size_t len)
-{
-	char dom[NAME_BUF];
-
-	if (s->cap.nr == 1)
-		return path;
-	snprintf(buf, len, "%s (domain %s)", path,
-		 nvpc_printable(dom, sizeof(dom), s->cap.h[i].domain));
-	return buf;
-}
-
-int nvpc_exit_worst(int a, int b)
-{
-	static const int rank[] = {
-		[NVPC_EXIT_OK] = 0, [NVPC_EXIT_IMPOSSIBLE] = 1,
-		[NVPC_EXIT_DAMAGED] = 2, [NVPC_EXIT_ERROR] = 3,
-		[NVPC_EXIT_USAGE] = 4,
-	};
-
-	return rank[b] > rank[a] ? b : a;
-}
-
-/* n empty CSV fields */
-static void csv_empty(FILE *o, unsigned int n)
-{
-	for (unsigned int i = 0; i < n; i++)
-		fputc(',', o);
-}
-
-/* "<domain>:<signal><what>" as a CSV header field after a comma */
-static void csv_qualified(FILE *o, const struct nvpc_header *h,
-			  unsigned int i, const char *what)
-{
-	char buf[NVPC_FILE_NAME_LEN + NVPC_FILE_SIGNAME_LEN + 16];
-
-	snprintf(buf, sizeof(buf), "%.*s:%.*s%s", NVPC_FILE_NAME_LEN - 1,
-		 h->domain, NVPC_FILE_SIGNAME_LEN - 1, h->signals[i].name,
-		 what);
-	fputc(',', o);
-	nvpc_csv_field(o, buf);
-}
-
-void nvpc_csv_streams_header(FILE *o, const struct nvpc_streams *s,
-			     bool monotonic)
-{
-	fprintf(o, "domain,segment,%s,cycles,delta,stop,saturated",
-		monotonic ? "monotonic_ns" : "time_ns");
-	for (unsigned int k = 0; k < s->cap.nr; k++)
-		for (unsigned int i = 0; i < s->vh[k].nr_signals; i++)
-			csv_qualified(o, &s->vh[k], i, "");
-	fputc('\n', o);
-}
-
-void nvpc_csv_streams_interval_header(FILE *o, const struct nvpc_header *vh,
-				      unsigned int nr)
-{
-	fprintf(o, "domain,start_ns,monotonic_ns,packets,cycles,gap");
-	for (unsigned int k = 0; k < nr; k++)
-		for (unsigned int i = 0; i < vh[k].nr_signals; i++) {
-			csv_qualified(o, &vh[k], i, " count");
-			csv_qualified(o, &vh[k], i, " events/s");
-			csv_qualified(o, &vh[k], i, " busy %");
-		}
-	fputc('\n', o);
-}
-
-void nvpc_csv_streams_pad(struct nvpc_out *out, const struct nvpc_header *vh,
-			  unsigned int nr, unsigned int i, unsigned int per)
-{
-	out->domain = true;
-	out->csv_before = 0;
-	out->csv_after = 0;
-	for (unsigned int k = 0; k < nr; k++) {
-		if (k < i)
-			out->csv_before += per * vh[k].nr_signals;
-		else if (k > i)
-			out->csv_after += per * vh[k].nr_signals;
-	}
-}
-
-/* several streams: a row's domain first */
-static void csv_domain(const struct nvpc_out *t)
-{
-	if (!t->domain)
-		return;
-	nvpc_csv_field(t->o, t->h->domain);
-	fputc(',', t->o);
-}
 
 /* time_ns: since the recording began; monotonic_ns with --monotonic */
 static void csv_header(FILE *o, const struct nvpc_header *h, bool monotonic)
@@ -241,15 +42,15 @@ static void csv_packet(const struct nvpc_packet *p, void *arg)
 	const struct nvpc_out *t = arg;
 	FILE *o = t->o;
 
-	csv_domain(t);
+	nvpc_csv_domain(t);
 	fprintf(o, "%u,%llu,%llu,%llu,%u,%u", p->segment,
 		(unsigned long long)p->time_ns, (unsigned long long)p->cycles,
 		(unsigned long long)p->delta, p->stop,
 		__builtin_popcount(p->saturated));
-	csv_empty(o, t->csv_before);
+	nvpc_csv_empty(o, t->csv_before);
 	for (unsigned int i = 0; i < p->nr; i++)
 		fprintf(o, ",%llu", (unsigned long long)p->ctr[i]);
-	csv_empty(o, t->csv_after);
+	nvpc_csv_empty(o, t->csv_after);
 	fputc('\n', o);
 }
 
@@ -421,38 +222,6 @@ static void trace_begin(struct nvpc_out *t, const struct nvpc_streams *s,
 	}
 }
 
-double nvpc_rate(uint64_t count, uint64_t cycles, uint64_t ns, uint64_t hz)
-{
-	if (!hz)
-		return ns ? count * 1e9 / ns : 0;
-	return cycles ? (double)count * hz / cycles : 0;
-}
-
-uint64_t nvpc_rate_hz(const struct nvpc_header *h, uint64_t hz)
-{
-	return h->kind == NVPC_KIND_SAMPLED && hz == h->clock_hz ? 0 : hz;
-}
-
-double nvpc_busy(uint64_t count, uint64_t cycles)
-{
-	return cycles ? 100.0 * count / cycles : 0;
-}
-
-/* an interval's start: since the recording began, and CLOCK_MONOTONIC */
-uint64_t nvpc_interval_start(const struct nvpc_out *t,
-			       const struct nvpc_interval *iv)
-{
-	unsigned __int128 ns = (unsigned __int128)iv->index * t->interval_ns;
-
-	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
-}
-
-uint64_t nvpc_monotonic(const struct nvpc_header *h, uint64_t ns)
-{
-	return h->start_monotonic_ns + ns < ns ? UINT64_MAX :
-	       h->start_monotonic_ns + ns;
-}
-
 static void text_interval_header(FILE *o)
 {
 	fprintf(o, "#%13s %20s %8s %12s  %-24s %12s %14s %9s\n", "time (s)",
@@ -466,7 +235,7 @@ static void text_interval(const struct nvpc_interval *iv, void *arg)
 	struct nvpc_out *t = arg;
 	uint64_t start = nvpc_interval_start(t, iv);
 	uint64_t mono = nvpc_monotonic(t->h, start);
-	char name[NAME_BUF];
+	char name[NVPC_NAME_BUF];
 
 	for (unsigned int i = 0; i < t->h->nr_signals; i++)
 		fprintf(t->o, "%14.6f %10llu.%09llu %8llu %12llu  %-24s %12llu %s%13.6g %8.3f%%%s\n",
@@ -482,76 +251,6 @@ static void text_interval(const struct nvpc_interval *iv, void *arg)
 				  t->rate_hz),
 			nvpc_busy(iv->count[i], iv->cycles),
 			iv->gap ? "  gap" : "");
-}
-
-/* a CSV header field: name and what follows it */
-static void csv_named(FILE *o, const char *name, const char *what)
-{
-	char buf[NVPC_FILE_SIGNAME_LEN + 16];
-
-	snprintf(buf, sizeof(buf), "%.*s %s", NVPC_FILE_SIGNAME_LEN - 1,
-		 name, what);
-	fputc(',', o);
-	nvpc_csv_field(o, buf);
-}
-
-void nvpc_csv_interval_header(FILE *o, const struct nvpc_header *h)
-{
-	fprintf(o, "start_ns,monotonic_ns,packets,cycles,gap");
-	for (unsigned int i = 0; i < h->nr_signals; i++) {
-		csv_named(o, h->signals[i].name, "count");
-		csv_named(o, h->signals[i].name, "events/s");
-		csv_named(o, h->signals[i].name, "busy %");
-	}
-	fputc('\n', o);
-}
-
-void nvpc_csv_interval(const struct nvpc_interval *iv, void *arg)
-{
-	struct nvpc_out *t = arg;
-	uint64_t start = nvpc_interval_start(t, iv);
-
-	csv_domain(t);
-	fprintf(t->o, "%llu,%llu,%llu,%llu,%d", (unsigned long long)start,
-		(unsigned long long)nvpc_monotonic(t->h, start),
-		(unsigned long long)iv->packets,
-		(unsigned long long)iv->cycles, iv->gap);
-	csv_empty(t->o, t->csv_before);
-	for (unsigned int i = 0; i < t->h->nr_signals; i++)
-		fprintf(t->o, ",%llu,%.6f,%.6f",
-			(unsigned long long)iv->count[i],
-			nvpc_rate(iv->count[i], iv->cycles, iv->covered_ns,
-				  t->rate_hz),
-			nvpc_busy(iv->count[i], iv->cycles));
-	csv_empty(t->o, t->csv_after);
-	fputc('\n', t->o);
-}
-
-/* one element of the JSON's "intervals" */
-void nvpc_json_interval(const struct nvpc_interval *iv, void *arg)
-{
-	struct nvpc_out *t = arg;
-	uint64_t start = nvpc_interval_start(t, iv);
-
-	fprintf(t->o, "%s\n    {", t->first ? "" : ",");
-	if (t->domain) {
-		fprintf(t->o, "\"domain\": ");
-		nvpc_json_str(t->o, t->h->domain);
-		fprintf(t->o, ", ");
-	}
-	fprintf(t->o, "\"start_ns\": %llu, \"monotonic_ns\": %llu, \"packets\": %llu, \"cycles\": %llu, \"gap\": %s, \"signals\": [",
-		(unsigned long long)start,
-		(unsigned long long)nvpc_monotonic(t->h, start),
-		(unsigned long long)iv->packets,
-		(unsigned long long)iv->cycles, iv->gap ? "true" : "false");
-	t->first = false;
-	for (unsigned int i = 0; i < t->h->nr_signals; i++)
-		fprintf(t->o, "%s{\"count\": %llu, \"events_per_s\": %.6f, \"busy_pct\": %.6f}",
-			i ? ", " : "", (unsigned long long)iv->count[i],
-			nvpc_rate(iv->count[i], iv->cycles, iv->covered_ns,
-				  t->rate_hz),
-			nvpc_busy(iv->count[i], iv->cycles));
-	fprintf(t->o, "]}");
 }
 
 static void start_time(const struct nvpc_header *h, char *buf, size_t len)
@@ -590,7 +289,7 @@ static void text_summary(FILE *o, const char *path,
 {
 	uint64_t rate_hz = nvpc_rate_hz(h, hz);
 	const struct nvpc_interval *all = &v->all;
-	char when[64], b1[NAME_BUF], b2[NAME_BUF], b3[NAME_BUF];
+	char when[64], b1[NVPC_NAME_BUF], b2[NVPC_NAME_BUF], b3[NVPC_NAME_BUF];
 	uint64_t wall = st->have_end ? st->end.end_ns : st->last_ns;
 
 	start_time(h, when, sizeof(when));
@@ -850,7 +549,7 @@ static int trace_auto_interval(struct report *r)
 static int report_begin(struct report *r)
 {
 	struct nvpc_view *v0 = &r->s.v[r->first];
-	char b[NAME_BUF], d[NAME_BUF];
+	char b[NVPC_NAME_BUF], d[NVPC_NAME_BUF];
 
 	switch (r->ro->fmt) {
 	case NVPC_REPORT_CSV:
@@ -896,7 +595,7 @@ static int report_setup(struct report *r, unsigned int i, char **ivs,
 {
 	struct nvpc_view *v = &r->s.v[i];
 	struct nvpc_out *t = &r->t;
-	char dom[NAME_BUF];
+	char dom[NVPC_NAME_BUF];
 
 	t->h = &r->s.vh[i];
 	t->hz = r->s.hz[i];
@@ -947,7 +646,7 @@ static int report_stream(struct report *r, unsigned int i)
 	const struct nvpc_header *h = &r->s.cap.h[i];
 	struct nvpc_view *v = &r->s.v[i];
 	struct nvpc_out *t = &r->t;
-	char label[NAME_BUF + 64], *ivs = NULL;
+	char label[NVPC_NAME_BUF + 64], *ivs = NULL;
 	const char *name;
 	size_t ivs_len = 0;
 	struct nvpc_stats st;
@@ -964,7 +663,7 @@ static int report_stream(struct report *r, unsigned int i)
 	name = nvpc_stream_label(r->path, &r->s, i, label, sizeof(label));
 	if (r->one_pass) {
 		st = r->st[i];
-		status = capture_judge(name, h, t->hz, r->pass_ret,
+		status = nvpc_capture_judge(name, h, t->hz, r->pass_ret,
 				       r->pass_err, &st);
 	} else {
 		status = nvpc_capture_decode(name, r->f, h, t->hz,
@@ -1079,157 +778,6 @@ out:
 	free(r->st);
 	free(r);
 	return status;
-}
-
-int nvpc_report_view(const struct nvpc_report_opts *ro,
-		     const struct nvpc_header *h, struct nvpc_view *v)
-{
-	nvpc_view_init(v, h);
-	if (ro->signals && nvpc_view_signals(v, h, ro->signals))
-		return -EINVAL;
-	v->from_ns = ro->from_ns;
-	v->to_ns = ro->to_ns ? ro->to_ns : UINT64_MAX;
-	v->interval_ns = ro->interval_ns;
-	if (ro->monotonic)
-		v->base_ns = h->start_monotonic_ns;
-	return 0;
-}
-
-bool nvpc_view_option(int c, const char *arg, struct nvpc_report_opts *ro,
-		      bool *bad)
-{
-	uint64_t *t = c == NVPC_OPT_FROM ? &ro->from_ns : &ro->to_ns;
-
-	switch (c) {
-	case 's':
-		if (nvpc_list_append(&ro->signals, arg))
-			*bad = true;
-		return true;
-	case 'I': {
-		/*
-		 * milliseconds as perf stat -I, a bare number in any form
-		 * (1.5, 1e3), or a time with its unit
-		 */
-		char ms[64], *end;
-		bool number;
-
-		errno = 0;
-		(void)strtod(arg, &end);
-		number = end != arg && !*end && !errno;
-
-		snprintf(ms, sizeof(ms), "%.40s%s", arg, number ? "ms" : "");
-		if (strlen(arg) > 40 || nvpc_parse_time(ms, &ro->interval_ns))
-			ro->interval_ns = 0;
-		if (!ro->interval_ns) {
-			nvpc_err("--interval %s: milliseconds above 0 (100), or a time with its unit (1s, 250us)",
-				 arg);
-			*bad = true;
-		}
-		return true;
-	}
-	case NVPC_OPT_MONOTONIC:
-		ro->monotonic = true;
-		return true;
-	case NVPC_OPT_FULL:
-		ro->full = true;
-		return true;
-	case NVPC_OPT_FROM:
-	case NVPC_OPT_TO:
-		if (nvpc_parse_time(arg, t) || (c == NVPC_OPT_TO && !*t)) {
-			nvpc_err("--%s %s: a time since the recording began, in seconds or with a unit (1.5, 250ms, 10us, 100ns)%s",
-				 c == NVPC_OPT_FROM ? "from" : "to", arg,
-				 c == NVPC_OPT_TO ? ", above 0" : "");
-			*bad = true;
-		}
-		if (!*bad && ro->to_ns && ro->to_ns <= ro->from_ns) {
-			nvpc_err("--to must be after --from");
-			*bad = true;
-		}
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* an unlinked temporary file in $TMPDIR (else /tmp): NULL and errno */
-static FILE *spool_file(const char *dir)
-{
-	char *tmp;
-	FILE *f;
-	int fd;
-
-	if (asprintf(&tmp, "%s/nvpc-stdin-XXXXXX", dir) < 0)
-		return NULL;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(tmp);
-	free(tmp);
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "w+");
-	if (!f)
-		close(fd);
-	return f;
-}
-
-FILE *nvpc_capture_spool(FILE *in, const char *path)
-{
-	const char *dir = getenv("TMPDIR");
-	char buf[1 << 16];
-	size_t n;
-	FILE *t;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	t = spool_file(dir);
-	if (!t) {
-		nvpc_err("reading %s: no temporary file for it in %s: %s (TMPDIR names another directory)",
-			 path, dir, strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
-		if (fwrite(buf, 1, n, t) != n) {
-			nvpc_err("reading %s into a temporary file: %s", path,
-				 strerror(errno));
-			fclose(t);
-			return NULL;
-		}
-	}
-	if (ferror(in) || fflush(t)) {
-		nvpc_err("reading %s: %s", path, strerror(errno));
-		fclose(t);
-		return NULL;
-	}
-	rewind(t);
-	return t;
-}
-
-FILE *nvpc_capture_open(const char *path)
-{
-	FILE *f;
-
-	FILE *t;
-
-	if (!nvpc_is_stdio(path)) {
-		f = fopen(path, "re");
-		if (!f) {
-			nvpc_err("cannot open %s: %s", path, strerror(errno));
-			return NULL;
-		}
-	} else {
-		f = stdin;
-	}
-	/*
-	 * A file seeks; a pipe (stdin, a named pipe, a process
-	 * substitution) is read to its end first: a capture is read more
-	 * than once.
-	 */
-	if (!fseek(f, 0, SEEK_CUR))
-		return f;
-	t = nvpc_capture_spool(f, nvpc_is_stdio(path) ? "stdin" : path);
-	if (f != stdin)
-		fclose(f);
-	return t;
 }
 
 static void usage(FILE *f)

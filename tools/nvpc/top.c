@@ -25,8 +25,10 @@
 #include <sys/wait.h>
 
 #include "nvpc.h"
+#include "nvpc_capture.h"
 #include "nvpc_escape.h"
-#include "nvpc_report.h"
+#include "nvpc_interval.h"
+#include "nvpc_top.h"
 #include "nvpc_util.h"
 
 #define TOP_DEFAULT_MS		1000

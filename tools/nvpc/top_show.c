@@ -7,7 +7,8 @@
 #include <stdio.h>
 
 #include "nvpc_escape.h"
-#include "nvpc_report.h"
+#include "nvpc_interval.h"
+#include "nvpc_top.h"
 
 /* 12.3k, 575.0M: a rate in three significant digits and an SI prefix */
 static const char *si(char *buf, size_t len, double v)

@@ -3,9 +3,9 @@
  * A bounded mutation fuzzer of nvpc's capture reader and of every output
  * made from a capture: the report (text, --csv, --json, --trace) and
  * plot's gnuplot script (not run). The tool's report.c, plot.c and the
- * reader are linked in and built with ASan and UBSan; each input runs in
- * this process through nvpc_report_write() and nvpc_plot_script() on
- * memory streams.
+ * capture library (capture.c, interval.c, the reader) are linked in and
+ * built with ASan and UBSan; each input runs in this process through
+ * nvpc_report_write() and nvpc_plot_script() on memory streams.
  *
  * Inputs: captures written by the tool's own writer (nvpc_file.c), each
  * mutated 1-4 times per iteration: bit flips, bytes and integers set to
@@ -44,9 +44,12 @@
 
 #include <linux/nvpcounter.h>
 
-#include "nvpc_util.h"
+#include "nvpc_capture.h"
 #include "nvpc_file.h"
+#include "nvpc_interval.h"
 #include "nvpc_report.h"
+#include "nvpc_top.h"
+#include "nvpc_util.h"
 #include "packet.h"
 
 /* TEST() wrappers of kselftest_harness.h leave parameters unused. */
