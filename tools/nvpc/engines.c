@@ -27,7 +27,6 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 
 #include <linux/perf_event.h>
 #include <linux/nvpcounter.h>
@@ -37,6 +36,7 @@
 #include "nvpc_escape.h"
 #include "nvpc_gpu.h"
 #include "nvpc_out.h"
+#include "nvpc_perf.h"
 #include "nvpc_util.h"
 #include "nvpc_view.h"
 
@@ -45,8 +45,6 @@
 #define ENG_PER_GROUP	4	/* a quad-mode domain's inputs */
 #define ENG_DEFAULT_MS	1000
 #define ENG_BAR		20	/* the table's bar, in characters */
-
-#define FIELD(mask, v)	(((uint64_t)(v) << __builtin_ctzll(mask)) & (mask))
 
 enum eng_fmt { ENG_TABLE, ENG_LINES, ENG_JSON, ENG_CSV };
 
@@ -93,13 +91,6 @@ struct eng {
 	double t0;
 };
 
-static volatile sig_atomic_t eng_signal;
-
-static void on_eng_signal(int sig)
-{
-	eng_signal = sig;
-}
-
 /* the engines' names, as the catalogue's sources name the units */
 static const struct {
 	const char *engine, *label;
@@ -119,11 +110,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int pmu_entry(const struct dirent *e)
-{
-	return !strncmp(e->d_name, "nvpcounter", 10);
 }
 
 static int domain_entry(const struct dirent *e)
@@ -238,26 +224,13 @@ static int gpu_scan(struct eng_gpu *eg)
 	return ret;
 }
 
-static int perf_open(struct perf_event_attr *a, int cpu, int group)
-{
-	return syscall(__NR_perf_event_open, a, -1, cpu, group,
-		       PERF_FLAG_FD_CLOEXEC);
-}
-
 /* why an event would not open, and the fix where it is a privilege */
 static void explain(const struct eng_gpu *eg, const struct eng_group *gr,
 		    int err)
 {
-	char self[PATH_MAX], buf[32] = "";
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	self[n > 0 ? n : 0] = '\0';
-	nvpc_sysfs_read("/proc/sys/kernel/perf_event_paranoid", buf,
-			sizeof(buf));
 	if (err == EACCES || err == EPERM)
-		nvpc_err("%s: %s: counting a GPU is system-wide (one CPU, every task), which needs CAP_PERFMON, root, or kernel.perf_event_paranoid of 0 or less (it is %s). Fix one of: sudo setcap cap_perfmon+ep %s; sudo sysctl kernel.perf_event_paranoid=0; run as root",
-			 eg->g.pmu, strerror(err), *buf ? buf : "unreadable",
-			 self);
+		nvpc_perf_privilege(eg->g.pmu, err,
+				    "counting a GPU is system-wide (one CPU, every task), which needs CAP_PERFMON");
 	else
 		nvpc_err("%s (%s %s) %s: %s", eg->g.pmu, eg->g.chip, eg->g.bus,
 			 gr->d.name, strerror(err));
@@ -268,9 +241,9 @@ static int gpu_open(struct eng_gpu *eg)
 {
 	for (unsigned int i = 0; i < eg->nr; i++) {
 		struct eng_group *gr = &eg->grp[i];
-		uint64_t cfg1 = FIELD(NVPC_CFG1_DOM, gr->d.dom) |
-				FIELD(NVPC_CFG1_DSET, gr->d.dset) |
-				FIELD(NVPC_CFG1_UNIT, gr->d.unit);
+		uint64_t cfg1 = NVPC_FIELD(NVPC_CFG1_DOM, gr->d.dom) |
+				NVPC_FIELD(NVPC_CFG1_DSET, gr->d.dset) |
+				NVPC_FIELD(NVPC_CFG1_UNIT, gr->d.unit);
 		struct perf_event_attr a = {
 			.size = sizeof(a),
 			.type = eg->g.type,
@@ -281,14 +254,14 @@ static int gpu_open(struct eng_gpu *eg)
 				       PERF_FORMAT_TOTAL_TIME_RUNNING,
 		};
 
-		gr->fd = perf_open(&a, eg->g.cpu, -1);
+		gr->fd = nvpc_perf_open(&a, eg->g.cpu, -1);
 		if (gr->fd < 0) {
 			explain(eg, gr, errno);
 			return -errno;
 		}
 		for (unsigned int j = 0; j < gr->nr; j++) {
-			a.config = FIELD(NVPC_CFG_SIG0, gr->sig[j].id);
-			if (perf_open(&a, eg->g.cpu, gr->fd) < 0) {
+			a.config = NVPC_FIELD(NVPC_CFG_SIG0, gr->sig[j].id);
+			if (nvpc_perf_open(&a, eg->g.cpu, gr->fd) < 0) {
 				explain(eg, gr, errno);
 				return -errno;
 			}
@@ -618,10 +591,9 @@ static int gpus(struct eng *e)
 			return 1;
 		e->nr = 1;
 	} else {
-		n = scandir(nvpc_sysfs_root(), &pmus, pmu_entry, versionsort);
+		n = nvpc_pmu_scan(&pmus);
 		if (n <= 0) {
-			nvpc_err("no nvpcounter PMU in %s: is the nvpcounter module loaded (and a GPU or a simulated one present)?",
-				 nvpc_sysfs_root());
+			nvpc_pmu_none();
 			return 1;
 		}
 		for (int i = 0; i < n; i++) {
@@ -657,7 +629,7 @@ static bool wait_until(struct eng *e, double t)
 		double left = t - now();
 		struct timespec ts;
 
-		if (eng_signal)
+		if (nvpc_stop_signal)
 			return false;
 		if (left <= 0)
 			return true;
@@ -672,23 +644,6 @@ static bool wait_until(struct eng *e, double t)
 				return false;
 		}
 	}
-}
-
-static void eng_signals(struct eng *e)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = on_eng_signal };
-	sigset_t block;
-
-	sigemptyset(&sa.sa_mask);
-	sigemptyset(&block);
-	for (unsigned int i = 0; i < 3; i++) {
-		sigaction(sigs[i], &sa, NULL);
-		sigaddset(&block, sigs[i]);
-	}
-	sigprocmask(SIG_BLOCK, &block, &e->waitmask);
-	for (unsigned int i = 0; i < 3; i++)
-		sigdelset(&e->waitmask, sigs[i]);
 }
 
 int nvpc_top_engines(int argc, char **argv)
@@ -720,7 +675,7 @@ int nvpc_top_engines(int argc, char **argv)
 	o = e->o.f;
 	if (e->fmt == ENG_TABLE && (o != stdout || !isatty(STDOUT_FILENO)))
 		e->fmt = ENG_LINES;
-	eng_signals(e);
+	nvpc_stop_signals(&e->waitmask);
 	if (e->fmt == ENG_TABLE && isatty(STDIN_FILENO) &&
 	    !tcgetattr(STDIN_FILENO, &e->saved)) {
 		struct termios raw = e->saved;

@@ -39,7 +39,6 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 
 #include <linux/perf_event.h>
 #include <linux/nvpcounter.h>
@@ -50,6 +49,7 @@
 #include "nvpc_capture.h"
 #include "nvpc_export.h"
 #include "nvpc_gpu.h"
+#include "nvpc_perf.h"
 #include "nvpc_util.h"
 
 /*
@@ -68,8 +68,6 @@
 #define EXP_MAX_WARNED		64
 #define EXP_TEXTFILE		"nvpcounter.prom"
 #define EXP_CONTENT_TYPE	"text/plain; version=0.0.4; charset=utf-8"
-
-#define FIELD(mask, v)	(((uint64_t)(v) << __builtin_ctzll(mask)) & (mask))
 
 struct exp {
 	pthread_mutex_t lock;
@@ -99,11 +97,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int pmu_entry(const struct dirent *e)
-{
-	return !strncmp(e->d_name, "nvpcounter", 10);
 }
 
 /* @pmu is in -g's comma list (or there is none) */
@@ -298,25 +291,12 @@ static int gpu_scan(struct exp *e, struct nvpc_exp_gpu *g,
 static void explain(const struct nvpc_exp_gpu *g, const struct nvpc_exp_dom *d,
 		    int err)
 {
-	char self[PATH_MAX], buf[32] = "";
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	self[n > 0 ? n : 0] = '\0';
-	nvpc_sysfs_read("/proc/sys/kernel/perf_event_paranoid", buf,
-			sizeof(buf));
 	if (err == EACCES || err == EPERM)
-		nvpc_err("%s: %s: a GPU's counters are system-wide (one CPU, every task): nvpc export needs CAP_PERFMON (the unit nvpc-export.service gives it), root, or kernel.perf_event_paranoid of 0 or less (it is %s). Fix one of: sudo setcap cap_perfmon+ep %s; sudo sysctl kernel.perf_event_paranoid=0; run as root",
-			 g->pmu, strerror(err), *buf ? buf : "unreadable",
-			 self);
+		nvpc_perf_privilege(g->pmu, err,
+				    "a GPU's counters are system-wide (one CPU, every task): nvpc export needs CAP_PERFMON (the unit nvpc-export.service gives it)");
 	else
 		nvpc_err("%s (%s %s) %s: perf_event_open: %s", g->pmu, g->chip,
 			 g->bus, d->name, strerror(err));
-}
-
-static int perf_open(struct perf_event_attr *a, int cpu, int group)
-{
-	return syscall(__NR_perf_event_open, a, -1, cpu, group,
-		       PERF_FLAG_FD_CLOEXEC);
 }
 
 static void gpu_close(struct nvpc_exp_gpu *g)
@@ -345,21 +325,21 @@ static int gpu_open(struct nvpc_exp_gpu *g)
 			.size = sizeof(a),
 			.type = g->type,
 			.config = NVPC_CFG_CYCLES,
-			.config1 = FIELD(NVPC_CFG1_DOM, d->dom) |
-				   FIELD(NVPC_CFG1_DSET, d->dset) |
-				   FIELD(NVPC_CFG1_UNIT, d->unit),
+			.config1 = NVPC_FIELD(NVPC_CFG1_DOM, d->dom) |
+				   NVPC_FIELD(NVPC_CFG1_DSET, d->dset) |
+				   NVPC_FIELD(NVPC_CFG1_UNIT, d->unit),
 			.read_format = PERF_FORMAT_GROUP |
 				       PERF_FORMAT_TOTAL_TIME_ENABLED |
 				       PERF_FORMAT_TOTAL_TIME_RUNNING,
 		};
 		int err = 0;
 
-		d->fd = perf_open(&a, g->cpu, -1);
+		d->fd = nvpc_perf_open(&a, g->cpu, -1);
 		if (d->fd < 0)
 			err = errno;
 		for (unsigned int j = 0; !err && j < d->nr; j++) {
-			a.config = FIELD(NVPC_CFG_SIG0, d->sig[j].id);
-			d->sig[j].fd = perf_open(&a, g->cpu, d->fd);
+			a.config = NVPC_FIELD(NVPC_CFG_SIG0, d->sig[j].id);
+			d->sig[j].fd = nvpc_perf_open(&a, g->cpu, d->fd);
 			if (d->sig[j].fd < 0)
 				err = errno;
 		}
@@ -523,7 +503,7 @@ static int rescan(struct exp *e, bool first)
 	for (unsigned int k = 0; k < e->nr; k++)
 		if (e->gpu[k]->up && !gpu_present(e->gpu[k]))
 			gpu_gone(e->gpu[k], "went away");
-	n = scandir(nvpc_sysfs_root(), &pmus, pmu_entry, versionsort);
+	n = nvpc_pmu_scan(&pmus);
 	for (int i = 0; i < n; i++) {
 		const char *name = pmus[i]->d_name;
 		struct nvpc_exp_gpu *g = find(e, name);

@@ -96,11 +96,28 @@ static void list_dir(const char *dir, bool (*keep)(const char *dir,
 		snprintf(out, len, "(none)");
 }
 
+/* the PMUs' names: nvpcounter, nvpcounter_1 ... */
 static bool is_nvpc_pmu(const char *dir, const char *name, const void *arg)
 {
 	(void)dir;
 	(void)arg;
 	return !strncmp(name, "nvpcounter", 10);
+}
+
+static int pmu_entry(const struct dirent *e)
+{
+	return is_nvpc_pmu(NULL, e->d_name, NULL);
+}
+
+int nvpc_pmu_scan(struct dirent ***pmus)
+{
+	return scandir(nvpc_sysfs_root(), pmus, pmu_entry, versionsort);
+}
+
+void nvpc_pmu_none(void)
+{
+	nvpc_err("no nvpcounter PMU in %s: is the nvpcounter module loaded (and a GPU or a simulated one present)?",
+		 nvpc_sysfs_root());
 }
 
 static bool any_entry(const char *dir, const char *name, const void *arg)

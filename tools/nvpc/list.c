@@ -19,11 +19,6 @@
 
 #define LIST_WIDTH	78
 
-static int pmu_entry(const struct dirent *e)
-{
-	return !strncmp(e->d_name, "nvpcounter", 10);
-}
-
 static int domain_entry(const struct dirent *e)
 {
 	return e->d_name[0] != '.';
@@ -164,10 +159,9 @@ int nvpc_list(int argc, char **argv)
 		pmu = NVPC_DEFAULT_PMU;
 	if (pmu)
 		return list_gpu(pmu, domain) ? 1 : 0;
-	n = scandir(nvpc_sysfs_root(), &pmus, pmu_entry, versionsort);
+	n = nvpc_pmu_scan(&pmus);
 	if (n <= 0) {
-		nvpc_err("no nvpcounter PMU in %s: is the nvpcounter module loaded (and a GPU or a simulated one present)?",
-			 nvpc_sysfs_root());
+		nvpc_pmu_none();
 		return 1;
 	}
 	for (int i = 0; i < n; i++) {

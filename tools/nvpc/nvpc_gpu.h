@@ -7,6 +7,7 @@
 #ifndef NVPC_GPU_H
 #define NVPC_GPU_H
 
+#include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,15 @@ const char *nvpc_sysfs_root(void);
 /* read a small sysfs file, trailing newline cut: length or -errno */
 int nvpc_sysfs_read(const char *path, char *buf, size_t len);
 int nvpc_sysfs_u64(const char *path, uint64_t *v);
+
+/*
+ * The nvpcounter PMUs in sysfs, in version order (nvpcounter,
+ * nvpcounter_1, ..., nvpcounter_10), as scandir() gives them: how many
+ * (each entry and *pmus free()d by the caller), or -1 and errno.
+ */
+int nvpc_pmu_scan(struct dirent ***pmus);
+/* the message for a scan that found none: is the module loaded? */
+void nvpc_pmu_none(void);
 
 /* Each prints what is wrong and what is valid, and returns -errno. */
 int nvpc_gpu_open(const char *pmu, struct nvpc_gpu *g);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <time.h>
 #include <sys/types.h>
 
@@ -46,6 +47,18 @@ uint64_t nvpc_now_ns(clockid_t clk);
 
 /* all of len bytes to fd (EINTR retried): 0, or -errno (-EIO: wrote 0) */
 int nvpc_write_all(int fd, const void *buf, size_t len);
+
+/* the last of SIGINT, SIGTERM or SIGHUP received, 0 before one */
+extern volatile sig_atomic_t nvpc_stop_signal;
+
+/*
+ * nvpc_stop_signals() - SIGINT, SIGTERM and SIGHUP set nvpc_stop_signal
+ * (top and its engines end on them as on q); they stay blocked but
+ * while the caller waits in ppoll() with *waitmask, the mask before
+ * less these three, so that a signal never slips in between a check of
+ * nvpc_stop_signal and the wait.
+ */
+void nvpc_stop_signals(sigset_t *waitmask);
 
 /* a decimal or 0x number that fills the whole string; 0 or -EINVAL */
 int nvpc_parse_u64(const char *s, uint64_t *v);

@@ -13,16 +13,13 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 
 #include <linux/nvpcounter.h>
 
 #include "nvpc_gpu.h"
+#include "nvpc_perf.h"
 #include "nvpc_util.h"
 #include "record.h"
-
-/* a value placed in a GENMASK field of the uapi header */
-#define FIELD(mask, v)	(((uint64_t)(v) << __builtin_ctzll(mask)) & (mask))
 
 static void build_attr(struct rec *r)
 {
@@ -34,12 +31,12 @@ static void build_attr(struct rec *r)
 	if (r->o.short_pkt)
 		cfg |= NVPC_CFG_SHORT;
 	if (r->o.stop)
-		cfg |= FIELD(NVPC_CFG_SIG0, r->hdr.stop_signal);
-	cfg1 = FIELD(NVPC_CFG1_DOM, r->dom.dom) |
-	       FIELD(NVPC_CFG1_DSET, r->dom.dset) |
-	       FIELD(NVPC_CFG1_UNIT, r->dom.unit);
+		cfg |= NVPC_FIELD(NVPC_CFG_SIG0, r->hdr.stop_signal);
+	cfg1 = NVPC_FIELD(NVPC_CFG1_DOM, r->dom.dom) |
+	       NVPC_FIELD(NVPC_CFG1_DSET, r->dom.dset) |
+	       NVPC_FIELD(NVPC_CFG1_UNIT, r->dom.unit);
 	if (r->o.every)	/* 1024 << (code - 1) cycles */
-		cfg1 |= FIELD(NVPC_CFG1_PERIOD,
+		cfg1 |= NVPC_FIELD(NVPC_CFG1_PERIOD,
 			      __builtin_ctzll(r->o.every) - 9);
 	for (i = 0; i < r->hdr.nr_signals; i++) {
 		static const uint64_t rsig[4] = {
@@ -48,9 +45,9 @@ static void build_attr(struct rec *r)
 		};
 
 		if (i < 4)
-			cfg1 |= FIELD(rsig[i], s[i].id);
+			cfg1 |= NVPC_FIELD(rsig[i], s[i].id);
 		else
-			cfg2 |= FIELD(NVPC_CFG2_RSIG(i), s[i].id);
+			cfg2 |= NVPC_FIELD(NVPC_CFG2_RSIG(i), s[i].id);
 	}
 	memset(a, 0, sizeof(*a));
 	a->type = r->gpu.type;
@@ -66,25 +63,14 @@ static void build_attr(struct rec *r)
 	a->wakeup_watermark = 1;
 }
 
-static int perf_paranoid(void)
-{
-	char buf[32];
-
-	if (nvpc_sysfs_read("/proc/sys/kernel/perf_event_paranoid", buf,
-			    sizeof(buf)) <= 0)
-		return INT_MIN;
-	return atoi(buf);
-}
-
 /* why perf_event_open() failed, and what to do about it */
 void rec_explain_open(struct rec *r, int err)
 {
 	char self[PATH_MAX];
-	int level = perf_paranoid();
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int level = nvpc_perf_paranoid();
 	const char *what = strerror(err);
 
-	self[n > 0 ? n : 0] = '\0';
+	nvpc_self_exe(self, sizeof(self));
 	switch (err) {
 	case EACCES:
 	case EPERM:
@@ -207,6 +193,20 @@ static int aux_size_check(struct rec *r, long page)
 	return 0;
 }
 
+/* the user page and data ring of r->data_size bytes */
+static int map_data(struct rec *r, long page)
+{
+	r->up = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE,
+		     MAP_SHARED, r->fd, 0);
+	if (r->up == MAP_FAILED) {
+		r->up = NULL;
+		explain_mmap("data ring", page + r->data_size, errno);
+		return -errno;
+	}
+	r->data = (uint8_t *)r->up + page;
+	return 0;
+}
+
 /*
  * Map the AUX area, writable: perf keeps the driver behind aux_tail (no
  * overwrite). An automatic size that the user's locked-memory limits
@@ -262,23 +262,15 @@ int rec_open_event(struct rec *r)
 		 r->attr.type, (unsigned long long)r->attr.config,
 		 (unsigned long long)r->attr.config1,
 		 (unsigned long long)r->attr.config2, r->gpu.cpu);
-	r->fd = syscall(__NR_perf_event_open, &r->attr, -1, r->gpu.cpu, -1,
-			PERF_FLAG_FD_CLOEXEC);
+	r->fd = nvpc_perf_open(&r->attr, r->gpu.cpu, -1);
 	if (r->fd < 0) {
 		rec_explain_open(r, errno);
 		return -errno;
 	}
 
 	r->data_size = r->o.data_pages * page;
-	r->up = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE,
-		     MAP_SHARED, r->fd, 0);
-	if (r->up == MAP_FAILED) {
-		r->up = NULL;
-		explain_mmap("data ring", page + r->data_size, errno);
-		return -errno;
-	}
-	r->data = (uint8_t *)r->up + page;
-	return map_aux(r, page);
+	ret = map_data(r, page);
+	return ret ? ret : map_aux(r, page);
 }
 
 /* one perf_event_open, its failure explained with attr */
@@ -289,8 +281,7 @@ static int open_one(struct rec *r, struct perf_event_attr *a, int group)
 	nvpc_dbg("perf_event_open type=%u config=0x%llx config1=0x%llx cpu=%d group=%d",
 		 a->type, (unsigned long long)a->config,
 		 (unsigned long long)a->config1, r->gpu.cpu, group);
-	fd = syscall(__NR_perf_event_open, a, -1, r->gpu.cpu, group,
-		     PERF_FLAG_FD_CLOEXEC);
+	fd = nvpc_perf_open(a, r->gpu.cpu, group);
 	if (fd < 0) {
 		int err = errno;
 
@@ -324,9 +315,9 @@ int rec_open_sampled(struct rec *r)
 		.clockid = CLOCK_MONOTONIC,
 		.watermark = 1,
 	};
-	uint64_t cfg1 = FIELD(NVPC_CFG1_DOM, r->dom.dom) |
-			FIELD(NVPC_CFG1_DSET, r->dom.dset) |
-			FIELD(NVPC_CFG1_UNIT, r->dom.unit);
+	uint64_t cfg1 = NVPC_FIELD(NVPC_CFG1_DOM, r->dom.dom) |
+			NVPC_FIELD(NVPC_CFG1_DSET, r->dom.dset) |
+			NVPC_FIELD(NVPC_CFG1_UNIT, r->dom.unit);
 	unsigned int i;
 
 	r->data_size = r->o.data_pages * page;
@@ -338,7 +329,7 @@ int rec_open_sampled(struct rec *r)
 		struct perf_event_attr a = {
 			.type = r->gpu.type,
 			.size = sizeof(a),
-			.config = i ? FIELD(NVPC_CFG_SIG0,
+			.config = i ? NVPC_FIELD(NVPC_CFG_SIG0,
 					    r->hdr.signals[i - 1].id) :
 				      NVPC_CFG_CYCLES,
 			.config1 = cfg1,
@@ -359,13 +350,5 @@ int rec_open_sampled(struct rec *r)
 		if (!i)	/* the header's config: the cycles event's */
 			r->attr = a;
 	}
-	r->up = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE,
-		     MAP_SHARED, r->fd, 0);
-	if (r->up == MAP_FAILED) {
-		r->up = NULL;
-		explain_mmap("data ring", page + r->data_size, errno);
-		return -errno;
-	}
-	r->data = (uint8_t *)r->up + page;
-	return 0;
+	return map_data(r, page);
 }

@@ -64,38 +64,11 @@ struct top {
 	struct nvpc_top_group g;	/* the intervals shown together */
 };
 
-/* SIGINT, SIGTERM or SIGHUP sent to top: end as q would */
-static volatile sig_atomic_t top_signal;
-
-static void on_top_signal(int sig)
-{
-	top_signal = sig;
-}
-
 static void top_stop(struct top *t)
 {
 	if (!t->stopping && t->child > 0)
 		kill(t->child, SIGINT);
 	t->stopping = true;
-}
-
-/* the handler of top's stop signals, blocked but while it waits */
-static void top_signals(struct top *t)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = on_top_signal };
-	sigset_t block;
-	unsigned int i;
-
-	sigemptyset(&sa.sa_mask);
-	sigemptyset(&block);
-	for (i = 0; i < ARRAY_LEN(sigs); i++) {
-		sigaction(sigs[i], &sa, NULL);
-		sigaddset(&block, sigs[i]);
-	}
-	sigprocmask(SIG_BLOCK, &block, &t->waitmask);
-	for (i = 0; i < ARRAY_LEN(sigs); i++)
-		sigdelset(&t->waitmask, sigs[i]);
 }
 
 /* the capture stream's read: the pipe, and q on the keyboard meanwhile */
@@ -112,7 +85,7 @@ static ssize_t top_read(void *arg, char *buf, size_t len)
 		 * The signals are blocked but while ppoll() waits: one that
 		 * comes after this check ends the wait at once.
 		 */
-		if (top_signal)
+		if (nvpc_stop_signal)
 			top_stop(t);
 		if (ppoll(pfd, t->keyboard ? 2 : 1, NULL, &t->waitmask) < 0) {
 			if (errno == EINTR)
@@ -434,7 +407,7 @@ int nvpc_top(int argc, char **argv)
 	 * timeout(1), a closed terminal) make top stop the child as q
 	 * does, and end the same way.
 	 */
-	top_signals(t);
+	nvpc_stop_signals(&t->waitmask);
 	f = fopencookie(t, "r", io);
 	if (!f || nvpc_file_read_capture(f, &t->cap, err, sizeof(err))) {
 		/* the child said why (the PMU, the domain, the signals ...) */

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,30 @@
 
 int nvpc_verbose;
 FILE *nvpc_msg_file;
+volatile sig_atomic_t nvpc_stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	nvpc_stop_signal = sig;
+}
+
+void nvpc_stop_signals(sigset_t *waitmask)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+	sigset_t block;
+	unsigned int i;
+
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		sigaction(sigs[i], &sa, NULL);
+		sigaddset(&block, sigs[i]);
+	}
+	sigprocmask(SIG_BLOCK, &block, waitmask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigdelset(waitmask, sigs[i]);
+}
 
 uint64_t nvpc_now_ns(clockid_t clk)
 {
