@@ -161,6 +161,59 @@ check "as nobody at perf_event_paranoid 2: exit 1, the fix named" \
 for g in 0 1 2; do
 	echo "$g" > "$SIM/remove"
 done
+
+# --- every generation ------------------------------------------------------
+# The generations not above, at 1 MHz, real-time clock: where the
+# catalogue names graph_idle, busy against a waveform set by hand
+#   G80 (NV40 generation, one swap for every domain): graph_idle 0xc8
+#       high 1 of every 5 cycles: graph 80% busy
+#   GT215: graph_idle 0xcb high 3 of every 4 cycles: graph 25% busy
+# and where it names none, every domain's clock, 1 MHz: NV10 (live
+# counters, one domain), NV20, NV30 (two domains, one swap for both),
+# GF100 with one GPC and one partition (gpc0.0, part0.0)
+echo "g80 id=0" > "$SIM/create"
+echo "gt215 id=1" > "$SIM/create"
+echo "nv10 id=2" > "$SIM/create"
+echo "nv20 id=3" > "$SIM/create"
+echo "nv30 id=4" > "$SIM/create"
+echo "gf100 gpcs=1 parts=1 id=5" > "$SIM/create"
+for g in 0 1 2 3 4 5; do
+	echo "all 1000000" > "$SIM/gpu$g/clocks"
+done
+echo "main.1 0xc8 periodic 5 1 0" > "$SIM/gpu0/wave"
+echo "main.1 0xcb periodic 4 3 0" > "$SIM/gpu1/wave"
+for g in 0 1 2 3 4 5; do
+	echo realtime > "$SIM/gpu$g/clock"
+done
+nvpc top -I 300 -n 2 -J > "$W/gens.json" 2> "$W/gens.err"
+rc=$?
+sed 's/^/# /' "$W/gens.err"
+check "every generation: G80 graph 80%, GT215 graph 25% to 0.01%; NV10, NV20, NV30, GF100 no engine, every domain at 1 MHz within 10%" \
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+busy = {"G80": 80, "GT215": 25}
+doms = {"NV10": 1, "NV20": 2, "NV30": 2, "GF100": 2}
+ok = int(sys.argv[2]) == 0 and len(d) == 2
+for iv in d:
+    chips = {g["chip"]: g for g in iv["gpus"]}
+    ok &= sorted(chips) == sorted(list(busy) + list(doms))
+    for c, w in busy.items():
+        e = chips[c]["engines"]
+        ok &= len(e) == 1 and e[0]["engine"] == "graph"
+        ok &= e[0]["busy_pct"] is not None and abs(e[0]["busy_pct"] - w) < 0.01
+    for c, nd in doms.items():
+        g = chips[c]
+        ok &= "no_engines" in g and len(g["domains"]) == nd
+        ok &= all(abs(x["clock_hz"] - 1e6) < 1e5 for x in g["domains"])
+    if not ok:
+        print("#", json.dumps(iv)[:600])
+        break
+sys.exit(not ok)' "$W/gens.json" "$rc"
+
+for g in 0 1 2 3 4 5; do
+	echo "$g" > "$SIM/remove"
+done
 rmmod nvpcounter_sim
 rmmod nvpcounter
 echo "1..$n" >> "$TAP"

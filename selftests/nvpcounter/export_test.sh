@@ -93,7 +93,7 @@ cleanup() {
 	[ -n "$exp_pid" ] && stop "$exp_pid" "$(scaled 10)" > /dev/null 2>&1
 	prom_pid=
 	exp_pid=
-	for g in 0 1 2; do
+	for g in 0 1 2 3 4 5; do
 		[ -d "$SIM/gpu$g" ] && echo "$g" > "$SIM/remove"
 	done
 	rm -f /run/nvpc-nobody-export
@@ -280,6 +280,77 @@ echo "$old" > /proc/sys/kernel/perf_event_paranoid
 sed 's/^/# /' "$W/perfmon.txt"
 check "as nobody with CAP_PERFMON alone: counts (nvpc_gpus 2), SIGTERM exit 0" \
 	sh -c "test $rc -eq 0 && grep -qx 'nvpc_gpus 2' '$W/page5.txt'"
+
+# --- every generation ------------------------------------------------------
+# The generations not above, at 1 MHz, real-time clock (as engines_test.sh):
+# G80 (NV40 generation) graph_idle 0xc8 high 1 of 5 cycles, 80% busy;
+# GT215 graph_idle 0xcb high 3 of 4, 25% busy; no engine named on NV10
+# (live counters), NV20, NV30 and GF100 (one GPC, one partition): their
+# domains' cycles. Between two scrapes: busy = 1 - idle / cycles within
+# 1%, every domain's cycles over its running seconds 1 MHz within 5%.
+for g in 0 1 2; do
+	[ -d "$SIM/gpu$g" ] && echo "$g" > "$SIM/remove"
+done
+echo "g80 id=0" > "$SIM/create"
+echo "gt215 id=1" > "$SIM/create"
+echo "nv10 id=2" > "$SIM/create"
+echo "nv20 id=3" > "$SIM/create"
+echo "nv30 id=4" > "$SIM/create"
+echo "gf100 gpcs=1 parts=1 id=5" > "$SIM/create"
+for g in 0 1 2 3 4 5; do
+	echo "all 1000000" > "$SIM/gpu$g/clocks"
+done
+echo "main.1 0xc8 periodic 5 1 0" > "$SIM/gpu0/wave"
+echo "main.1 0xcb periodic 4 3 0" > "$SIM/gpu1/wave"
+for g in 0 1 2 3 4 5; do
+	echo realtime > "$SIM/gpu$g/clock"
+done
+"$NVPC" export --listen 127.0.0.1:$PORT 2> "$W/gens.err" &
+exp_pid=$!
+wait_up "$(scaled 10)"
+get "$URL" > "$W/gens1.txt"
+sleep "$(scaled 2)"
+get "$URL" > "$W/gens2.txt"
+stop "$exp_pid" "$(scaled 10)" > /dev/null
+exp_pid=
+sed 's/^/# /' "$W/gens.err"
+check "every generation: G80 graph 80%, GT215 graph 25% within 1%; NV10, NV20, NV30, GF100 every domain's cycles at 1 MHz within 5%" \
+	python3 -c '
+import re, sys
+
+def page(path):
+    v = {}
+    for line in open(path):
+        m = re.match(r"(\w+)\{(.*)\} (\S+)$", line)
+        if m:
+            labels = dict(re.findall(r"(\w+)=\"([^\"]*)\"", m.group(2)))
+            v[(m.group(1), labels["chip"], labels.get("domain"),
+               labels.get("signal"))] = float(m.group(3))
+    return v
+
+a, b = page(sys.argv[1]), page(sys.argv[2])
+d = lambda k: b[k] - a[k]
+busy = {"G80": 0.80, "GT215": 0.25}
+doms = {"G80": 5, "GT215": 8, "NV10": 1, "NV20": 2, "NV30": 2, "GF100": 2}
+ok = True
+for chip, nd in doms.items():
+    cyc = [k for k in b if k[0] == "nvpc_domain_cycles_total" and k[1] == chip]
+    if chip in busy:
+        cyc = [k for k in cyc if k[2] == "main.1"]
+        nd = 1
+    ok &= len(cyc) == nd
+    for k in cyc:
+        run = ("nvpc_domain_running_seconds_total",) + k[1:]
+        hz = d(k) / d(run)
+        print("# %s %s: %.0f Hz" % (chip, k[2], hz))
+        ok &= abs(hz - 1e6) < 5e4
+for chip, w in busy.items():
+    idle = ("nvpc_signal_cycles_total", chip, "main.1", "graph_idle")
+    cyc = ("nvpc_domain_cycles_total", chip, "main.1", None)
+    x = 1 - d(idle) / d(cyc)
+    print("# %s graph busy %.5f" % (chip, x))
+    ok &= abs(x - w) < 0.01
+sys.exit(not ok)' "$W/gens1.txt" "$W/gens2.txt"
 
 cleanup
 check "clean: no GPU left, modules unloaded" \
