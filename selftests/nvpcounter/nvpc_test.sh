@@ -692,6 +692,22 @@ check "575 MHz: every packet exact (1024 cycles, STOP 1, 576 and 308)" \
 # are likely the output's, and each is a gap of the capture, which is
 # complete. (Not through nvpc(): the signal must reach the tool, not a
 # wrapper; --duration and the reader's 60 s bound it.)
+# On a fresh GPU: main.1 was recorded above, and under the debug kernel
+# the sim's overloaded model has left that session's halt with no packet
+# seen to move, so the next session there starts on probation (record.rst
+# "The outgoing packet"); twice that session then got no packet in 60 s
+# (its probation packet never landed: cause not found, issue 33). That
+# case is not this test's subject, the output's stalls are.
+echo 2 > "$SIM/remove"
+echo "g84 id=2" > "$SIM/create"
+PMU2=
+for d in /sys/bus/event_source/devices/nvpcounter*; do
+	grep -qs ' sim\.2$' "$d/identifier" && PMU2=$(basename "$d")
+done
+echo "main.1 0 periodic 16 9 3" > "$G2/wave"
+echo "main.1 1 periodic 256 77 0" > "$G2/wave"
+echo realtime > "$G2/clock"
+D2=/sys/bus/event_source/devices/${PMU2:-none}/domains/main.1
 st0=$(cat "$D2/record_stalls")
 rm -f "$W/slow.pid"
 {
