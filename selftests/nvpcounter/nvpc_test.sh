@@ -610,15 +610,22 @@ echo 0 > "$SIM/remove"
 # holds 1024 cycles, one STOP pulse, 576 and 308. Counts, not the rate:
 # where the model cannot run in real time (the debug kernel) it slows
 # down, and the packets stay exact.
-echo "g84 id=2" > "$SIM/create"
+# gpu2_g84: a G84 as GPU 2, those waveforms on main.1, real-time clock;
+# its PMU in PMU2, main.1's sysfs directory in D2
 G2=$SIM/gpu2
-for d in /sys/bus/event_source/devices/nvpcounter*; do
-	grep -qs ' sim\.2$' "$d/identifier" && PMU2=$(basename "$d")
-done
-echo "main.1 0 periodic 16 9 3" > "$G2/wave"
-echo "main.1 1 periodic 256 77 0" > "$G2/wave"
-echo realtime > "$G2/clock"
-D2=/sys/bus/event_source/devices/${PMU2:-none}/domains/main.1
+gpu2_g84() {
+	local d
+	echo "g84 id=2" > "$SIM/create"
+	PMU2=
+	for d in /sys/bus/event_source/devices/nvpcounter*; do
+		grep -qs ' sim\.2$' "$d/identifier" && PMU2=$(basename "$d")
+	done
+	echo "main.1 0 periodic 16 9 3" > "$G2/wave"
+	echo "main.1 1 periodic 256 77 0" > "$G2/wave"
+	echo realtime > "$G2/clock"
+	D2=/sys/bus/event_source/devices/${PMU2:-none}/domains/main.1
+}
+gpu2_g84
 g0=$(cat "$D2/record_gaps"); st0=$(cat "$D2/record_stalls")
 nvpc record -v -g "${PMU2:-none}" -d main.1 -s 0,1 --every 1024 --duration 2 \
 	-o "$W/real.nvpc" > "$W/real.txt" 2>&1
@@ -699,15 +706,7 @@ check "575 MHz: every packet exact (1024 cycles, STOP 1, 576 and 308)" \
 # (its probation packet never landed: cause not found, issue 33). That
 # case is not this test's subject, the output's stalls are.
 echo 2 > "$SIM/remove"
-echo "g84 id=2" > "$SIM/create"
-PMU2=
-for d in /sys/bus/event_source/devices/nvpcounter*; do
-	grep -qs ' sim\.2$' "$d/identifier" && PMU2=$(basename "$d")
-done
-echo "main.1 0 periodic 16 9 3" > "$G2/wave"
-echo "main.1 1 periodic 256 77 0" > "$G2/wave"
-echo realtime > "$G2/clock"
-D2=/sys/bus/event_source/devices/${PMU2:-none}/domains/main.1
+gpu2_g84
 st0=$(cat "$D2/record_stalls")
 rm -f "$W/slow.pid"
 {
