@@ -171,20 +171,8 @@ done
 # and where it names none, every domain's clock, 1 MHz: NV10 (live
 # counters, one domain), NV20, NV30 (two domains, one swap for both),
 # GF100 with one GPC and one partition (gpc0.0, part0.0)
-echo "g80 id=0" > "$SIM/create"
-echo "gt215 id=1" > "$SIM/create"
-echo "nv10 id=2" > "$SIM/create"
-echo "nv20 id=3" > "$SIM/create"
-echo "nv30 id=4" > "$SIM/create"
-echo "gf100 gpcs=1 parts=1 id=5" > "$SIM/create"
-for g in 0 1 2 3 4 5; do
-	echo "all 1000000" > "$SIM/gpu$g/clocks"
-done
-echo "main.1 0xc8 periodic 5 1 0" > "$SIM/gpu0/wave"
-echo "main.1 0xcb periodic 4 3 0" > "$SIM/gpu1/wave"
-for g in 0 1 2 3 4 5; do
-	echo realtime > "$SIM/gpu$g/clock"
-done
+. "$NVPC_TOP/selftests/nvpcounter/gens_sim.sh"
+gens_create
 nvpc top -I 300 -n 2 -J > "$W/gens.json" 2> "$W/gens.err"
 rc=$?
 sed 's/^/# /' "$W/gens.err"
