@@ -83,7 +83,11 @@ struct platform_device;
  * work (e.g. a hyperperiod skip of every domain of a chip).
  */
 #define NVPC_SIMDEV_COPY_SLICE_NS	(2 * NSEC_PER_MSEC)
-/* work units of one step on the copy, between two cond_resched() */
+/*
+ * work units of one step on the copy, between two cond_resched(): at
+ * most COPY_WORK, and at most a slice's worth at the measured cost of a
+ * unit
+ */
 #define NVPC_SIMDEV_COPY_WORK		1024
 /*
  * record packets a run on a copy may collect (a 2 ms slice of a 575 MHz

@@ -284,7 +284,7 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 				u64 *n, bool rt)
 {
 	u64 seq, done = 0, step, grow = 1, t0 = ktime_get_ns();
-	u64 w0, t1, took = 0, work = 0;
+	u64 w0, t1, took = 0, work = 0, step_work;
 	struct nvpc_sim *c;
 	unsigned long flags;
 	bool ok;
@@ -308,6 +308,14 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 	sd->copy_spoilt = false;
 	nvpc_simdev_lock(sd, &flags);
 	seq = sd->seq;
+	/*
+	 * a step is at most a slice of work at the measured cost of a unit:
+	 * where a unit is slow (KASAN under TCG: 10 us), COPY_WORK units
+	 * took 10 ms and more, and a recording's drain, which reads every
+	 * 10 ms at most, overtook every copy: the model stood still
+	 */
+	step_work = min(sd->copy_work,
+			nvpc_simdev_budget(sd, NVPC_SIMDEV_COPY_SLICE_NS));
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	memcpy(c, sd->sim, sd->sim_size);
 	nvpc_sim_set_mem_write(c, nvpc_simdev_mem_collect, sd);
@@ -316,7 +324,7 @@ static int nvpc_simdev_run_copy(struct nvpc_simdev *sd, unsigned int dom,
 		w0 = nvpc_sim_work(c);
 		t1 = ktime_get_ns();
 		ret = nvpc_sim_advance_bounded(c, dom, &step,
-					       grow * sd->copy_work);
+					       grow * step_work);
 		if (ret)
 			break;
 		/* the cost of a unit, for the budgets of the lock holds */
