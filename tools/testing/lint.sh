@@ -51,7 +51,9 @@ fi
 for k in ${KVERS:-$(make -s -C "$TOP" --no-print-directory print-kvers)}; do
 	rm -rf "$TOP/build/kbuild/$k"
 	log=$OUT/build-$k.txt
-	make -s -C "$TOP" KVER="$k" W=1 C=2 modules > "$log" 2>&1
+	# KVERS too: check.sh exports it, and the Makefile takes an
+	# exported KVERS over KVER (every kernel built in each turn)
+	make -s -C "$TOP" KVER="$k" KVERS="$k" W=1 C=2 modules > "$log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ] || grep -qE 'warning:|error:' "$log"; then
 		result fail "lint: W=1 and sparse build $k" \
