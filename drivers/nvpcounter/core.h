@@ -19,16 +19,16 @@
 
 /* dev_dbg() on the GPU's device: every rejection names its reason */
 #define nvpc_dbg(core, fmt, ...) \
-	dev_dbg((core)->dev, fmt, ##__VA_ARGS__)
+	dev_dbg((core)->hw.dev, fmt, ##__VA_ARGS__)
 
 extern struct dentry *nvpc_debugfs_root;
 
 /**
  * struct nvpc_core - the core's state for one registered GPU
- * @ndev: the backend's device; not touched once @gone is set
- * @dev: reference on the backend's struct device, for dev_dbg() while
- *	events outlive @ndev
- * @chip: the chip (catalogue data, lives as long as the module)
+ * @hw: the hardware part (gen.h): the backend's device, not touched once
+ *	@gone is set, the reference on its struct device, for dev_dbg()
+ *	while events outlive the device, the chip, the generation's ops and
+ *	the domains' registers
  * @bus_id: copy of &nvpc_device.bus_id
  * @refs: the registry's reference plus one per open event (taken under
  *	@active_lock while not @gone)
@@ -47,7 +47,6 @@ extern struct dentry *nvpc_debugfs_root;
  * @pmu_registered: nvpc_pmu_register() succeeded (undone at release)
  * @pmu_live: perf_pmu_register() has returned: events may open
  * @debugfs: the device's debugfs directory
- * @gen: the generation's ops, NULL if counting is not supported
  * @lock: serialises the engine and the register sequences; @gone is set
  *	under it when the device is unregistered. A raw lock taken in perf
  *	callbacks with interrupts off (also on PREEMPT_RT), so every hold is
@@ -55,7 +54,7 @@ extern struct dentry *nvpc_debugfs_root;
  *	A poll of a domain reads QUAD_STATE, and only where the swap has
  *	landed the counters in use (at most 5) and acks once or twice: 1
  *	access not landed, at most 8 landed. A sample swaps one domain, or
- *	every domain of a @gen->global_swap generation (NV30:G84, at most
+ *	every domain of a global_swap generation (NV30:G84, at most
  *	5) with one pulse, polls each swapped domain once and its
  *	stragglers NVPC_SWAP_POLLS more times in all; each domain lands
  *	once: n domains at most 1 + 8 * n + NVPC_SWAP_POLLS accesses, 17
@@ -63,17 +62,14 @@ extern struct dentry *nvpc_debugfs_root;
  *	programs the domains a perf transaction changed (at most 12 writes
  *	each), swaps them and collects them the same way, then samples the
  *	domains of its new events once each. The poll takes it once per
- *	domain per tick (once per tick in all for a @gen->global_swap
+ *	domain per tick (once per tick in all for a global_swap
  *	generation), and never waits for a straggler beyond its polls.
  * @domains: every domain of the GPU
  * @slots: the live slot tables, one per domain
- * @ctrl: @gen->shared_ctrl: shadow of the shared CTRL register
- * @ctrl_writes: writes of the shared CTRL so far (the generation counts
- *	them; nvpc_shared_ctrl_end() compares)
- * @ctrl_seq: @ctrl_writes at the outermost nvpc_shared_ctrl_begin()
+ * @ctrl_seq: &nvpc_hw.ctrl_writes at the outermost
+ *	nvpc_shared_ctrl_begin()
  * @ctrl_nest: depth of nvpc_shared_ctrl_begin() without its end
  * @modes: the mode ops of each NVPC_CLAIM_* on this GPU
- * @nr_domains: entries in @domains
  * @nr_active: events added (counting) on the GPU, each unit of a unit
  *	sum one event
  * @nr_unit_extra: the units of unit sums added beyond each sum's first:
@@ -112,9 +108,7 @@ extern struct dentry *nvpc_debugfs_root;
  *	lock, or in NMI, and kept the event's last count (nvpc_event_read())
  */
 struct nvpc_core {
-	struct nvpc_device *ndev;
-	struct device *dev;
-	const struct nvpc_chip_desc *chip;
+	struct nvpc_hw hw;
 	char bus_id[32];
 	struct kref refs;
 	struct delayed_work release_work;
@@ -129,16 +123,12 @@ struct nvpc_core {
 	bool pmu_registered;
 	bool pmu_live;
 	struct dentry *debugfs;
-	const struct nvpc_gen_ops *gen;
 	raw_spinlock_t lock;
 	struct nvpc_domain *domains;
 	struct nvpc_slots *slots;
-	u32 ctrl;
-	u64 ctrl_writes;
 	u64 ctrl_seq;
 	unsigned int ctrl_nest;
 	const struct nvpc_mode_ops *modes[NVPC_NR_CLAIMS];
-	unsigned int nr_domains;
 	unsigned int nr_active;
 	unsigned int nr_unit_extra;
 	unsigned int txn;
@@ -218,7 +208,6 @@ static inline unsigned int nvpc_nr_counting(struct nvpc_core *core)
 
 int nvpc_registry_init(void);
 void nvpc_registry_exit(void);
-u8 nvpc_dset_id_of(enum nvpc_dset dset);
 
 int nvpc_core_open(struct nvpc_core *core);
 void nvpc_core_close(struct nvpc_core *core);

@@ -25,7 +25,7 @@ static int nvpc_dump_range(struct seq_file *m, struct nvpc_core *core,
 			return -ENODEV;
 		}
 		for (i = 0; i < 4; i++)
-			v[i] = nvpc_rd32(core->ndev, a + 4 * i);
+			v[i] = nvpc_rd32(core->hw.ndev, a + 4 * i);
 		nvpc_unlock(core, flags);
 		seq_printf(m, "%06x: %08x %08x %08x %08x\n", a, v[0], v[1],
 			   v[2], v[3]);
@@ -40,9 +40,9 @@ static int nvpc_regs_show(struct seq_file *m, void *unused)
 	unsigned int n;
 	int ret = 0;
 
-	seq_printf(m, "# %s %s %s\n", core->name, core->chip->name,
+	seq_printf(m, "# %s %s %s\n", core->name, core->hw.chip->name,
 		   core->bus_id);
-	for (n = 0; !ret && core->gen->dump_range(core, n, &r); n++)
+	for (n = 0; !ret && core->hw.gen->dump_range(&core->hw, n, &r); n++)
 		ret = nvpc_dump_range(m, core, r.start, r.end);
 	return ret;
 }
@@ -54,7 +54,7 @@ DEFINE_SHOW_ATTRIBUTE(nvpc_regs);
  */
 void nvpc_debugfs_add(struct nvpc_core *core)
 {
-	if (core->gen)
+	if (core->hw.gen)
 		debugfs_create_file("regs", 0400, core->debugfs, core,
 				    &nvpc_regs_fops);
 }

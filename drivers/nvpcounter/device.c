@@ -93,11 +93,12 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	core = kzalloc(sizeof(*core), GFP_KERNEL);
 	if (!core)
 		return -ENOMEM;
-	core->ndev = ndev;
-	core->chip = ndev->chip;
+	core->hw.ndev = ndev;
+	core->hw.chip = ndev->chip;
+	core->hw.name = core->name;
 	core->rec_max_pages = ndev->ops->record_map ?
 			      ndev->record_max_pages ?: U32_MAX : 0;
-	core->dev = get_device(ndev->dev);
+	core->hw.dev = get_device(ndev->dev);
 	strscpy(core->bus_id, ndev->bus_id ? ndev->bus_id : dev_name(ndev->dev),
 		sizeof(core->bus_id));
 	raw_spin_lock_init(&core->lock);
@@ -141,8 +142,8 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	list_add_tail(&core->node, &nvpc_registry);
 	mutex_unlock(&nvpc_registry_lock);
 
-	dev_info(core->dev, "%s: %s (chipset 0x%02x) at %s\n", core->name,
-		 core->chip->name, core->chip->chipset, core->bus_id);
+	dev_info(core->hw.dev, "%s: %s (chipset 0x%02x) at %s\n", core->name,
+		 ndev->chip->name, ndev->chip->chipset, core->bus_id);
 	return 0;
 
 err_engine:
@@ -150,7 +151,7 @@ err_engine:
 err_ida:
 	ida_free(&nvpc_ids, core->id);
 err_free:
-	put_device(core->dev);
+	put_device(core->hw.dev);
 	kfree(core);
 	return ret;
 }
@@ -172,7 +173,7 @@ void nvpc_device_gone(struct nvpc_device *ndev)
 
 	if (!core || xchg(&core->gone, true))
 		return;
-	dev_warn(core->dev, "%s: device gone: %u events stop counting and keep their last value\n",
+	dev_warn(core->hw.dev, "%s: device gone: %u events stop counting and keep their last value\n",
 		 core->name, nvpc_nr_counting(core));
 }
 EXPORT_SYMBOL_GPL(nvpc_device_gone);
@@ -207,7 +208,7 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 	mutex_lock(&core->active_lock);
 	nvpc_lock(core, flags);
 	/* the GPU writes no more into AUX pages perf will free */
-	if (core->gen)
+	if (core->hw.gen)
 		nvpc_record_detach(core);
 	was_gone = xchg(&core->gone, true);
 	active = nvpc_nr_counting(core);
@@ -219,9 +220,9 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 	mutex_unlock(&core->active_lock);
 
 	if (active && !was_gone)
-		dev_info(core->dev, "%s: device removed: %u events stop counting and keep their last value\n",
+		dev_info(core->hw.dev, "%s: device removed: %u events stop counting and keep their last value\n",
 			 core->name, active);
-	if (core->gen)
+	if (core->hw.gen)
 		cancel_delayed_work_sync(&core->poll_work);
 	debugfs_remove_recursive(core->debugfs);
 	core->debugfs = NULL;
@@ -240,7 +241,7 @@ EXPORT_SYMBOL_GPL(nvpc_device_unregister);
 
 static void nvpc_core_free(struct nvpc_core *core)
 {
-	put_device(core->dev);
+	put_device(core->hw.dev);
 	kfree(core);
 }
 
@@ -265,7 +266,7 @@ static void nvpc_core_release(struct nvpc_core *core)
 	if (core->pmu_registered &&
 	    !nvpc_pmu_wait_idle(core, READ_ONCE(nvpc_release_wait_ms))) {
 		if (!core->release_tries++) {
-			dev_err(core->dev, "%s: perf still holds the PMU's contexts %u ms after its last event; it stays registered and is released once perf lets go (retried every second)\n",
+			dev_err(core->hw.dev, "%s: perf still holds the PMU's contexts %u ms after its last event; it stays registered and is released once perf lets go (retried every second)\n",
 				core->name, READ_ONCE(nvpc_release_wait_ms));
 			mutex_lock(&nvpc_registry_lock);
 			list_add(&core->node, &nvpc_releasing);
@@ -275,7 +276,7 @@ static void nvpc_core_release(struct nvpc_core *core)
 		return;
 	}
 	if (core->release_tries) {
-		dev_info(core->dev, "%s: released after %u tries\n", core->name,
+		dev_info(core->hw.dev, "%s: released after %u tries\n", core->name,
 			 core->release_tries + 1);
 		mutex_lock(&nvpc_registry_lock);
 		list_del(&core->node);
@@ -341,9 +342,9 @@ int nvpc_core_open(struct nvpc_core *core)
 		ret = -ENODEV;
 		goto out;
 	}
-	ops = core->ndev->ops;
+	ops = core->hw.ndev->ops;
 	if (!core->nr_open && ops && ops->active_get) {
-		ret = ops->active_get(core->ndev->priv);
+		ret = ops->active_get(core->hw.ndev->priv);
 		if (ret) {
 			nvpc_dbg(core, "the backend cannot wake the GPU: %d\n",
 				 ret);
@@ -370,7 +371,7 @@ void nvpc_core_close(struct nvpc_core *core)
 {
 	mutex_lock(&core->active_lock);
 	if (!--core->nr_open && core->active_held) {
-		core->ndev->ops->active_put(core->ndev->priv);
+		core->hw.ndev->ops->active_put(core->hw.ndev->priv);
 		core->active_held = false;
 	}
 	mutex_unlock(&core->active_lock);
@@ -418,7 +419,8 @@ static int nvpc_devices_show(struct seq_file *m, void *unused)
 	mutex_lock(&nvpc_registry_lock);
 	list_for_each_entry(core, &nvpc_registry, node)
 		seq_printf(m, "%s %s 0x%02x %s%s\n", core->name,
-			   core->chip->name, core->chip->chipset, core->bus_id,
+			   core->hw.chip->name, core->hw.chip->chipset,
+			   core->bus_id,
 			   READ_ONCE(core->gone) ? " gone" : "");
 	mutex_unlock(&nvpc_registry_lock);
 	return 0;

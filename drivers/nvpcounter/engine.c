@@ -42,62 +42,13 @@ static void nvpc_poll_update(struct nvpc_core *core);
  */
 #define NVPC_SWAP_POLLS		8
 
-/**
- * nvpc_dset_id_of() - the perf ABI's domain set id (NVPC_DSET_ID_*)
- * @dset: the catalogue's domain set
- *
- * Return: NVPC_DSET_ID_HUB for hub and pre-GF100 main domains, else the
- * GPC or partition id.
- */
-u8 nvpc_dset_id_of(enum nvpc_dset dset)
-{
-	switch (dset) {
-	case NVPC_DSET_GPC:
-		return NVPC_DSET_ID_GPC;
-	case NVPC_DSET_PART:
-		return NVPC_DSET_ID_PART;
-	default:
-		return NVPC_DSET_ID_HUB;
-	}
-}
-
-static void nvpc_domains_add(struct nvpc_core *core, enum nvpc_dset dset,
-			     unsigned int unit)
-{
-	const struct nvpc_chip_desc *chip = core->chip;
-	unsigned int i, n = nvpc_catalog_nr_domains(chip, dset);
-
-	for (i = 0; i < n; i++) {
-		struct nvpc_domain *dom = &core->domains[core->nr_domains];
-
-		dom->desc = nvpc_catalog_domain(chip, dset, i);
-		if (!dom->desc)
-			continue;
-		dom->dset = nvpc_dset_id_of(dset);
-		dom->unit = unit;
-		dom->index = dom->desc->index;
-		if (dset == NVPC_DSET_MAIN || dset == NVPC_DSET_HUB)
-			snprintf(dom->name, sizeof(dom->name), "%s.%u",
-				 dset == NVPC_DSET_MAIN ? "main" : "hub",
-				 dom->index);
-		else
-			snprintf(dom->name, sizeof(dom->name), "%s%u.%u",
-				 dset == NVPC_DSET_GPC ? "gpc" : "part", unit,
-				 dom->index);
-		dom->slots = &core->slots[core->nr_domains];
-		if (core->gen->setup)
-			core->gen->setup(core, dom);
-		core->nr_domains++;
-	}
-}
-
 /* Each mode's state of each domain, where the mode keeps one. */
 static int nvpc_modes_setup(struct nvpc_core *core)
 {
 	unsigned int i, m;
 	int ret;
 
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		for (m = 0; m < NVPC_NR_CLAIMS; m++) {
 			if (!core->modes[m]->setup)
 				continue;
@@ -119,50 +70,36 @@ static int nvpc_modes_setup(struct nvpc_core *core)
  */
 int nvpc_engine_init(struct nvpc_core *core)
 {
-	const struct nvpc_chip_desc *chip = core->chip;
-	unsigned int n, u;
+	struct nvpc_hw *hw = &core->hw;
+	unsigned int i, n;
 
-	core->gen = nvpc_gen_ops_of(chip);
-	if (!core->gen)
+	hw->gen = nvpc_gen_ops_of(hw->chip);
+	if (!hw->gen)
 		return -EOPNOTSUPP;
 	INIT_DELAYED_WORK(&core->poll_work, nvpc_poll_work);
 	core->poll_ns = NVPC_POLL_MAX_NS;
 	/* the one place a generation's counting mode is chosen */
-	core->modes[NVPC_CLAIM_COUNT] = core->gen->single ? &nvpc_mode_live :
-							    &nvpc_mode_quad;
+	core->modes[NVPC_CLAIM_COUNT] = hw->gen->single ? &nvpc_mode_live :
+							  &nvpc_mode_quad;
 	core->modes[NVPC_CLAIM_WINDOW] = &nvpc_mode_window;
 	core->modes[NVPC_CLAIM_RECORD] = &nvpc_mode_record;
 
-	if (core->gen->unit_sets) {
-		n = nvpc_catalog_nr_domains(chip, NVPC_DSET_HUB) +
-		    hweight32(core->ndev->gpc_mask) *
-		    nvpc_catalog_nr_domains(chip, NVPC_DSET_GPC) +
-		    hweight32(core->ndev->part_mask) *
-		    nvpc_catalog_nr_domains(chip, NVPC_DSET_PART);
-	} else {
-		n = nvpc_catalog_nr_domains(chip, NVPC_DSET_MAIN);
-	}
+	n = nvpc_hw_nr_domains(hw);
+	hw->domains = kcalloc(n, sizeof(*hw->domains), GFP_KERNEL);
 	core->domains = kcalloc(n, sizeof(*core->domains), GFP_KERNEL);
 	core->slots = kcalloc(n, sizeof(*core->slots), GFP_KERNEL);
-	if (!core->domains || !core->slots) {
+	if (!hw->domains || !core->domains || !core->slots) {
 		nvpc_engine_fini(core);
 		return -ENOMEM;
 	}
-
-	if (core->gen->unit_sets) {
-		nvpc_domains_add(core, NVPC_DSET_HUB, 0);
-		for (u = 0; u < 32; u++)
-			if (core->ndev->gpc_mask & BIT(u))
-				nvpc_domains_add(core, NVPC_DSET_GPC, u);
-		for (u = 0; u < 32; u++)
-			if (core->ndev->part_mask & BIT(u))
-				nvpc_domains_add(core, NVPC_DSET_PART, u);
-	} else {
-		nvpc_domains_add(core, NVPC_DSET_MAIN, 0);
+	nvpc_hw_domains_init(hw);
+	for (i = 0; i < hw->nr_domains; i++) {
+		core->domains[i].hw = &hw->domains[i];
+		core->domains[i].slots = &core->slots[i];
 	}
 	/* no event yet, nothing else touches the registers */
-	if (core->gen->init)
-		core->gen->init(core);
+	if (hw->gen->init)
+		hw->gen->init(hw);
 	return nvpc_modes_setup(core);
 }
 
@@ -176,17 +113,19 @@ void nvpc_engine_fini(struct nvpc_core *core)
 {
 	unsigned int i, m;
 
-	if (core->gen)
+	if (core->hw.gen)
 		cancel_delayed_work_sync(&core->poll_work);
-	for (i = 0; i < core->nr_domains; i++)
+	for (i = 0; i < core->hw.nr_domains; i++)
 		for (m = 0; m < NVPC_NR_CLAIMS; m++)
 			if (core->modes[m]->teardown)
 				core->modes[m]->teardown(&core->domains[i]);
 	kfree(core->domains);
 	kfree(core->slots);
+	kfree(core->hw.domains);
 	core->domains = NULL;
 	core->slots = NULL;
-	core->nr_domains = 0;
+	core->hw.domains = NULL;
+	core->hw.nr_domains = 0;
 }
 
 /**
@@ -205,11 +144,11 @@ struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1)
 
 	if (config1 & NVPC_CFG1_RESERVED)
 		return NULL;
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		struct nvpc_domain *dom = &core->domains[i];
 
-		if (dom->dset == dset && dom->unit == unit &&
-		    dom->index == index)
+		if (dom->hw->dset == dset && dom->hw->unit == unit &&
+		    dom->hw->index == index)
 			return dom;
 	}
 	return NULL;
@@ -326,9 +265,9 @@ static void nvpc_domains_collect(struct nvpc_core *core, unsigned int first,
 			continue;
 		d->swapped = false;
 		d->stats.not_responding++;
-		dev_warn_ratelimited(core->dev,
+		dev_warn_ratelimited(core->hw.dev,
 				     "%s: domain %s: swap did not land within the sample's polls, no counts read\n",
-				     core->name, d->name);
+				     core->name, d->hw->name);
 	}
 }
 
@@ -345,13 +284,13 @@ static void nvpc_domains_collect(struct nvpc_core *core, unsigned int first,
  */
 void nvpc_engine_sample(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	unsigned int i, first = 0, end = core->nr_domains;
+	unsigned int i, first = 0, end = core->hw.nr_domains;
 	u64 now;
 
 	lockdep_assert_held(&core->lock);
 	if (READ_ONCE(core->gone))
 		return;
-	if (dom && !core->gen->global_swap) {
+	if (dom && !core->hw.gen->global_swap) {
 		if (!dom->run)
 			return;
 		first = dom - core->domains;
@@ -401,9 +340,9 @@ static void nvpc_engine_snap(struct nvpc_core *core, struct nvpc_domain *dom)
 	dom->snap = core->snap;
 	memcpy(dom->snap_acc, dom->acc, sizeof(dom->acc));
 	/* one swap per domain elsewhere: no walk over every domain */
-	if (!core->gen->global_swap)
+	if (!core->hw.gen->global_swap)
 		return;
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		struct nvpc_domain *d = &core->domains[i];
 
 		if (d == dom || !d->run)
@@ -471,14 +410,14 @@ static void nvpc_poll_work(struct work_struct *work)
 	unsigned int i;
 	bool more;
 
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		nvpc_lock(core, flags);
 		/* perf is between adds and dels: sample at the next poll */
 		if (!core->txn)
-			nvpc_engine_sample(core, core->gen->global_swap ? NULL :
-					  &core->domains[i]);
+			nvpc_engine_sample(core, core->hw.gen->global_swap ?
+					   NULL : &core->domains[i]);
 		nvpc_unlock(core, flags);
-		if (core->gen->global_swap)
+		if (core->hw.gen->global_swap)
 			break;
 		cond_resched();
 	}
@@ -504,13 +443,13 @@ static void nvpc_poll_update(struct nvpc_core *core)
 	u64 half, hz = 0, ns;
 	unsigned int i;
 
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		struct nvpc_domain *dom = &core->domains[i];
 
 		if (!dom->run)
 			continue;
 		bits = min(bits, dom->run->width(core));
-		hz = max3(hz, (u64)dom->desc->clock_hz,
+		hz = max3(hz, (u64)dom->hw->desc->clock_hz,
 			  max(dom->clock_hz, dom->period_hz));
 	}
 	half = BIT_ULL(bits - 1);
@@ -536,13 +475,13 @@ void nvpc_domain_program(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	unsigned int s;
 
-	dom->ctr_mode = nvpc_ctr_mode(core, dom);
-	core->gen->start(core, dom);
+	dom->hw->ctr_mode = nvpc_ctr_mode(core, dom);
+	core->hw.gen->start(&core->hw, dom->hw);
 	for (s = 0; s < NVPC_NR_SLOTS; s++)
-		if (core->gen->slots & BIT(s))
-			core->gen->program(core, dom, s);
-	memcpy(dom->hw_src, dom->src, sizeof(dom->src));
-	memcpy(dom->hw_op, dom->op, sizeof(dom->op));
+		if (core->hw.gen->slots & BIT(s))
+			core->hw.gen->program(&core->hw, dom->hw, s);
+	memcpy(dom->hw->hw_src, dom->hw->src, sizeof(dom->hw->src));
+	memcpy(dom->hw->hw_op, dom->hw->op, sizeof(dom->hw->op));
 	dom->sample_ns = ktime_get_ns();
 	dom->clock_win_ns = 0;
 }
@@ -556,10 +495,12 @@ void nvpc_domain_program(struct nvpc_core *core, struct nvpc_domain *dom)
  */
 void nvpc_domain_set_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	if (core->gen->shared_ctrl && dom->ctr_mode == nvpc_ctr_mode(core, dom))
+	u8 mode = nvpc_ctr_mode(core, dom);
+
+	if (core->hw.gen->shared_ctrl && dom->hw->ctr_mode == mode)
 		return;
-	dom->ctr_mode = nvpc_ctr_mode(core, dom);
-	core->gen->start(core, dom);
+	dom->hw->ctr_mode = mode;
+	core->hw.gen->start(&core->hw, dom->hw);
 }
 
 /**
@@ -578,10 +519,10 @@ void nvpc_shared_ctrl_begin(struct nvpc_core *core, struct nvpc_domain *self)
 {
 	unsigned int i;
 
-	if (!core->gen->shared_ctrl || core->ctrl_nest++)
+	if (!core->hw.gen->shared_ctrl || core->ctrl_nest++)
 		return;
-	core->ctrl_seq = core->ctrl_writes;
-	for (i = 0; i < core->nr_domains; i++) {
+	core->ctrl_seq = core->hw.ctrl_writes;
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		struct nvpc_domain *o = &core->domains[i];
 
 		if (o != self && o->run && o->run->ctrl_before)
@@ -598,11 +539,11 @@ void nvpc_shared_ctrl_end(struct nvpc_core *core, struct nvpc_domain *self)
 {
 	unsigned int i;
 
-	if (!core->gen->shared_ctrl)
+	if (!core->hw.gen->shared_ctrl)
 		return;
 	/* the outermost end, and the op wrote CTRL */
-	if (core->ctrl_nest == 1 && core->ctrl_writes != core->ctrl_seq) {
-		for (i = 0; i < core->nr_domains; i++) {
+	if (core->ctrl_nest == 1 && core->hw.ctrl_writes != core->ctrl_seq) {
+		for (i = 0; i < core->hw.nr_domains; i++) {
 			struct nvpc_domain *o = &core->domains[i];
 
 			if (o != self && o->run && o->run->ctrl_after)
@@ -621,10 +562,10 @@ static void nvpc_mode_update(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	unsigned int i;
 
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		struct nvpc_domain *d = &core->domains[i];
 
-		if ((d != dom && !core->gen->shared_ctrl) || !d->run ||
+		if ((d != dom && !core->hw.gen->shared_ctrl) || !d->run ||
 		    !d->run->set_ctr_mode)
 			continue;
 		nvpc_shared_ctrl_begin(core, d);
@@ -650,9 +591,9 @@ unsigned long nvpc_event_program(struct nvpc_core *core,
 	for_each_set_bit(s, &claims, NVPC_NR_SLOTS) {
 		if (nvpc_slots_programmed(dom, BIT(s)))
 			continue;
-		core->gen->program(core, dom, s);
-		dom->hw_src[s] = dom->src[s];
-		dom->hw_op[s] = dom->op[s];
+		core->hw.gen->program(&core->hw, dom->hw, s);
+		dom->hw->hw_src[s] = dom->hw->src[s];
+		dom->hw->hw_op[s] = dom->hw->op[s];
 		written |= BIT(s);
 	}
 	return written;
@@ -715,7 +656,7 @@ static void nvpc_commit(struct nvpc_core *core)
 	u64 now;
 
 	lockdep_assert_held(&core->lock);
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		dirty |= core->domains[i].dirty || core->domains[i].dirty_mode;
 		early |= core->domains[i].dirty_mode;
 	}
@@ -727,25 +668,25 @@ static void nvpc_commit(struct nvpc_core *core)
 	 * A counter mode is written to CTRL (shared by every domain on
 	 * NV30:NV40): read what the swap ended before any CTRL write
 	 */
-	if (early || core->gen->shared_ctrl)
-		nvpc_domains_collect(core, 0, core->nr_domains, now);
-	for (i = 0; i < core->nr_domains; i++)
+	if (early || core->hw.gen->shared_ctrl)
+		nvpc_domains_collect(core, 0, core->hw.nr_domains, now);
+	for (i = 0; i < core->hw.nr_domains; i++)
 		if (core->domains[i].dirty || core->domains[i].dirty_mode)
 			nvpc_domain_commit(core, &core->domains[i], now);
-	nvpc_domains_collect(core, 0, core->nr_domains, now);
+	nvpc_domains_collect(core, 0, core->hw.nr_domains, now);
 	list_for_each_entry_safe(event, tmp, &core->leaving, active_entry) {
 		nvpc_event_fold(event, event->hw.idx);
 		event->hw.flags &= ~NVPC_HW_LEAVING;
 		list_del_init(&event->active_entry);
 	}
-	for (i = 0; i < core->nr_domains; i++)
+	for (i = 0; i < core->hw.nr_domains; i++)
 		core->domains[i].leaving = 0;
 	/*
 	 * A domain started by this commit, or given a new counter mode
 	 * (CTRL written after the swap), begins a clean period for its new
 	 * events
 	 */
-	for (i = 0; i < core->nr_domains && early; i++)
+	for (i = 0; i < core->hw.nr_domains && early; i++)
 		core->domains[i].commit_seq = 0;
 	list_for_each_entry(event, &core->fresh, active_entry) {
 		struct nvpc_domain *dom = event->pmu_private;
@@ -809,7 +750,7 @@ int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
 		 READ_ONCE(dom->rec_state) == NVPC_REC_FAULTED &&
 		 !READ_ONCE(core->gone);
 	if (wedged) {
-		u32 st = core->gen->record_status(core, dom);
+		u32 st = core->hw.gen->record_status(&core->hw, dom->hw);
 
 		wedged = st != U32_MAX && (st & NVPC_RECORD_STATUS_FAULT);
 		if (!wedged)
@@ -826,13 +767,13 @@ int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
 	nvpc_unlock(core, flags);
 	if (wedged) {
 		nvpc_dbg(core, "domain %s is wedged by a record VM fault until PCOUNTER is reset (record_state faulted): no %s event on it\n",
-			 dom->name, mode->name);
+			 dom->hw->name, mode->name);
 		return -EIO;
 	}
 	if (!busy)
 		return 0;
 	nvpc_dbg(core, "domain %s is claimed for %s: no %s event on it\n",
-		 dom->name, held->name, mode->name);
+		 dom->hw->name, held->name, mode->name);
 	return -EBUSY;
 }
 
@@ -978,7 +919,7 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 			      rotating ? event->hw.config_base : 0);
 	if (idx < 0) {
 		nvpc_unlock(core, flags);
-		nvpc_dbg(core, "domain %s: no free slot\n", dom->name);
+		nvpc_dbg(core, "domain %s: no free slot\n", dom->hw->name);
 		return idx;
 	}
 	old_idx = event->hw.idx;
@@ -1080,8 +1021,8 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 		dom->dirty_mode |= !nvpc_domain_busy(dom);
 	}
 	for_each_set_bit(s, &claims, NVPC_NR_SLOTS) {
-		dom->src[s] = 0;
-		dom->op[s] = 0;
+		dom->hw->src[s] = 0;
+		dom->hw->op[s] = 0;
 	}
 	dom->dirty |= claims;
 	if (nvpc_slot_sets_mode(event))

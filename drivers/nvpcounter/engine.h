@@ -86,24 +86,12 @@ struct nvpc_record;
 
 /**
  * struct nvpc_domain - one counter domain as the engine runs it
- * @desc: the catalogue's description
- * @name: the domain's one name, in sysfs, the log and the sim's debugfs:
- *	"main.I" (before GF100), "hub.I", "gpcG.I" or "partP.I"
- * @dset: NVPC_DSET_ID_* of the domain's set
- * @unit: GPC or partition number (0 for hub/main domains)
- * @index: domain index inside its set
- * @base: GF100+: MMIO base of the domain's registers
- * @restarts: NV10:NV30: the generation's restarts of the counting
- *	process, numbered in CTR_STOP
+ * @hw: its hardware part: identity, register addresses and shadows (in
+ *	&nvpc_hw.domains)
  * @mode: the mode the domain is claimed for (its events' mode)
  * @run: the mode the hardware runs, NULL while the domain is stopped
  * @nr_claims: events holding the claim on @mode
  * @slots: the domain's live slot table (in &nvpc_core.slots)
- * @src: shadow of the four _SRC registers
- * @op: shadow of the four _OP registers
- * @hw_src: the _SRC values last written to the hardware
- * @hw_op: the _OP values last written to the hardware
- * @ctr_mode: the counter mode programmed (NVPC_MODE_* = CTR_MODE value)
  * @nr_cycles: events counting this domain's cycles
  * @dirty: slots whose registers wait for the transaction's commit
  * @dirty_mode: the domain's counter mode or running state waits for the
@@ -137,24 +125,13 @@ struct nvpc_record;
  * @stats: the counts sysfs shows
  */
 struct nvpc_domain {
-	const struct nvpc_domain_desc *desc;
-	char name[16];
-	u8 dset;
-	u8 unit;
-	u8 index;
-	u32 base;
-	u32 restarts;
+	struct nvpc_hw_domain *hw;
 
 	const struct nvpc_mode_ops *mode;
 	const struct nvpc_mode_ops *run;
 	unsigned int nr_claims;
 
 	struct nvpc_slots *slots;
-	u32 src[NVPC_NR_SLOTS];
-	u32 op[NVPC_NR_SLOTS];
-	u32 hw_src[NVPC_NR_SLOTS];
-	u32 hw_op[NVPC_NR_SLOTS];
-	u8 ctr_mode;
 	unsigned int nr_cycles;
 	u8 dirty;
 	bool dirty_mode;

@@ -44,13 +44,14 @@ static void nvpc_live_restarted(struct nvpc_domain *dom)
 static void nvpc_live_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 			     u64 now)
 {
-	u64 mask = BIT_ULL(core->gen->live_bits) - 1, ctr[NVPC_NR_CTRS];
+	u64 mask = BIT_ULL(core->hw.gen->live_bits) - 1, ctr[NVPC_NR_CTRS];
 	unsigned long used = nvpc_domain_used(dom);
 	u64 *last = dom->live->last, grow;
 	unsigned int i;
 
 	/* a restart that has not landed yet: nothing of it to fold */
-	if (core->gen->read(core, dom, used, ctr) == NVPC_QUAD_EMPTY)
+	if (core->hw.gen->read(&core->hw, dom->hw, used, ctr) ==
+	    NVPC_QUAD_EMPTY)
 		return;
 	for_each_set_bit(i, &used, NVPC_NR_CTRS) {
 		grow = (ctr[i] - last[i]) & mask;
@@ -78,7 +79,7 @@ static void nvpc_live_update(struct nvpc_core *core, struct nvpc_domain *dom,
 
 static void nvpc_live_stop(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	core->gen->stop(core, dom);
+	core->hw.gen->stop(&core->hw, dom->hw);
 }
 
 /* the live counters restart when reprogrammed: fold them first */
@@ -92,13 +93,13 @@ static void nvpc_live_commit_begin(struct nvpc_core *core, bool dirty)
 static void nvpc_live_ctrl_after(struct nvpc_core *core,
 				 struct nvpc_domain *dom)
 {
-	core->gen->restart(core, dom);
+	core->hw.gen->restart(&core->hw, dom->hw);
 	nvpc_live_restarted(dom);
 }
 
 static unsigned int nvpc_live_width(struct nvpc_core *core)
 {
-	return core->gen->live_bits;
+	return core->hw.gen->live_bits;
 }
 
 const struct nvpc_mode_ops nvpc_mode_live = {

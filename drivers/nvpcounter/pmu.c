@@ -110,7 +110,7 @@ static ssize_t identifier_show(struct device *dev,
 {
 	struct nvpc_core *core = to_nvpc_core(dev_get_drvdata(dev));
 
-	return sysfs_emit(buf, "%s %s\n", core->chip->name, core->bus_id);
+	return sysfs_emit(buf, "%s %s\n", core->hw.chip->name, core->bus_id);
 }
 static DEVICE_ATTR_RO(identifier);
 
@@ -279,7 +279,7 @@ static int nvpc_validate_group(struct nvpc_core *core,
 	ret = nvpc_group_check_samplers(core, event);
 	if (ret)
 		return ret;
-	fake = kcalloc(core->nr_domains, sizeof(*fake), GFP_KERNEL);
+	fake = kcalloc(core->hw.nr_domains, sizeof(*fake), GFP_KERNEL);
 	if (!fake)
 		return -ENOMEM;
 	if (leader->pmu == event->pmu)
@@ -741,7 +741,7 @@ static const char * const nvpc_dset_prefix[] = {
 /* the named events of GPC and partition domains count every unit */
 static const char *nvpc_event_units(struct nvpc_core *core, u8 dset)
 {
-	return core->gen->unit_sets && dset != NVPC_DSET_ID_HUB ?
+	return core->hw.gen->unit_sets && dset != NVPC_DSET_ID_HUB ?
 	       ",allunits" : "";
 }
 
@@ -751,9 +751,9 @@ static const char *nvpc_event_units(struct nvpc_core *core, u8 dset)
  */
 static int nvpc_events_build(struct nvpc_core *core)
 {
-	const struct nvpc_chip_desc *chip = core->chip;
+	const struct nvpc_chip_desc *chip = core->hw.chip;
 	unsigned int nsig = nvpc_catalog_nr_signals(chip);
-	unsigned int max = core->nr_domains + nsig, n = 0, i;
+	unsigned int max = core->hw.nr_domains + nsig, n = 0, i;
 	char name[64], str[96];
 	int ret;
 
@@ -765,14 +765,14 @@ static int nvpc_events_build(struct nvpc_core *core)
 	if (!core->events_attr_mem || !core->events_group.attrs)
 		return -ENOMEM;
 
-	for (i = 0; i < core->nr_domains; i++) {
-		struct nvpc_domain *dom = &core->domains[i];
+	for (i = 0; i < core->hw.nr_domains; i++) {
+		const struct nvpc_hw_domain *dom = &core->hw.domains[i];
 
 		if (dom->unit)
 			continue;
 		snprintf(name, sizeof(name), "%sd%u_cycles",
-			 core->gen->unit_sets ? nvpc_dset_prefix[dom->dset] : "",
-			 dom->index);
+			 core->hw.gen->unit_sets ?
+			 nvpc_dset_prefix[dom->dset] : "", dom->index);
 		snprintf(str, sizeof(str), "dset=%u,dom=%u,cycles%s", dom->dset,
 			 dom->index, nvpc_event_units(core, dom->dset));
 		ret = nvpc_event_attr_add(core, &n, name, str);
@@ -865,7 +865,7 @@ int nvpc_pmu_register(struct nvpc_core *core)
 	ret = perf_pmu_register(&core->pmu, core->name, -1);
 	if (ret)
 		goto err_cpuhp;
-	ret = sysfs_create_link(&core->pmu.dev->kobj, &core->dev->kobj,
+	ret = sysfs_create_link(&core->pmu.dev->kobj, &core->hw.dev->kobj,
 				"device");
 	if (ret)
 		goto err_pmu;

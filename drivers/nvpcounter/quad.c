@@ -31,7 +31,7 @@ static bool nvpc_quad_poll(struct nvpc_core *core, struct nvpc_domain *dom,
 {
 	unsigned long used = nvpc_domain_used(dom);
 	u64 ctr[NVPC_NR_CTRS] = { 0 };
-	u32 state = core->gen->read(core, dom, used, ctr);
+	u32 state = core->hw.gen->read(&core->hw, dom->hw, used, ctr);
 	unsigned int i;
 
 	/* the backend found the device gone during the reads */
@@ -42,7 +42,7 @@ static bool nvpc_quad_poll(struct nvpc_core *core, struct nvpc_domain *dom,
 	if (state == NVPC_QUAD_OVERFLOW) {
 		/* the visible set is the newest; the one before is lost */
 		dom->stats.lost_periods++;
-		core->gen->ack(core, dom);
+		core->hw.gen->ack(&core->hw, dom->hw);
 		dom->clock_win_ns = 0;
 	} else if (ctr[NVPC_CTR_CYCLES] != U32_MAX) {
 		nvpc_clock_measure(dom, ctr[NVPC_CTR_CYCLES], now);
@@ -53,14 +53,14 @@ static bool nvpc_quad_poll(struct nvpc_core *core, struct nvpc_domain *dom,
 		if (ctr[i] == U32_MAX) {
 			/* the true count is unknown: never add it */
 			dom->stats.saturations++;
-			dev_warn_ratelimited(core->dev,
+			dev_warn_ratelimited(core->hw.dev,
 					     "%s: domain %s: counter %u saturated, period left out\n",
-					     core->name, dom->name, i);
+					     core->name, dom->hw->name, i);
 			continue;
 		}
 		dom->acc[i] += ctr[i];
 	}
-	core->gen->ack(core, dom);
+	core->hw.gen->ack(&core->hw, dom->hw);
 	return false;
 }
 
@@ -69,7 +69,7 @@ static bool nvpc_quad_pulsed(struct nvpc_core *core)
 {
 	unsigned int i;
 
-	for (i = 0; i < core->nr_domains; i++)
+	for (i = 0; i < core->hw.nr_domains; i++)
 		if (core->domains[i].swapped)
 			return true;
 	return false;
@@ -79,8 +79,8 @@ static bool nvpc_quad_pulsed(struct nvpc_core *core)
 static void nvpc_quad_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 			     u64 now)
 {
-	if (!core->gen->global_swap || !nvpc_quad_pulsed(core))
-		core->gen->trigger_swap(core, dom);
+	if (!core->hw.gen->global_swap || !nvpc_quad_pulsed(core))
+		core->hw.gen->trigger_swap(&core->hw, dom->hw);
 	dom->swapped = true;
 }
 
@@ -93,7 +93,7 @@ static void nvpc_quad_sample(struct nvpc_core *core, struct nvpc_domain *dom,
  */
 static void nvpc_quad_commit_begin(struct nvpc_core *core, bool dirty)
 {
-	const struct nvpc_gen_ops *gen = core->gen;
+	const struct nvpc_gen_ops *gen = core->hw.gen;
 	struct perf_event *event;
 	bool any = false;
 	unsigned int i;
@@ -105,7 +105,7 @@ static void nvpc_quad_commit_begin(struct nvpc_core *core, bool dirty)
 
 		dom->swapped = dom->run == &nvpc_mode_quad;
 	}
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		struct nvpc_domain *d = &core->domains[i];
 
 		d->swapped |= d->run && d->leaving;
@@ -113,23 +113,23 @@ static void nvpc_quad_commit_begin(struct nvpc_core *core, bool dirty)
 	}
 	if (!any)
 		return;
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		struct nvpc_domain *d = &core->domains[i];
 
 		if (!gen->global_swap) {
 			if (d->swapped)
-				gen->trigger_swap(core, d);
+				gen->trigger_swap(&core->hw, d->hw);
 			continue;
 		}
 		/* one pulse swaps every running quad-mode domain */
 		d->swapped = d->run == &nvpc_mode_quad;
 		if (d->run && any) {
-			gen->trigger_swap(core, d);
+			gen->trigger_swap(&core->hw, d->hw);
 			any = false;
 		}
 	}
 	/* the period of the events added starts at this swap */
-	for (i = 0; i < core->nr_domains; i++)
+	for (i = 0; i < core->hw.nr_domains; i++)
 		if (core->domains[i].swapped)
 			core->domains[i].commit_seq = core->txn_seq + 1;
 }
@@ -145,9 +145,9 @@ static void nvpc_quad_fresh(struct nvpc_core *core, struct nvpc_domain *dom)
 
 	if (dom->commit_seq == core->txn_seq + 1)
 		return;
-	nvpc_engine_sample(core, core->gen->global_swap ? NULL : dom);
-	for (i = 0; i < core->nr_domains; i++)
-		if (core->gen->global_swap ? !!core->domains[i].run :
+	nvpc_engine_sample(core, core->hw.gen->global_swap ? NULL : dom);
+	for (i = 0; i < core->hw.nr_domains; i++)
+		if (core->hw.gen->global_swap ? !!core->domains[i].run :
 					     &core->domains[i] == dom)
 			core->domains[i].commit_seq = core->txn_seq + 1;
 }
@@ -160,7 +160,7 @@ static void nvpc_quad_update(struct nvpc_core *core, struct nvpc_domain *dom,
 
 static void nvpc_quad_stop(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	core->gen->stop(core, dom);
+	core->hw.gen->stop(&core->hw, dom->hw);
 }
 
 /* the counters a sample must catch before they are half full */

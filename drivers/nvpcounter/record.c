@@ -216,7 +216,7 @@ static void nvpc_record_window(struct nvpc_core *core, struct nvpc_domain *dom,
 {
 	unsigned int flat = dom - core->domains;
 
-	switch (core->gen->record) {
+	switch (core->hw.gen->record) {
 	case NVPC_REC_LOW4G:
 		*va = NVPC_REC_G84_BASE + (u64)flat * NVPC_REC_G84_WINDOW;
 		*size = NVPC_REC_G84_WINDOW;
@@ -297,7 +297,7 @@ static bool nvpc_record_unquiet(struct nvpc_core *core, struct nvpc_rec_buf *q,
 
 	if (!q || !q->unquiet)
 		return false;
-	st = core->gen->record_status(core, dom);
+	st = core->hw.gen->record_status(&core->hw, dom->hw);
 	if (st != U32_MAX && ((st & NVPC_RECORD_STATUS_FAULT) ||
 			      (st & NVPC_RECORD_STATUS_POS) != q->halt_pos))
 		q->unquiet = false;
@@ -316,7 +316,7 @@ u64 nvpc_record_aux_max(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	u64 va, window;
 
-	if (!core->gen->record || !core->rec_max_pages)
+	if (!core->hw.gen->record || !core->rec_max_pages)
 		return 0;
 	nvpc_record_window(core, dom, &va, &window);
 	return min_t(u64, window,
@@ -327,10 +327,10 @@ u64 nvpc_record_aux_max(struct nvpc_core *core, struct nvpc_domain *dom)
 static int nvpc_record_sig(struct nvpc_core *core, struct nvpc_domain *dom,
 			   const char *what, unsigned int n, u32 sig)
 {
-	if (sig < dom->desc->nr_signals)
+	if (sig < dom->hw->desc->nr_signals)
 		return 0;
 	nvpc_dbg(core, "%s%u 0x%x: domain %s has 0x%x signals\n", what, n, sig,
-		 dom->name, dom->desc->nr_signals);
+		 dom->hw->name, dom->hw->desc->nr_signals);
 	return -EINVAL;
 }
 
@@ -351,10 +351,10 @@ static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
 		nvpc_dbg(core, "record events take no slot, cycles or mode\n");
 		return -EINVAL;
 	}
-	if (opbits & ~core->gen->opbits[NVPC_SLOT_STOP]) {
+	if (opbits & ~core->hw.gen->opbits[NVPC_SLOT_STOP]) {
 		nvpc_dbg(core, "opbits 0x%x: STOP of %s takes 0x%x\n",
-			 opbits >> 16, core->gen->name,
-			 core->gen->opbits[NVPC_SLOT_STOP] >> 16);
+			 opbits >> 16, core->hw.gen->name,
+			 core->hw.gen->opbits[NVPC_SLOT_STOP] >> 16);
 		return -EINVAL;
 	}
 	/*
@@ -395,12 +395,12 @@ static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
 	}
 	if (p->periodic && !(config & input)) {
 		/* STOP from the domain's PERIODIC signal */
-		int id = nvpc_catalog_trailer_id(core->chip, dom->desc,
+		int id = nvpc_catalog_trailer_id(core->hw.chip, dom->hw->desc,
 						 NVPC_TRAILER_PERIODIC, 0);
 
 		if (id < 0) {
 			nvpc_dbg(core, "domain %s has no PERIODIC signal\n",
-				 dom->name);
+				 dom->hw->name);
 			return -EINVAL;
 		}
 		p->src[NVPC_SLOT_STOP] = id;
@@ -448,9 +448,9 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 			 event->attr.config);
 		return -EINVAL;
 	}
-	if (!core->gen->record) {
+	if (!core->hw.gen->record) {
 		nvpc_dbg(core, "%s has no record mode (G84+)\n",
-			 core->chip->name);
+			 core->hw.chip->name);
 		return -EOPNOTSUPP;
 	}
 	if (event->group_leader != event) {
@@ -474,7 +474,7 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 		goto err;
 	/* the backend is there while @gone is clear under @active_lock */
 	mutex_lock(&core->active_lock);
-	ops = core->gone ? NULL : core->ndev->ops;
+	ops = core->gone ? NULL : core->hw.ndev->ops;
 	if (core->gone) {
 		nvpc_dbg(core, "device is gone\n");
 		ret = -ENODEV;
@@ -483,7 +483,7 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 		nvpc_dbg(core, "the backend cannot map memory for the GPU: no record mode\n");
 		ret = -EOPNOTSUPP;
 	} else {
-		ret = ops->record_bind(core->ndev->priv, &rec->prog.chan,
+		ret = ops->record_bind(core->hw.ndev->priv, &rec->prog.chan,
 				       &rec->prog.dma);
 		if (ret) {
 			nvpc_dbg(core, "the backend binds no channel: %d\n",
@@ -510,11 +510,11 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 		goto err;
 	nvpc_lock(core, flags);
 	ret = -EBUSY;
-	for (i = 0; i < core->nr_domains; i++) {
-		if (core->gen->record == NVPC_REC_MAIN &&
+	for (i = 0; i < core->hw.nr_domains; i++) {
+		if (core->hw.gen->record == NVPC_REC_MAIN &&
 		    core->domains[i].rec) {
 			nvpc_dbg(core, "%s records: GF100+ packets carry no domain, one domain records at a time\n",
-				 core->domains[i].name);
+				 core->domains[i].hw->name);
 			goto err_unlock;
 		}
 	}
@@ -594,8 +594,8 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 	nvpc_record_window(core, dom, &buf->va, &buf->window);
 	if (buf->size > nvpc_record_aux_max(core, dom)) {
 		nvpc_dbg(core, "AUX area of %llu bytes: %s takes %llu (record_aux_max: the GPU window holds %llu)\n",
-			 buf->size, dom->name, nvpc_record_aux_max(core, dom),
-			 buf->window);
+			 buf->size, dom->hw->name,
+			 nvpc_record_aux_max(core, dom), buf->window);
 		goto err;
 	}
 	mutex_lock(&core->active_lock);
@@ -614,8 +614,8 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 			 buf->va);
 		goto err_unlock;
 	}
-	ret = core->ndev->ops->record_map(core->ndev->priv, buf->va,
-					  buf->window, pages, nr_pages);
+	ret = core->hw.ndev->ops->record_map(core->hw.ndev->priv, buf->va,
+					     buf->window, pages, nr_pages);
 	if (ret) {
 		nvpc_dbg(core, "the backend cannot map the AUX area at 0x%llx: %d\n",
 			 buf->va, ret);
@@ -647,7 +647,7 @@ static void nvpc_record_unmap(struct nvpc_core *core, struct nvpc_rec_buf *buf)
 {
 	if (!buf->mapped)
 		return;
-	core->ndev->ops->record_unmap(core->ndev->priv, buf->va);
+	core->hw.ndev->ops->record_unmap(core->hw.ndev->priv, buf->va);
 	buf->mapped = false;
 }
 
@@ -681,15 +681,15 @@ void nvpc_record_free_aux(void *priv)
 	}
 	nvpc_unlock(core, flags);
 	if (q)
-		ret = core->ndev->ops->record_map(core->ndev->priv, q->va,
-						  q->window, &q->page, 1);
+		ret = core->hw.ndev->ops->record_map(core->hw.ndev->priv, q->va,
+						     q->window, &q->page, 1);
 	nvpc_lock(core, flags);
 	if (q && !ret) {
 		buf->mapped = false;
 		q->mapped = true;
 	} else if (q) {
-		dev_warn_ratelimited(core->dev, "%s: %s: no scratch mapping (%d): a packet still outgoing will fault\n",
-				     core->name, buf->dom->name, ret);
+		dev_warn_ratelimited(core->hw.dev, "%s: %s: no scratch mapping (%d): a packet still outgoing will fault\n",
+				     core->name, buf->dom->hw->name, ret);
 	}
 	nvpc_record_unmap(core, buf);
 	if (buf->owner)
@@ -734,10 +734,10 @@ static u32 nvpc_record_room(struct nvpc_record *rec)
 static void nvpc_record_sync(struct nvpc_core *core, struct nvpc_record *rec,
 			     u64 x, u64 len, bool for_cpu)
 {
-	const struct nvpc_backend_ops *ops = core->ndev->ops;
+	const struct nvpc_backend_ops *ops = core->hw.ndev->ops;
 
 	if (len && ops->record_sync)
-		ops->record_sync(core->ndev->priv, rec->buf->va,
+		ops->record_sync(core->hw.ndev->priv, rec->buf->va,
 				 rec->win_off + x, len, for_cpu);
 }
 
@@ -745,9 +745,9 @@ static void nvpc_record_sync(struct nvpc_core *core, struct nvpc_record *rec,
 static void nvpc_record_hw_on(struct nvpc_core *core, struct nvpc_record *rec)
 {
 	if (!rec->hw_on && !core->nr_rec_hw++)
-		core->gen->record_bind(core, &rec->prog);
+		core->hw.gen->record_bind(&core->hw, &rec->prog);
 	rec->hw_on = true;
-	core->gen->record_setup(core, rec->dom, &rec->prog);
+	core->hw.gen->record_setup(&core->hw, rec->dom->hw, &rec->prog);
 }
 
 /*
@@ -761,9 +761,10 @@ static void nvpc_record_hw_off(struct nvpc_core *core, struct nvpc_record *rec)
 	u32 st;
 
 	if (!core->gone) {
-		core->gen->stop(core, rec->dom);
+		core->hw.gen->stop(&core->hw, rec->dom->hw);
 		if (rec->hw_on) {
-			st = core->gen->record_status(core, rec->dom);
+			st = core->hw.gen->record_status(&core->hw,
+							 rec->dom->hw);
 			q->halt_pos = st & NVPC_RECORD_STATUS_POS;
 			q->unquiet = st == U32_MAX ||
 				     !(st & NVPC_RECORD_STATUS_FAULT);
@@ -807,7 +808,8 @@ static bool nvpc_record_arm(struct nvpc_core *core, struct nvpc_record *rec,
 	if (full || !rec->hw_on)
 		nvpc_record_hw_on(core, rec);
 	else
-		core->gen->record_restart(core, rec->dom, &rec->prog);
+		core->hw.gen->record_restart(&core->hw, rec->dom->hw,
+					     &rec->prog);
 	return true;
 }
 
@@ -859,8 +861,8 @@ static void nvpc_record_fault(struct nvpc_core *core, struct nvpc_record *rec,
 	nvpc_record_publish(core, rec, n, PERF_AUX_FLAG_TRUNCATED);
 	WRITE_ONCE(dom->stats.record_faults, dom->stats.record_faults + 1);
 	WRITE_ONCE(dom->rec_state, NVPC_REC_FAULTED);
-	dev_err_ratelimited(core->dev, "%s: %s: VM fault writing record packets: the domain is wedged until PCOUNTER is reset\n",
-			    core->name, dom->name);
+	dev_err_ratelimited(core->hw.dev, "%s: %s: VM fault writing record packets: the domain is wedged until PCOUNTER is reset\n",
+			    core->name, dom->hw->name);
 }
 
 /*
@@ -874,17 +876,18 @@ static void nvpc_record_fault(struct nvpc_core *core, struct nvpc_record *rec,
 static int nvpc_record_pos(struct nvpc_core *core, struct nvpc_record *rec,
 			   u32 *x_now)
 {
-	u32 st = core->gen->record_status(core, rec->dom);
+	u32 st = core->hw.gen->record_status(&core->hw, rec->dom->hw);
 
-	if (st == U32_MAX && (READ_ONCE(core->gone) ||
-			      nvpc_rd32(core->ndev, NVPC_PMC_BOOT_0) == U32_MAX))
+	if (st == U32_MAX &&
+	    (READ_ONCE(core->gone) ||
+	     nvpc_rd32(core->hw.ndev, NVPC_PMC_BOOT_0) == U32_MAX))
 		return -ENODEV;
 	*x_now = (st & NVPC_RECORD_STATUS_POS) - rec->prog.start;
 	/* the packets are in memory before the position says so */
 	dma_rmb();
 	if (*x_now > rec->x_max + rec->prog.pkt || *x_now < rec->x_pub) {
-		dev_err_ratelimited(core->dev, "%s: %s: record position 0x%x outside 0x%x..0x%x\n",
-				    core->name, rec->dom->name, *x_now,
+		dev_err_ratelimited(core->hw.dev, "%s: %s: record position 0x%x outside 0x%x..0x%x\n",
+				    core->name, rec->dom->hw->name, *x_now,
 				    rec->x_pub, rec->x_max + rec->prog.pkt);
 		*x_now = rec->x_pub;
 		return -ERANGE;
@@ -934,7 +937,7 @@ static bool nvpc_record_pos_bad(struct nvpc_core *core,
  */
 static bool nvpc_record_wedged(struct nvpc_record *rec, u32 x_now, u64 now)
 {
-	u64 hz = max(rec->dom->clock_hz, rec->dom->desc->clock_hz), due;
+	u64 hz = max(rec->dom->clock_hz, rec->dom->hw->desc->clock_hz), due;
 	u32 pkt = rec->prog.pkt;
 
 	if (x_now > rec->x_watch)
@@ -969,7 +972,7 @@ static void nvpc_record_probation_end(struct nvpc_core *core,
 	nvpc_record_sync(core, rec, rec->prog.pkt, rec->x_max, false);
 	rec->prog.limit = rec->prog.start + rec->x_max;
 	rec->moved_ns = now;
-	core->gen->record_restart(core, rec->dom, &rec->prog);
+	core->hw.gen->record_restart(&core->hw, rec->dom->hw, &rec->prog);
 }
 
 /*
@@ -980,7 +983,7 @@ static void nvpc_record_probation_end(struct nvpc_core *core,
  */
 static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 {
-	const struct nvpc_gen_ops *gen = core->gen;
+	const struct nvpc_gen_ops *gen = core->hw.gen;
 	struct nvpc_domain *dom = rec->dom;
 	u32 x_now, n, x2, old_max;
 	u64 now = ktime_get_ns();
@@ -1008,7 +1011,7 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	stopped = at_limit || (rec->x_suspect && x_now == rec->x_suspect);
 	if (!stopped && nvpc_record_wedged(rec, x_now, now)) {
 		nvpc_dbg(core, "%s: no packet for long after a LIMIT raise: restarting\n",
-			 dom->name);
+			 dom->hw->name);
 		stopped = true;
 	}
 	if (n)
@@ -1025,10 +1028,11 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 		rec->moved_ns = now;
 		nvpc_record_sync(core, rec, old_max + rec->prog.pkt,
 				 rec->x_max - old_max, false);
-		gen->record_limit(core, dom, rec->prog.start + rec->x_max);
+		gen->record_limit(&core->hw, dom->hw,
+				  rec->prog.start + rec->x_max);
 		/* passed the old last slot: maybe before the raise */
-		x2 = (gen->record_status(core, dom) & NVPC_RECORD_STATUS_POS) -
-		     rec->prog.start;
+		x2 = (gen->record_status(&core->hw, dom->hw) &
+		      NVPC_RECORD_STATUS_POS) - rec->prog.start;
 		if (x2 > old_max)
 			rec->x_suspect = old_max + rec->prog.pkt;
 		else if (x2 == old_max)
@@ -1102,7 +1106,8 @@ static u64 nvpc_record_period(struct nvpc_record *rec, u64 now)
 		rate = div64_u64((rec->bytes - rec->last_bytes) * NSEC_PER_SEC,
 				 dt);
 	if (rec->prog.periodic_stop) {
-		hz = max_t(u64, rec->dom->clock_hz, rec->dom->desc->clock_hz);
+		hz = max_t(u64, rec->dom->clock_hz,
+			   rec->dom->hw->desc->clock_hz);
 		rate = max(rate, div_u64(hz * rec->prog.pkt,
 					 NVPC_PERIODIC_CLOCKS(rec->prog.periodic)));
 	}
@@ -1160,7 +1165,7 @@ enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
 static bool nvpc_record_wedged_hw(struct nvpc_core *core,
 				  struct nvpc_domain *dom)
 {
-	u32 st = core->gen->record_status(core, dom);
+	u32 st = core->hw.gen->record_status(&core->hw, dom->hw);
 
 	/* all-ones: a GPU that stopped answering, not a wedge */
 	if (st == U32_MAX || !(st & NVPC_RECORD_STATUS_FAULT))
@@ -1202,12 +1207,12 @@ void nvpc_record_start(struct perf_event *event)
 	nvpc_unlock(core, flags);
 	event->hw.state = PERF_HES_STOPPED;
 	if (why) {
-		nvpc_dbg(core, "%s: %s\n", dom->name, why);
+		nvpc_dbg(core, "%s: %s\n", dom->hw->name, why);
 		return;
 	}
 	if (!READ_ONCE(rec->owned)) {
 		nvpc_dbg(core, "%s: the event mapped no AUX area of its own\n",
-			 dom->name);
+			 dom->hw->name);
 		return;
 	}
 	buf = perf_aux_output_begin(&rec->handle, event);
@@ -1241,7 +1246,7 @@ void nvpc_record_start(struct perf_event *event)
 
 refuse:
 	nvpc_unlock(core, flags);
-	nvpc_dbg(core, "%s: %s\n", dom->name, why);
+	nvpc_dbg(core, "%s: %s\n", dom->hw->name, why);
 	perf_aux_output_flag(&rec->handle, PERF_AUX_FLAG_TRUNCATED);
 	perf_aux_output_end(&rec->handle, 0);
 }
@@ -1378,7 +1383,7 @@ static void nvpc_record_txn_end(struct nvpc_core *core)
 	unsigned int i;
 
 	/* most transactions park nothing: no lock, no scan */
-	for (i = 0; i < core->nr_domains && READ_ONCE(core->rec_parked);
+	for (i = 0; i < core->hw.nr_domains && READ_ONCE(core->rec_parked);
 	     i++) {
 		struct nvpc_record *rec;
 
@@ -1422,7 +1427,7 @@ void nvpc_record_detach(struct nvpc_core *core)
 	struct nvpc_rec_buf *buf;
 	unsigned int i;
 
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		struct nvpc_record *rec = core->domains[i].rec;
 
 		if (rec && rec->hw_on && !core->gone)

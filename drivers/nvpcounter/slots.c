@@ -46,9 +46,9 @@ static int nvpc_check_mode(struct nvpc_core *core, struct nvpc_domain *dom,
 	unsigned int mode = FIELD_GET(NVPC_CFG_MODE, config);
 	unsigned int j, nb = nvpc_mode_nr_bsigs(mode);
 
-	if (mode && !(core->gen->modes & BIT(mode))) {
+	if (mode && !(core->hw.gen->modes & BIT(mode))) {
 		nvpc_dbg(core, "counter mode %u: not on a %s\n", mode,
-			 core->gen->name);
+			 core->hw.gen->name);
 		return -EINVAL;
 	}
 	if (config2 & ~(nb ? GENMASK_ULL(8 * nb - 1, 0) : 0)) {
@@ -59,9 +59,9 @@ static int nvpc_check_mode(struct nvpc_core *core, struct nvpc_domain *dom,
 	for (j = 0; j < nb; j++) {
 		u32 sig = (config2 >> (8 * j)) & 0xff;
 
-		if (sig >= dom->desc->nr_signals) {
+		if (sig >= dom->hw->desc->nr_signals) {
 			nvpc_dbg(core, "bsig%u 0x%x: domain has 0x%x signals\n",
-				 j, sig, dom->desc->nr_signals);
+				 j, sig, dom->hw->desc->nr_signals);
 			return -EINVAL;
 		}
 	}
@@ -100,9 +100,9 @@ int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
 	for (j = 0; j < 4; j++) {
 		u32 sig = (config >> (8 * j)) & 0xff;
 
-		if (sig >= dom->desc->nr_signals) {
+		if (sig >= dom->hw->desc->nr_signals) {
 			nvpc_dbg(core, "sig%u 0x%x: domain has 0x%x signals\n",
-				 j, sig, dom->desc->nr_signals);
+				 j, sig, dom->hw->desc->nr_signals);
 			return -EINVAL;
 		}
 	}
@@ -159,14 +159,15 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 			 slot);
 		return -EINVAL;
 	}
-	if (slot && !(core->gen->slots & BIT(slot - 1))) {
+	if (slot && !(core->hw.gen->slots & BIT(slot - 1))) {
 		nvpc_dbg(core, "slot %u: a %s counts only its EVENT input\n",
-			 slot, core->gen->name);
+			 slot, core->hw.gen->name);
 		return -EINVAL;
 	}
-	if (opbits & ~core->gen->opbits[slot ? slot - 1 : NVPC_SLOT_EVENT]) {
+	if (opbits & ~core->hw.gen->opbits[slot ? slot - 1 : NVPC_SLOT_EVENT]) {
 		nvpc_dbg(core, "op bits 0x%x: not on this slot of a %s\n",
-			 (u32)FIELD_GET(NVPC_OP_BITS, opbits), core->gen->name);
+			 (u32)FIELD_GET(NVPC_OP_BITS, opbits),
+			 core->hw.gen->name);
 		return -EINVAL;
 	}
 	return nvpc_check_mode(core, dom, config, config2);
@@ -182,9 +183,9 @@ static bool nvpc_shared_mode_ok(struct nvpc_core *core,
 {
 	unsigned int d;
 
-	if (!core->gen->shared_ctrl)
+	if (!core->hw.gen->shared_ctrl)
 		return true;
-	for (d = 0; d < core->nr_domains; d++) {
+	for (d = 0; d < core->hw.nr_domains; d++) {
 		struct nvpc_slots *t = &tables[d];
 
 		if (t == self)
@@ -206,7 +207,7 @@ static int nvpc_slot_fit_mode(struct nvpc_core *core, struct nvpc_slots *tables,
 {
 	unsigned int s;
 
-	*claims = nvpc_mode_use[mode].claims & core->gen->slots;
+	*claims = nvpc_mode_use[mode].claims & core->hw.gen->slots;
 	for_each_set_bit(s, claims, NVPC_NR_SLOTS)
 		if (t->ev[s])
 			return -ENOSPC;
@@ -223,7 +224,7 @@ static bool nvpc_slot_fits(struct nvpc_core *core, struct nvpc_slots *tables,
 	u32 opbits = FIELD_PREP(NVPC_OP_BITS,
 				FIELD_GET(NVPC_CFG_OPBITS, config));
 
-	if ((want && s != want - 1) || !(core->gen->slots & BIT(s)) ||
+	if ((want && s != want - 1) || !(core->hw.gen->slots & BIT(s)) ||
 	    t->ev[s])
 		return false;
 	/*
@@ -354,35 +355,35 @@ void nvpc_slot_regs(struct nvpc_core *core, struct nvpc_domain *dom,
 	u16 tt = FIELD_GET(NVPC_CFG_OP, config);
 	u32 op = (tt ? tt : NVPC_OP_ARG0) |
 		 FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, config));
+	u32 *src = dom->hw->src, *ops = dom->hw->op;
 
 	switch (FIELD_GET(NVPC_CFG_MODE, config)) {
 	case NVPC_MODE_SINGLE:
 		core->modes[NVPC_CLAIM_WINDOW]->regs(dom, event);
 		break;
 	case NVPC_MODE_EVENT_B6:
-		dom->src[NVPC_SLOT_EVENT] = (lower_32_bits(config) & 0xffff) |
-					    b6hi;
-		dom->op[NVPC_SLOT_EVENT] = op;
-		dom->src[NVPC_SLOT_START] = bsrc;
-		dom->op[NVPC_SLOT_START] = 0;
+		src[NVPC_SLOT_EVENT] = (lower_32_bits(config) & 0xffff) | b6hi;
+		ops[NVPC_SLOT_EVENT] = op;
+		src[NVPC_SLOT_START] = bsrc;
+		ops[NVPC_SLOT_START] = 0;
 		break;
 	case NVPC_MODE_EVENT_B4:
-		dom->src[NVPC_SLOT_EVENT] = lower_32_bits(config);
-		dom->op[NVPC_SLOT_EVENT] = op;
+		src[NVPC_SLOT_EVENT] = lower_32_bits(config);
+		ops[NVPC_SLOT_EVENT] = op;
 		fallthrough;
 	case NVPC_MODE_EXTRA_B4:
-		dom->src[NVPC_SLOT_START] = bsrc;
-		dom->op[NVPC_SLOT_START] = 0;
+		src[NVPC_SLOT_START] = bsrc;
+		ops[NVPC_SLOT_START] = 0;
 		break;
 	case NVPC_MODE_EXTRA_B6:
-		dom->src[NVPC_SLOT_START] = bsrc;
-		dom->op[NVPC_SLOT_START] = 0;
-		dom->src[NVPC_SLOT_EVENT] = b6hi;
-		dom->op[NVPC_SLOT_EVENT] = 0;
+		src[NVPC_SLOT_START] = bsrc;
+		ops[NVPC_SLOT_START] = 0;
+		src[NVPC_SLOT_EVENT] = b6hi;
+		ops[NVPC_SLOT_EVENT] = 0;
 		break;
 	default:
-		dom->src[event->hw.idx] = lower_32_bits(config);
-		dom->op[event->hw.idx] = op;
+		src[event->hw.idx] = lower_32_bits(config);
+		ops[event->hw.idx] = op;
 		break;
 	}
 }
@@ -398,9 +399,9 @@ u8 nvpc_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom)
 {
 	unsigned int d;
 
-	if (!core->gen->shared_ctrl)
+	if (!core->hw.gen->shared_ctrl)
 		return dom->slots->mode;
-	for (d = 0; d < core->nr_domains; d++)
+	for (d = 0; d < core->hw.nr_domains; d++)
 		if (core->slots[d].mode)
 			return core->slots[d].mode;
 	return NVPC_MODE_SIMPLE;
@@ -414,10 +415,11 @@ u8 nvpc_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom)
  */
 bool nvpc_slots_programmed(struct nvpc_domain *dom, unsigned long claims)
 {
+	const struct nvpc_hw_domain *hw = dom->hw;
 	unsigned int s;
 
 	for_each_set_bit(s, &claims, NVPC_NR_SLOTS)
-		if (dom->src[s] != dom->hw_src[s] || dom->op[s] != dom->hw_op[s])
+		if (hw->src[s] != hw->hw_src[s] || hw->op[s] != hw->hw_op[s])
 			return false;
 	return true;
 }

@@ -94,16 +94,16 @@ static int nvpc_domain_hw(struct nvpc_domain_kobj *dk,
 
 	if (!perfmon_capable()) {
 		nvpc_dbg(core, "domains/%s: the hardware's state is for CAP_PERFMON\n",
-			 dk->dom->name);
+			 dk->dom->hw->name);
 		return -EACCES;
 	}
 	nvpc_lock(core, flags);
 	if (READ_ONCE(core->gone))
 		ret = -ENODEV;
 	else if (st)
-		core->gen->state(core, dk->dom, st);
+		core->hw.gen->state(&core->hw, dk->dom->hw, st);
 	else
-		nvpc_gen_read_status(core, dk->dom, status);
+		nvpc_gen_read_status(&core->hw, dk->dom->hw, status);
 	nvpc_unlock(core, flags);
 	return ret;
 }
@@ -119,11 +119,11 @@ static ssize_t _name##_show(struct kobject *kobj,			\
 }									\
 static struct kobj_attribute nvpc_dom_attr_##_name = __ATTR_RO(_name)
 
-NVPC_DOM_SHOW(clock, "%s", dom->desc->clock);
+NVPC_DOM_SHOW(clock, "%s", dom->hw->desc->clock);
 NVPC_DOM_SHOW(clock_hz, "%llu", READ_ONCE(dom->clock_hz));
-NVPC_DOM_SHOW(nominal_hz, "%u", dom->desc->clock_hz);
-NVPC_DOM_SHOW(signals, "%u", dom->desc->nr_signals);
-NVPC_DOM_SHOW(trailer_base, "0x%02x", dom->desc->trailer_base);
+NVPC_DOM_SHOW(nominal_hz, "%u", dom->hw->desc->clock_hz);
+NVPC_DOM_SHOW(signals, "%u", dom->hw->desc->nr_signals);
+NVPC_DOM_SHOW(trailer_base, "0x%02x", dom->hw->desc->trailer_base);
 
 /* a field of the domain's CTRL (struct nvpc_domain_state), by name */
 struct nvpc_dom_state_attr {
@@ -188,7 +188,7 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 		/* NV10:NV30 count on EVENT only, a window on all four */
 		if (ev && nvpc_is_window(ev))
 			use[s] = nvpc_window_use(ev);
-		else if (!(core->gen->slots & BIT(s)) &&
+		else if (!(core->hw.gen->slots & BIT(s)) &&
 			 !nvpc_domain_claimed(dom, &nvpc_mode_window))
 			use[s] = "none";
 		else if (!ev)
@@ -345,13 +345,13 @@ int nvpc_sysfs_domains_add(struct nvpc_core *core)
 						    &core->pmu.dev->kobj);
 	if (!core->domains_kobj)
 		return -ENOMEM;
-	core->domain_kobjs = kcalloc(core->nr_domains,
+	core->domain_kobjs = kcalloc(core->hw.nr_domains,
 				     sizeof(*core->domain_kobjs), GFP_KERNEL);
 	if (!core->domain_kobjs) {
 		ret = -ENOMEM;
 		goto err;
 	}
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		struct nvpc_domain *dom = &core->domains[i];
 		struct nvpc_domain_kobj *dk;
 
@@ -363,7 +363,8 @@ int nvpc_sysfs_domains_add(struct nvpc_core *core)
 		dk->core = core;
 		dk->dom = dom;
 		ret = kobject_init_and_add(&dk->kobj, &nvpc_domain_ktype,
-					   core->domains_kobj, "%s", dom->name);
+					   core->domains_kobj, "%s",
+					   dom->hw->name);
 		core->domain_kobjs[i] = &dk->kobj;
 		if (ret)
 			goto err;
@@ -382,7 +383,7 @@ void nvpc_sysfs_domains_remove(struct nvpc_core *core)
 {
 	unsigned int i;
 
-	for (i = 0; core->domain_kobjs && i < core->nr_domains; i++)
+	for (i = 0; core->domain_kobjs && i < core->hw.nr_domains; i++)
 		if (core->domain_kobjs[i])
 			kobject_put(core->domain_kobjs[i]);
 	kfree(core->domain_kobjs);

@@ -60,10 +60,10 @@ int nvpc_units_check(struct nvpc_core *core, struct perf_event *event)
 		nvpc_dbg(core, "allunits/oneunit: a record event has one domain\n");
 		return -EINVAL;
 	}
-	if (!core->gen->unit_sets ||
+	if (!core->hw.gen->unit_sets ||
 	    (dset != NVPC_DSET_ID_GPC && dset != NVPC_DSET_ID_PART)) {
 		nvpc_dbg(core, "allunits/oneunit: set %u of a %s has no units\n",
-			 dset, core->gen->name);
+			 dset, core->hw.gen->name);
 		return -EINVAL;
 	}
 	return 0;
@@ -72,7 +72,7 @@ int nvpc_units_check(struct nvpc_core *core, struct perf_event *event)
 /* Is @dom the domain a sum of set @dset, index @index counts in its unit? */
 static bool nvpc_unit_dom(const struct nvpc_domain *dom, u8 dset, u8 index)
 {
-	return dom->dset == dset && dom->index == index;
+	return dom->hw->dset == dset && dom->hw->index == index;
 }
 
 /*
@@ -85,7 +85,7 @@ static void nvpc_unit_setup(struct perf_event *event, struct nvpc_unit *u,
 	u->sum = event;
 	u->ev.attr = event->attr;
 	u->ev.attr.config1 &= ~(NVPC_CFG1_UNIT | NVPC_CFG1_UNIT_FLAGS);
-	u->ev.attr.config1 |= FIELD_PREP(NVPC_CFG1_UNIT, dom->unit);
+	u->ev.attr.config1 |= FIELD_PREP(NVPC_CFG1_UNIT, dom->hw->unit);
 	u->ev.pmu = event->pmu;
 	u->ev.pmu_private = dom;
 	u->ev.hw.flags = NVPC_HW_UNIT;
@@ -117,7 +117,7 @@ int nvpc_units_init(struct nvpc_core *core, struct perf_event *event)
 		nvpc_dbg(core, "config1 0x%llx: reserved bits set\n", c1);
 		return -EINVAL;
 	}
-	for (i = 0; i < core->nr_domains; i++)
+	for (i = 0; i < core->hw.nr_domains; i++)
 		n += nvpc_unit_dom(&core->domains[i], dset, index);
 	if (!n) {
 		nvpc_dbg(core, "config1 0x%llx: no such domain in any unit\n",
@@ -127,7 +127,7 @@ int nvpc_units_init(struct nvpc_core *core, struct perf_event *event)
 	sum = kvzalloc(struct_size(sum, units, n), GFP_KERNEL);
 	if (!sum)
 		return -ENOMEM;
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < core->hw.nr_domains; i++) {
 		struct nvpc_domain *dom = &core->domains[i];
 		struct nvpc_unit *u;
 
@@ -296,7 +296,7 @@ int nvpc_units_add(struct nvpc_core *core, struct perf_event *event)
 		struct nvpc_domain *full = sum->units[i].ev.pmu_private;
 
 		nvpc_dbg(core, "unit sum: no free slot in %s: none of its %u units counts\n",
-			 full->name, sum->nr);
+			 full->hw->name, sum->nr);
 		return -ENOSPC;
 	}
 	nvpc_engine_txn(core, true);

@@ -95,7 +95,9 @@ static void nvpc_window_sample(struct nvpc_core *core,
  */
 static u64 nvpc_window_sat(const struct nvpc_core *core)
 {
-	return core->gen->single ? BIT_ULL(core->gen->live_bits) : U32_MAX;
+	const struct nvpc_gen_ops *gen = core->hw.gen;
+
+	return gen->single ? BIT_ULL(gen->live_bits) : U32_MAX;
 }
 
 /*
@@ -125,8 +127,8 @@ static void nvpc_window_build(struct nvpc_domain *dom,
 		if (!ev)
 			continue;
 		sarg = FIELD_GET(NVPC_CFG2_SARG, ev->attr.config2);
-		p->src[s] = dom->src[s];
-		p->op[s] = dom->op[s];
+		p->src[s] = dom->hw->src[s];
+		p->op[s] = dom->hw->op[s];
 		if (s == NVPC_SLOT_PRE) {
 			p->pre = sarg;
 		} else if (s == NVPC_SLOT_STOP && sarg) {
@@ -158,10 +160,10 @@ static void nvpc_window_start(struct nvpc_core *core, struct nvpc_domain *dom,
 	if (old)
 		w->old = *old;
 	else
-		core->gen->single_read(core, dom, &w->old);
+		core->hw.gen->single_read(&core->hw, dom->hw, &w->old);
 	w->cur = *p;
 	nvpc_shared_ctrl_begin(core, dom);
-	core->gen->single_start(core, dom, p);
+	core->hw.gen->single_start(&core->hw, dom->hw, p);
 	nvpc_shared_ctrl_end(core, dom);
 	w->pending = true;
 	/* a new process counts from 0 (CTR_PRE and CTR_STOP from init) */
@@ -198,8 +200,8 @@ static void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom)
 	/* the first read of it, in this same hold */
 	nvpc_window_sample(core, dom);
 	for (s = 0; s < NVPC_NR_SLOTS; s++) {
-		dom->hw_src[s] = dom->src[s];
-		dom->hw_op[s] = dom->op[s];
+		dom->hw->hw_src[s] = dom->hw->src[s];
+		dom->hw->hw_op[s] = dom->hw->op[s];
 	}
 }
 
@@ -291,7 +293,7 @@ static void nvpc_window_sample(struct nvpc_core *core,
 	lockdep_assert_held(&core->lock);
 	if (!w->on || w->done || READ_ONCE(core->gone))
 		return;
-	core->gen->single_read(core, dom, &c);
+	core->hw.gen->single_read(&core->hw, dom->hw, &c);
 	if (READ_ONCE(core->gone))
 		return;
 	if (w->pending) {
@@ -319,9 +321,9 @@ static void nvpc_window_sample(struct nvpc_core *core,
 	if (ev >= nvpc_window_sat(core)) {
 		/* the true count is unknown: never add it */
 		dom->stats.saturations++;
-		dev_warn_ratelimited(core->dev,
+		dev_warn_ratelimited(core->hw.dev,
 				     "%s: domain %s: single event mode %s saturated, left out\n",
-				     core->name, dom->name,
+				     core->name, dom->hw->name,
 				     w->thr ? "CTR_START" : "CTR_EVENT");
 		live[NVPC_SLOT_EVENT] = w->last[NVPC_SLOT_EVENT];
 	} else {
@@ -361,7 +363,7 @@ const char *nvpc_window_use(struct perf_event *event)
 
 static int nvpc_window_setup(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	if (!core->gen->single_start)
+	if (!core->hw.gen->single_start)
 		return 0;
 	dom->win = kzalloc(sizeof(*dom->win), GFP_KERNEL);
 	return dom->win ? 0 : -ENOMEM;
@@ -381,10 +383,10 @@ static void nvpc_window_update(struct nvpc_core *core,
 
 static void nvpc_window_stop(struct nvpc_core *core, struct nvpc_domain *dom)
 {
-	if (core->gen->single_stop)
-		core->gen->single_stop(core, dom);
+	if (core->hw.gen->single_stop)
+		core->hw.gen->single_stop(&core->hw, dom->hw);
 	else
-		core->gen->stop(core, dom);
+		core->hw.gen->stop(&core->hw, dom->hw);
 	dom->win->on = false;
 }
 
@@ -429,13 +431,13 @@ static int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
 	u32 sarg = FIELD_GET(NVPC_CFG2_SARG, c2);
 	u32 opbits = FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
 
-	if (!core->gen->single_start) {
+	if (!core->hw.gen->single_start) {
 		nvpc_dbg(core, "single event mode: not on a %s (GF100+ has no documented single event mode setup)\n",
-			 core->gen->name);
+			 core->hw.gen->name);
 		return -EOPNOTSUPP;
 	}
 	/* NV10 lacks EVENT_CTR_PERIOD: CTR_EVENT holds one window */
-	if (!core->gen->event_ctr_period &&
+	if (!core->hw.gen->event_ctr_period &&
 	    ((c & NVPC_CFG_CYCLES) ||
 	     (slot == NVPC_SLOT_EVENT + 1 && !sarg))) {
 		nvpc_dbg(core, "single event mode: a NV10 has no EVENT_CTR_PERIOD: CTR_EVENT counts one window, only a threshold (thr) is summed\n");
@@ -464,10 +466,10 @@ static int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
 	}
 	if (nvpc_check_sigs(core, dom, c))
 		return -EINVAL;
-	if (opbits & ~core->gen->opbits[slot - 1]) {
+	if (opbits & ~core->hw.gen->opbits[slot - 1]) {
 		nvpc_dbg(core, "op bits 0x%x: not on the %s input of a %s\n",
 			 (u32)FIELD_GET(NVPC_OP_BITS, opbits),
-			 nvpc_win_slot_names[slot - 1], core->gen->name);
+			 nvpc_win_slot_names[slot - 1], core->hw.gen->name);
 		return -EINVAL;
 	}
 	if (slot - 1 == NVPC_SLOT_START && sarg) {
@@ -525,12 +527,12 @@ static void nvpc_window_regs(struct nvpc_domain *dom, struct perf_event *event)
 
 	if (c & NVPC_CFG_CYCLES) {
 		/* every cycle of a window */
-		dom->src[s] = 0;
-		dom->op[s] = NVPC_OP_ALWAYS;
+		dom->hw->src[s] = 0;
+		dom->hw->op[s] = NVPC_OP_ALWAYS;
 		return;
 	}
-	dom->src[s] = lower_32_bits(c);
-	dom->op[s] = (tt ? tt : NVPC_OP_ARG0) |
+	dom->hw->src[s] = lower_32_bits(c);
+	dom->hw->op[s] = (tt ? tt : NVPC_OP_ARG0) |
 		     FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
 }
 
