@@ -19,6 +19,7 @@
 #include <nvpcounter/regs.h>
 
 #include "engine.h"
+#include "slots.h"
 
 static void nvpc_poll_work(struct work_struct *work);
 static void nvpc_poll_update(struct nvpc_engine *eng);

@@ -20,6 +20,7 @@
 #include "gen.h"
 
 struct nvpc_engine;
+struct nvpc_slots;
 
 /* event->hw.flags: added, not yet committed to the hardware */
 #define NVPC_HW_FRESH		BIT(0)
@@ -34,19 +35,6 @@ struct nvpc_engine;
 
 /* event->hw.idx of an event added after its GPU went away: no counter */
 #define NVPC_IDX_DETACHED	(-1)
-
-/**
- * struct nvpc_slots - what occupies a domain's four inputs
- * @ev: the event claiming each slot, or NULL
- * @mode: the counter mode the domain's events need (NVPC_MODE_*)
- *
- * The live tables and group validation's throwaway copies have this same
- * shape, so that one allocator serves both.
- */
-struct nvpc_slots {
-	struct perf_event *ev[NVPC_NR_SLOTS];
-	u8 mode;
-};
 
 /**
  * struct nvpc_domain_stats - a domain's counts in sysfs (domains/<name>/,
@@ -452,19 +440,6 @@ const char *nvpc_window_use(struct perf_event *event);
 int nvpc_engine_init(struct nvpc_engine *eng);
 void nvpc_engine_fini(struct nvpc_engine *eng);
 struct nvpc_domain *nvpc_domain_find(struct nvpc_engine *eng, u64 config1);
-int nvpc_engine_check(struct nvpc_engine *eng, struct nvpc_domain *dom,
-		      struct perf_event *event);
-int nvpc_check_sigs(struct nvpc_engine *eng, struct nvpc_domain *dom,
-		    u64 config);
-int nvpc_slot_alloc(struct nvpc_engine *eng, struct nvpc_slots *tables,
-		    struct nvpc_domain *dom, struct perf_event *event,
-		    unsigned long *claimed, unsigned long prefer);
-void nvpc_slot_free(struct nvpc_slots *t, struct perf_event *event);
-void nvpc_slot_regs(struct nvpc_engine *eng, struct nvpc_domain *dom,
-		    struct perf_event *event);
-u8 nvpc_ctr_mode(struct nvpc_engine *eng, struct nvpc_domain *dom);
-bool nvpc_slots_programmed(struct nvpc_domain *dom, unsigned long claims);
-bool nvpc_slot_sets_mode(struct perf_event *event);
 int nvpc_engine_add(struct nvpc_engine *eng, struct perf_event *event);
 void nvpc_engine_del(struct nvpc_engine *eng, struct perf_event *event,
 		     bool fold);

@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 
 #include "core.h"
+#include "slots.h"
 
 static enum cpuhp_state nvpc_cpuhp_state;
 

@@ -10,6 +10,7 @@
 #include <nvpcounter/regs.h>
 
 #include "engine.h"
+#include "slots.h"
 
 /* the slots a counter mode's integer and input occupy, and its counter */
 static const struct {

@@ -33,6 +33,7 @@
 #include <nvpcounter/regs.h>
 
 #include "core.h"
+#include "slots.h"
 
 /**
  * struct nvpc_domain_kobj - the sysfs directory of one domain

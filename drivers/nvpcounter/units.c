@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 
 #include "engine.h"
+#include "slots.h"
 
 /**
  * struct nvpc_unit_sum - a unit sum's units (the sum event's pmu_private)

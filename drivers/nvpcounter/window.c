@@ -51,6 +51,7 @@
 #include <nvpcounter/regs.h>
 
 #include "engine.h"
+#include "slots.h"
 
 /**
  * struct nvpc_window - a domain's single event mode program (window.c)
