@@ -5,7 +5,6 @@
  * tables share (nouveau's nv40 -> g84 reuse).
  */
 
-#include <linux/bitops.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
 

@@ -8,6 +8,9 @@
 #ifndef _NVPC_GEN_H
 #define _NVPC_GEN_H
 
+#include <linux/bitops.h>
+#include <linux/build_bug.h>
+
 #include <nvpcounter/catalog.h>
 #include <nvpcounter/device.h>
 #include <nvpcounter/regs.h>
