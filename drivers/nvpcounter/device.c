@@ -44,12 +44,6 @@ module_param_named(release_wait_ms, nvpc_release_wait_ms, uint, 0644);
 MODULE_PARM_DESC(release_wait_ms,
 		 "ms a removed GPU's PMU waits for perf's contexts before it is retried a second later (default 10000)");
 
-/* engine locks each CPU holds or is taking, and its holds so far (core.h) */
-DEFINE_PER_CPU(unsigned int, nvpc_lock_depth);
-EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_depth);
-DEFINE_PER_CPU(unsigned long, nvpc_lock_seq);
-EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_seq);
-
 static void nvpc_core_release_work(struct work_struct *work);
 static void nvpc_core_release(struct nvpc_core *core);
 static void nvpc_core_release_nop(struct kref *kref);
@@ -84,6 +78,7 @@ static int nvpc_id_alloc(struct nvpc_device *ndev)
 int nvpc_device_register(struct nvpc_device *ndev)
 {
 	struct nvpc_core *core;
+	struct nvpc_engine *eng;
 	int ret;
 
 	if (!ndev || !ndev->dev || !ndev->chip || !ndev->ops ||
@@ -93,18 +88,13 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	core = kzalloc(sizeof(*core), GFP_KERNEL);
 	if (!core)
 		return -ENOMEM;
-	core->ndev = ndev;
-	core->chip = ndev->chip;
-	core->rec_max_pages = ndev->ops->record_map ?
-			      ndev->record_max_pages ?: U32_MAX : 0;
-	core->dev = get_device(ndev->dev);
+	eng = &core->eng;
+	eng->hw.ndev = ndev;
+	eng->hw.chip = ndev->chip;
+	eng->hw.name = core->name;
+	eng->hw.dev = get_device(ndev->dev);
 	strscpy(core->bus_id, ndev->bus_id ? ndev->bus_id : dev_name(ndev->dev),
 		sizeof(core->bus_id));
-	raw_spin_lock_init(&core->lock);
-	INIT_LIST_HEAD(&core->fresh);
-	INIT_LIST_HEAD(&core->leaving);
-	INIT_LIST_HEAD(&core->rec_bufs);
-	mutex_init(&core->active_lock);
 	kref_init(&core->refs);
 	INIT_DELAYED_WORK(&core->release_work, nvpc_core_release_work);
 
@@ -120,7 +110,7 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	else
 		strscpy(core->name, "nvpcounter", sizeof(core->name));
 
-	ret = nvpc_engine_init(core);
+	ret = nvpc_engine_init(eng);
 	if (ret == -EOPNOTSUPP) {
 		dev_info(ndev->dev, "%s: counting on %s is not supported yet\n",
 			 core->name, ndev->chip->name);
@@ -141,16 +131,16 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	list_add_tail(&core->node, &nvpc_registry);
 	mutex_unlock(&nvpc_registry_lock);
 
-	dev_info(core->dev, "%s: %s (chipset 0x%02x) at %s\n", core->name,
-		 core->chip->name, core->chip->chipset, core->bus_id);
+	dev_info(eng->hw.dev, "%s: %s (chipset 0x%02x) at %s\n", core->name,
+		 ndev->chip->name, ndev->chip->chipset, core->bus_id);
 	return 0;
 
 err_engine:
-	nvpc_engine_fini(core);
+	nvpc_engine_fini(eng);
 err_ida:
 	ida_free(&nvpc_ids, core->id);
 err_free:
-	put_device(core->dev);
+	put_device(eng->hw.dev);
 	kfree(core);
 	return ret;
 }
@@ -170,10 +160,10 @@ void nvpc_device_gone(struct nvpc_device *ndev)
 {
 	struct nvpc_core *core = ndev ? ndev->core : NULL;
 
-	if (!core || xchg(&core->gone, true))
+	if (!core || xchg(&core->eng.gone, true))
 		return;
-	dev_warn(core->dev, "%s: device gone: %u events stop counting and keep their last value\n",
-		 core->name, nvpc_nr_counting(core));
+	dev_warn(core->eng.hw.dev, "%s: device gone: %u events stop counting and keep their last value\n",
+		 core->name, nvpc_nr_counting(&core->eng));
 }
 EXPORT_SYMBOL_GPL(nvpc_device_gone);
 
@@ -187,6 +177,7 @@ EXPORT_SYMBOL_GPL(nvpc_device_gone);
  */
 void nvpc_device_unregister(struct nvpc_device *ndev)
 {
+	struct nvpc_engine *eng;
 	unsigned long flags;
 	struct nvpc_core *core;
 	unsigned int active;
@@ -195,6 +186,7 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 	if (!ndev || !ndev->core)
 		return;
 	core = ndev->core;
+	eng = &core->eng;
 
 	mutex_lock(&nvpc_registry_lock);
 	list_del(&core->node);
@@ -204,25 +196,25 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 	 * Under @active_lock: no event_init takes a reference after this;
 	 * under the engine lock: no register access is in flight after this
 	 */
-	mutex_lock(&core->active_lock);
-	nvpc_lock(core, flags);
+	mutex_lock(&eng->active_lock);
+	nvpc_lock(eng, flags);
 	/* the GPU writes no more into AUX pages perf will free */
-	if (core->gen)
-		nvpc_record_detach(core);
-	was_gone = xchg(&core->gone, true);
-	active = nvpc_nr_counting(core);
-	nvpc_unlock(core, flags);
+	if (eng->hw.gen)
+		nvpc_record_detach(eng);
+	was_gone = xchg(&eng->gone, true);
+	active = nvpc_nr_counting(eng);
+	nvpc_unlock(eng, flags);
 	/* the backend is not called after this: give back what events hold */
 	if (core->active_held && ndev->ops && ndev->ops->active_put)
 		ndev->ops->active_put(ndev->priv);
 	core->active_held = false;
-	mutex_unlock(&core->active_lock);
+	mutex_unlock(&eng->active_lock);
 
 	if (active && !was_gone)
-		dev_info(core->dev, "%s: device removed: %u events stop counting and keep their last value\n",
+		dev_info(eng->hw.dev, "%s: device removed: %u events stop counting and keep their last value\n",
 			 core->name, active);
-	if (core->gen)
-		cancel_delayed_work_sync(&core->poll_work);
+	if (eng->hw.gen)
+		cancel_delayed_work_sync(&eng->poll_work);
 	debugfs_remove_recursive(core->debugfs);
 	core->debugfs = NULL;
 	if (core->pmu_registered)
@@ -240,7 +232,7 @@ EXPORT_SYMBOL_GPL(nvpc_device_unregister);
 
 static void nvpc_core_free(struct nvpc_core *core)
 {
-	put_device(core->dev);
+	put_device(core->eng.hw.dev);
 	kfree(core);
 }
 
@@ -265,7 +257,7 @@ static void nvpc_core_release(struct nvpc_core *core)
 	if (core->pmu_registered &&
 	    !nvpc_pmu_wait_idle(core, READ_ONCE(nvpc_release_wait_ms))) {
 		if (!core->release_tries++) {
-			dev_err(core->dev, "%s: perf still holds the PMU's contexts %u ms after its last event; it stays registered and is released once perf lets go (retried every second)\n",
+			dev_err(core->eng.hw.dev, "%s: perf still holds the PMU's contexts %u ms after its last event; it stays registered and is released once perf lets go (retried every second)\n",
 				core->name, READ_ONCE(nvpc_release_wait_ms));
 			mutex_lock(&nvpc_registry_lock);
 			list_add(&core->node, &nvpc_releasing);
@@ -275,7 +267,7 @@ static void nvpc_core_release(struct nvpc_core *core)
 		return;
 	}
 	if (core->release_tries) {
-		dev_info(core->dev, "%s: released after %u tries\n", core->name,
+		dev_info(core->eng.hw.dev, "%s: released after %u tries\n", core->name,
 			 core->release_tries + 1);
 		mutex_lock(&nvpc_registry_lock);
 		list_del(&core->node);
@@ -293,8 +285,8 @@ static void nvpc_core_release(struct nvpc_core *core)
 		INIT_LIST_HEAD(&buried);
 		list_add(&core->node, &buried);
 	}
-	nvpc_record_release(core);
-	nvpc_engine_fini(core);
+	nvpc_record_release(&core->eng);
+	nvpc_engine_fini(&core->eng);
 	ida_free(&nvpc_ids, core->id);
 	mutex_lock(&nvpc_registry_lock);
 	list_splice(&buried, &nvpc_graveyard);
@@ -332,20 +324,21 @@ static void nvpc_core_release_deferred(struct kref *kref)
  */
 int nvpc_core_open(struct nvpc_core *core)
 {
+	struct nvpc_engine *eng = &core->eng;
 	const struct nvpc_backend_ops *ops;
 	int ret = 0;
 
-	mutex_lock(&core->active_lock);
-	if (READ_ONCE(core->gone)) {
-		nvpc_dbg(core, "device is gone\n");
+	mutex_lock(&eng->active_lock);
+	if (READ_ONCE(eng->gone)) {
+		nvpc_dbg(eng, "device is gone\n");
 		ret = -ENODEV;
 		goto out;
 	}
-	ops = core->ndev->ops;
+	ops = eng->hw.ndev->ops;
 	if (!core->nr_open && ops && ops->active_get) {
-		ret = ops->active_get(core->ndev->priv);
+		ret = ops->active_get(eng->hw.ndev->priv);
 		if (ret) {
-			nvpc_dbg(core, "the backend cannot wake the GPU: %d\n",
+			nvpc_dbg(eng, "the backend cannot wake the GPU: %d\n",
 				 ret);
 			goto out;
 		}
@@ -355,7 +348,7 @@ int nvpc_core_open(struct nvpc_core *core)
 	/* the event's reference, taken while @gone cannot be set */
 	kref_get(&core->refs);
 out:
-	mutex_unlock(&core->active_lock);
+	mutex_unlock(&eng->active_lock);
 	return ret;
 }
 
@@ -368,12 +361,14 @@ out:
  */
 void nvpc_core_close(struct nvpc_core *core)
 {
-	mutex_lock(&core->active_lock);
+	struct nvpc_engine *eng = &core->eng;
+
+	mutex_lock(&eng->active_lock);
 	if (!--core->nr_open && core->active_held) {
-		core->ndev->ops->active_put(core->ndev->priv);
+		eng->hw.ndev->ops->active_put(eng->hw.ndev->priv);
 		core->active_held = false;
 	}
-	mutex_unlock(&core->active_lock);
+	mutex_unlock(&eng->active_lock);
 	kref_put(&core->refs, nvpc_core_release_deferred);
 }
 
@@ -418,8 +413,9 @@ static int nvpc_devices_show(struct seq_file *m, void *unused)
 	mutex_lock(&nvpc_registry_lock);
 	list_for_each_entry(core, &nvpc_registry, node)
 		seq_printf(m, "%s %s 0x%02x %s%s\n", core->name,
-			   core->chip->name, core->chip->chipset, core->bus_id,
-			   READ_ONCE(core->gone) ? " gone" : "");
+			   core->eng.hw.chip->name, core->eng.hw.chip->chipset,
+			   core->bus_id,
+			   READ_ONCE(core->eng.gone) ? " gone" : "");
 	mutex_unlock(&nvpc_registry_lock);
 	return 0;
 }

@@ -18,10 +18,11 @@
 
 #include <nvpcounter/regs.h>
 
-#include "core.h"
+#include "engine.h"
+#include "slots.h"
 
 static void nvpc_poll_work(struct work_struct *work);
-static void nvpc_poll_update(struct nvpc_core *core);
+static void nvpc_poll_update(struct nvpc_engine *eng);
 
 /*
  * The shortest poll period: 2^31 cycles take 1 s at 2 GHz, so only a
@@ -42,68 +43,25 @@ static void nvpc_poll_update(struct nvpc_core *core);
  */
 #define NVPC_SWAP_POLLS		8
 
-/**
- * nvpc_dset_id_of() - the perf ABI's domain set id (NVPC_DSET_ID_*)
- * @dset: the catalogue's domain set
- *
- * Return: NVPC_DSET_ID_HUB for hub and pre-GF100 main domains, else the
- * GPC or partition id.
- */
-u8 nvpc_dset_id_of(enum nvpc_dset dset)
-{
-	switch (dset) {
-	case NVPC_DSET_GPC:
-		return NVPC_DSET_ID_GPC;
-	case NVPC_DSET_PART:
-		return NVPC_DSET_ID_PART;
-	default:
-		return NVPC_DSET_ID_HUB;
-	}
-}
-
-static void nvpc_domains_add(struct nvpc_core *core, enum nvpc_dset dset,
-			     unsigned int unit)
-{
-	const struct nvpc_chip_desc *chip = core->chip;
-	unsigned int i, n = nvpc_catalog_nr_domains(chip, dset);
-
-	for (i = 0; i < n; i++) {
-		struct nvpc_domain *dom = &core->domains[core->nr_domains];
-
-		dom->desc = nvpc_catalog_domain(chip, dset, i);
-		if (!dom->desc)
-			continue;
-		dom->dset = nvpc_dset_id_of(dset);
-		dom->unit = unit;
-		dom->index = dom->desc->index;
-		if (dset == NVPC_DSET_MAIN || dset == NVPC_DSET_HUB)
-			snprintf(dom->name, sizeof(dom->name), "%s.%u",
-				 dset == NVPC_DSET_MAIN ? "main" : "hub",
-				 dom->index);
-		else
-			snprintf(dom->name, sizeof(dom->name), "%s%u.%u",
-				 dset == NVPC_DSET_GPC ? "gpc" : "part", unit,
-				 dom->index);
-		dom->slots = &core->slots[core->nr_domains];
-		if (core->gen->setup)
-			core->gen->setup(core, dom);
-		core->nr_domains++;
-	}
-}
+/* engine locks each CPU holds or is taking, and its holds so far */
+DEFINE_PER_CPU(unsigned int, nvpc_lock_depth);
+EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_depth);
+DEFINE_PER_CPU(unsigned long, nvpc_lock_seq);
+EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_seq);
 
 /* Each mode's state of each domain, where the mode keeps one. */
-static int nvpc_modes_setup(struct nvpc_core *core)
+static int nvpc_modes_setup(struct nvpc_engine *eng)
 {
 	unsigned int i, m;
 	int ret;
 
-	for (i = 0; i < core->nr_domains; i++) {
+	for (i = 0; i < eng->hw.nr_domains; i++) {
 		for (m = 0; m < NVPC_NR_CLAIMS; m++) {
-			if (!core->modes[m]->setup)
+			if (!eng->modes[m]->setup)
 				continue;
-			ret = core->modes[m]->setup(core, &core->domains[i]);
+			ret = eng->modes[m]->setup(eng, &eng->domains[i]);
 			if (ret) {
-				nvpc_engine_fini(core);
+				nvpc_engine_fini(eng);
 				return ret;
 			}
 		}
@@ -112,91 +70,90 @@ static int nvpc_modes_setup(struct nvpc_core *core)
 }
 
 /**
- * nvpc_engine_init() - build the domain table of a GPU
- * @core: the GPU
+ * nvpc_engine_init() - set up the engine and build the domain table of a GPU
+ * @eng: the GPU's engine, zeroed; its hardware part's device and chip set
+ *
+ * The lock, the lists and @eng->active_lock are set up whatever the
+ * generation: the registry takes them on a GPU that cannot count too.
  *
  * Return: 0, -EOPNOTSUPP if the generation cannot count yet, -ENOMEM.
  */
-int nvpc_engine_init(struct nvpc_core *core)
+int nvpc_engine_init(struct nvpc_engine *eng)
 {
-	const struct nvpc_chip_desc *chip = core->chip;
-	unsigned int n, u;
+	struct nvpc_hw *hw = &eng->hw;
+	const struct nvpc_backend_ops *ops = hw->ndev->ops;
+	unsigned int i, n;
 
-	core->gen = nvpc_gen_ops_of(chip);
-	if (!core->gen)
+	raw_spin_lock_init(&eng->lock);
+	mutex_init(&eng->active_lock);
+	INIT_LIST_HEAD(&eng->fresh);
+	INIT_LIST_HEAD(&eng->leaving);
+	INIT_LIST_HEAD(&eng->rec_bufs);
+	eng->rec_max_pages = ops->record_map ?
+			     hw->ndev->record_max_pages ?: U32_MAX : 0;
+	hw->gen = nvpc_gen_ops_of(hw->chip);
+	if (!hw->gen)
 		return -EOPNOTSUPP;
-	INIT_DELAYED_WORK(&core->poll_work, nvpc_poll_work);
-	core->poll_ns = NVPC_POLL_MAX_NS;
+	INIT_DELAYED_WORK(&eng->poll_work, nvpc_poll_work);
+	eng->poll_ns = NVPC_POLL_MAX_NS;
 	/* the one place a generation's counting mode is chosen */
-	core->modes[NVPC_CLAIM_COUNT] = core->gen->single ? &nvpc_mode_live :
-							    &nvpc_mode_quad;
-	core->modes[NVPC_CLAIM_WINDOW] = &nvpc_mode_window;
-	core->modes[NVPC_CLAIM_RECORD] = &nvpc_mode_record;
+	eng->modes[NVPC_CLAIM_COUNT] = hw->gen->single ? &nvpc_mode_live :
+							  &nvpc_mode_quad;
+	eng->modes[NVPC_CLAIM_WINDOW] = &nvpc_mode_window;
+	eng->modes[NVPC_CLAIM_RECORD] = &nvpc_mode_record;
 
-	if (core->gen->unit_sets) {
-		n = nvpc_catalog_nr_domains(chip, NVPC_DSET_HUB) +
-		    hweight32(core->ndev->gpc_mask) *
-		    nvpc_catalog_nr_domains(chip, NVPC_DSET_GPC) +
-		    hweight32(core->ndev->part_mask) *
-		    nvpc_catalog_nr_domains(chip, NVPC_DSET_PART);
-	} else {
-		n = nvpc_catalog_nr_domains(chip, NVPC_DSET_MAIN);
-	}
-	core->domains = kcalloc(n, sizeof(*core->domains), GFP_KERNEL);
-	core->slots = kcalloc(n, sizeof(*core->slots), GFP_KERNEL);
-	if (!core->domains || !core->slots) {
-		nvpc_engine_fini(core);
+	n = nvpc_hw_nr_domains(hw);
+	hw->domains = kcalloc(n, sizeof(*hw->domains), GFP_KERNEL);
+	eng->domains = kcalloc(n, sizeof(*eng->domains), GFP_KERNEL);
+	eng->slots = kcalloc(n, sizeof(*eng->slots), GFP_KERNEL);
+	if (!hw->domains || !eng->domains || !eng->slots) {
+		nvpc_engine_fini(eng);
 		return -ENOMEM;
 	}
-
-	if (core->gen->unit_sets) {
-		nvpc_domains_add(core, NVPC_DSET_HUB, 0);
-		for (u = 0; u < 32; u++)
-			if (core->ndev->gpc_mask & BIT(u))
-				nvpc_domains_add(core, NVPC_DSET_GPC, u);
-		for (u = 0; u < 32; u++)
-			if (core->ndev->part_mask & BIT(u))
-				nvpc_domains_add(core, NVPC_DSET_PART, u);
-	} else {
-		nvpc_domains_add(core, NVPC_DSET_MAIN, 0);
+	nvpc_hw_domains_init(hw);
+	for (i = 0; i < hw->nr_domains; i++) {
+		eng->domains[i].hw = &hw->domains[i];
+		eng->domains[i].slots = &eng->slots[i];
 	}
 	/* no event yet, nothing else touches the registers */
-	if (core->gen->init)
-		core->gen->init(core);
-	return nvpc_modes_setup(core);
+	if (hw->gen->init)
+		hw->gen->init(hw);
+	return nvpc_modes_setup(eng);
 }
 
 /**
  * nvpc_engine_fini() - stop polling and free the domain table
- * @core: the GPU, no event left
+ * @eng: the GPU's engine, no event left
  *
  * Context: process context; may sleep.
  */
-void nvpc_engine_fini(struct nvpc_core *core)
+void nvpc_engine_fini(struct nvpc_engine *eng)
 {
 	unsigned int i, m;
 
-	if (core->gen)
-		cancel_delayed_work_sync(&core->poll_work);
-	for (i = 0; i < core->nr_domains; i++)
+	if (eng->hw.gen)
+		cancel_delayed_work_sync(&eng->poll_work);
+	for (i = 0; i < eng->hw.nr_domains; i++)
 		for (m = 0; m < NVPC_NR_CLAIMS; m++)
-			if (core->modes[m]->teardown)
-				core->modes[m]->teardown(&core->domains[i]);
-	kfree(core->domains);
-	kfree(core->slots);
-	core->domains = NULL;
-	core->slots = NULL;
-	core->nr_domains = 0;
+			if (eng->modes[m]->teardown)
+				eng->modes[m]->teardown(&eng->domains[i]);
+	kfree(eng->domains);
+	kfree(eng->slots);
+	kfree(eng->hw.domains);
+	eng->domains = NULL;
+	eng->slots = NULL;
+	eng->hw.domains = NULL;
+	eng->hw.nr_domains = 0;
 }
 
 /**
  * nvpc_domain_find() - the domain a config1 value names
- * @core: the GPU
+ * @eng: the GPU's engine
  * @config1: perf_event_attr.config1
  *
  * Return: the domain, or NULL if reserved bits are set or it is absent.
  */
-struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1)
+struct nvpc_domain *nvpc_domain_find(struct nvpc_engine *eng, u64 config1)
 {
 	u8 dset = FIELD_GET(NVPC_CFG1_DSET, config1);
 	u8 unit = FIELD_GET(NVPC_CFG1_UNIT, config1);
@@ -205,11 +162,11 @@ struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1)
 
 	if (config1 & NVPC_CFG1_RESERVED)
 		return NULL;
-	for (i = 0; i < core->nr_domains; i++) {
-		struct nvpc_domain *dom = &core->domains[i];
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		struct nvpc_domain *dom = &eng->domains[i];
 
-		if (dom->dset == dset && dom->unit == unit &&
-		    dom->index == index)
+		if (dom->hw->dset == dset && dom->hw->unit == unit &&
+		    dom->hw->index == index)
 			return dom;
 	}
 	return NULL;
@@ -290,19 +247,19 @@ void nvpc_clock_measure(struct nvpc_domain *dom, u64 cycles, u64 now)
  * polls, however many straggle; a domain still waiting after them did
  * not respond: its period is not read.
  */
-static void nvpc_domains_collect(struct nvpc_core *core, unsigned int first,
+static void nvpc_domains_collect(struct nvpc_engine *eng, unsigned int first,
 				 unsigned int end, u64 now)
 {
 	unsigned int i, polls = NVPC_SWAP_POLLS;
 	bool waiting = false;
 
 	for (i = first; i < end; i++) {
-		struct nvpc_domain *d = &core->domains[i];
+		struct nvpc_domain *d = &eng->domains[i];
 
 		if (!d->swapped)
 			continue;
-		d->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
-		d->swapped = d->run->poll(core, d, now);
+		d->sampled_txn = eng->txn ? eng->txn_seq + 1 : 0;
+		d->swapped = d->run->poll(eng, d, now);
 		if (d->swapped)
 			d->stats.stragglers++;
 		waiting |= d->swapped;
@@ -310,31 +267,31 @@ static void nvpc_domains_collect(struct nvpc_core *core, unsigned int first,
 	while (waiting && polls) {
 		waiting = false;
 		for (i = first; i < end && polls; i++) {
-			struct nvpc_domain *d = &core->domains[i];
+			struct nvpc_domain *d = &eng->domains[i];
 
 			if (!d->swapped)
 				continue;
 			polls--;
-			d->swapped = d->run->poll(core, d, now);
+			d->swapped = d->run->poll(eng, d, now);
 			waiting |= d->swapped;
 		}
 	}
 	for (i = first; i < end; i++) {
-		struct nvpc_domain *d = &core->domains[i];
+		struct nvpc_domain *d = &eng->domains[i];
 
 		if (!d->swapped)
 			continue;
 		d->swapped = false;
 		d->stats.not_responding++;
-		dev_warn_ratelimited(core->dev,
+		dev_warn_ratelimited(eng->hw.dev,
 				     "%s: domain %s: swap did not land within the sample's polls, no counts read\n",
-				     core->name, d->name);
+				     eng->hw.name, d->hw->name);
 	}
 }
 
 /**
  * nvpc_engine_sample() - fold what running domains counted into their sums
- * @core: the GPU (lock held)
+ * @eng: the GPU's engine (lock held)
  * @dom: the domain, or NULL for every running domain
  *
  * A swap that reaches every domain (PGRAPH PM_TRIGGER, @global_swap)
@@ -343,30 +300,30 @@ static void nvpc_domains_collect(struct nvpc_core *core, unsigned int first,
  * under the lock: one domain's accesses, or those of the at most 8
  * domains of a @global_swap generation.
  */
-void nvpc_engine_sample(struct nvpc_core *core, struct nvpc_domain *dom)
+void nvpc_engine_sample(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
-	unsigned int i, first = 0, end = core->nr_domains;
+	unsigned int i, first = 0, end = eng->hw.nr_domains;
 	u64 now;
 
-	lockdep_assert_held(&core->lock);
-	if (READ_ONCE(core->gone))
+	lockdep_assert_held(&eng->lock);
+	if (READ_ONCE(eng->gone))
 		return;
-	if (dom && !core->gen->global_swap) {
+	if (dom && !eng->hw.gen->global_swap) {
 		if (!dom->run)
 			return;
-		first = dom - core->domains;
+		first = dom - eng->domains;
 		end = first + 1;
 	}
 	now = ktime_get_ns();
 	for (i = first; i < end; i++) {
-		struct nvpc_domain *d = &core->domains[i];
+		struct nvpc_domain *d = &eng->domains[i];
 
 		if (!d->run)
 			continue;
-		d->run->sample(core, d, now);
-		d->sampled_txn = core->txn ? core->txn_seq + 1 : 0;
+		d->run->sample(eng, d, now);
+		d->sampled_txn = eng->txn ? eng->txn_seq + 1 : 0;
 	}
-	nvpc_domains_collect(core, first, end, now);
+	nvpc_domains_collect(eng, first, end, now);
 }
 
 /*
@@ -394,34 +351,34 @@ static void nvpc_event_fold(struct perf_event *event, int idx)
  * sampled them all. The group's members of any of those domains then
  * count up to this sample without another swap: one swap per group read.
  */
-static void nvpc_engine_snap(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_engine_snap(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
 	unsigned int i;
 
-	dom->snap = core->snap;
+	dom->snap = eng->snap;
 	memcpy(dom->snap_acc, dom->acc, sizeof(dom->acc));
 	/* one swap per domain elsewhere: no walk over every domain */
-	if (!core->gen->global_swap)
+	if (!eng->hw.gen->global_swap)
 		return;
-	for (i = 0; i < core->nr_domains; i++) {
-		struct nvpc_domain *d = &core->domains[i];
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		struct nvpc_domain *d = &eng->domains[i];
 
 		if (d == dom || !d->run)
 			continue;
-		d->snap = core->snap;
+		d->snap = eng->snap;
 		memcpy(d->snap_acc, d->acc, sizeof(d->acc));
 	}
 }
 
 /**
  * nvpc_engine_update() - sample the GPU and bring an event up to date
- * @core: the GPU
+ * @eng: the GPU's engine
  * @event: an added event
  * @fold: add what the event's slot counted since its last update to its
  *	count (false when restarting a stopped event: those counts are not
  *	the event's)
  */
-void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
+void nvpc_engine_update(struct nvpc_engine *eng, struct perf_event *event,
 			bool fold)
 {
 	struct nvpc_domain *dom = event->pmu_private;
@@ -430,7 +387,7 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 	/* added after its GPU went away: nothing counts, nothing changes */
 	if (event->hw.idx == NVPC_IDX_DETACHED)
 		return;
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	/*
 	 * One sample of a domain serves a whole group read (pmu.c): its
 	 * members count up to the sums of that sample (@snap_acc), not to
@@ -438,12 +395,12 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 	 * already past that sample (moved since by a path that is not a
 	 * group read) gets a fresh one: a count never goes back.
 	 */
-	if (!core->snap || dom->snap != core->snap ||
+	if (!eng->snap || dom->snap != eng->snap ||
 	    (!(event->hw.flags & NVPC_HW_FRESH) &&
 	     local64_read(&event->hw.prev_count) >
 	     dom->snap_acc[event->hw.idx])) {
-		nvpc_engine_sample(core, dom);
-		nvpc_engine_snap(core, dom);
+		nvpc_engine_sample(eng, dom);
+		nvpc_engine_snap(eng, dom);
 	}
 	/* not counting before the transaction's commit */
 	if (!(event->hw.flags & NVPC_HW_FRESH)) {
@@ -454,7 +411,7 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
 		else
 			local64_set(&event->hw.prev_count, now);
 	}
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 }
 
 /*
@@ -465,30 +422,30 @@ void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
  */
 static void nvpc_poll_work(struct work_struct *work)
 {
-	struct nvpc_core *core = container_of(to_delayed_work(work),
-					      struct nvpc_core, poll_work);
+	struct nvpc_engine *eng = container_of(to_delayed_work(work),
+					       struct nvpc_engine, poll_work);
 	unsigned long flags;
 	unsigned int i;
 	bool more;
 
-	for (i = 0; i < core->nr_domains; i++) {
-		nvpc_lock(core, flags);
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		nvpc_lock(eng, flags);
 		/* perf is between adds and dels: sample at the next poll */
-		if (!core->txn)
-			nvpc_engine_sample(core, core->gen->global_swap ? NULL :
-					  &core->domains[i]);
-		nvpc_unlock(core, flags);
-		if (core->gen->global_swap)
+		if (!eng->txn)
+			nvpc_engine_sample(eng, eng->hw.gen->global_swap ?
+					   NULL : &eng->domains[i]);
+		nvpc_unlock(eng, flags);
+		if (eng->hw.gen->global_swap)
 			break;
 		cond_resched();
 	}
-	nvpc_lock(core, flags);
-	nvpc_poll_update(core);
-	more = core->nr_active && !READ_ONCE(core->gone);
-	nvpc_unlock(core, flags);
+	nvpc_lock(eng, flags);
+	nvpc_poll_update(eng);
+	more = eng->nr_active && !READ_ONCE(eng->gone);
+	nvpc_unlock(eng, flags);
 	if (more)
-		queue_delayed_work(system_unbound_wq, &core->poll_work,
-				   nsecs_to_jiffies(core->poll_ns));
+		queue_delayed_work(system_unbound_wq, &eng->poll_work,
+				   nsecs_to_jiffies(eng->poll_ns));
 }
 
 /*
@@ -498,19 +455,19 @@ static void nvpc_poll_work(struct work_struct *work)
  * domain, or any clock from 1 Hz to a saturated measurement, gives a
  * period in that range without overflow.
  */
-static void nvpc_poll_update(struct nvpc_core *core)
+static void nvpc_poll_update(struct nvpc_engine *eng)
 {
 	unsigned int bits = 64;
 	u64 half, hz = 0, ns;
 	unsigned int i;
 
-	for (i = 0; i < core->nr_domains; i++) {
-		struct nvpc_domain *dom = &core->domains[i];
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		struct nvpc_domain *dom = &eng->domains[i];
 
 		if (!dom->run)
 			continue;
-		bits = min(bits, dom->run->width(core));
-		hz = max3(hz, (u64)dom->desc->clock_hz,
+		bits = min(bits, dom->run->width(eng));
+		hz = max3(hz, (u64)dom->hw->desc->clock_hz,
 			  max(dom->clock_hz, dom->period_hz));
 	}
 	half = BIT_ULL(bits - 1);
@@ -522,50 +479,52 @@ static void nvpc_poll_update(struct nvpc_core *core)
 		ns = NVPC_POLL_MAX_NS;
 	else
 		ns = mul_u64_u64_div_u64(half, NSEC_PER_SEC, hz);
-	core->poll_ns = clamp_t(u64, ns, NVPC_POLL_MIN_NS, NVPC_POLL_MAX_NS);
+	eng->poll_ns = clamp_t(u64, ns, NVPC_POLL_MIN_NS, NVPC_POLL_MAX_NS);
 }
 
 /**
  * nvpc_domain_program() - write a domain's whole counting program
- * @core: the GPU (lock held)
+ * @eng: the GPU's engine (lock held)
  * @dom: the domain
  *
  * Its counter mode and all four inputs, from the shadows.
  */
-void nvpc_domain_program(struct nvpc_core *core, struct nvpc_domain *dom)
+void nvpc_domain_program(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
 	unsigned int s;
 
-	dom->ctr_mode = nvpc_ctr_mode(core, dom);
-	core->gen->start(core, dom);
+	dom->hw->ctr_mode = nvpc_ctr_mode(eng, dom);
+	eng->hw.gen->start(&eng->hw, dom->hw);
 	for (s = 0; s < NVPC_NR_SLOTS; s++)
-		if (core->gen->slots & BIT(s))
-			core->gen->program(core, dom, s);
-	memcpy(dom->hw_src, dom->src, sizeof(dom->src));
-	memcpy(dom->hw_op, dom->op, sizeof(dom->op));
+		if (eng->hw.gen->slots & BIT(s))
+			eng->hw.gen->program(&eng->hw, dom->hw, s);
+	memcpy(dom->hw->hw_src, dom->hw->src, sizeof(dom->hw->src));
+	memcpy(dom->hw->hw_op, dom->hw->op, sizeof(dom->hw->op));
 	dom->sample_ns = ktime_get_ns();
 	dom->clock_win_ns = 0;
 }
 
 /**
  * nvpc_domain_set_ctr_mode() - write a changed counter mode
- * @core: the GPU (lock held)
+ * @eng: the GPU's engine (lock held)
  * @dom: a running counting domain
  *
  * A shared CTRL (NV10:NV40) is written only if the GPU's mode changed.
  */
-void nvpc_domain_set_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom)
+void nvpc_domain_set_ctr_mode(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
-	if (core->gen->shared_ctrl && dom->ctr_mode == nvpc_ctr_mode(core, dom))
+	u8 mode = nvpc_ctr_mode(eng, dom);
+
+	if (eng->hw.gen->shared_ctrl && dom->hw->ctr_mode == mode)
 		return;
-	dom->ctr_mode = nvpc_ctr_mode(core, dom);
-	core->gen->start(core, dom);
+	dom->hw->ctr_mode = mode;
+	eng->hw.gen->start(&eng->hw, dom->hw);
 }
 
 /**
  * nvpc_shared_ctrl_begin() - a generation op that may write the shared
  *	CTRL (NV10:NV40) for @self follows
- * @core: the GPU (lock held)
+ * @eng: the GPU's engine (lock held)
  * @self: the domain the op is for
  *
  * A CTRL write aborts the single event process of every domain
@@ -574,42 +533,42 @@ void nvpc_domain_set_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom)
  * start it again at nvpc_shared_ctrl_end(). Calls nest; the outermost
  * pair acts.
  */
-void nvpc_shared_ctrl_begin(struct nvpc_core *core, struct nvpc_domain *self)
+void nvpc_shared_ctrl_begin(struct nvpc_engine *eng, struct nvpc_domain *self)
 {
 	unsigned int i;
 
-	if (!core->gen->shared_ctrl || core->ctrl_nest++)
+	if (!eng->hw.gen->shared_ctrl || eng->ctrl_nest++)
 		return;
-	core->ctrl_seq = core->ctrl_writes;
-	for (i = 0; i < core->nr_domains; i++) {
-		struct nvpc_domain *o = &core->domains[i];
+	eng->ctrl_seq = eng->hw.ctrl_writes;
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		struct nvpc_domain *o = &eng->domains[i];
 
 		if (o != self && o->run && o->run->ctrl_before)
-			o->run->ctrl_before(core, o);
+			o->run->ctrl_before(eng, o);
 	}
 }
 
 /**
  * nvpc_shared_ctrl_end() - the op nvpc_shared_ctrl_begin() announced ran
- * @core: the GPU (lock held)
+ * @eng: the GPU's engine (lock held)
  * @self: the domain it was for
  */
-void nvpc_shared_ctrl_end(struct nvpc_core *core, struct nvpc_domain *self)
+void nvpc_shared_ctrl_end(struct nvpc_engine *eng, struct nvpc_domain *self)
 {
 	unsigned int i;
 
-	if (!core->gen->shared_ctrl)
+	if (!eng->hw.gen->shared_ctrl)
 		return;
 	/* the outermost end, and the op wrote CTRL */
-	if (core->ctrl_nest == 1 && core->ctrl_writes != core->ctrl_seq) {
-		for (i = 0; i < core->nr_domains; i++) {
-			struct nvpc_domain *o = &core->domains[i];
+	if (eng->ctrl_nest == 1 && eng->hw.ctrl_writes != eng->ctrl_seq) {
+		for (i = 0; i < eng->hw.nr_domains; i++) {
+			struct nvpc_domain *o = &eng->domains[i];
 
 			if (o != self && o->run && o->run->ctrl_after)
-				o->run->ctrl_after(core, o);
+				o->run->ctrl_after(eng, o);
 		}
 	}
-	core->ctrl_nest--;
+	eng->ctrl_nest--;
 }
 
 /*
@@ -617,31 +576,31 @@ void nvpc_shared_ctrl_end(struct nvpc_core *core, struct nvpc_domain *self)
  * new mode, elsewhere only @dom. Modes without one (windows, whose CTRL
  * fields are window.c's) are left alone.
  */
-static void nvpc_mode_update(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_mode_update(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
 	unsigned int i;
 
-	for (i = 0; i < core->nr_domains; i++) {
-		struct nvpc_domain *d = &core->domains[i];
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		struct nvpc_domain *d = &eng->domains[i];
 
-		if ((d != dom && !core->gen->shared_ctrl) || !d->run ||
+		if ((d != dom && !eng->hw.gen->shared_ctrl) || !d->run ||
 		    !d->run->set_ctr_mode)
 			continue;
-		nvpc_shared_ctrl_begin(core, d);
-		d->run->set_ctr_mode(core, d);
-		nvpc_shared_ctrl_end(core, d);
+		nvpc_shared_ctrl_begin(eng, d);
+		d->run->set_ctr_mode(eng, d);
+		nvpc_shared_ctrl_end(eng, d);
 	}
 }
 
 /**
  * nvpc_event_program() - write the slots in @claims whose shadows changed
- * @core: the GPU (lock held)
+ * @eng: the GPU's engine (lock held)
  * @dom: the domain
  * @claims: slots (BIT(NVPC_SLOT_*))
  *
  * Return: the slots written.
  */
-unsigned long nvpc_event_program(struct nvpc_core *core,
+unsigned long nvpc_event_program(struct nvpc_engine *eng,
 				 struct nvpc_domain *dom, unsigned long claims)
 {
 	unsigned long written = 0;
@@ -650,9 +609,9 @@ unsigned long nvpc_event_program(struct nvpc_core *core,
 	for_each_set_bit(s, &claims, NVPC_NR_SLOTS) {
 		if (nvpc_slots_programmed(dom, BIT(s)))
 			continue;
-		core->gen->program(core, dom, s);
-		dom->hw_src[s] = dom->src[s];
-		dom->hw_op[s] = dom->op[s];
+		eng->hw.gen->program(&eng->hw, dom->hw, s);
+		dom->hw->hw_src[s] = dom->hw->src[s];
+		dom->hw->hw_op[s] = dom->hw->op[s];
 		written |= BIT(s);
 	}
 	return written;
@@ -665,37 +624,37 @@ static bool nvpc_domain_busy(struct nvpc_domain *dom)
 }
 
 /* Read the period a commit's swap ended in @dom, if not read yet. */
-static void nvpc_commit_read(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_commit_read(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			     u64 now)
 {
-	unsigned int i = dom - core->domains;
+	unsigned int i = dom - eng->domains;
 
-	nvpc_domains_collect(core, i, i + 1, now);
+	nvpc_domains_collect(eng, i, i + 1, now);
 }
 
 /* Start, stop or reprogram a domain a transaction changed. */
-static void nvpc_domain_commit(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_domain_commit(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			       u64 now)
 {
-	bool gone = READ_ONCE(core->gone), busy = nvpc_domain_busy(dom);
+	bool gone = READ_ONCE(eng->gone), busy = nvpc_domain_busy(dom);
 
-	nvpc_shared_ctrl_begin(core, dom);
+	nvpc_shared_ctrl_begin(eng, dom);
 	if (busy && !dom->run) {
 		if (!gone)
-			dom->mode->start(core, dom);
+			dom->mode->start(eng, dom);
 		dom->run = dom->mode;
-		nvpc_poll_update(core);
+		nvpc_poll_update(eng);
 	} else if (!busy && dom->run) {
-		nvpc_commit_read(core, dom, now);
+		nvpc_commit_read(eng, dom, now);
 		if (!gone)
-			dom->run->stop(core, dom);
+			dom->run->stop(eng, dom);
 		dom->run = NULL;
 	} else if (busy && !gone) {
-		dom->run->update(core, dom, dom->dirty);
+		dom->run->update(eng, dom, dom->dirty);
 	}
-	nvpc_shared_ctrl_end(core, dom);
+	nvpc_shared_ctrl_end(eng, dom);
 	if (dom->dirty_mode && !gone)
-		nvpc_mode_update(core, dom);
+		nvpc_mode_update(eng, dom);
 	dom->dirty = 0;
 	dom->dirty_mode = false;
 }
@@ -707,99 +666,99 @@ static void nvpc_domain_commit(struct nvpc_core *core, struct nvpc_domain *dom,
  * (pmu_disable/pmu_enable around a whole rotation), so that a rotation
  * costs one swap per domain, not one per event.
  */
-static void nvpc_commit(struct nvpc_core *core)
+static void nvpc_commit(struct nvpc_engine *eng)
 {
 	bool dirty = false, early = false;
 	struct perf_event *event, *tmp;
 	unsigned int i, m;
 	u64 now;
 
-	lockdep_assert_held(&core->lock);
-	for (i = 0; i < core->nr_domains; i++) {
-		dirty |= core->domains[i].dirty || core->domains[i].dirty_mode;
-		early |= core->domains[i].dirty_mode;
+	lockdep_assert_held(&eng->lock);
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		dirty |= eng->domains[i].dirty || eng->domains[i].dirty_mode;
+		early |= eng->domains[i].dirty_mode;
 	}
 	for (m = 0; m < NVPC_NR_CLAIMS; m++)
-		if (core->modes[m]->commit_begin)
-			core->modes[m]->commit_begin(core, dirty);
+		if (eng->modes[m]->commit_begin)
+			eng->modes[m]->commit_begin(eng, dirty);
 	now = ktime_get_ns();
 	/*
 	 * A counter mode is written to CTRL (shared by every domain on
 	 * NV30:NV40): read what the swap ended before any CTRL write
 	 */
-	if (early || core->gen->shared_ctrl)
-		nvpc_domains_collect(core, 0, core->nr_domains, now);
-	for (i = 0; i < core->nr_domains; i++)
-		if (core->domains[i].dirty || core->domains[i].dirty_mode)
-			nvpc_domain_commit(core, &core->domains[i], now);
-	nvpc_domains_collect(core, 0, core->nr_domains, now);
-	list_for_each_entry_safe(event, tmp, &core->leaving, active_entry) {
+	if (early || eng->hw.gen->shared_ctrl)
+		nvpc_domains_collect(eng, 0, eng->hw.nr_domains, now);
+	for (i = 0; i < eng->hw.nr_domains; i++)
+		if (eng->domains[i].dirty || eng->domains[i].dirty_mode)
+			nvpc_domain_commit(eng, &eng->domains[i], now);
+	nvpc_domains_collect(eng, 0, eng->hw.nr_domains, now);
+	list_for_each_entry_safe(event, tmp, &eng->leaving, active_entry) {
 		nvpc_event_fold(event, event->hw.idx);
 		event->hw.flags &= ~NVPC_HW_LEAVING;
 		list_del_init(&event->active_entry);
 	}
-	for (i = 0; i < core->nr_domains; i++)
-		core->domains[i].leaving = 0;
+	for (i = 0; i < eng->hw.nr_domains; i++)
+		eng->domains[i].leaving = 0;
 	/*
 	 * A domain started by this commit, or given a new counter mode
 	 * (CTRL written after the swap), begins a clean period for its new
 	 * events
 	 */
-	for (i = 0; i < core->nr_domains && early; i++)
-		core->domains[i].commit_seq = 0;
-	list_for_each_entry(event, &core->fresh, active_entry) {
+	for (i = 0; i < eng->hw.nr_domains && early; i++)
+		eng->domains[i].commit_seq = 0;
+	list_for_each_entry(event, &eng->fresh, active_entry) {
 		struct nvpc_domain *dom = event->pmu_private;
 
 		if (dom->run && dom->run->fresh)
-			dom->run->fresh(core, dom);
+			dom->run->fresh(eng, dom);
 	}
-	list_for_each_entry_safe(event, tmp, &core->fresh, active_entry) {
+	list_for_each_entry_safe(event, tmp, &eng->fresh, active_entry) {
 		struct nvpc_domain *dom = event->pmu_private;
 
 		local64_set(&event->hw.prev_count, dom->acc[event->hw.idx]);
 		event->hw.flags &= ~NVPC_HW_FRESH;
 		list_del_init(&event->active_entry);
 	}
-	core->txn_seq++;
+	eng->txn_seq++;
 }
 
 /*
  * Start the poll with the first active event, stop it with the last
  * (perf callbacks: neither waits).
  */
-static void nvpc_poll_kick(struct nvpc_core *core)
+static void nvpc_poll_kick(struct nvpc_engine *eng)
 {
-	if (READ_ONCE(core->nr_active) && !READ_ONCE(core->gone))
-		queue_delayed_work(system_unbound_wq, &core->poll_work,
-				   nsecs_to_jiffies(READ_ONCE(core->poll_ns)));
+	if (READ_ONCE(eng->nr_active) && !READ_ONCE(eng->gone))
+		queue_delayed_work(system_unbound_wq, &eng->poll_work,
+				   nsecs_to_jiffies(READ_ONCE(eng->poll_ns)));
 	else
-		cancel_delayed_work(&core->poll_work);
+		cancel_delayed_work(&eng->poll_work);
 }
 
 /**
  * nvpc_domain_claim() - claim a domain for an event's mode
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: the domain
  * @claim: NVPC_CLAIM_*
  *
  * A domain runs one mode at a time: counting events share it, as do the
  * inputs of one window program; a record event has it alone. The mode's
- * ops (&nvpc_core.modes) run the domain from the next commit on.
+ * ops (&nvpc_engine.modes) run the domain from the next commit on.
  * nvpc_domain_unclaim() gives the claim back.
  *
- * Context: any; takes &nvpc_core.lock.
+ * Context: any; takes &nvpc_engine.lock.
  * Return: 0, -EBUSY if the domain is claimed for another mode (or
  * records), or still runs another, or -EIO for a counting claim on a
  * domain a record VM fault wedged.
  */
-int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
+int nvpc_domain_claim(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		      enum nvpc_claim claim)
 {
-	const struct nvpc_mode_ops *mode = core->modes[claim], *held;
+	const struct nvpc_mode_ops *mode = eng->modes[claim], *held;
 	unsigned long flags;
 	bool busy, wedged;
 
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	/*
 	 * A record VM fault wedges the domain until PCOUNTER is reset
 	 * (pcounter.rst "Record mode setup"): nothing counts on it. Its
@@ -807,9 +766,9 @@ int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
 	 */
 	wedged = claim != NVPC_CLAIM_RECORD &&
 		 READ_ONCE(dom->rec_state) == NVPC_REC_FAULTED &&
-		 !READ_ONCE(core->gone);
+		 !READ_ONCE(eng->gone);
 	if (wedged) {
-		u32 st = core->gen->record_status(core, dom);
+		u32 st = eng->hw.gen->record_status(&eng->hw, dom->hw);
 
 		wedged = st != U32_MAX && (st & NVPC_RECORD_STATUS_FAULT);
 		if (!wedged)
@@ -823,78 +782,78 @@ int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
 		dom->mode = mode;
 		dom->nr_claims++;
 	}
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 	if (wedged) {
-		nvpc_dbg(core, "domain %s is wedged by a record VM fault until PCOUNTER is reset (record_state faulted): no %s event on it\n",
-			 dom->name, mode->name);
+		nvpc_dbg(eng, "domain %s is wedged by a record VM fault until PCOUNTER is reset (record_state faulted): no %s event on it\n",
+			 dom->hw->name, mode->name);
 		return -EIO;
 	}
 	if (!busy)
 		return 0;
-	nvpc_dbg(core, "domain %s is claimed for %s: no %s event on it\n",
-		 dom->name, held->name, mode->name);
+	nvpc_dbg(eng, "domain %s is claimed for %s: no %s event on it\n",
+		 dom->hw->name, held->name, mode->name);
 	return -EBUSY;
 }
 
 /**
  * nvpc_domain_unclaim() - give back one nvpc_domain_claim()
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: the domain
  */
-void nvpc_domain_unclaim(struct nvpc_core *core, struct nvpc_domain *dom)
+void nvpc_domain_unclaim(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
 	unsigned long flags;
 
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	if (dom->nr_claims)
 		dom->nr_claims--;
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 }
 
 /**
  * nvpc_engine_txn() - open or close a perf transaction (pmu_disable and
  *	pmu_enable)
- * @core: the GPU
+ * @eng: the GPU's engine
  * @open: true to open, false to close
  *
  * Adds and dels inside a transaction only update the slot tables; closing
  * the outermost one programs the hardware once.
  */
-void nvpc_engine_txn(struct nvpc_core *core, bool open)
+void nvpc_engine_txn(struct nvpc_engine *eng, bool open)
 {
 	unsigned long flags;
 
 	unsigned int m;
 
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	if (open)
-		core->txn++;
-	else if (core->txn && !--core->txn)
-		nvpc_commit(core);
-	nvpc_unlock(core, flags);
-	if (open || core->txn)
+		eng->txn++;
+	else if (eng->txn && !--eng->txn)
+		nvpc_commit(eng);
+	nvpc_unlock(eng, flags);
+	if (open || eng->txn)
 		return;
-	nvpc_poll_kick(core);
+	nvpc_poll_kick(eng);
 	for (m = 0; m < NVPC_NR_CLAIMS; m++)
-		if (core->modes[m]->txn_end)
-			core->modes[m]->txn_end(core);
+		if (eng->modes[m]->txn_end)
+			eng->modes[m]->txn_end(eng);
 }
 
 /*
  * Deleted earlier in this same transaction (perf rotating): an add may
  * take it back as it was. Read once; the tag is cleared.
  */
-static bool nvpc_event_rotating(struct nvpc_core *core,
+static bool nvpc_event_rotating(struct nvpc_engine *eng,
 				struct perf_event *event)
 {
-	bool rotating = core->txn && event->hw.last_tag == core->txn_seq + 1;
+	bool rotating = eng->txn && event->hw.last_tag == eng->txn_seq + 1;
 
 	event->hw.last_tag = 0;
 	return rotating;
 }
 
 /* Put the event on counter @idx, its slots @claimed, in the shadows. */
-static void nvpc_event_place(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_event_place(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			     struct perf_event *event, int idx,
 			     unsigned long claimed)
 {
@@ -905,7 +864,7 @@ static void nvpc_event_place(struct nvpc_core *core, struct nvpc_domain *dom,
 		/* a domain that starts needs a program */
 		dom->dirty_mode |= !dom->run;
 	} else {
-		nvpc_slot_regs(core, dom, event);
+		nvpc_slot_regs(eng, dom, event);
 		dom->dirty |= claimed;
 	}
 	if (nvpc_slot_sets_mode(event))
@@ -917,21 +876,21 @@ static void nvpc_event_place(struct nvpc_core *core, struct nvpc_domain *dom,
  * counted before (@kept) nothing is lost; elsewhere they are folded now,
  * with a swap of its own, from @old_idx.
  */
-static void nvpc_event_unleave(struct nvpc_core *core,
+static void nvpc_event_unleave(struct nvpc_engine *eng,
 			       struct perf_event *event, int old_idx,
 			       bool kept)
 {
 	list_del_init(&event->active_entry);
 	event->hw.flags &= ~NVPC_HW_LEAVING;
 	if (!kept) {
-		nvpc_engine_sample(core, event->pmu_private);
+		nvpc_engine_sample(eng, event->pmu_private);
 		nvpc_event_fold(event, old_idx);
 	}
 }
 
 /**
  * nvpc_engine_add() - start counting an event
- * @core: the GPU
+ * @eng: the GPU's engine
  * @event: an initialised event
  *
  * Steps: is it rotating back, allocate its counter, place it in the
@@ -941,16 +900,16 @@ static void nvpc_event_unleave(struct nvpc_core *core,
  * Return: 0, or -ENOSPC when the domain has no free slot (perf then
  * multiplexes), -ENODEV when the device is gone.
  */
-int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
+int nvpc_engine_add(struct nvpc_engine *eng, struct perf_event *event)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	unsigned long flags, claimed;
 	bool rotating, kept;
 	int idx, old_idx;
 
-	nvpc_lock(core, flags);
-	rotating = nvpc_event_rotating(core, event);
-	if (READ_ONCE(core->gone)) {
+	nvpc_lock(eng, flags);
+	rotating = nvpc_event_rotating(eng, event);
+	if (READ_ONCE(eng->gone)) {
 		/*
 		 * Deleted earlier in this transaction (perf's ctx_resched()
 		 * dels and adds every event of the context when one opens)
@@ -971,19 +930,19 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 		 */
 		event->hw.idx = NVPC_IDX_DETACHED;
 		event->hw.config_base = 0;
-		nvpc_unlock(core, flags);
+		nvpc_unlock(eng, flags);
 		return 0;
 	}
-	idx = nvpc_slot_alloc(core, core->slots, dom, event, &claimed,
+	idx = nvpc_slot_alloc(eng, eng->slots, dom, event, &claimed,
 			      rotating ? event->hw.config_base : 0);
 	if (idx < 0) {
-		nvpc_unlock(core, flags);
-		nvpc_dbg(core, "domain %s: no free slot\n", dom->name);
+		nvpc_unlock(eng, flags);
+		nvpc_dbg(eng, "domain %s: no free slot\n", dom->hw->name);
 		return idx;
 	}
 	old_idx = event->hw.idx;
 	kept = rotating && idx == old_idx && claimed == event->hw.config_base;
-	nvpc_event_place(core, dom, event, idx, claimed);
+	nvpc_event_place(eng, dom, event, idx, claimed);
 	/*
 	 * Kept: back on the same counter, programmed as before, so the
 	 * hardware never stopped counting it and it keeps its count across
@@ -992,30 +951,30 @@ int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event)
 	 */
 	kept = kept && dom->run && nvpc_slots_programmed(dom, claimed);
 	if (event->hw.flags & NVPC_HW_LEAVING)
-		nvpc_event_unleave(core, event, old_idx, kept);
+		nvpc_event_unleave(eng, event, old_idx, kept);
 	if (!kept) {
 		event->hw.flags |= NVPC_HW_FRESH;
-		list_add_tail(&event->active_entry, &core->fresh);
+		list_add_tail(&event->active_entry, &eng->fresh);
 	}
-	core->nr_active++;
-	if (!core->txn)
-		nvpc_commit(core);
-	nvpc_unlock(core, flags);
-	if (!core->txn)
-		nvpc_poll_kick(core);
+	eng->nr_active++;
+	if (!eng->txn)
+		nvpc_commit(eng);
+	nvpc_unlock(eng, flags);
+	if (!eng->txn)
+		nvpc_poll_kick(eng);
 	return 0;
 }
 
 /**
  * nvpc_event_leave() - an event leaves a quad mode domain
- * @core: the GPU (lock held)
+ * @eng: the GPU's engine (lock held)
  * @event: the event, committed
  * @fold: its last counts are its own
  *
  * The commit's swap ends its period, the same swap that starts the events
  * added in this transaction; the commit folds its last counts.
  */
-void nvpc_event_leave(struct nvpc_core *core, struct perf_event *event,
+void nvpc_event_leave(struct nvpc_engine *eng, struct perf_event *event,
 		      bool fold)
 {
 	struct nvpc_domain *dom = event->pmu_private;
@@ -1023,26 +982,26 @@ void nvpc_event_leave(struct nvpc_core *core, struct perf_event *event,
 	if (!fold)
 		return;
 	event->hw.flags |= NVPC_HW_LEAVING;
-	list_add_tail(&event->active_entry, &core->leaving);
+	list_add_tail(&event->active_entry, &eng->leaving);
 	dom->leaving |= BIT(event->hw.idx);
 }
 
 /**
  * nvpc_event_sample_out() - an event leaves a domain whose counts are
  *	live (NV10:NV30's program, a window): fold them now
- * @core: the GPU (lock held)
+ * @eng: the GPU's engine (lock held)
  * @event: the event, committed
  * @fold: its last counts are its own
  *
  * One sample of the domain serves every del of a transaction.
  */
-void nvpc_event_sample_out(struct nvpc_core *core, struct perf_event *event,
+void nvpc_event_sample_out(struct nvpc_engine *eng, struct perf_event *event,
 			   bool fold)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 
-	if (!core->txn || dom->sampled_txn != core->txn_seq + 1)
-		nvpc_engine_sample(core, dom);
+	if (!eng->txn || dom->sampled_txn != eng->txn_seq + 1)
+		nvpc_engine_sample(eng, dom);
 	if (fold)
 		nvpc_event_fold(event, event->hw.idx);
 	else
@@ -1051,11 +1010,11 @@ void nvpc_event_sample_out(struct nvpc_core *core, struct perf_event *event,
 
 /**
  * nvpc_engine_del() - stop counting an event and free its slots
- * @core: the GPU
+ * @eng: the GPU's engine
  * @event: an added event
  * @fold: fold in its last counts (false for a stopped event)
  */
-void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
+void nvpc_engine_del(struct nvpc_engine *eng, struct perf_event *event,
 		     bool fold)
 {
 	struct nvpc_domain *dom = event->pmu_private;
@@ -1064,15 +1023,15 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 
 	if (event->hw.idx == NVPC_IDX_DETACHED)
 		return;
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	if (event->hw.flags & NVPC_HW_FRESH) {
 		/* added and deleted in one transaction: it never counted */
 		event->hw.flags &= ~NVPC_HW_FRESH;
 		list_del_init(&event->active_entry);
 	} else {
-		dom->mode->del(core, event, fold);
+		dom->mode->del(eng, event, fold);
 		/* an add in this transaction may take it back as it was */
-		event->hw.last_tag = core->txn && fold ? core->txn_seq + 1 : 0;
+		event->hw.last_tag = eng->txn && fold ? eng->txn_seq + 1 : 0;
 	}
 	nvpc_slot_free(dom->slots, event);
 	if (event->hw.idx == NVPC_CTR_CYCLES) {
@@ -1080,16 +1039,16 @@ void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
 		dom->dirty_mode |= !nvpc_domain_busy(dom);
 	}
 	for_each_set_bit(s, &claims, NVPC_NR_SLOTS) {
-		dom->src[s] = 0;
-		dom->op[s] = 0;
+		dom->hw->src[s] = 0;
+		dom->hw->op[s] = 0;
 	}
 	dom->dirty |= claims;
 	if (nvpc_slot_sets_mode(event))
 		dom->dirty_mode = true;
-	core->nr_active--;
-	if (!core->txn)
-		nvpc_commit(core);
-	nvpc_unlock(core, flags);
-	if (!core->txn)
-		nvpc_poll_kick(core);
+	eng->nr_active--;
+	if (!eng->txn)
+		nvpc_commit(eng);
+	nvpc_unlock(eng, flags);
+	if (!eng->txn)
+		nvpc_poll_kick(eng);
 }

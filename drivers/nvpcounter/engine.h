@@ -1,16 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The domain engine and its modes (DESIGN layer 2): the domains, their
- * slots, and what the perf glue calls to count, sum units, run windows
- * and record.
+ * The domain engine and its modes (DESIGN layer 2): one GPU's engine
+ * (struct nvpc_engine: its lock, domains, slots, modes, transactions and
+ * poll, around its hardware part), and what the perf glue calls to count,
+ * sum units, run windows and record.
  */
 #ifndef _NVPC_ENGINE_H
 #define _NVPC_ENGINE_H
 
+#include <linux/device.h>
 #include <linux/hrtimer.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/perf_event.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include "gen.h"
+
+struct nvpc_engine;
+struct nvpc_slots;
 
 /* event->hw.flags: added, not yet committed to the hardware */
 #define NVPC_HW_FRESH		BIT(0)
@@ -25,19 +35,6 @@
 
 /* event->hw.idx of an event added after its GPU went away: no counter */
 #define NVPC_IDX_DETACHED	(-1)
-
-/**
- * struct nvpc_slots - what occupies a domain's four inputs
- * @ev: the event claiming each slot, or NULL
- * @mode: the counter mode the domain's events need (NVPC_MODE_*)
- *
- * The live tables and group validation's throwaway copies have this same
- * shape, so that one allocator serves both.
- */
-struct nvpc_slots {
-	struct perf_event *ev[NVPC_NR_SLOTS];
-	u8 mode;
-};
 
 /**
  * struct nvpc_domain_stats - a domain's counts in sysfs (domains/<name>/,
@@ -86,24 +83,12 @@ struct nvpc_record;
 
 /**
  * struct nvpc_domain - one counter domain as the engine runs it
- * @desc: the catalogue's description
- * @name: the domain's one name, in sysfs, the log and the sim's debugfs:
- *	"main.I" (before GF100), "hub.I", "gpcG.I" or "partP.I"
- * @dset: NVPC_DSET_ID_* of the domain's set
- * @unit: GPC or partition number (0 for hub/main domains)
- * @index: domain index inside its set
- * @base: GF100+: MMIO base of the domain's registers
- * @restarts: NV10:NV30: the generation's restarts of the counting
- *	process, numbered in CTR_STOP
+ * @hw: its hardware part: identity, register addresses and shadows (in
+ *	&nvpc_hw.domains)
  * @mode: the mode the domain is claimed for (its events' mode)
  * @run: the mode the hardware runs, NULL while the domain is stopped
  * @nr_claims: events holding the claim on @mode
- * @slots: the domain's live slot table (in &nvpc_core.slots)
- * @src: shadow of the four _SRC registers
- * @op: shadow of the four _OP registers
- * @hw_src: the _SRC values last written to the hardware
- * @hw_op: the _OP values last written to the hardware
- * @ctr_mode: the counter mode programmed (NVPC_MODE_* = CTR_MODE value)
+ * @slots: the domain's live slot table (in &nvpc_engine.slots)
  * @nr_cycles: events counting this domain's cycles
  * @dirty: slots whose registers wait for the transaction's commit
  * @dirty_mode: the domain's counter mode or running state waits for the
@@ -119,7 +104,7 @@ struct nvpc_record;
  *	every del of a transaction
  * @commit_seq: the number of the commit that last ended the domain's
  *	period for its new events
- * @snap: the group read (&nvpc_core.snap) the domain was last sampled
+ * @snap: the group read (&nvpc_engine.snap) the domain was last sampled
  *	for
  * @snap_acc: @acc at that sample: what the members of that group read
  *	count up to, however much the poll (on any CPU) samples the
@@ -137,24 +122,13 @@ struct nvpc_record;
  * @stats: the counts sysfs shows
  */
 struct nvpc_domain {
-	const struct nvpc_domain_desc *desc;
-	char name[16];
-	u8 dset;
-	u8 unit;
-	u8 index;
-	u32 base;
-	u32 restarts;
+	struct nvpc_hw_domain *hw;
 
 	const struct nvpc_mode_ops *mode;
 	const struct nvpc_mode_ops *run;
 	unsigned int nr_claims;
 
 	struct nvpc_slots *slots;
-	u32 src[NVPC_NR_SLOTS];
-	u32 op[NVPC_NR_SLOTS];
-	u32 hw_src[NVPC_NR_SLOTS];
-	u32 hw_op[NVPC_NR_SLOTS];
-	u8 ctr_mode;
 	unsigned int nr_cycles;
 	u8 dirty;
 	bool dirty_mode;
@@ -213,32 +187,32 @@ struct nvpc_domain {
  * @regs: set the _SRC/_OP shadows of such an event, placed (hw.idx)
  * @alone: one event has the domain (EBUSY for a second)
  *
- * The engine calls every function with &nvpc_core.lock held except
+ * The engine calls every function with &nvpc_engine.lock held except
  * @setup, @teardown, @txn_end and @check (event_init); @alloc and @regs
  * also run on group validation's copies. Any may be NULL where the mode
  * has nothing to do.
  */
 struct nvpc_mode_ops {
 	const char *name;
-	int (*setup)(struct nvpc_core *core, struct nvpc_domain *dom);
+	int (*setup)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*teardown)(struct nvpc_domain *dom);
-	void (*start)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*update)(struct nvpc_core *core, struct nvpc_domain *dom,
+	void (*start)(struct nvpc_engine *eng, struct nvpc_domain *dom);
+	void (*update)(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		       unsigned long dirty);
-	void (*stop)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*sample)(struct nvpc_core *core, struct nvpc_domain *dom,
+	void (*stop)(struct nvpc_engine *eng, struct nvpc_domain *dom);
+	void (*sample)(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		       u64 now);
-	bool (*poll)(struct nvpc_core *core, struct nvpc_domain *dom, u64 now);
-	void (*commit_begin)(struct nvpc_core *core, bool dirty);
-	void (*fresh)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*del)(struct nvpc_core *core, struct perf_event *event,
+	bool (*poll)(struct nvpc_engine *eng, struct nvpc_domain *dom, u64 now);
+	void (*commit_begin)(struct nvpc_engine *eng, bool dirty);
+	void (*fresh)(struct nvpc_engine *eng, struct nvpc_domain *dom);
+	void (*del)(struct nvpc_engine *eng, struct perf_event *event,
 		    bool fold);
-	void (*set_ctr_mode)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*ctrl_before)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*ctrl_after)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*txn_end)(struct nvpc_core *core);
-	unsigned int (*width)(struct nvpc_core *core);
-	int (*check)(struct nvpc_core *core, struct nvpc_domain *dom,
+	void (*set_ctr_mode)(struct nvpc_engine *eng, struct nvpc_domain *dom);
+	void (*ctrl_before)(struct nvpc_engine *eng, struct nvpc_domain *dom);
+	void (*ctrl_after)(struct nvpc_engine *eng, struct nvpc_domain *dom);
+	void (*txn_end)(struct nvpc_engine *eng);
+	unsigned int (*width)(struct nvpc_engine *eng);
+	int (*check)(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		     struct perf_event *event);
 	int (*alloc)(struct nvpc_slots *t, struct perf_event *event,
 		     unsigned long *claimed);
@@ -254,7 +228,7 @@ extern const struct nvpc_mode_ops nvpc_mode_record;
 /*
  * What a domain's events use it for, one at a time (CTRL.MODE): counting
  * (quad mode; NV10:NV30's endless program), single event mode windows, or
- * record mode, which an event has alone. &nvpc_core.modes maps each to
+ * record mode, which an event has alone. &nvpc_engine.modes maps each to
  * the GPU's mode ops.
  */
 enum nvpc_claim {
@@ -264,11 +238,143 @@ enum nvpc_claim {
 	NVPC_NR_CLAIMS,
 };
 
-int nvpc_domain_claim(struct nvpc_core *core, struct nvpc_domain *dom,
-		      enum nvpc_claim mode);
-void nvpc_domain_unclaim(struct nvpc_core *core, struct nvpc_domain *dom);
+/**
+ * struct nvpc_engine - one GPU's domain engine
+ * @hw: the hardware part (gen.h): the backend's device, the reference on
+ *	its struct device, for dev_dbg() while events outlive the device, the
+ *	chip, the generation's ops and the domains' registers
+ * @lock: serialises the engine and the register sequences; @gone is set
+ *	under it when the device is unregistered. A raw lock taken in perf
+ *	callbacks with interrupts off (also on PREEMPT_RT), so every hold is
+ *	bounded by a count of register accesses, whatever one access costs.
+ *	A poll of a domain reads QUAD_STATE, and only where the swap has
+ *	landed the counters in use (at most 5) and acks once or twice: 1
+ *	access not landed, at most 8 landed. A sample swaps one domain, or
+ *	every domain of a global_swap generation (NV30:G84, at most 5) with
+ *	one pulse, polls each swapped domain once and its stragglers
+ *	NVPC_SWAP_POLLS more times in all; each domain lands once: n domains
+ *	at most 1 + 8 * n + NVPC_SWAP_POLLS accesses, 17 for one domain, 49
+ *	for NV40's five. A commit programs the domains a perf transaction
+ *	changed (at most 12 writes each), swaps them and collects them the
+ *	same way, then samples the domains of its new events once each. The
+ *	poll takes it once per domain per tick (once per tick in all for a
+ *	global_swap generation), and never waits for a straggler beyond its
+ *	polls.
+ * @gone: set once the hardware vanished or was unregistered: no more
+ *	register access, no new events
+ * @active_lock: held around the backend's process-context ops (the
+ *	registry's active_get/put, record.c's record_bind and record_map):
+ *	@gone is set under it, so the backend is there while it is held and
+ *	@gone is clear
+ * @domains: every domain of the GPU (in the order of &nvpc_hw.domains)
+ * @slots: the live slot tables, one per domain
+ * @modes: the mode ops of each NVPC_CLAIM_* on this GPU
+ * @ctrl_seq: &nvpc_hw.ctrl_writes at the outermost
+ *	nvpc_shared_ctrl_begin()
+ * @ctrl_nest: depth of nvpc_shared_ctrl_begin() without its end
+ * @nr_active: events added (counting) on the GPU, each unit of a unit
+ *	sum one event
+ * @nr_unit_extra: the units of unit sums added beyond each sum's first:
+ *	@nr_active less these is the perf events counting
+ * @txn: depth of open perf transactions (pmu_disable without pmu_enable)
+ * @fresh: events added since the last commit (linked by active_entry)
+ * @leaving: events deleted since the last commit whose last counts the
+ *	commit folds in (quad mode; linked by active_entry)
+ * @txn_seq: commits so far; an event deleted inside a transaction is
+ *	tagged (hw.last_tag) with the number of the commit that closes it
+ * @snap: set by the perf glue during a read that is part of a group read
+ *	(0: a read of its own): events of one domain read in one group read
+ *	share one sample of the domain (pmu.c, nvpc_group_read())
+ * @poll_work: the poll, queued while @nr_active > 0 and not @gone
+ * @poll_ns: poll period
+ * @rec_bufs: AUX areas mapped for the GPU (under @lock)
+ * @nr_rec_hw: domains in record mode; the record buffer is bound while
+ *	there is one (under @lock)
+ * @rec_parked: record sessions parked by a del in the open transaction
+ *	(under @lock)
+ * @rec_max_pages: the most AUX pages the backend maps (0: no record_map)
+ */
+struct nvpc_engine {
+	struct nvpc_hw hw;
+	raw_spinlock_t lock;
+	bool gone;
+	struct mutex active_lock;	/* see @active_lock above */
+	struct nvpc_domain *domains;
+	struct nvpc_slots *slots;
+	const struct nvpc_mode_ops *modes[NVPC_NR_CLAIMS];
+	u64 ctrl_seq;
+	unsigned int ctrl_nest;
+	unsigned int nr_active;
+	unsigned int nr_unit_extra;
+	unsigned int txn;
+	struct list_head fresh;
+	struct list_head leaving;
+	u64 txn_seq;
+	u64 snap;
+	struct delayed_work poll_work;
+	u64 poll_ns;
+	struct list_head rec_bufs;
+	unsigned int nr_rec_hw;
+	unsigned int rec_parked;
+	u32 rec_max_pages;
+};
 
-/* the domain is claimed for @mode (&nvpc_core.lock held, or a hint) */
+/* dev_dbg() on the GPU's device: every rejection names its reason */
+#define nvpc_dbg(eng, fmt, ...) \
+	dev_dbg((eng)->hw.dev, fmt, ##__VA_ARGS__)
+
+/**
+ * nvpc_lock() - take @eng's lock, interrupts off
+ * @eng: the GPU's engine
+ * @flags: unsigned long for the saved interrupt state
+ *
+ * The CPU's nvpc_lock_depth counts the engine locks it holds or is
+ * about to hold, from before the lock is taken to after it is released,
+ * with interrupts off throughout. Whatever runs on the CPU inside that
+ * span without being called by it (an NMI, a kprobe or a tracepoint
+ * fired there, a BPF program they run) sees the count and must not take
+ * an engine lock: its CPU may hold it (nvpc_event_read()). The CPU's
+ * nvpc_lock_seq numbers its holds, so that a backend can tell the
+ * register accesses of one interrupts-off hold from the next (the sim's
+ * irqoff_max, Documentation/sim.rst).
+ */
+#define nvpc_lock(eng, flags)						\
+	do {								\
+		local_irq_save(flags);					\
+		__this_cpu_inc(nvpc_lock_depth);			\
+		__this_cpu_inc(nvpc_lock_seq);				\
+		raw_spin_lock(&(eng)->lock);				\
+	} while (0)
+
+/**
+ * nvpc_unlock() - release what nvpc_lock() took
+ * @eng: the GPU's engine
+ * @flags: the interrupt state nvpc_lock() saved
+ */
+#define nvpc_unlock(eng, flags)						\
+	do {								\
+		raw_spin_unlock(&(eng)->lock);				\
+		__this_cpu_dec(nvpc_lock_depth);			\
+		local_irq_restore(flags);				\
+	} while (0)
+
+/* may this CPU take an engine lock here (see nvpc_lock())? */
+static inline bool nvpc_lock_nested(void)
+{
+	return in_nmi() || this_cpu_read(nvpc_lock_depth);
+}
+
+/* the perf events counting on the GPU, for the log */
+static inline unsigned int nvpc_nr_counting(struct nvpc_engine *eng)
+{
+	return READ_ONCE(eng->nr_active) - READ_ONCE(eng->nr_unit_extra);
+}
+
+int nvpc_domain_claim(struct nvpc_engine *eng, struct nvpc_domain *dom,
+		      enum nvpc_claim mode);
+void nvpc_domain_unclaim(struct nvpc_engine *eng, struct nvpc_domain *dom);
+
+/* the domain is claimed for @mode (&nvpc_engine.lock held, or a hint) */
 static inline bool nvpc_domain_claimed(const struct nvpc_domain *dom,
 				       const struct nvpc_mode_ops *mode)
 {
@@ -331,69 +437,56 @@ static inline bool nvpc_is_window(struct perf_event *event)
 
 const char *nvpc_window_use(struct perf_event *event);
 
-int nvpc_engine_init(struct nvpc_core *core);
-void nvpc_engine_fini(struct nvpc_core *core);
-struct nvpc_domain *nvpc_domain_find(struct nvpc_core *core, u64 config1);
-int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
-		      struct perf_event *event);
-int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
-		    u64 config);
-int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
-		    struct nvpc_domain *dom, struct perf_event *event,
-		    unsigned long *claimed, unsigned long prefer);
-void nvpc_slot_free(struct nvpc_slots *t, struct perf_event *event);
-void nvpc_slot_regs(struct nvpc_core *core, struct nvpc_domain *dom,
-		    struct perf_event *event);
-u8 nvpc_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom);
-bool nvpc_slots_programmed(struct nvpc_domain *dom, unsigned long claims);
-bool nvpc_slot_sets_mode(struct perf_event *event);
-int nvpc_engine_add(struct nvpc_core *core, struct perf_event *event);
-void nvpc_engine_del(struct nvpc_core *core, struct perf_event *event,
+int nvpc_engine_init(struct nvpc_engine *eng);
+void nvpc_engine_fini(struct nvpc_engine *eng);
+struct nvpc_domain *nvpc_domain_find(struct nvpc_engine *eng, u64 config1);
+int nvpc_engine_add(struct nvpc_engine *eng, struct perf_event *event);
+void nvpc_engine_del(struct nvpc_engine *eng, struct perf_event *event,
 		     bool fold);
-void nvpc_engine_update(struct nvpc_core *core, struct perf_event *event,
+void nvpc_engine_update(struct nvpc_engine *eng, struct perf_event *event,
 			bool fold);
-void nvpc_engine_txn(struct nvpc_core *core, bool open);
+void nvpc_engine_txn(struct nvpc_engine *eng, bool open);
 
 /* for the modes */
-void nvpc_engine_sample(struct nvpc_core *core, struct nvpc_domain *dom);
+void nvpc_engine_sample(struct nvpc_engine *eng, struct nvpc_domain *dom);
 unsigned long nvpc_domain_used(struct nvpc_domain *dom);
 void nvpc_clock_measure(struct nvpc_domain *dom, u64 cycles, u64 now);
-void nvpc_domain_program(struct nvpc_core *core, struct nvpc_domain *dom);
-unsigned long nvpc_event_program(struct nvpc_core *core,
+void nvpc_domain_program(struct nvpc_engine *eng, struct nvpc_domain *dom);
+unsigned long nvpc_event_program(struct nvpc_engine *eng,
 				 struct nvpc_domain *dom, unsigned long claims);
-void nvpc_domain_set_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom);
-void nvpc_event_leave(struct nvpc_core *core, struct perf_event *event,
+void nvpc_domain_set_ctr_mode(struct nvpc_engine *eng, struct nvpc_domain *dom);
+void nvpc_event_leave(struct nvpc_engine *eng, struct perf_event *event,
 		      bool fold);
-void nvpc_event_sample_out(struct nvpc_core *core, struct perf_event *event,
+void nvpc_event_sample_out(struct nvpc_engine *eng, struct perf_event *event,
 			   bool fold);
-void nvpc_shared_ctrl_begin(struct nvpc_core *core, struct nvpc_domain *self);
-void nvpc_shared_ctrl_end(struct nvpc_core *core, struct nvpc_domain *self);
+void nvpc_shared_ctrl_begin(struct nvpc_engine *eng, struct nvpc_domain *self);
+void nvpc_shared_ctrl_end(struct nvpc_engine *eng, struct nvpc_domain *self);
 
-int nvpc_units_check(struct nvpc_core *core, struct perf_event *event);
-int nvpc_units_init(struct nvpc_core *core, struct perf_event *event);
-int nvpc_units_claim(struct nvpc_core *core, struct perf_event *event);
-void nvpc_units_destroy(struct nvpc_core *core, struct perf_event *event);
-int nvpc_units_validate(struct nvpc_core *core, struct nvpc_slots *tables,
+int nvpc_units_check(struct nvpc_engine *eng, struct perf_event *event);
+int nvpc_units_init(struct nvpc_engine *eng, struct perf_event *event);
+int nvpc_units_claim(struct nvpc_engine *eng, struct perf_event *event);
+void nvpc_units_destroy(struct nvpc_engine *eng, struct perf_event *event);
+int nvpc_units_validate(struct nvpc_engine *eng, struct nvpc_slots *tables,
 			struct perf_event *event);
-int nvpc_units_add(struct nvpc_core *core, struct perf_event *event);
-void nvpc_units_del(struct nvpc_core *core, struct perf_event *event,
+int nvpc_units_add(struct nvpc_engine *eng, struct perf_event *event);
+void nvpc_units_del(struct nvpc_engine *eng, struct perf_event *event,
 		    bool fold);
-void nvpc_units_update(struct nvpc_core *core, struct perf_event *event,
+void nvpc_units_update(struct nvpc_engine *eng, struct perf_event *event,
 		       bool fold);
 
-int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
+int nvpc_record_init(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		     struct perf_event *event);
-void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event);
-void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
-			    int nr_pages, bool overwrite);
+void nvpc_record_destroy(struct nvpc_engine *eng, struct perf_event *event);
+void *nvpc_record_setup_aux(struct nvpc_engine *eng, struct perf_event *event,
+			    void **pages, int nr_pages, bool overwrite);
 void nvpc_record_free_aux(void *priv);
-void nvpc_record_start(struct perf_event *event);
-void nvpc_record_stop(struct perf_event *event);
-void nvpc_record_del(struct perf_event *event);
-void nvpc_record_detach(struct nvpc_core *core);
-void nvpc_record_release(struct nvpc_core *core);
+void nvpc_record_start(struct nvpc_engine *eng, struct perf_event *event);
+void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event);
+void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event);
+void nvpc_record_detach(struct nvpc_engine *eng);
+void nvpc_record_release(struct nvpc_engine *eng);
 enum hrtimer_restart nvpc_record_tick(struct hrtimer *t);
 const char *nvpc_record_state_name(struct nvpc_domain *dom);
-u64 nvpc_record_aux_max(struct nvpc_core *core, struct nvpc_domain *dom);
+u64 nvpc_record_aux_max(struct nvpc_engine *eng, struct nvpc_domain *dom);
 
 #endif /* _NVPC_ENGINE_H */

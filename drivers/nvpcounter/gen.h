@@ -1,22 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The generation interface (DESIGN layer 3): one table of functions per
- * hardware generation computing addresses and bitfields, and what the
- * tables take and give. Sees the core and its domains only by pointer.
+ * hardware generation computing addresses and bitfields, what the tables
+ * take and give, and the hardware part of a GPU they work on (struct
+ * nvpc_hw, struct nvpc_hw_domain). Sees nothing of the layers above.
  */
 #ifndef _NVPC_GEN_H
 #define _NVPC_GEN_H
 
-#include <linux/bits.h>
-#include <linux/types.h>
+#include <linux/bitops.h>
+#include <linux/build_bug.h>
 
 #include <nvpcounter/catalog.h>
 #include <nvpcounter/device.h>
 #include <nvpcounter/regs.h>
 #include <uapi/linux/nvpcounter.h>
-
-struct nvpc_core;
-struct nvpc_domain;
 
 /*
  * The perf ABI's slots are the hardware's inputs, numbered as the SRC/OP
@@ -37,6 +35,74 @@ static_assert(NVPC_MODE_EXTRA_B6 == NVPC_CTR_MODE_EXTRA_B6_EVENT_B2);
 /* the counters read per domain: the four slots and CTR_CYCLES */
 #define NVPC_CTR_CYCLES		NVPC_NR_SLOTS
 #define NVPC_NR_CTRS		(NVPC_NR_SLOTS + 1)
+
+/**
+ * struct nvpc_hw_domain - one counter domain's hardware: which it is,
+ *	where its registers are and what they are to hold
+ * @desc: the catalogue's description
+ * @name: the domain's one name, in sysfs, the log and the sim's debugfs:
+ *	"main.I" (before GF100), "hub.I", "gpcG.I" or "partP.I"
+ * @dset: NVPC_DSET_ID_* of the domain's set
+ * @unit: GPC or partition number (0 for hub/main domains)
+ * @index: domain index inside its set
+ * @base: GF100+: MMIO base of the domain's registers
+ * @restarts: NV10:NV30: the generation's restarts of the counting
+ *	process, numbered in CTR_STOP
+ * @src: shadow of the four _SRC registers
+ * @op: shadow of the four _OP registers
+ * @hw_src: the _SRC values last written to the hardware
+ * @hw_op: the _OP values last written to the hardware
+ * @ctr_mode: the counter mode to program (NVPC_MODE_* = CTR_MODE value)
+ *
+ * nvpc_hw_domains_init() fills in the identity and @base; the engine sets
+ * @src, @op and @ctr_mode for the generation ops to write, and keeps
+ * @hw_src and @hw_op; the ops keep @restarts.
+ */
+struct nvpc_hw_domain {
+	const struct nvpc_domain_desc *desc;
+	char name[16];
+	u8 dset;
+	u8 unit;
+	u8 index;
+	u32 base;
+	u32 restarts;
+	u32 src[NVPC_NR_SLOTS];
+	u32 op[NVPC_NR_SLOTS];
+	u32 hw_src[NVPC_NR_SLOTS];
+	u32 hw_op[NVPC_NR_SLOTS];
+	u8 ctr_mode;
+};
+
+struct nvpc_gen_ops;
+
+/**
+ * struct nvpc_hw - one GPU's hardware as the generation ops see it
+ * @ndev: the backend's device, through which every register is accessed
+ * @dev: the backend's struct device, for the log (the registry holds a
+ *	reference while events outlive @ndev)
+ * @name: the GPU's name in the log (its PMU's name)
+ * @chip: the chip (catalogue data, lives as long as the module)
+ * @gen: the generation's ops, NULL if its generation cannot count yet
+ * @domains: every domain of the GPU (nvpc_hw_domains_init())
+ * @nr_domains: entries in @domains
+ * @ctrl: @gen->shared_ctrl: shadow of the shared CTRL register
+ * @ctrl_writes: writes of the shared CTRL so far (the generation counts
+ *	them; the engine compares, nvpc_shared_ctrl_end())
+ *
+ * The generation ops touch this and the domains they are given, nothing
+ * else; the caller serialises them (the engine's lock).
+ */
+struct nvpc_hw {
+	struct nvpc_device *ndev;
+	struct device *dev;
+	const char *name;
+	const struct nvpc_chip_desc *chip;
+	const struct nvpc_gen_ops *gen;
+	struct nvpc_hw_domain *domains;
+	unsigned int nr_domains;
+	u32 ctrl;
+	u64 ctrl_writes;
+};
 
 /**
  * struct nvpc_single_prog - a single event mode program (pcounter.rst
@@ -160,7 +226,7 @@ struct nvpc_reg_range {
  *	program and reads live counters (NV10:NV30)
  * @live_bits: @single: width of the part of a live counter that wraps
  * @shared_ctrl: one CTRL register (and counter mode) for all domains
- *	(NV10:NV40); its writes are counted in &nvpc_core.ctrl_writes, and
+ *	(NV10:NV40); its writes are counted in &nvpc_hw.ctrl_writes, and
  *	the engine brackets every op that may write it
  * @global_swap: one swap trigger serves every domain (PGRAPH PM_TRIGGER)
  * @unit_sets: the domains are in a hub set, one set per GPC and one per
@@ -220,37 +286,37 @@ struct nvpc_gen_ops {
 	bool pmc_enable;
 	bool event_ctr_period;
 	struct nvpc_reg_range windows[NVPC_GEN_NR_WINDOWS];
-	void (*init)(struct nvpc_core *core);
-	void (*setup)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*start)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*stop)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*restart)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*program)(struct nvpc_core *core, struct nvpc_domain *dom,
+	void (*init)(struct nvpc_hw *hw);
+	void (*setup)(struct nvpc_hw_domain *dom);
+	void (*start)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom);
+	void (*stop)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom);
+	void (*restart)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom);
+	void (*program)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			unsigned int slot);
-	void (*trigger_swap)(struct nvpc_core *core, struct nvpc_domain *dom);
-	u32 (*read)(struct nvpc_core *core, struct nvpc_domain *dom,
+	void (*trigger_swap)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom);
+	u32 (*read)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 		    unsigned long used, u64 ctr[NVPC_NR_CTRS]);
-	void (*ack)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*state)(struct nvpc_core *core, struct nvpc_domain *dom,
+	void (*ack)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom);
+	void (*state)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 		      struct nvpc_domain_state *st);
-	u32 (*status_reg)(const struct nvpc_domain *dom, unsigned int j);
-	bool (*dump_range)(struct nvpc_core *core, unsigned int n,
+	u32 (*status_reg)(const struct nvpc_hw_domain *dom, unsigned int j);
+	bool (*dump_range)(const struct nvpc_hw *hw, unsigned int n,
 			   struct nvpc_reg_range *r);
 	u8 record;
-	void (*record_bind)(struct nvpc_core *core,
+	void (*record_bind)(struct nvpc_hw *hw,
 			    const struct nvpc_record_prog *p);
-	void (*record_setup)(struct nvpc_core *core, struct nvpc_domain *dom,
+	void (*record_setup)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			     const struct nvpc_record_prog *p);
-	void (*record_restart)(struct nvpc_core *core, struct nvpc_domain *dom,
+	void (*record_restart)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			       const struct nvpc_record_prog *p);
-	void (*record_limit)(struct nvpc_core *core, struct nvpc_domain *dom,
+	void (*record_limit)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			     u32 limit);
-	u32 (*record_status)(struct nvpc_core *core, struct nvpc_domain *dom);
-	void (*single_start)(struct nvpc_core *core, struct nvpc_domain *dom,
+	u32 (*record_status)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom);
+	void (*single_start)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			     const struct nvpc_single_prog *p);
-	void (*single_read)(struct nvpc_core *core, struct nvpc_domain *dom,
+	void (*single_read)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			    struct nvpc_single_ctrs *c);
-	void (*single_stop)(struct nvpc_core *core, struct nvpc_domain *dom);
+	void (*single_stop)(struct nvpc_hw *hw, struct nvpc_hw_domain *dom);
 };
 
 /*
@@ -284,11 +350,14 @@ extern const struct nvpc_gen_ops nvpc_gen_g92;
 extern const struct nvpc_gen_ops nvpc_gen_gf100;
 
 const struct nvpc_gen_ops *nvpc_gen_ops_of(const struct nvpc_chip_desc *chip);
-void nvpc_gen_read_ctrs(struct nvpc_core *core, const u32 reg[NVPC_NR_CTRS],
+u8 nvpc_dset_id_of(enum nvpc_dset dset);
+unsigned int nvpc_hw_nr_domains(const struct nvpc_hw *hw);
+void nvpc_hw_domains_init(struct nvpc_hw *hw);
+void nvpc_gen_read_ctrs(struct nvpc_hw *hw, const u32 reg[NVPC_NR_CTRS],
 			u32 offset, unsigned long used, u64 ctr[NVPC_NR_CTRS]);
-void nvpc_gen_read_status(struct nvpc_core *core, struct nvpc_domain *dom,
+void nvpc_gen_read_status(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			  u32 st[NVPC_NR_STATUS]);
-void nvpc_gen_clear_resets(struct nvpc_core *core, u32 addr, const char *name);
-void nvpc_nv30_trigger_swap(struct nvpc_core *core, struct nvpc_domain *dom);
+void nvpc_gen_clear_resets(struct nvpc_hw *hw, u32 addr, const char *name);
+void nvpc_nv30_trigger_swap(struct nvpc_hw *hw, struct nvpc_hw_domain *dom);
 
 #endif /* _NVPC_GEN_H */

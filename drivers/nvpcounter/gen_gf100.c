@@ -7,19 +7,17 @@
  * (pcounter.rst, The USER signals).
  */
 
-#include <nvpcounter/regs.h>
-
-#include "core.h"
+#include "gen.h"
 
 /* each domain set's control: HUB, GPC and PART (nvpc_gen_clear_resets()) */
-static void nvpc_gf100_init(struct nvpc_core *core)
+static void nvpc_gf100_init(struct nvpc_hw *hw)
 {
-	nvpc_gen_clear_resets(core, NVPC_GF100_HUB_DSET_CTRL, "HUB_DSET CTRL");
-	nvpc_gen_clear_resets(core, NVPC_GF100_GPC_DSET_CTRL, "GPC_DSET CTRL");
-	nvpc_gen_clear_resets(core, NVPC_GF100_PART_DSET_CTRL, "PART_DSET CTRL");
+	nvpc_gen_clear_resets(hw, NVPC_GF100_HUB_DSET_CTRL, "HUB_DSET CTRL");
+	nvpc_gen_clear_resets(hw, NVPC_GF100_GPC_DSET_CTRL, "GPC_DSET CTRL");
+	nvpc_gen_clear_resets(hw, NVPC_GF100_PART_DSET_CTRL, "PART_DSET CTRL");
 }
 
-static void nvpc_gf100_setup(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_gf100_setup(struct nvpc_hw_domain *dom)
 {
 	switch (dom->dset) {
 	case NVPC_DSET_ID_GPC:
@@ -34,10 +32,10 @@ static void nvpc_gf100_setup(struct nvpc_core *core, struct nvpc_domain *dom)
 	}
 }
 
-static void nvpc_gf100_start(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_gf100_start(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	struct nvpc_device *ndev = core->ndev;
-	int user0 = nvpc_catalog_trailer_id(core->chip, dom->desc,
+	struct nvpc_device *ndev = hw->ndev;
+	int user0 = nvpc_catalog_trailer_id(hw->chip, dom->desc,
 					    NVPC_TRAILER_USER, 0);
 
 	nvpc_wr32(ndev, dom->base + NVPC_GF100_FILTER, 0);
@@ -49,23 +47,23 @@ static void nvpc_gf100_start(struct nvpc_core *core, struct nvpc_domain *dom)
 		  NVPC_GF100_CTRL_UNK18);
 }
 
-static void nvpc_gf100_stop(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_gf100_stop(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	nvpc_wr32(core->ndev, dom->base + NVPC_GF100_CTRL,
+	nvpc_wr32(hw->ndev, dom->base + NVPC_GF100_CTRL,
 		  FIELD_PREP(NVPC_GF100_CTRL_MODE, NVPC_GF100_CTRL_MODE_HALTED));
 }
 
-static void nvpc_gf100_program(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_gf100_program(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			       unsigned int slot)
 {
-	nvpc_wr32(core->ndev, dom->base + NVPC_GF100_SRC(slot), dom->src[slot]);
-	nvpc_wr32(core->ndev, dom->base + NVPC_GF100_OP(slot), dom->op[slot]);
+	nvpc_wr32(hw->ndev, dom->base + NVPC_GF100_SRC(slot), dom->src[slot]);
+	nvpc_wr32(hw->ndev, dom->base + NVPC_GF100_OP(slot), dom->op[slot]);
 }
 
-static void nvpc_gf100_swap(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_gf100_swap(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
 	/* USER_0 = 1 for one cycle (pulse mode) */
-	nvpc_wr32(core->ndev, dom->base + NVPC_GF100_USER_TRIGGER,
+	nvpc_wr32(hw->ndev, dom->base + NVPC_GF100_USER_TRIGGER,
 		  FIELD_PREP(NVPC_GF100_USER_VALUE, 1) |
 		  FIELD_PREP(NVPC_GF100_USER_PULSE, 1));
 }
@@ -78,29 +76,29 @@ static const u32 nvpc_gf100_ctr_reg[NVPC_NR_CTRS] = {
 	[NVPC_CTR_CYCLES] = NVPC_GF100_CTR_CYCLES,
 };
 
-static u32 nvpc_gf100_read(struct nvpc_core *core, struct nvpc_domain *dom,
+static u32 nvpc_gf100_read(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			   unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
 	u32 state = FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE,
-			      nvpc_rd32(core->ndev, dom->base + NVPC_GF100_CTRL));
+			      nvpc_rd32(hw->ndev, dom->base + NVPC_GF100_CTRL));
 
 	/* the state first: see nvpc_gen_read_ctrs() */
 	if (state != NVPC_QUAD_EMPTY)
-		nvpc_gen_read_ctrs(core, nvpc_gf100_ctr_reg, dom->base, used,
+		nvpc_gen_read_ctrs(hw, nvpc_gf100_ctr_reg, dom->base, used,
 				   ctr);
 	return state;
 }
 
-static void nvpc_gf100_ack(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_gf100_ack(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	nvpc_wr32(core->ndev, dom->base + NVPC_GF100_QUAD_ACK_TRIGGER,
+	nvpc_wr32(hw->ndev, dom->base + NVPC_GF100_QUAD_ACK_TRIGGER,
 		  NVPC_QUAD_ACK);
 }
 
-static void nvpc_gf100_state(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_gf100_state(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			     struct nvpc_domain_state *st)
 {
-	u32 ctrl = nvpc_rd32(core->ndev, dom->base + NVPC_GF100_CTRL);
+	u32 ctrl = nvpc_rd32(hw->ndev, dom->base + NVPC_GF100_CTRL);
 
 	switch (FIELD_GET(NVPC_GF100_CTRL_MODE, ctrl)) {
 	case NVPC_GF100_CTRL_MODE_HALTED:
@@ -121,19 +119,19 @@ static void nvpc_gf100_state(struct nvpc_core *core, struct nvpc_domain *dom,
 	st->quad = FIELD_GET(NVPC_GF100_CTRL_QUAD_STATE, ctrl);
 }
 
-static u32 nvpc_gf100_status_reg(const struct nvpc_domain *dom,
+static u32 nvpc_gf100_status_reg(const struct nvpc_hw_domain *dom,
 				 unsigned int j)
 {
 	return dom->base + NVPC_GF100_STATUS(j);
 }
 
 /* every domain's block of rnndb's per-domain map, up to FILTER */
-static bool nvpc_gf100_dump_range(struct nvpc_core *core, unsigned int n,
+static bool nvpc_gf100_dump_range(const struct nvpc_hw *hw, unsigned int n,
 				  struct nvpc_reg_range *r)
 {
-	if (n >= core->nr_domains)
+	if (n >= hw->nr_domains)
 		return false;
-	r->start = core->domains[n].base;
+	r->start = hw->domains[n].base;
 	r->end = r->start + NVPC_GF100_FILTER + 0x10;
 	return true;
 }
@@ -146,19 +144,19 @@ static bool nvpc_gf100_dump_range(struct nvpc_core *core, unsigned int n,
  * ADDRESS_HIGH/STATUS, CTRL MODE 3 writes long packets and 5 short ones.
  * MAIN CHAN is written like RECORD_CHAN; how GF100 binds is not known.
  */
-static void nvpc_gf100_record_bind(struct nvpc_core *core,
+static void nvpc_gf100_record_bind(struct nvpc_hw *hw,
 				   const struct nvpc_record_prog *p)
 {
-	nvpc_wr32(core->ndev, NVPC_GF100_MAIN_RECORD_CHAN,
+	nvpc_wr32(hw->ndev, NVPC_GF100_MAIN_RECORD_CHAN,
 		  FIELD_PREP(NVPC_RECORD_CHAN_CHAN, p->chan) |
 		  NVPC_RECORD_CHAN_VALID);
 }
 
-static void nvpc_gf100_record_setup(struct nvpc_core *core,
-				    struct nvpc_domain *dom,
+static void nvpc_gf100_record_setup(struct nvpc_hw *hw,
+				    struct nvpc_hw_domain *dom,
 				    const struct nvpc_record_prog *p)
 {
-	struct nvpc_device *ndev = core->ndev;
+	struct nvpc_device *ndev = hw->ndev;
 	unsigned int s;
 
 	nvpc_wr32(ndev, NVPC_GF100_MAIN_RECORD_ADDRESS_HIGH,
@@ -177,24 +175,24 @@ static void nvpc_gf100_record_setup(struct nvpc_core *core,
 	nvpc_wr32(ndev, dom->base + NVPC_GF100_OP(NVPC_SLOT_STOP), p->stop_op);
 }
 
-static void nvpc_gf100_record_restart(struct nvpc_core *core,
-				      struct nvpc_domain *dom,
+static void nvpc_gf100_record_restart(struct nvpc_hw *hw,
+				      struct nvpc_hw_domain *dom,
 				      const struct nvpc_record_prog *p)
 {
-	nvpc_wr32(core->ndev, NVPC_GF100_MAIN_RECORD_LIMIT, p->limit);
-	nvpc_wr32(core->ndev, NVPC_GF100_MAIN_RECORD_START, p->start);
+	nvpc_wr32(hw->ndev, NVPC_GF100_MAIN_RECORD_LIMIT, p->limit);
+	nvpc_wr32(hw->ndev, NVPC_GF100_MAIN_RECORD_START, p->start);
 }
 
-static void nvpc_gf100_record_limit(struct nvpc_core *core,
-				    struct nvpc_domain *dom, u32 limit)
+static void nvpc_gf100_record_limit(struct nvpc_hw *hw,
+				    struct nvpc_hw_domain *dom, u32 limit)
 {
-	nvpc_wr32(core->ndev, NVPC_GF100_MAIN_RECORD_LIMIT, limit);
+	nvpc_wr32(hw->ndev, NVPC_GF100_MAIN_RECORD_LIMIT, limit);
 }
 
-static u32 nvpc_gf100_record_status(struct nvpc_core *core,
-				    struct nvpc_domain *dom)
+static u32 nvpc_gf100_record_status(struct nvpc_hw *hw,
+				    struct nvpc_hw_domain *dom)
 {
-	return nvpc_rd32(core->ndev, NVPC_GF100_MAIN_RECORD_POS);
+	return nvpc_rd32(hw->ndev, NVPC_GF100_MAIN_RECORD_POS);
 }
 
 const struct nvpc_gen_ops nvpc_gen_gf100 = {

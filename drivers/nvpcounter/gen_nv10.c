@@ -24,9 +24,7 @@
  * restarts the other domain's process after an op that wrote it.
  */
 
-#include <nvpcounter/regs.h>
-
-#include "core.h"
+#include "gen.h"
 
 /* CTRL bits the driver may write (the state fields are read-only) */
 #define NVPC_NV10_CTRL_RW	(NVPC_NV10_CTRL_TVOUT_DEBUG_SEL | \
@@ -47,11 +45,11 @@ static u8 nvpc_nv10_ctrl_field(u32 ctrl, u32 mask)
  * The shared CTRL as the driver wants it: NV10:NV30 take the hardware's
  * (the TV-out bits are not ours), NV30:NV40 the driver's own copy.
  */
-static u32 nvpc_nv10_ctrl_now(struct nvpc_core *core)
+static u32 nvpc_nv10_ctrl_now(struct nvpc_hw *hw)
 {
-	if (core->gen->single)
-		return nvpc_rd32(core->ndev, NVPC_NV10_CTRL) & NVPC_NV10_CTRL_RW;
-	return core->ctrl;
+	if (hw->gen->single)
+		return nvpc_rd32(hw->ndev, NVPC_NV10_CTRL) & NVPC_NV10_CTRL_RW;
+	return hw->ctrl;
 }
 
 /*
@@ -62,15 +60,15 @@ static u32 nvpc_nv10_ctrl_now(struct nvpc_core *core)
  * after it (the restart's three cycles of NV10:NV30's counting program
  * are not counted). Quad mode counting goes on.
  */
-static void nvpc_nv10_ctrl_write(struct nvpc_core *core,
-				 struct nvpc_domain *self, u32 ctrl)
+static void nvpc_nv10_ctrl_write(struct nvpc_hw *hw,
+				 struct nvpc_hw_domain *self, u32 ctrl)
 {
-	core->ctrl = ctrl;
-	if ((nvpc_rd32(core->ndev, NVPC_NV10_CTRL) & NVPC_NV10_CTRL_RW) ==
+	hw->ctrl = ctrl;
+	if ((nvpc_rd32(hw->ndev, NVPC_NV10_CTRL) & NVPC_NV10_CTRL_RW) ==
 	    ctrl)
 		return;
-	nvpc_wr32(core->ndev, NVPC_NV10_CTRL, ctrl);
-	core->ctrl_writes++;
+	nvpc_wr32(hw->ndev, NVPC_NV10_CTRL, ctrl);
+	hw->ctrl_writes++;
 }
 
 /*
@@ -78,9 +76,9 @@ static void nvpc_nv10_ctrl_write(struct nvpc_core *core,
  * CTR_STOP (a CTR write, which aborts the process), and a PRE_OP write in
  * INACTIVE starts it again. Its live counters start over from 0.
  */
-static void nvpc_nv10_restart(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_nv10_restart(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	struct nvpc_device *ndev = core->ndev;
+	struct nvpc_device *ndev = hw->ndev;
 	unsigned int i = dom->index;
 
 	dom->restarts++;
@@ -92,13 +90,13 @@ static void nvpc_nv10_restart(struct nvpc_core *core, struct nvpc_domain *dom)
  * The endless single-event program around the EVENT input. SETFLAG and
  * CLRFLAG never fire; CTR_PRE starts at 0 so one PRE ends WAIT_FOR_PRE.
  */
-static void nvpc_nv10_start(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_nv10_start(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	struct nvpc_device *ndev = core->ndev;
+	struct nvpc_device *ndev = hw->ndev;
 	unsigned int i = dom->index;
 
 	/* the engine counts 1 per cycle; nothing else may set EVENT_B4 */
-	nvpc_nv10_ctrl_write(core, dom, nvpc_nv10_ctrl_now(core) &
+	nvpc_nv10_ctrl_write(hw, dom, nvpc_nv10_ctrl_now(hw) &
 			     ~NVPC_NV10_CTRL_CTR_MODE);
 	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_INPUT_PRE), 0);
 	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_INPUT_START), 0);
@@ -113,23 +111,23 @@ static void nvpc_nv10_start(struct nvpc_core *core, struct nvpc_domain *dom)
 }
 
 /* EVENT is the only input the program counts; its write restarts it */
-static void nvpc_nv10_program(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_nv10_program(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			      unsigned int slot)
 {
-	struct nvpc_device *ndev = core->ndev;
+	struct nvpc_device *ndev = hw->ndev;
 	unsigned int i = dom->index;
 
 	nvpc_wr32(ndev, NVPC_NV10_SRC(i, NVPC_INPUT_EVENT),
 		  dom->src[NVPC_SLOT_EVENT]);
 	nvpc_wr32(ndev, NVPC_NV10_OP(i, NVPC_INPUT_EVENT),
 		  dom->op[NVPC_SLOT_EVENT]);
-	nvpc_nv10_restart(core, dom);
+	nvpc_nv10_restart(hw, dom);
 }
 
-static void nvpc_nv10_stop(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_nv10_stop(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
 	/* any input register write aborts; START never true keeps it off */
-	nvpc_wr32(core->ndev, NVPC_NV10_OP(dom->index, NVPC_INPUT_START),
+	nvpc_wr32(hw->ndev, NVPC_NV10_OP(dom->index, NVPC_INPUT_START),
 		  NVPC_OP_NEVER);
 }
 
@@ -147,10 +145,10 @@ static u64 nvpc_nv10_read40(struct nvpc_device *ndev, u32 lo_reg, u32 hi_reg)
 	return (u64)(hi2 & NVPC_NV10_HI_MASK) << 32 | lo;
 }
 
-static u32 nvpc_nv10_read(struct nvpc_core *core, struct nvpc_domain *dom,
+static u32 nvpc_nv10_read(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
-	struct nvpc_device *ndev = core->ndev;
+	struct nvpc_device *ndev = hw->ndev;
 	unsigned int i = dom->index;
 
 	/* before the restart lands the counters are the old program's */
@@ -168,20 +166,20 @@ static u32 nvpc_nv10_read(struct nvpc_core *core, struct nvpc_domain *dom,
 }
 
 /* NV30: quad mode bits of both domains and the counter mode share CTRL */
-static void nvpc_nv30_start(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_nv30_start(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	u32 ctrl = core->ctrl | NVPC_NV10_CTRL_MODE_QUAD(dom->index);
+	u32 ctrl = hw->ctrl | NVPC_NV10_CTRL_MODE_QUAD(dom->index);
 
 	if (dom->ctr_mode == NVPC_MODE_EVENT_B4)
 		ctrl |= NVPC_NV10_CTRL_CTR_MODE;
 	else
 		ctrl &= ~NVPC_NV10_CTRL_CTR_MODE;
-	nvpc_nv10_ctrl_write(core, dom, ctrl);
+	nvpc_nv10_ctrl_write(hw, dom, ctrl);
 }
 
-static void nvpc_nv30_stop(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_nv30_stop(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	nvpc_nv10_ctrl_write(core, dom, core->ctrl &
+	nvpc_nv10_ctrl_write(hw, dom, hw->ctrl &
 			     ~NVPC_NV10_CTRL_MODE_QUAD(dom->index));
 }
 
@@ -192,28 +190,28 @@ static void nvpc_nv30_stop(struct nvpc_core *core, struct nvpc_domain *dom)
  * NV40 the inputs, THRESHOLD (its high bits 0 on NV10:NV30) and the
  * CTR_PRE/CTR_STOP initial values, PRE_OP last: it starts the process.
  */
-static void nvpc_nv10_single_start(struct nvpc_core *core,
-				   struct nvpc_domain *dom,
+static void nvpc_nv10_single_start(struct nvpc_hw *hw,
+				   struct nvpc_hw_domain *dom,
 				   const struct nvpc_single_prog *p)
 {
-	struct nvpc_device *ndev = core->ndev;
+	struct nvpc_device *ndev = hw->ndev;
 	unsigned int i = dom->index, s;
 	/* a window counts SIMPLE (the allocator keeps the other domain so) */
-	u32 ctrl = nvpc_nv10_ctrl_now(core) & ~NVPC_NV10_CTRL_MODE_QUAD(i) &
+	u32 ctrl = nvpc_nv10_ctrl_now(hw) & ~NVPC_NV10_CTRL_MODE_QUAD(i) &
 		   ~NVPC_NV10_CTRL_CTR_MODE;
 
-	if (core->gen->event_ctr_period) {
+	if (hw->gen->event_ctr_period) {
 		ctrl &= ~NVPC_NV10_CTRL_EVENT_CTR_PERIOD(i);
 		if (p->event_all)
 			ctrl |= NVPC_NV10_CTRL_EVENT_CTR_PERIOD(i);
 	}
-	nvpc_nv10_ctrl_write(core, dom, ctrl);
+	nvpc_nv10_ctrl_write(hw, dom, ctrl);
 	for (s = NVPC_SLOT_START; s <= NVPC_SLOT_STOP; s++) {
 		nvpc_wr32(ndev, NVPC_NV10_SRC(i, s), p->src[s]);
 		nvpc_wr32(ndev, NVPC_NV10_OP(i, s), p->op[s]);
 	}
 	nvpc_wr32(ndev, NVPC_NV10_THRESHOLD(i), p->threshold);
-	if (core->gen->single)
+	if (hw->gen->single)
 		nvpc_wr32(ndev, NVPC_NV10_THRESHOLD_HI(i), 0);
 	nvpc_wr32(ndev, NVPC_NV10_CTR_PRE(i), p->pre);
 	nvpc_wr32(ndev, NVPC_NV10_CTR_STOP(i), p->stop);
@@ -226,14 +224,14 @@ static void nvpc_nv10_single_start(struct nvpc_core *core,
  * The counters first, SINGLE_STATE last (window.c relies on the order);
  * CTR_EVENT and CTR_START are 40-bit on NV10:NV30 (Counters).
  */
-static void nvpc_nv10_single_read(struct nvpc_core *core,
-				  struct nvpc_domain *dom,
+static void nvpc_nv10_single_read(struct nvpc_hw *hw,
+				  struct nvpc_hw_domain *dom,
 				  struct nvpc_single_ctrs *c)
 {
-	struct nvpc_device *ndev = core->ndev;
+	struct nvpc_device *ndev = hw->ndev;
 	unsigned int i = dom->index;
 
-	if (core->gen->single) {
+	if (hw->gen->single) {
 		c->event = nvpc_nv10_read40(ndev, NVPC_NV10_CTR_EVENT(i),
 					    NVPC_NV10_CTR_EVENT_HI(i));
 		c->start = nvpc_nv10_read40(ndev, NVPC_NV10_CTR_START(i),
@@ -248,11 +246,11 @@ static void nvpc_nv10_single_read(struct nvpc_core *core,
 					NVPC_NV10_CTRL_SINGLE_STATE(i));
 }
 
-static void nvpc_nv30_program(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_nv30_program(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			      unsigned int slot)
 {
-	nvpc_wr32(core->ndev, NVPC_NV10_SRC(dom->index, slot), dom->src[slot]);
-	nvpc_wr32(core->ndev, NVPC_NV10_OP(dom->index, slot), dom->op[slot]);
+	nvpc_wr32(hw->ndev, NVPC_NV10_SRC(dom->index, slot), dom->src[slot]);
+	nvpc_wr32(hw->ndev, NVPC_NV10_OP(dom->index, slot), dom->op[slot]);
 }
 
 static const u32 nvpc_nv30_ctr_reg[NVPC_NR_CTRS] = {
@@ -263,34 +261,34 @@ static const u32 nvpc_nv30_ctr_reg[NVPC_NR_CTRS] = {
 	[NVPC_CTR_CYCLES] = NVPC_NV10_CTR_CYCLES(0),
 };
 
-static u32 nvpc_nv30_read(struct nvpc_core *core, struct nvpc_domain *dom,
+static u32 nvpc_nv30_read(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
 	unsigned int i = dom->index;
-	u32 state = nvpc_nv10_ctrl_field(nvpc_rd32(core->ndev, NVPC_NV10_CTRL),
+	u32 state = nvpc_nv10_ctrl_field(nvpc_rd32(hw->ndev, NVPC_NV10_CTRL),
 					 NVPC_NV10_CTRL_QUAD_STATE(i));
 
 	/* the state first: see nvpc_gen_read_ctrs() */
 	if (state != NVPC_QUAD_EMPTY)
-		nvpc_gen_read_ctrs(core, nvpc_nv30_ctr_reg,
+		nvpc_gen_read_ctrs(hw, nvpc_nv30_ctr_reg,
 				   i * NVPC_NV10_DOMAIN_STRIDE, used, ctr);
 	return state;
 }
 
-static void nvpc_nv30_ack(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_nv30_ack(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	nvpc_wr32(core->ndev, NVPC_NV30_QUAD_ACK_TRIGGER,
+	nvpc_wr32(hw->ndev, NVPC_NV30_QUAD_ACK_TRIGGER,
 		  NVPC_NV30_QUAD_ACK_DOM(dom->index));
 }
 
 /* the shared CTRL: per-domain state fields (Control registers) */
-static void nvpc_nv10_state(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_nv10_state(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			    struct nvpc_domain_state *st)
 {
-	u32 ctrl = nvpc_rd32(core->ndev, NVPC_NV10_CTRL);
+	u32 ctrl = nvpc_rd32(hw->ndev, NVPC_NV10_CTRL);
 	unsigned int i = dom->index;
 	/* NV30:NV40 have quad mode, the @single NV10:NV30 do not */
-	bool quad = !core->gen->single;
+	bool quad = !hw->gen->single;
 
 	st->mode = quad && (ctrl & NVPC_NV10_CTRL_MODE_QUAD(i)) ?
 		   NVPC_DOM_MODE_QUAD : NVPC_DOM_MODE_SINGLE;
@@ -300,23 +298,24 @@ static void nvpc_nv10_state(struct nvpc_core *core, struct nvpc_domain *dom,
 		   nvpc_nv10_ctrl_field(ctrl, NVPC_NV10_CTRL_QUAD_STATE(i)) : 0;
 }
 
-static u32 nvpc_nv10_status_reg(const struct nvpc_domain *dom, unsigned int j)
+static u32 nvpc_nv10_status_reg(const struct nvpc_hw_domain *dom,
+				unsigned int j)
 {
 	return NVPC_NV10_STATUS(dom->index, j);
 }
 
 /* per domain: inputs and STATUS 0-3, counters and STATUS 4-7; then CTRL */
-static bool nvpc_nv10_dump_range(struct nvpc_core *core, unsigned int n,
+static bool nvpc_nv10_dump_range(const struct nvpc_hw *hw, unsigned int n,
 				 struct nvpc_reg_range *r)
 {
 	unsigned int i = n / 2;
 
-	if (i < core->nr_domains) {
+	if (i < hw->nr_domains) {
 		r->start = n % 2 ? NVPC_NV10_CTR_CYCLES(i) : NVPC_NV10_SRC(i, 0);
 		r->end = r->start + 0x40;
 		return true;
 	}
-	if (n > 2 * core->nr_domains)
+	if (n > 2 * hw->nr_domains)
 		return false;
 	/* QUAD_ACK_TRIGGER (write-only) and CTRL */
 	r->start = NVPC_NV30_QUAD_ACK_TRIGGER & ~0xf;

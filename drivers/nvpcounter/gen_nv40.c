@@ -8,29 +8,27 @@
  * Quad event mode), and G92+ add the delayed-source replace bits.
  */
 
-#include <nvpcounter/regs.h>
+#include "gen.h"
 
-#include "core.h"
-
-static void nvpc_nv40_start(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_nv40_start(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	nvpc_wr32(core->ndev, NVPC_NV40_CTRL(dom->index),
+	nvpc_wr32(hw->ndev, NVPC_NV40_CTRL(dom->index),
 		  FIELD_PREP(NVPC_NV40_CTRL_MODE, NVPC_NV40_CTRL_MODE_QUAD) |
 		  FIELD_PREP(NVPC_NV40_CTRL_CTR_MODE, dom->ctr_mode));
 }
 
-static void nvpc_nv40_stop(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_nv40_stop(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
 	/* single-event mode without a PRE_OP write stays INACTIVE */
-	nvpc_wr32(core->ndev, NVPC_NV40_CTRL(dom->index),
+	nvpc_wr32(hw->ndev, NVPC_NV40_CTRL(dom->index),
 		  FIELD_PREP(NVPC_NV40_CTRL_MODE, NVPC_NV40_CTRL_MODE_SINGLE));
 }
 
-static void nvpc_nv40_program(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_nv40_program(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			      unsigned int slot)
 {
-	nvpc_wr32(core->ndev, NVPC_NV40_SRC(dom->index, slot), dom->src[slot]);
-	nvpc_wr32(core->ndev, NVPC_NV40_OP(dom->index, slot), dom->op[slot]);
+	nvpc_wr32(hw->ndev, NVPC_NV40_SRC(dom->index, slot), dom->src[slot]);
+	nvpc_wr32(hw->ndev, NVPC_NV40_OP(dom->index, slot), dom->op[slot]);
 }
 
 static const u32 nvpc_nv40_ctr_reg[NVPC_NR_CTRS] = {
@@ -41,30 +39,30 @@ static const u32 nvpc_nv40_ctr_reg[NVPC_NR_CTRS] = {
 	[NVPC_CTR_CYCLES] = NVPC_NV40_CTR_CYCLES(0),
 };
 
-static u32 nvpc_nv40_read(struct nvpc_core *core, struct nvpc_domain *dom,
+static u32 nvpc_nv40_read(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			  unsigned long used, u64 ctr[NVPC_NR_CTRS])
 {
 	unsigned int i = dom->index;
 	u32 state = FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE,
-			      nvpc_rd32(core->ndev, NVPC_NV40_CTRL(i)));
+			      nvpc_rd32(hw->ndev, NVPC_NV40_CTRL(i)));
 
 	/* the state first: see nvpc_gen_read_ctrs() */
 	if (state != NVPC_QUAD_EMPTY)
-		nvpc_gen_read_ctrs(core, nvpc_nv40_ctr_reg,
+		nvpc_gen_read_ctrs(hw, nvpc_nv40_ctr_reg,
 				   i * NVPC_NV40_DOMAIN_STRIDE, used, ctr);
 	return state;
 }
 
-static void nvpc_nv40_ack(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_nv40_ack(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	nvpc_wr32(core->ndev, NVPC_NV40_QUAD_ACK_TRIGGER(dom->index),
+	nvpc_wr32(hw->ndev, NVPC_NV40_QUAD_ACK_TRIGGER(dom->index),
 		  NVPC_QUAD_ACK);
 }
 
-static void nvpc_nv40_state(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_nv40_state(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			    struct nvpc_domain_state *st)
 {
-	u32 ctrl = nvpc_rd32(core->ndev, NVPC_NV40_CTRL(dom->index));
+	u32 ctrl = nvpc_rd32(hw->ndev, NVPC_NV40_CTRL(dom->index));
 
 	switch (FIELD_GET(NVPC_NV40_CTRL_MODE, ctrl)) {
 	case NVPC_NV40_CTRL_MODE_SINGLE:
@@ -82,13 +80,14 @@ static void nvpc_nv40_state(struct nvpc_core *core, struct nvpc_domain *dom,
 	st->quad = FIELD_GET(NVPC_NV40_CTRL_QUAD_STATE, ctrl);
 }
 
-static u32 nvpc_nv40_status_reg(const struct nvpc_domain *dom, unsigned int j)
+static u32 nvpc_nv40_status_reg(const struct nvpc_hw_domain *dom,
+				unsigned int j)
 {
 	return NVPC_NV40_STATUS(dom->index, j);
 }
 
 /* the whole NV40:GF100 window: every per-domain array, then STATUS */
-static bool nvpc_nv40_dump_range(struct nvpc_core *core, unsigned int n,
+static bool nvpc_nv40_dump_range(const struct nvpc_hw *hw, unsigned int n,
 				 struct nvpc_reg_range *r)
 {
 	r->start = NVPC_NV40_SRC(0, 0);
@@ -101,29 +100,29 @@ static bool nvpc_nv40_dump_range(struct nvpc_core *core, unsigned int n,
  * trailer signal (envytools' pcounter/intro.rst, Trailer signals) so that
  * only PRE_OP writes swap.
  */
-static void nvpc_g84_start(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_g84_start(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	int zero = nvpc_catalog_trailer_id(core->chip, dom->desc,
+	int zero = nvpc_catalog_trailer_id(hw->chip, dom->desc,
 					   NVPC_TRAILER_ZERO, 0);
 
-	nvpc_wr32(core->ndev, NVPC_G84_SPEC_SRC(dom->index),
+	nvpc_wr32(hw->ndev, NVPC_G84_SPEC_SRC(dom->index),
 		  FIELD_PREP(NVPC_SPEC_SRC_SWAP, zero < 0 ? 0 : zero));
-	nvpc_nv40_start(core, dom);
+	nvpc_nv40_start(hw, dom);
 }
 
 /* PRE_OP is written by the swap itself: a write of it swaps on G84+ */
-static void nvpc_g84_program(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_g84_program(struct nvpc_hw *hw, struct nvpc_hw_domain *dom,
 			     unsigned int slot)
 {
-	nvpc_wr32(core->ndev, NVPC_NV40_SRC(dom->index, slot), dom->src[slot]);
+	nvpc_wr32(hw->ndev, NVPC_NV40_SRC(dom->index, slot), dom->src[slot]);
 	if (slot != NVPC_SLOT_PRE)
-		nvpc_wr32(core->ndev, NVPC_NV40_OP(dom->index, slot),
+		nvpc_wr32(hw->ndev, NVPC_NV40_OP(dom->index, slot),
 			  dom->op[slot]);
 }
 
-static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_g84_swap(struct nvpc_hw *hw, struct nvpc_hw_domain *dom)
 {
-	nvpc_wr32(core->ndev, NVPC_NV40_PRE_OP(dom->index),
+	nvpc_wr32(hw->ndev, NVPC_NV40_PRE_OP(dom->index),
 		  dom->op[NVPC_SLOT_PRE]);
 }
 
@@ -131,12 +130,12 @@ static void nvpc_g84_swap(struct nvpc_core *core, struct nvpc_domain *dom)
  * Record mode, G84:GF100 ("Record mode setup"): the DMA object, then the
  * channel write that binds both, global for all domains.
  */
-static void nvpc_g84_record_bind(struct nvpc_core *core,
+static void nvpc_g84_record_bind(struct nvpc_hw *hw,
 				 const struct nvpc_record_prog *p)
 {
-	nvpc_wr32(core->ndev, NVPC_G84_RECORD_DMA,
+	nvpc_wr32(hw->ndev, NVPC_G84_RECORD_DMA,
 		  FIELD_PREP(NVPC_RECORD_DMA_OBJ, p->dma));
-	nvpc_wr32(core->ndev, NVPC_G84_RECORD_CHAN,
+	nvpc_wr32(hw->ndev, NVPC_G84_RECORD_CHAN,
 		  FIELD_PREP(NVPC_RECORD_CHAN_CHAN, p->chan) |
 		  NVPC_RECORD_CHAN_VALID);
 }
@@ -152,15 +151,15 @@ static void nvpc_g84_record_bind(struct nvpc_core *core,
  * START. So STOP_OP is 0 (never) until START has reset the counters,
  * and the session's STOP function is written last.
  */
-static void nvpc_g84_record_setup(struct nvpc_core *core,
-				  struct nvpc_domain *dom,
+static void nvpc_g84_record_setup(struct nvpc_hw *hw,
+				  struct nvpc_hw_domain *dom,
 				  const struct nvpc_record_prog *p)
 {
-	struct nvpc_device *ndev = core->ndev;
+	struct nvpc_device *ndev = hw->ndev;
 	unsigned int i = dom->index, s;
 
 	/* G84:G92 force the high 8 bits to 0 and have no such register */
-	if (core->gen->record == NVPC_REC_DOMAIN)
+	if (hw->gen->record == NVPC_REC_DOMAIN)
 		nvpc_wr32(ndev, NVPC_G92_RECORD_ADDRESS_HIGH(i),
 			  FIELD_PREP(NVPC_RECORD_ADDRESS_HIGH_MASK,
 				     p->addr_high));
@@ -176,30 +175,30 @@ static void nvpc_g84_record_setup(struct nvpc_core *core,
 	nvpc_wr32(ndev, NVPC_NV40_OP(i, NVPC_SLOT_STOP), p->stop_op);
 }
 
-static void nvpc_g84_record_restart(struct nvpc_core *core,
-				    struct nvpc_domain *dom,
+static void nvpc_g84_record_restart(struct nvpc_hw *hw,
+				    struct nvpc_hw_domain *dom,
 				    const struct nvpc_record_prog *p)
 {
-	nvpc_wr32(core->ndev, NVPC_G84_RECORD_LIMIT(dom->index), p->limit);
-	nvpc_wr32(core->ndev, NVPC_G84_RECORD_START(dom->index), p->start);
+	nvpc_wr32(hw->ndev, NVPC_G84_RECORD_LIMIT(dom->index), p->limit);
+	nvpc_wr32(hw->ndev, NVPC_G84_RECORD_START(dom->index), p->start);
 }
 
-static void nvpc_g84_record_limit(struct nvpc_core *core,
-				  struct nvpc_domain *dom, u32 limit)
+static void nvpc_g84_record_limit(struct nvpc_hw *hw,
+				  struct nvpc_hw_domain *dom, u32 limit)
 {
-	nvpc_wr32(core->ndev, NVPC_G84_RECORD_LIMIT(dom->index), limit);
+	nvpc_wr32(hw->ndev, NVPC_G84_RECORD_LIMIT(dom->index), limit);
 }
 
-static u32 nvpc_g84_record_status(struct nvpc_core *core,
-				  struct nvpc_domain *dom)
+static u32 nvpc_g84_record_status(struct nvpc_hw *hw,
+				  struct nvpc_hw_domain *dom)
 {
-	return nvpc_rd32(core->ndev, NVPC_G84_RECORD_STATUS(dom->index));
+	return nvpc_rd32(hw->ndev, NVPC_G84_RECORD_STATUS(dom->index));
 }
 
 /* GCTRL, one register for every domain (nvpc_gen_clear_resets()) */
-static void nvpc_g84_init(struct nvpc_core *core)
+static void nvpc_g84_init(struct nvpc_hw *hw)
 {
-	nvpc_gen_clear_resets(core, NVPC_G84_GCTRL, "GCTRL");
+	nvpc_gen_clear_resets(hw, NVPC_G84_GCTRL, "GCTRL");
 }
 
 #define NVPC_G84_RECORD_OPS						\
@@ -215,11 +214,11 @@ static void nvpc_g84_init(struct nvpc_core *core)
  * the PRE_OP write, last, starts the new one (on G84+ it would also swap,
  * but only in quad mode). SETFLAG and CLRFLAG keep their truth tables.
  */
-static void nvpc_nv40_single_start(struct nvpc_core *core,
-				   struct nvpc_domain *dom,
+static void nvpc_nv40_single_start(struct nvpc_hw *hw,
+				   struct nvpc_hw_domain *dom,
 				   const struct nvpc_single_prog *p)
 {
-	struct nvpc_device *ndev = core->ndev;
+	struct nvpc_device *ndev = hw->ndev;
 	unsigned int i = dom->index, s;
 
 	nvpc_wr32(ndev, NVPC_NV40_CTRL(i),
@@ -237,11 +236,11 @@ static void nvpc_nv40_single_start(struct nvpc_core *core,
 }
 
 /* the counters first, SINGLE_STATE last (window.c relies on the order) */
-static void nvpc_nv40_single_read(struct nvpc_core *core,
-				  struct nvpc_domain *dom,
+static void nvpc_nv40_single_read(struct nvpc_hw *hw,
+				  struct nvpc_hw_domain *dom,
 				  struct nvpc_single_ctrs *c)
 {
-	struct nvpc_device *ndev = core->ndev;
+	struct nvpc_device *ndev = hw->ndev;
 	unsigned int i = dom->index;
 
 	c->event = nvpc_rd32(ndev, NVPC_NV40_CTR_EVENT(i));

@@ -12,7 +12,7 @@
 
 #include <linux/slab.h>
 
-#include "core.h"
+#include "engine.h"
 
 /**
  * struct nvpc_live - a domain's live counting program
@@ -22,7 +22,7 @@ struct nvpc_live {
 	u64 last[NVPC_NR_CTRS];
 };
 
-static int nvpc_live_setup(struct nvpc_core *core, struct nvpc_domain *dom)
+static int nvpc_live_setup(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
 	dom->live = kzalloc(sizeof(*dom->live), GFP_KERNEL);
 	return dom->live ? 0 : -ENOMEM;
@@ -41,16 +41,17 @@ static void nvpc_live_restarted(struct nvpc_domain *dom)
 }
 
 /* Fold the growth of the live counters since the last sample. */
-static void nvpc_live_sample(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_live_sample(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			     u64 now)
 {
-	u64 mask = BIT_ULL(core->gen->live_bits) - 1, ctr[NVPC_NR_CTRS];
+	u64 mask = BIT_ULL(eng->hw.gen->live_bits) - 1, ctr[NVPC_NR_CTRS];
 	unsigned long used = nvpc_domain_used(dom);
 	u64 *last = dom->live->last, grow;
 	unsigned int i;
 
 	/* a restart that has not landed yet: nothing of it to fold */
-	if (core->gen->read(core, dom, used, ctr) == NVPC_QUAD_EMPTY)
+	if (eng->hw.gen->read(&eng->hw, dom->hw, used, ctr) ==
+	    NVPC_QUAD_EMPTY)
 		return;
 	for_each_set_bit(i, &used, NVPC_NR_CTRS) {
 		grow = (ctr[i] - last[i]) & mask;
@@ -63,42 +64,42 @@ static void nvpc_live_sample(struct nvpc_core *core, struct nvpc_domain *dom,
 	dom->stats.samples++;
 }
 
-static void nvpc_live_start(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_live_start(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
-	nvpc_domain_program(core, dom);
+	nvpc_domain_program(eng, dom);
 	nvpc_live_restarted(dom);
 }
 
-static void nvpc_live_update(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_live_update(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			     unsigned long dirty)
 {
-	if (nvpc_event_program(core, dom, dirty))
+	if (nvpc_event_program(eng, dom, dirty))
 		nvpc_live_restarted(dom);
 }
 
-static void nvpc_live_stop(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_live_stop(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
-	core->gen->stop(core, dom);
+	eng->hw.gen->stop(&eng->hw, dom->hw);
 }
 
 /* the live counters restart when reprogrammed: fold them first */
-static void nvpc_live_commit_begin(struct nvpc_core *core, bool dirty)
+static void nvpc_live_commit_begin(struct nvpc_engine *eng, bool dirty)
 {
 	if (dirty)
-		nvpc_engine_sample(core, NULL);
+		nvpc_engine_sample(eng, NULL);
 }
 
 /* a write of the shared CTRL for the other domain restarted the program */
-static void nvpc_live_ctrl_after(struct nvpc_core *core,
+static void nvpc_live_ctrl_after(struct nvpc_engine *eng,
 				 struct nvpc_domain *dom)
 {
-	core->gen->restart(core, dom);
+	eng->hw.gen->restart(&eng->hw, dom->hw);
 	nvpc_live_restarted(dom);
 }
 
-static unsigned int nvpc_live_width(struct nvpc_core *core)
+static unsigned int nvpc_live_width(struct nvpc_engine *eng)
 {
-	return core->gen->live_bits;
+	return eng->hw.gen->live_bits;
 }
 
 const struct nvpc_mode_ops nvpc_mode_live = {

@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 
 #include "core.h"
+#include "slots.h"
 
 static enum cpuhp_state nvpc_cpuhp_state;
 
@@ -110,7 +111,7 @@ static ssize_t identifier_show(struct device *dev,
 {
 	struct nvpc_core *core = to_nvpc_core(dev_get_drvdata(dev));
 
-	return sysfs_emit(buf, "%s %s\n", core->chip->name, core->bus_id);
+	return sysfs_emit(buf, "%s %s\n", core->eng.hw.chip->name, core->bus_id);
 }
 static DEVICE_ATTR_RO(identifier);
 
@@ -159,8 +160,8 @@ static const struct attribute_group nvpc_common_group = {
  */
 struct nvpc_event_kind {
 	int (*init)(struct nvpc_core *core, struct perf_event *event);
-	void (*release)(struct nvpc_core *core, struct perf_event *event);
-	int (*fit)(struct nvpc_core *core, struct nvpc_slots *fake,
+	void (*release)(struct nvpc_engine *eng, struct perf_event *event);
+	int (*fit)(struct nvpc_engine *eng, struct nvpc_slots *fake,
 		   struct perf_event *event);
 	int (*add)(struct nvpc_core *core, struct perf_event *event,
 		   int flags);
@@ -169,10 +170,10 @@ struct nvpc_event_kind {
 	void (*start)(struct nvpc_core *core, struct perf_event *event);
 	void (*stop)(struct nvpc_core *core, struct perf_event *event,
 		     int flags);
-	int (*engine_add)(struct nvpc_core *core, struct perf_event *event);
-	void (*engine_del)(struct nvpc_core *core, struct perf_event *event,
+	int (*engine_add)(struct nvpc_engine *eng, struct perf_event *event);
+	void (*engine_del)(struct nvpc_engine *eng, struct perf_event *event,
 			   bool fold);
-	void (*update)(struct nvpc_core *core, struct perf_event *event,
+	void (*update)(struct nvpc_engine *eng, struct perf_event *event,
 		       bool fold);
 };
 
@@ -215,7 +216,7 @@ static int nvpc_group_samplers(struct nvpc_core *core,
 	if (ev->pmu == &core->pmu || nvpc_is_timer(ev) ||
 	    (!is_sampling_event(ev) && !bpf_output))
 		return 0;
-	nvpc_dbg(core, "a group with a GPU event samples only from cpu-clock or task-clock: a %s event of type %u samples in it\n",
+	nvpc_dbg(&core->eng, "a group with a GPU event samples only from cpu-clock or task-clock: a %s event of type %u samples in it\n",
 		 bpf_output ? "bpf-output" : "sampling", ev->attr.type);
 	return -EINVAL;
 }
@@ -240,14 +241,15 @@ static int nvpc_validate_member(struct nvpc_core *core,
 				struct nvpc_slots *fake,
 				struct perf_event *member)
 {
+	struct nvpc_engine *eng = &core->eng;
 	const struct nvpc_event_kind *kind = nvpc_kind(member);
 
 	if (!kind->fit) {
-		nvpc_dbg(core, "a record event has its domain alone: no group\n");
+		nvpc_dbg(eng, "a record event has its domain alone: no group\n");
 		return -EINVAL;
 	}
-	if (kind->fit(core, fake, member) < 0) {
-		nvpc_dbg(core, "group does not fit: more than %d slots, or counter modes that exclude each other, in a domain\n",
+	if (kind->fit(eng, fake, member) < 0) {
+		nvpc_dbg(eng, "group does not fit: more than %d slots, or counter modes that exclude each other, in a domain\n",
 			 NVPC_NR_SLOTS);
 		return -EINVAL;
 	}
@@ -261,6 +263,7 @@ static int nvpc_validate_member(struct nvpc_core *core,
 static int nvpc_validate_group(struct nvpc_core *core,
 			       struct perf_event *event)
 {
+	struct nvpc_engine *eng = &core->eng;
 	struct perf_event *leader = event->group_leader, *sib;
 	struct nvpc_slots *fake;
 	int ret = 0;
@@ -273,13 +276,13 @@ static int nvpc_validate_group(struct nvpc_core *core,
 	if (event == leader)
 		return 0;
 	if (leader->pmu == event->pmu && !nvpc_kind(leader)->fit) {
-		nvpc_dbg(core, "a record event has its domain alone: no group\n");
+		nvpc_dbg(eng, "a record event has its domain alone: no group\n");
 		return -EINVAL;
 	}
 	ret = nvpc_group_check_samplers(core, event);
 	if (ret)
 		return ret;
-	fake = kcalloc(core->nr_domains, sizeof(*fake), GFP_KERNEL);
+	fake = kcalloc(eng->hw.nr_domains, sizeof(*fake), GFP_KERNEL);
 	if (!fake)
 		return -ENOMEM;
 	if (leader->pmu == event->pmu)
@@ -300,17 +303,18 @@ static void nvpc_event_destroy(struct perf_event *event)
 {
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
 
-	nvpc_kind(event)->release(core, event);
+	nvpc_kind(event)->release(&core->eng, event);
 	nvpc_core_close(core);
 }
 
 /* the domain config1 names, as the event's pmu_private */
 static int nvpc_event_domain(struct nvpc_core *core, struct perf_event *event)
 {
-	struct nvpc_domain *dom = nvpc_domain_find(core, event->attr.config1);
+	struct nvpc_engine *eng = &core->eng;
+	struct nvpc_domain *dom = nvpc_domain_find(eng, event->attr.config1);
 
 	if (!dom) {
-		nvpc_dbg(core, "config1 0x%llx: no such domain\n",
+		nvpc_dbg(eng, "config1 0x%llx: no such domain\n",
 			 event->attr.config1);
 		return -EINVAL;
 	}
@@ -321,31 +325,32 @@ static int nvpc_event_domain(struct nvpc_core *core, struct perf_event *event)
 /* A counting event: its config, its group, its domain claimed. */
 static int nvpc_count_init(struct nvpc_core *core, struct perf_event *event)
 {
+	struct nvpc_engine *eng = &core->eng;
 	int ret = nvpc_event_domain(core, event);
 
 	if (!ret)
-		ret = nvpc_engine_check(core, event->pmu_private, event);
+		ret = nvpc_engine_check(eng, event->pmu_private, event);
 	if (!ret)
 		ret = nvpc_validate_group(core, event);
 	if (!ret)
-		ret = nvpc_domain_claim(core, event->pmu_private,
+		ret = nvpc_domain_claim(eng, event->pmu_private,
 					nvpc_is_window(event) ?
 					NVPC_CLAIM_WINDOW : NVPC_CLAIM_COUNT);
 	return ret;
 }
 
-static void nvpc_count_release(struct nvpc_core *core,
+static void nvpc_count_release(struct nvpc_engine *eng,
 			       struct perf_event *event)
 {
-	nvpc_domain_unclaim(core, event->pmu_private);
+	nvpc_domain_unclaim(eng, event->pmu_private);
 }
 
-static int nvpc_count_fit(struct nvpc_core *core, struct nvpc_slots *fake,
+static int nvpc_count_fit(struct nvpc_engine *eng, struct nvpc_slots *fake,
 			  struct perf_event *event)
 {
 	unsigned long claimed;
 
-	return nvpc_slot_alloc(core, fake, event->pmu_private, event,
+	return nvpc_slot_alloc(eng, fake, event->pmu_private, event,
 			       &claimed, 0);
 }
 
@@ -353,29 +358,32 @@ static int nvpc_count_fit(struct nvpc_core *core, struct nvpc_slots *fake,
 static int nvpc_unit_sum_init(struct nvpc_core *core,
 			      struct perf_event *event)
 {
+	struct nvpc_engine *eng = &core->eng;
 	int ret;
 
-	ret = nvpc_units_init(core, event);
+	ret = nvpc_units_init(eng, event);
 	if (!ret)
 		ret = nvpc_validate_group(core, event);
 	if (!ret)
-		ret = nvpc_units_claim(core, event);
+		ret = nvpc_units_claim(eng, event);
 	if (ret)
-		nvpc_units_destroy(core, event);
+		nvpc_units_destroy(eng, event);
 	return ret;
 }
 
 static int nvpc_record_event_init(struct nvpc_core *core,
 				  struct perf_event *event)
 {
+	struct nvpc_engine *eng = &core->eng;
 	int ret = nvpc_event_domain(core, event);
 
-	return ret ? ret : nvpc_record_init(core, event->pmu_private, event);
+	return ret ? ret : nvpc_record_init(eng, event->pmu_private, event);
 }
 
 static int nvpc_event_init(struct perf_event *event)
 {
 	struct nvpc_core *core = to_nvpc_core(event->pmu);
+	struct nvpc_engine *eng = &core->eng;
 	int ret;
 
 	if (event->attr.type != event->pmu->type)
@@ -387,11 +395,11 @@ static int nvpc_event_init(struct perf_event *event)
 	 * memory that is not there yet. Not before it returned.
 	 */
 	if (!smp_load_acquire(&core->pmu_live)) {
-		nvpc_dbg(core, "the PMU is still being registered\n");
+		nvpc_dbg(eng, "the PMU is still being registered\n");
 		return -ENODEV;
 	}
-	if (READ_ONCE(core->gone)) {
-		nvpc_dbg(core, "device is gone\n");
+	if (READ_ONCE(eng->gone)) {
+		nvpc_dbg(eng, "device is gone\n");
 		return -ENODEV;
 	}
 	/*
@@ -400,14 +408,14 @@ static int nvpc_event_init(struct perf_event *event)
 	 * clock leader samples the group instead
 	 */
 	if (is_sampling_event(event)) {
-		nvpc_dbg(core, "no sample period of its own: sample with a clock leader, perf record -e '{cpu-clock,EVENT}:S'\n");
+		nvpc_dbg(eng, "no sample period of its own: sample with a clock leader, perf record -e '{cpu-clock,EVENT}:S'\n");
 		return -EOPNOTSUPP;
 	}
 	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK)) {
-		nvpc_dbg(core, "per-task counting is not supported (use -a)\n");
+		nvpc_dbg(eng, "per-task counting is not supported (use -a)\n");
 		return -EINVAL;
 	}
-	ret = nvpc_units_check(core, event);
+	ret = nvpc_units_check(eng, event);
 	if (!ret)
 		ret = nvpc_kind(event)->init(core, event);
 	/*
@@ -415,14 +423,14 @@ static int nvpc_event_init(struct perf_event *event)
 	 * documented ENODEV, whatever refusal its going led to
 	 */
 	if (ret)
-		return READ_ONCE(core->gone) ? -ENODEV : ret;
+		return READ_ONCE(eng->gone) ? -ENODEV : ret;
 	/*
 	 * the event's reference on the GPU, unless it is going away; the
 	 * first open event keeps it awake (backend's choice)
 	 */
 	ret = nvpc_core_open(core);
 	if (ret) {
-		nvpc_kind(event)->release(core, event);
+		nvpc_kind(event)->release(eng, event);
 		return ret;
 	}
 	/* the designated CPU counts every event of the GPU */
@@ -434,7 +442,7 @@ static int nvpc_event_init(struct perf_event *event)
 /* counting kinds: counts while stopped are not the event's */
 static void nvpc_count_start(struct nvpc_core *core, struct perf_event *event)
 {
-	nvpc_kind(event)->update(core, event, false);
+	nvpc_kind(event)->update(&core->eng, event, false);
 	event->hw.state = 0;
 }
 
@@ -444,7 +452,7 @@ static void nvpc_count_stop(struct nvpc_core *core, struct perf_event *event,
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	if (flags & PERF_EF_UPDATE)
-		nvpc_kind(event)->update(core, event, true);
+		nvpc_kind(event)->update(&core->eng, event, true);
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
@@ -462,12 +470,12 @@ static int nvpc_count_add(struct nvpc_core *core, struct perf_event *event,
 	ret = nvpc_group_check_samplers(core, event);
 #ifdef CONFIG_CGROUP_PERF
 	if (!ret && event->cgrp) {
-		nvpc_dbg(core, "GPU counters are system-wide: no cgroup events\n");
+		nvpc_dbg(&core->eng, "GPU counters are system-wide: no cgroup events\n");
 		ret = -EINVAL;
 	}
 #endif
 	if (!ret)
-		ret = nvpc_kind(event)->engine_add(core, event);
+		ret = nvpc_kind(event)->engine_add(&core->eng, event);
 	if (ret)
 		return ret;
 	event->hw.state = flags & PERF_EF_START ? 0 :
@@ -478,7 +486,7 @@ static int nvpc_count_add(struct nvpc_core *core, struct perf_event *event,
 static void nvpc_count_del(struct nvpc_core *core, struct perf_event *event,
 			   int flags)
 {
-	nvpc_kind(event)->engine_del(core, event,
+	nvpc_kind(event)->engine_del(&core->eng, event,
 				     !(event->hw.state & PERF_HES_STOPPED));
 	event->hw.state |= PERF_HES_STOPPED;
 }
@@ -489,26 +497,33 @@ static int nvpc_record_add(struct nvpc_core *core, struct perf_event *event,
 {
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
-		nvpc_record_start(event);
+		nvpc_record_start(&core->eng, event);
 	return 0;
 }
 
 static void nvpc_record_del_cb(struct nvpc_core *core,
 			       struct perf_event *event, int flags)
 {
-	nvpc_record_del(event);
+	nvpc_record_del(&core->eng, event);
 }
 
 static void nvpc_record_start_cb(struct nvpc_core *core,
 				 struct perf_event *event)
 {
-	nvpc_record_start(event);
+	nvpc_record_start(&core->eng, event);
 }
 
 static void nvpc_record_stop_cb(struct nvpc_core *core,
 				struct perf_event *event, int flags)
 {
-	nvpc_record_stop(event);
+	nvpc_record_stop(&core->eng, event);
+}
+
+static void *nvpc_pmu_setup_aux(struct perf_event *event, void **pages,
+				int nr_pages, bool overwrite)
+{
+	return nvpc_record_setup_aux(&to_nvpc_core(event->pmu)->eng, event,
+				     pages, nr_pages, overwrite);
 }
 
 static const struct nvpc_event_kind nvpc_kind_count = {
@@ -569,12 +584,12 @@ static void nvpc_event_del(struct perf_event *event, int flags)
 /* perf brackets a rotation's dels and adds: program the hardware once */
 static void nvpc_pmu_disable(struct pmu *pmu)
 {
-	nvpc_engine_txn(to_nvpc_core(pmu), true);
+	nvpc_engine_txn(&to_nvpc_core(pmu)->eng, true);
 }
 
 static void nvpc_pmu_enable(struct pmu *pmu)
 {
-	nvpc_engine_txn(to_nvpc_core(pmu), false);
+	nvpc_engine_txn(&to_nvpc_core(pmu)->eng, false);
 }
 
 /*
@@ -653,11 +668,11 @@ static void nvpc_group_read(struct nvpc_core *core, struct perf_event *event)
 			core->snap_leader = leader;
 		}
 		core->snap_last = event;
-		core->snap = core->snap_seq;
+		core->eng.snap = core->snap_seq;
 		return;
 	}
 	if (leader == event || !nvpc_is_timer(leader)) {
-		core->snap = 0;
+		core->eng.snap = 0;
 		core->snap_last = NULL;
 		return;
 	}
@@ -670,7 +685,7 @@ static void nvpc_group_read(struct nvpc_core *core, struct perf_event *event)
 		core->snap_clock = clock;
 	}
 	core->snap_last = event;
-	core->snap = core->snap_seq;
+	core->eng.snap = core->snap_seq;
 }
 
 static void nvpc_event_read(struct perf_event *event)
@@ -692,8 +707,8 @@ static void nvpc_event_read(struct perf_event *event)
 		return;
 	}
 	nvpc_group_read(core, event);
-	kind->update(core, event, true);
-	core->snap = 0;
+	kind->update(&core->eng, event, true);
+	core->eng.snap = 0;
 }
 
 static void nvpc_events_free(struct nvpc_core *core)
@@ -741,7 +756,7 @@ static const char * const nvpc_dset_prefix[] = {
 /* the named events of GPC and partition domains count every unit */
 static const char *nvpc_event_units(struct nvpc_core *core, u8 dset)
 {
-	return core->gen->unit_sets && dset != NVPC_DSET_ID_HUB ?
+	return core->eng.hw.gen->unit_sets && dset != NVPC_DSET_ID_HUB ?
 	       ",allunits" : "";
 }
 
@@ -751,9 +766,10 @@ static const char *nvpc_event_units(struct nvpc_core *core, u8 dset)
  */
 static int nvpc_events_build(struct nvpc_core *core)
 {
-	const struct nvpc_chip_desc *chip = core->chip;
+	const struct nvpc_hw *hw = &core->eng.hw;
+	const struct nvpc_chip_desc *chip = hw->chip;
 	unsigned int nsig = nvpc_catalog_nr_signals(chip);
-	unsigned int max = core->nr_domains + nsig, n = 0, i;
+	unsigned int max = hw->nr_domains + nsig, n = 0, i;
 	char name[64], str[96];
 	int ret;
 
@@ -765,13 +781,13 @@ static int nvpc_events_build(struct nvpc_core *core)
 	if (!core->events_attr_mem || !core->events_group.attrs)
 		return -ENOMEM;
 
-	for (i = 0; i < core->nr_domains; i++) {
-		struct nvpc_domain *dom = &core->domains[i];
+	for (i = 0; i < hw->nr_domains; i++) {
+		const struct nvpc_hw_domain *dom = &hw->domains[i];
 
 		if (dom->unit)
 			continue;
 		snprintf(name, sizeof(name), "%sd%u_cycles",
-			 core->gen->unit_sets ? nvpc_dset_prefix[dom->dset] : "",
+			 hw->gen->unit_sets ? nvpc_dset_prefix[dom->dset] : "",
 			 dom->index);
 		snprintf(str, sizeof(str), "dset=%u,dom=%u,cycles%s", dom->dset,
 			 dom->index, nvpc_event_units(core, dom->dset));
@@ -788,7 +804,7 @@ static int nvpc_events_build(struct nvpc_core *core)
 		config1 = FIELD_PREP(NVPC_CFG1_DSET, nvpc_dset_id_of(sig.dset)) |
 			  FIELD_PREP(NVPC_CFG1_DOM, sig.domain);
 		/* the same lookup event_init does */
-		if (!nvpc_domain_find(core, config1))
+		if (!nvpc_domain_find(&core->eng, config1))
 			continue;
 		snprintf(str, sizeof(str), "dset=%u,dom=%u,sig0=0x%02x%s",
 			 nvpc_dset_id_of(sig.dset), sig.domain, sig.id,
@@ -848,7 +864,7 @@ int nvpc_pmu_register(struct nvpc_core *core)
 		.start = nvpc_event_start,
 		.stop = nvpc_event_stop,
 		.read = nvpc_event_read,
-		.setup_aux = nvpc_record_setup_aux,
+		.setup_aux = nvpc_pmu_setup_aux,
 		.free_aux = nvpc_record_free_aux,
 	};
 
@@ -865,7 +881,7 @@ int nvpc_pmu_register(struct nvpc_core *core)
 	ret = perf_pmu_register(&core->pmu, core->name, -1);
 	if (ret)
 		goto err_cpuhp;
-	ret = sysfs_create_link(&core->pmu.dev->kobj, &core->dev->kobj,
+	ret = sysfs_create_link(&core->pmu.dev->kobj, &core->eng.hw.dev->kobj,
 				"device");
 	if (ret)
 		goto err_pmu;

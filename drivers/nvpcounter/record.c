@@ -62,7 +62,7 @@
 
 #include <nvpcounter/regs.h>
 
-#include "core.h"
+#include "engine.h"
 
 /* the drain's period bounds: often enough, never a storm */
 #define NVPC_REC_PERIOD_MIN_NS	(100 * NSEC_PER_USEC)
@@ -91,26 +91,26 @@
 
 /**
  * struct nvpc_rec_buf - an AUX area as the GPU sees it
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: the domain whose window maps it
  * @va: GPU virtual address of the window
  * @window: the window's size: the AUX pages repeat across it
  * @size: the AUX area's size (a power of 2)
- * @mapped: the GPU mapping is in place (under &nvpc_core.lock)
+ * @mapped: the GPU mapping is in place (under &nvpc_engine.lock)
  * @owner: the session of the record event that mapped it, while that
- *	event lives (under &nvpc_core.lock)
- * @node: in &nvpc_core.rec_bufs
+ *	event lives (under &nvpc_engine.lock)
+ * @node: in &nvpc_engine.rec_bufs
  * @scratch: not an AUX area: the window's quiet state and scratch page
  *	("DOC: the outgoing packet"), one per window, kept (device-managed)
  *	as long as the GPU's device
  * @unquiet: @scratch: a packet may still land in the window (under
- *	&nvpc_core.lock)
+ *	&nvpc_engine.lock)
  * @halt_pos: @scratch: RECORD_STATUS's position after the last halt
  * @page: @scratch: the scratch page the window maps while @unquiet and
  *	no AUX area is there (@mapped)
  */
 struct nvpc_rec_buf {
-	struct nvpc_core *core;
+	struct nvpc_engine *eng;
 	struct nvpc_domain *dom;
 	struct nvpc_record *owner;
 	u64 va;
@@ -126,24 +126,24 @@ struct nvpc_rec_buf {
 
 /**
  * struct nvpc_record - a record event's session state (record.c)
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: the domain it owns
  * @event: the record event
  * @prog: its registers
  * @handle: the open AUX handle while @active
  * @timer: the drain
  * @buf: the AUX area of the session
- * @active: a session runs (a handle is open); under &nvpc_core.lock
+ * @active: a session runs (a handle is open); under &nvpc_engine.lock
  * @parked: deleted inside a perf transaction with the hardware left
  *	running and the handle open: an add in the same transaction takes
  *	the session back, the transaction's end halts it
  * @hw_on: the domain is in record mode for this session (counts in
- *	&nvpc_core.nr_rec_hw)
+ *	&nvpc_engine.nr_rec_hw)
  * @stalled: the AUX area was full: the hardware waits at LIMIT until
- *	the consumer frees room; under &nvpc_core.lock
+ *	the consumer frees room; under &nvpc_engine.lock
  * @gap: the next published data follows a restart (PERF_AUX_FLAG_PARTIAL)
  * @sessions: sessions started
- * @owned: AUX areas the event mapped itself (under &nvpc_core.lock): only
+ * @owned: AUX areas the event mapped itself (under &nvpc_engine.lock): only
  *	then does it take AUX handles (an event whose output perf redirected
  *	into another event's area never does, so no two events nest on one)
  * @win_off: window offset of RECORD_START
@@ -163,7 +163,7 @@ struct nvpc_rec_buf {
  *	dropped ("DOC: the outgoing packet")
  */
 struct nvpc_record {
-	struct nvpc_core *core;
+	struct nvpc_engine *eng;
 	struct nvpc_domain *dom;
 	struct perf_event *event;
 	struct nvpc_record_prog prog;
@@ -211,12 +211,12 @@ const char *nvpc_record_state_name(struct nvpc_domain *dom)
 }
 
 /* The domain's window of GPU virtual addresses (see the DOC above). */
-static void nvpc_record_window(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_record_window(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			       u64 *va, u64 *size)
 {
-	unsigned int flat = dom - core->domains;
+	unsigned int flat = dom - eng->domains;
 
-	switch (core->gen->record) {
+	switch (eng->hw.gen->record) {
 	case NVPC_REC_LOW4G:
 		*va = NVPC_REC_G84_BASE + (u64)flat * NVPC_REC_G84_WINDOW;
 		*size = NVPC_REC_G84_WINDOW;
@@ -233,13 +233,13 @@ static void nvpc_record_window(struct nvpc_core *core, struct nvpc_domain *dom,
 	}
 }
 
-/* The quiet state of the window at @va, @core->lock held; NULL: none yet */
-static struct nvpc_rec_buf *nvpc_record_quiet_find(struct nvpc_core *core,
+/* The quiet state of the window at @va, @eng->lock held; NULL: none yet */
+static struct nvpc_rec_buf *nvpc_record_quiet_find(struct nvpc_engine *eng,
 						   u64 va)
 {
 	struct nvpc_rec_buf *q;
 
-	list_for_each_entry(q, &core->rec_bufs, node)
+	list_for_each_entry(q, &eng->rec_bufs, node)
 		if (q->scratch && q->va == va)
 			return q;
 	return NULL;
@@ -247,22 +247,22 @@ static struct nvpc_rec_buf *nvpc_record_quiet_find(struct nvpc_core *core,
 
 /*
  * The quiet state of @dom's window, made at its first record event. It
- * lives as long as the core, longer than any event and than the GPU's
- * device (not device-managed: the core's list still holds it after a
+ * lives as long as the engine, longer than any event and than the GPU's
+ * device (not device-managed: the engine's list still holds it after a
  * removal, until nvpc_record_release()). Process context,
- * @core->active_lock held.
+ * @eng->active_lock held.
  */
-static struct nvpc_rec_buf *nvpc_record_quiet_get(struct nvpc_core *core,
+static struct nvpc_rec_buf *nvpc_record_quiet_get(struct nvpc_engine *eng,
 						  struct nvpc_domain *dom)
 {
 	struct nvpc_rec_buf *q;
 	unsigned long flags, page;
 	u64 va, window;
 
-	nvpc_record_window(core, dom, &va, &window);
-	nvpc_lock(core, flags);
-	q = nvpc_record_quiet_find(core, va);
-	nvpc_unlock(core, flags);
+	nvpc_record_window(eng, dom, &va, &window);
+	nvpc_lock(eng, flags);
+	q = nvpc_record_quiet_find(eng, va);
+	nvpc_unlock(eng, flags);
 	if (q)
 		return q;
 	q = kzalloc(sizeof(*q), GFP_KERNEL);
@@ -272,32 +272,32 @@ static struct nvpc_rec_buf *nvpc_record_quiet_get(struct nvpc_core *core,
 		free_page(page);
 		return NULL;
 	}
-	q->core = core;
+	q->eng = eng;
 	q->dom = dom;
 	q->va = va;
 	q->window = window;
 	q->size = PAGE_SIZE;
 	q->scratch = true;
 	q->page = (void *)page;
-	nvpc_lock(core, flags);
-	list_add_tail(&q->node, &core->rec_bufs);
-	nvpc_unlock(core, flags);
+	nvpc_lock(eng, flags);
+	list_add_tail(&q->node, &eng->rec_bufs);
+	nvpc_unlock(eng, flags);
 	return q;
 }
 
 /*
  * A packet may still land in @q's window: the halt did not see the
  * domain's position move and it has not moved since. A FAULT wedges the
- * domain: its packet never leaves. @core->lock held, device present.
+ * domain: its packet never leaves. @eng->lock held, device present.
  */
-static bool nvpc_record_unquiet(struct nvpc_core *core, struct nvpc_rec_buf *q,
+static bool nvpc_record_unquiet(struct nvpc_engine *eng, struct nvpc_rec_buf *q,
 				struct nvpc_domain *dom)
 {
 	u32 st;
 
 	if (!q || !q->unquiet)
 		return false;
-	st = core->gen->record_status(core, dom);
+	st = eng->hw.gen->record_status(&eng->hw, dom->hw);
 	if (st != U32_MAX && ((st & NVPC_RECORD_STATUS_FAULT) ||
 			      (st & NVPC_RECORD_STATUS_POS) != q->halt_pos))
 		q->unquiet = false;
@@ -306,36 +306,36 @@ static bool nvpc_record_unquiet(struct nvpc_core *core, struct nvpc_rec_buf *q,
 
 /**
  * nvpc_record_aux_max() - the largest AUX area of a record event of a domain
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: the domain
  *
  * Return: bytes, a power of 2: the domain's GPU window, or less if the
  * backend maps fewer pages; 0 without record mode.
  */
-u64 nvpc_record_aux_max(struct nvpc_core *core, struct nvpc_domain *dom)
+u64 nvpc_record_aux_max(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
 	u64 va, window;
 
-	if (!core->gen->record || !core->rec_max_pages)
+	if (!eng->hw.gen->record || !eng->rec_max_pages)
 		return 0;
-	nvpc_record_window(core, dom, &va, &window);
+	nvpc_record_window(eng, dom, &va, &window);
 	return min_t(u64, window,
-		     rounddown_pow_of_two((u64)core->rec_max_pages) << PAGE_SHIFT);
+		     rounddown_pow_of_two((u64)eng->rec_max_pages) << PAGE_SHIFT);
 }
 
 /* the signal ids of the record counters and STOP, checked per domain */
-static int nvpc_record_sig(struct nvpc_core *core, struct nvpc_domain *dom,
+static int nvpc_record_sig(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			   const char *what, unsigned int n, u32 sig)
 {
-	if (sig < dom->desc->nr_signals)
+	if (sig < dom->hw->desc->nr_signals)
 		return 0;
-	nvpc_dbg(core, "%s%u 0x%x: domain %s has 0x%x signals\n", what, n, sig,
-		 dom->name, dom->desc->nr_signals);
+	nvpc_dbg(eng, "%s%u 0x%x: domain %s has 0x%x signals\n", what, n, sig,
+		 dom->hw->name, dom->hw->desc->nr_signals);
 	return -EINVAL;
 }
 
 /* Validate a record event's fields and fill its program. */
-static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
+static int nvpc_record_prog(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			    struct perf_event *event,
 			    struct nvpc_record_prog *p)
 {
@@ -348,13 +348,13 @@ static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
 	int ret;
 
 	if (config & (NVPC_CFG_SLOT | NVPC_CFG_CYCLES | NVPC_CFG_MODE)) {
-		nvpc_dbg(core, "record events take no slot, cycles or mode\n");
+		nvpc_dbg(eng, "record events take no slot, cycles or mode\n");
 		return -EINVAL;
 	}
-	if (opbits & ~core->gen->opbits[NVPC_SLOT_STOP]) {
-		nvpc_dbg(core, "opbits 0x%x: STOP of %s takes 0x%x\n",
-			 opbits >> 16, core->gen->name,
-			 core->gen->opbits[NVPC_SLOT_STOP] >> 16);
+	if (opbits & ~eng->hw.gen->opbits[NVPC_SLOT_STOP]) {
+		nvpc_dbg(eng, "opbits 0x%x: STOP of %s takes 0x%x\n",
+			 opbits >> 16, eng->hw.gen->name,
+			 eng->hw.gen->opbits[NVPC_SLOT_STOP] >> 16);
 		return -EINVAL;
 	}
 	/*
@@ -364,7 +364,7 @@ static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
 	 * whatever an earlier user left there
 	 */
 	if (opbits & NVPC_OP_ES_ARG3_SETFLAG) {
-		nvpc_dbg(core, "opbits 0x%x: a record event's STOP cannot take SETFLAG (no record field programs SETFLAG_OP)\n",
+		nvpc_dbg(eng, "opbits 0x%x: a record event's STOP cannot take SETFLAG (no record field programs SETFLAG_OP)\n",
 			 opbits >> 16);
 		return -EINVAL;
 	}
@@ -377,30 +377,30 @@ static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
 				  (config2 >> (8 * (j - 4))) & 0xff;
 
 		if (j >= nr && sig) {
-			nvpc_dbg(core, "rsig%u: short packets carry counters 0-3 only\n",
+			nvpc_dbg(eng, "rsig%u: short packets carry counters 0-3 only\n",
 				 j);
 			return -EINVAL;
 		}
-		ret = nvpc_record_sig(core, dom, "rsig", j, sig);
+		ret = nvpc_record_sig(eng, dom, "rsig", j, sig);
 		if (ret)
 			return ret;
 		/* counters 4j..4j+3 are the arguments of PRE/START/EVENT_SRC */
 		p->src[j / 4] |= sig << (8 * (j % 4));
 	}
 	for (j = 0; j < 4; j++) {
-		ret = nvpc_record_sig(core, dom, "sig", j,
+		ret = nvpc_record_sig(eng, dom, "sig", j,
 				      (config >> (8 * j)) & 0xff);
 		if (ret)
 			return ret;
 	}
 	if (p->periodic && !(config & input)) {
 		/* STOP from the domain's PERIODIC signal */
-		int id = nvpc_catalog_trailer_id(core->chip, dom->desc,
+		int id = nvpc_catalog_trailer_id(eng->hw.chip, dom->hw->desc,
 						 NVPC_TRAILER_PERIODIC, 0);
 
 		if (id < 0) {
-			nvpc_dbg(core, "domain %s has no PERIODIC signal\n",
-				 dom->name);
+			nvpc_dbg(eng, "domain %s has no PERIODIC signal\n",
+				 dom->hw->name);
 			return -EINVAL;
 		}
 		p->src[NVPC_SLOT_STOP] = id;
@@ -408,7 +408,7 @@ static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
 		p->periodic_stop = true;
 	} else {
 		if (!(config & input)) {
-			nvpc_dbg(core, "a record event needs a STOP input: sig0-3/op or period\n");
+			nvpc_dbg(eng, "a record event needs a STOP input: sig0-3/op or period\n");
 			return -EINVAL;
 		}
 		p->src[NVPC_SLOT_STOP] = config & 0xffffffff;
@@ -421,7 +421,7 @@ static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
 
 /**
  * nvpc_record_init() - event_init of a record event
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: its domain
  * @event: the event (config has NVPC_CFG_RECORD)
  *
@@ -433,7 +433,7 @@ static int nvpc_record_prog(struct nvpc_core *core, struct nvpc_domain *dom,
  * records (GF100+: if any domain records), -EINVAL for a bad field,
  * -ENOMEM.
  */
-int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
+int nvpc_record_init(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		     struct perf_event *event)
 {
 	const struct nvpc_backend_ops *ops;
@@ -444,17 +444,17 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 
 	/* reserved bits first, as for counting events */
 	if (event->attr.config & NVPC_CFG_RESERVED) {
-		nvpc_dbg(core, "config 0x%llx: reserved bits set\n",
+		nvpc_dbg(eng, "config 0x%llx: reserved bits set\n",
 			 event->attr.config);
 		return -EINVAL;
 	}
-	if (!core->gen->record) {
-		nvpc_dbg(core, "%s has no record mode (G84+)\n",
-			 core->chip->name);
+	if (!eng->hw.gen->record) {
+		nvpc_dbg(eng, "%s has no record mode (G84+)\n",
+			 eng->hw.chip->name);
 		return -EOPNOTSUPP;
 	}
 	if (event->group_leader != event) {
-		nvpc_dbg(core, "a record event has its domain alone: no group\n");
+		nvpc_dbg(eng, "a record event has its domain alone: no group\n");
 		return -EINVAL;
 	}
 	/*
@@ -469,62 +469,62 @@ int nvpc_record_init(struct nvpc_core *core, struct nvpc_domain *dom,
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
 		return -ENOMEM;
-	ret = nvpc_record_prog(core, dom, event, &rec->prog);
+	ret = nvpc_record_prog(eng, dom, event, &rec->prog);
 	if (ret)
 		goto err;
 	/* the backend is there while @gone is clear under @active_lock */
-	mutex_lock(&core->active_lock);
-	ops = core->gone ? NULL : core->ndev->ops;
-	if (core->gone) {
-		nvpc_dbg(core, "device is gone\n");
+	mutex_lock(&eng->active_lock);
+	ops = eng->gone ? NULL : eng->hw.ndev->ops;
+	if (eng->gone) {
+		nvpc_dbg(eng, "device is gone\n");
 		ret = -ENODEV;
 	} else if (!ops || !ops->record_bind || !ops->record_map ||
 		   !ops->record_unmap) {
-		nvpc_dbg(core, "the backend cannot map memory for the GPU: no record mode\n");
+		nvpc_dbg(eng, "the backend cannot map memory for the GPU: no record mode\n");
 		ret = -EOPNOTSUPP;
 	} else {
-		ret = ops->record_bind(core->ndev->priv, &rec->prog.chan,
+		ret = ops->record_bind(eng->hw.ndev->priv, &rec->prog.chan,
 				       &rec->prog.dma);
 		if (ret) {
-			nvpc_dbg(core, "the backend binds no channel: %d\n",
+			nvpc_dbg(eng, "the backend binds no channel: %d\n",
 				 ret);
 			ret = -EOPNOTSUPP;
 		}
 	}
 	if (!ret) {
-		rec->quiet = nvpc_record_quiet_get(core, dom);
+		rec->quiet = nvpc_record_quiet_get(eng, dom);
 		if (!rec->quiet)
 			ret = -ENOMEM;
 	}
-	mutex_unlock(&core->active_lock);
+	mutex_unlock(&eng->active_lock);
 	if (ret)
 		goto err;
-	rec->core = core;
+	rec->eng = eng;
 	rec->dom = dom;
 	rec->event = event;
 	hrtimer_init(&rec->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	rec->timer.function = nvpc_record_tick;
 
-	ret = nvpc_domain_claim(core, dom, NVPC_CLAIM_RECORD);
+	ret = nvpc_domain_claim(eng, dom, NVPC_CLAIM_RECORD);
 	if (ret)
 		goto err;
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	ret = -EBUSY;
-	for (i = 0; i < core->nr_domains; i++) {
-		if (core->gen->record == NVPC_REC_MAIN &&
-		    core->domains[i].rec) {
-			nvpc_dbg(core, "%s records: GF100+ packets carry no domain, one domain records at a time\n",
-				 core->domains[i].name);
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		if (eng->hw.gen->record == NVPC_REC_MAIN &&
+		    eng->domains[i].rec) {
+			nvpc_dbg(eng, "%s records: GF100+ packets carry no domain, one domain records at a time\n",
+				 eng->domains[i].hw->name);
 			goto err_unlock;
 		}
 	}
 	dom->rec = rec;
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 	return 0;
 
 err_unlock:
-	nvpc_unlock(core, flags);
-	nvpc_domain_unclaim(core, dom);
+	nvpc_unlock(eng, flags);
+	nvpc_domain_unclaim(eng, dom);
 err:
 	kfree(rec);
 	return ret;
@@ -532,34 +532,35 @@ err:
 
 /**
  * nvpc_record_destroy() - give the domain of a record event back
- * @core: the GPU
+ * @eng: the GPU's engine
  * @event: the record event, stopped and deleted
  */
-void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event)
+void nvpc_record_destroy(struct nvpc_engine *eng, struct perf_event *event)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	struct nvpc_rec_buf *buf;
 	struct nvpc_record *rec;
 	unsigned long flags;
 
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	rec = dom->rec;
 	dom->rec = NULL;
 	if (dom->rec_state != NVPC_REC_FAULTED)
 		dom->rec_state = NVPC_REC_IDLE;
-	list_for_each_entry(buf, &core->rec_bufs, node)
+	list_for_each_entry(buf, &eng->rec_bufs, node)
 		if (rec && buf->owner == rec)
 			buf->owner = NULL;
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 	if (rec) {
 		hrtimer_cancel(&rec->timer);
-		nvpc_domain_unclaim(core, dom);
+		nvpc_domain_unclaim(eng, dom);
 	}
 	kfree(rec);
 }
 
 /**
  * nvpc_record_setup_aux() - pmu::setup_aux: map an AUX area for the GPU
+ * @eng: the GPU's engine
  * @event: the event the area is for
  * @pages: the area's pages (kernel addresses)
  * @nr_pages: their number, a power of 2
@@ -568,61 +569,60 @@ void nvpc_record_destroy(struct nvpc_core *core, struct perf_event *event)
  * Context: process context (perf_mmap()), may sleep.
  * Return: the buffer, NULL on any refusal (perf then fails the mmap).
  */
-void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
-			    int nr_pages, bool overwrite)
+void *nvpc_record_setup_aux(struct nvpc_engine *eng, struct perf_event *event,
+			    void **pages, int nr_pages, bool overwrite)
 {
-	struct nvpc_core *core = to_nvpc_core(event->pmu);
 	struct nvpc_domain *dom = event->pmu_private;
 	struct nvpc_rec_buf *buf, *q;
 	unsigned long flags;
 	int ret = 0;
 
 	if (!nvpc_is_record(event)) {
-		nvpc_dbg(core, "only record events have an AUX area\n");
+		nvpc_dbg(eng, "only record events have an AUX area\n");
 		return NULL;
 	}
 	if (overwrite) {
-		nvpc_dbg(core, "AUX snapshot (overwrite) mode is not supported: map the AUX area writable\n");
+		nvpc_dbg(eng, "AUX snapshot (overwrite) mode is not supported: map the AUX area writable\n");
 		return NULL;
 	}
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
 		return NULL;
-	buf->core = core;
+	buf->eng = eng;
 	buf->dom = dom;
 	buf->size = (u64)nr_pages << PAGE_SHIFT;
-	nvpc_record_window(core, dom, &buf->va, &buf->window);
-	if (buf->size > nvpc_record_aux_max(core, dom)) {
-		nvpc_dbg(core, "AUX area of %llu bytes: %s takes %llu (record_aux_max: the GPU window holds %llu)\n",
-			 buf->size, dom->name, nvpc_record_aux_max(core, dom),
-			 buf->window);
+	nvpc_record_window(eng, dom, &buf->va, &buf->window);
+	if (buf->size > nvpc_record_aux_max(eng, dom)) {
+		nvpc_dbg(eng, "AUX area of %llu bytes: %s takes %llu (record_aux_max: the GPU window holds %llu)\n",
+			 buf->size, dom->hw->name,
+			 nvpc_record_aux_max(eng, dom), buf->window);
 		goto err;
 	}
-	mutex_lock(&core->active_lock);
-	if (READ_ONCE(core->gone)) {
-		nvpc_dbg(core, "device is gone\n");
+	mutex_lock(&eng->active_lock);
+	if (READ_ONCE(eng->gone)) {
+		nvpc_dbg(eng, "device is gone\n");
 		goto err_unlock;
 	}
 	/* record_map replaces a mapping of the same window: only the scratch */
-	nvpc_lock(core, flags);
-	list_for_each_entry(q, &core->rec_bufs, node)
+	nvpc_lock(eng, flags);
+	list_for_each_entry(q, &eng->rec_bufs, node)
 		if (!q->scratch && q->mapped && q->va == buf->va)
 			ret = -EBUSY;
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 	if (ret) {
-		nvpc_dbg(core, "another AUX area is mapped at 0x%llx\n",
+		nvpc_dbg(eng, "another AUX area is mapped at 0x%llx\n",
 			 buf->va);
 		goto err_unlock;
 	}
-	ret = core->ndev->ops->record_map(core->ndev->priv, buf->va,
-					  buf->window, pages, nr_pages);
+	ret = eng->hw.ndev->ops->record_map(eng->hw.ndev->priv, buf->va,
+					    buf->window, pages, nr_pages);
 	if (ret) {
-		nvpc_dbg(core, "the backend cannot map the AUX area at 0x%llx: %d\n",
+		nvpc_dbg(eng, "the backend cannot map the AUX area at 0x%llx: %d\n",
 			 buf->va, ret);
 		goto err_unlock;
 	}
-	nvpc_lock(core, flags);
-	q = nvpc_record_quiet_find(core, buf->va);
+	nvpc_lock(eng, flags);
+	q = nvpc_record_quiet_find(eng, buf->va);
 	if (q)
 		q->mapped = false;	/* the AUX pages replaced the scratch */
 	buf->mapped = true;
@@ -630,24 +630,24 @@ void *nvpc_record_setup_aux(struct perf_event *event, void **pages,
 		buf->owner = dom->rec;
 		buf->owner->owned++;
 	}
-	list_add(&buf->node, &core->rec_bufs);
-	nvpc_unlock(core, flags);
-	mutex_unlock(&core->active_lock);
+	list_add(&buf->node, &eng->rec_bufs);
+	nvpc_unlock(eng, flags);
+	mutex_unlock(&eng->active_lock);
 	return buf;
 
 err_unlock:
-	mutex_unlock(&core->active_lock);
+	mutex_unlock(&eng->active_lock);
 err:
 	kfree(buf);
 	return NULL;
 }
 
-/* Unmap @buf from the GPU, @core->lock held. */
-static void nvpc_record_unmap(struct nvpc_core *core, struct nvpc_rec_buf *buf)
+/* Unmap @buf from the GPU, @eng->lock held. */
+static void nvpc_record_unmap(struct nvpc_engine *eng, struct nvpc_rec_buf *buf)
 {
 	if (!buf->mapped)
 		return;
-	core->ndev->ops->record_unmap(core->ndev->priv, buf->va);
+	eng->hw.ndev->ops->record_unmap(eng->hw.ndev->priv, buf->va);
 	buf->mapped = false;
 }
 
@@ -666,37 +666,37 @@ static void nvpc_record_unmap(struct nvpc_core *core, struct nvpc_rec_buf *buf)
 void nvpc_record_free_aux(void *priv)
 {
 	struct nvpc_rec_buf *buf = priv;
-	struct nvpc_core *core = buf->core;
+	struct nvpc_engine *eng = buf->eng;
 	struct nvpc_rec_buf *q = NULL;
 	unsigned long flags;
 	int ret = -ENODEV;
 
 	/* the device stays (@gone clear) while @active_lock is held */
-	mutex_lock(&core->active_lock);
-	nvpc_lock(core, flags);
-	if (buf->mapped && !core->gone) {
-		q = nvpc_record_quiet_find(core, buf->va);
-		if (!nvpc_record_unquiet(core, q, buf->dom))
+	mutex_lock(&eng->active_lock);
+	nvpc_lock(eng, flags);
+	if (buf->mapped && !eng->gone) {
+		q = nvpc_record_quiet_find(eng, buf->va);
+		if (!nvpc_record_unquiet(eng, q, buf->dom))
 			q = NULL;
 	}
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 	if (q)
-		ret = core->ndev->ops->record_map(core->ndev->priv, q->va,
-						  q->window, &q->page, 1);
-	nvpc_lock(core, flags);
+		ret = eng->hw.ndev->ops->record_map(eng->hw.ndev->priv, q->va,
+						    q->window, &q->page, 1);
+	nvpc_lock(eng, flags);
 	if (q && !ret) {
 		buf->mapped = false;
 		q->mapped = true;
 	} else if (q) {
-		dev_warn_ratelimited(core->dev, "%s: %s: no scratch mapping (%d): a packet still outgoing will fault\n",
-				     core->name, buf->dom->name, ret);
+		dev_warn_ratelimited(eng->hw.dev, "%s: %s: no scratch mapping (%d): a packet still outgoing will fault\n",
+				     eng->hw.name, buf->dom->hw->name, ret);
 	}
-	nvpc_record_unmap(core, buf);
+	nvpc_record_unmap(eng, buf);
 	if (buf->owner)
 		buf->owner->owned--;
 	list_del(&buf->node);
-	nvpc_unlock(core, flags);
-	mutex_unlock(&core->active_lock);
+	nvpc_unlock(eng, flags);
+	mutex_unlock(&eng->active_lock);
 	kfree(buf);
 }
 
@@ -731,46 +731,46 @@ static u32 nvpc_record_room(struct nvpc_record *rec)
 }
 
 /* DMA ownership of [@x, @x + @len) from START (<nvpcounter/device.h>) */
-static void nvpc_record_sync(struct nvpc_core *core, struct nvpc_record *rec,
+static void nvpc_record_sync(struct nvpc_engine *eng, struct nvpc_record *rec,
 			     u64 x, u64 len, bool for_cpu)
 {
-	const struct nvpc_backend_ops *ops = core->ndev->ops;
+	const struct nvpc_backend_ops *ops = eng->hw.ndev->ops;
 
 	if (len && ops->record_sync)
-		ops->record_sync(core->ndev->priv, rec->buf->va,
+		ops->record_sync(eng->hw.ndev->priv, rec->buf->va,
 				 rec->win_off + x, len, for_cpu);
 }
 
 /* Enter record mode; the first recording domain binds the buffer. */
-static void nvpc_record_hw_on(struct nvpc_core *core, struct nvpc_record *rec)
+static void nvpc_record_hw_on(struct nvpc_engine *eng, struct nvpc_record *rec)
 {
-	if (!rec->hw_on && !core->nr_rec_hw++)
-		core->gen->record_bind(core, &rec->prog);
+	if (!rec->hw_on && !eng->nr_rec_hw++)
+		eng->hw.gen->record_bind(&eng->hw, &rec->prog);
 	rec->hw_on = true;
-	core->gen->record_setup(core, rec->dom, &rec->prog);
+	eng->hw.gen->record_setup(&eng->hw, rec->dom->hw, &rec->prog);
 }
 
 /*
- * Halt the domain (no new packet is formed); @core->lock held. Its one
+ * Halt the domain (no new packet is formed); @eng->lock held. Its one
  * outgoing packet may still land, at the position read here ("DOC: the
  * outgoing packet"), unless the domain is wedged.
  */
-static void nvpc_record_hw_off(struct nvpc_core *core, struct nvpc_record *rec)
+static void nvpc_record_hw_off(struct nvpc_engine *eng, struct nvpc_record *rec)
 {
 	struct nvpc_rec_buf *q = rec->quiet;
 	u32 st;
 
-	if (!core->gone) {
-		core->gen->stop(core, rec->dom);
+	if (!eng->gone) {
+		eng->hw.gen->stop(&eng->hw, rec->dom->hw);
 		if (rec->hw_on) {
-			st = core->gen->record_status(core, rec->dom);
+			st = eng->hw.gen->record_status(&eng->hw, rec->dom->hw);
 			q->halt_pos = st & NVPC_RECORD_STATUS_POS;
 			q->unquiet = st == U32_MAX ||
 				     !(st & NVPC_RECORD_STATUS_FAULT);
 		}
 	}
 	if (rec->hw_on)
-		core->nr_rec_hw--;
+		eng->nr_rec_hw--;
 	rec->hw_on = false;
 }
 
@@ -779,9 +779,9 @@ static void nvpc_record_hw_off(struct nvpc_core *core, struct nvpc_record *rec)
  * record counters and the cycle counter. A session (@full) that starts
  * while a packet of an earlier one may still land is on probation ("DOC:
  * the outgoing packet"); a restart follows a stop at LIMIT, after which
- * nothing is outgoing. @core->lock held, handle open.
+ * nothing is outgoing. @eng->lock held, handle open.
  */
-static bool nvpc_record_arm(struct nvpc_core *core, struct nvpc_record *rec,
+static bool nvpc_record_arm(struct nvpc_engine *eng, struct nvpc_record *rec,
 			    bool full)
 {
 	struct nvpc_rec_buf *buf = rec->buf;
@@ -794,20 +794,20 @@ static bool nvpc_record_arm(struct nvpc_core *core, struct nvpc_record *rec,
 	rec->x_pub = 0;
 	rec->x_max = 0;
 	rec->x_suspect = 0;
-	rec->probation = full && nvpc_record_unquiet(core, rec->quiet, rec->dom);
+	rec->probation = full && nvpc_record_unquiet(eng, rec->quiet, rec->dom);
 	/* on probation LIMIT is START: one packet lands, then it stops */
 	if (!rec->probation)
 		rec->x_max = nvpc_record_room(rec);
 	rec->x_watch = 0;
 	rec->moved_ns = ktime_get_ns();
-	nvpc_record_sync(core, rec, 0, rec->x_max + rec->prog.pkt, false);
+	nvpc_record_sync(eng, rec, 0, rec->x_max + rec->prog.pkt, false);
 	rec->prog.start = base + rec->win_off;
 	rec->prog.limit = rec->prog.start + rec->x_max;
 	rec->prog.addr_high = upper_32_bits(buf->va);
 	if (full || !rec->hw_on)
-		nvpc_record_hw_on(core, rec);
+		nvpc_record_hw_on(eng, rec);
 	else
-		core->gen->record_restart(core, rec->dom, &rec->prog);
+		eng->hw.gen->record_restart(&eng->hw, rec->dom->hw, &rec->prog);
 	return true;
 }
 
@@ -819,7 +819,7 @@ static void nvpc_record_gap(struct nvpc_record *rec)
 }
 
 /* Publish @n new bytes; @flags PERF_AUX_FLAG_*. Ends the handle. */
-static void nvpc_record_publish(struct nvpc_core *core,
+static void nvpc_record_publish(struct nvpc_engine *eng,
 				struct nvpc_record *rec, u32 n, u64 flags)
 {
 	struct nvpc_domain *dom = rec->dom;
@@ -828,8 +828,8 @@ static void nvpc_record_publish(struct nvpc_core *core,
 		flags |= PERF_AUX_FLAG_PARTIAL;
 		rec->gap = false;
 	}
-	if (n && !core->gone)
-		nvpc_record_sync(core, rec, rec->x_pub, n, true);
+	if (n && !eng->gone)
+		nvpc_record_sync(eng, rec, rec->x_pub, n, true);
 	if (flags)
 		perf_aux_output_flag(&rec->handle, flags);
 	perf_aux_output_end(&rec->handle, n);
@@ -839,28 +839,28 @@ static void nvpc_record_publish(struct nvpc_core *core,
 }
 
 /* The GPU stopped answering: what it wrote since the last drain is lost. */
-static void nvpc_record_gone(struct nvpc_core *core, struct nvpc_record *rec)
+static void nvpc_record_gone(struct nvpc_engine *eng, struct nvpc_record *rec)
 {
-	nvpc_record_hw_off(core, rec);
-	nvpc_record_publish(core, rec, 0, PERF_AUX_FLAG_TRUNCATED);
+	nvpc_record_hw_off(eng, rec);
+	nvpc_record_publish(eng, rec, 0, PERF_AUX_FLAG_TRUNCATED);
 	WRITE_ONCE(rec->dom->rec_state, NVPC_REC_GONE);
 }
 
 /*
  * The domain wedged on a VM fault (pcounter.rst: until the GPU is reset).
- * @core->lock held.
+ * @eng->lock held.
  */
-static void nvpc_record_fault(struct nvpc_core *core, struct nvpc_record *rec,
+static void nvpc_record_fault(struct nvpc_engine *eng, struct nvpc_record *rec,
 			      u32 n)
 {
 	struct nvpc_domain *dom = rec->dom;
 
-	nvpc_record_hw_off(core, rec);
-	nvpc_record_publish(core, rec, n, PERF_AUX_FLAG_TRUNCATED);
+	nvpc_record_hw_off(eng, rec);
+	nvpc_record_publish(eng, rec, n, PERF_AUX_FLAG_TRUNCATED);
 	WRITE_ONCE(dom->stats.record_faults, dom->stats.record_faults + 1);
 	WRITE_ONCE(dom->rec_state, NVPC_REC_FAULTED);
-	dev_err_ratelimited(core->dev, "%s: %s: VM fault writing record packets: the domain is wedged until PCOUNTER is reset\n",
-			    core->name, dom->name);
+	dev_err_ratelimited(eng->hw.dev, "%s: %s: VM fault writing record packets: the domain is wedged until PCOUNTER is reset\n",
+			    eng->hw.name, dom->hw->name);
 }
 
 /*
@@ -871,20 +871,21 @@ static void nvpc_record_fault(struct nvpc_core *core, struct nvpc_record *rec,
  * Return: 0, -ENODEV (gone), -EFAULT (FAULT set: @x_now is valid) or
  * -ERANGE (a position the hardware cannot be at).
  */
-static int nvpc_record_pos(struct nvpc_core *core, struct nvpc_record *rec,
+static int nvpc_record_pos(struct nvpc_engine *eng, struct nvpc_record *rec,
 			   u32 *x_now)
 {
-	u32 st = core->gen->record_status(core, rec->dom);
+	u32 st = eng->hw.gen->record_status(&eng->hw, rec->dom->hw);
 
-	if (st == U32_MAX && (READ_ONCE(core->gone) ||
-			      nvpc_rd32(core->ndev, NVPC_PMC_BOOT_0) == U32_MAX))
+	if (st == U32_MAX &&
+	    (READ_ONCE(eng->gone) ||
+	     nvpc_rd32(eng->hw.ndev, NVPC_PMC_BOOT_0) == U32_MAX))
 		return -ENODEV;
 	*x_now = (st & NVPC_RECORD_STATUS_POS) - rec->prog.start;
 	/* the packets are in memory before the position says so */
 	dma_rmb();
 	if (*x_now > rec->x_max + rec->prog.pkt || *x_now < rec->x_pub) {
-		dev_err_ratelimited(core->dev, "%s: %s: record position 0x%x outside 0x%x..0x%x\n",
-				    core->name, rec->dom->name, *x_now,
+		dev_err_ratelimited(eng->hw.dev, "%s: %s: record position 0x%x outside 0x%x..0x%x\n",
+				    eng->hw.name, rec->dom->hw->name, *x_now,
 				    rec->x_pub, rec->x_max + rec->prog.pkt);
 		*x_now = rec->x_pub;
 		return -ERANGE;
@@ -897,27 +898,27 @@ static int nvpc_record_pos(struct nvpc_core *core, struct nvpc_record *rec,
  * VM fault (FAULT is clear), but where the packets since the last drain
  * are is not known. The session ends there: nothing more is published,
  * the output ends TRUNCATED, record_gaps counts the loss, and the domain
- * is idle: the next enable starts anew. @core->lock held.
+ * is idle: the next enable starts anew. @eng->lock held.
  */
-static void nvpc_record_lost_pos(struct nvpc_core *core,
+static void nvpc_record_lost_pos(struct nvpc_engine *eng,
 				 struct nvpc_record *rec)
 {
-	nvpc_record_hw_off(core, rec);
+	nvpc_record_hw_off(eng, rec);
 	nvpc_record_gap(rec);
-	nvpc_record_publish(core, rec, 0, PERF_AUX_FLAG_TRUNCATED);
+	nvpc_record_publish(eng, rec, 0, PERF_AUX_FLAG_TRUNCATED);
 	WRITE_ONCE(rec->dom->rec_state, NVPC_REC_IDLE);
 }
 
 /* Act on a bad nvpc_record_pos(); false: the session is over. */
-static bool nvpc_record_pos_bad(struct nvpc_core *core,
+static bool nvpc_record_pos_bad(struct nvpc_engine *eng,
 				struct nvpc_record *rec, int ret, u32 x_now)
 {
 	if (ret == -ENODEV)
-		nvpc_record_gone(core, rec);
+		nvpc_record_gone(eng, rec);
 	else if (ret == -ERANGE)
-		nvpc_record_lost_pos(core, rec);
+		nvpc_record_lost_pos(eng, rec);
 	else
-		nvpc_record_fault(core, rec, x_now - rec->x_pub);
+		nvpc_record_fault(eng, rec, x_now - rec->x_pub);
 	return false;
 }
 
@@ -934,7 +935,7 @@ static bool nvpc_record_pos_bad(struct nvpc_core *core,
  */
 static bool nvpc_record_wedged(struct nvpc_record *rec, u32 x_now, u64 now)
 {
-	u64 hz = max(rec->dom->clock_hz, rec->dom->desc->clock_hz), due;
+	u64 hz = max(rec->dom->clock_hz, rec->dom->hw->desc->clock_hz), due;
 	u32 pkt = rec->prog.pkt;
 
 	if (x_now > rec->x_watch)
@@ -958,41 +959,41 @@ static bool nvpc_record_wedged(struct nvpc_record *rec, u32 x_now, u64 now)
  * LIMIT let through landed at START, an earlier session's or this one's
  * first. It is dropped, not published: START written again (in record
  * mode) resets the record counters, and the session's data begin there.
- * @core->lock held, handle open, device present.
+ * @eng->lock held, handle open, device present.
  */
-static void nvpc_record_probation_end(struct nvpc_core *core,
+static void nvpc_record_probation_end(struct nvpc_engine *eng,
 				      struct nvpc_record *rec, u64 now)
 {
 	rec->probation = false;
 	rec->quiet->unquiet = false;
 	rec->x_max = nvpc_record_room(rec);
-	nvpc_record_sync(core, rec, rec->prog.pkt, rec->x_max, false);
+	nvpc_record_sync(eng, rec, rec->prog.pkt, rec->x_max, false);
 	rec->prog.limit = rec->prog.start + rec->x_max;
 	rec->moved_ns = now;
-	core->gen->record_restart(core, rec->dom, &rec->prog);
+	eng->hw.gen->record_restart(&eng->hw, rec->dom->hw, &rec->prog);
 }
 
 /*
  * Drain the hardware: publish what it wrote, take the next handle, move
- * LIMIT or restart. @core->lock held, handle open, device present.
+ * LIMIT or restart. @eng->lock held, handle open, device present.
  *
  * Return: true if the session goes on (a handle is open).
  */
-static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
+static bool nvpc_record_drain(struct nvpc_engine *eng, struct nvpc_record *rec)
 {
-	const struct nvpc_gen_ops *gen = core->gen;
+	const struct nvpc_gen_ops *gen = eng->hw.gen;
 	struct nvpc_domain *dom = rec->dom;
 	u32 x_now, n, x2, old_max;
 	u64 now = ktime_get_ns();
 	bool stopped, at_limit;
 	int ret;
 
-	ret = nvpc_record_pos(core, rec, &x_now);
+	ret = nvpc_record_pos(eng, rec, &x_now);
 	if (ret)
-		return nvpc_record_pos_bad(core, rec, ret, x_now);
+		return nvpc_record_pos_bad(eng, rec, ret, x_now);
 	if (rec->probation) {
 		if (x_now)
-			nvpc_record_probation_end(core, rec, now);
+			nvpc_record_probation_end(eng, rec, now);
 		return true;
 	}
 	n = x_now - rec->x_pub;
@@ -1007,13 +1008,13 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	at_limit = x_now == rec->x_max + rec->prog.pkt;
 	stopped = at_limit || (rec->x_suspect && x_now == rec->x_suspect);
 	if (!stopped && nvpc_record_wedged(rec, x_now, now)) {
-		nvpc_dbg(core, "%s: no packet for long after a LIMIT raise: restarting\n",
-			 dom->name);
+		nvpc_dbg(eng, "%s: no packet for long after a LIMIT raise: restarting\n",
+			 dom->hw->name);
 		stopped = true;
 	}
 	if (n)
 		rec->moved_ns = now;
-	nvpc_record_publish(core, rec, n, 0);
+	nvpc_record_publish(eng, rec, n, 0);
 	if (!perf_aux_output_begin(&rec->handle, rec->event))
 		goto lost;
 	if (stopped)
@@ -1023,12 +1024,13 @@ static bool nvpc_record_drain(struct nvpc_core *core, struct nvpc_record *rec)
 	rec->x_suspect = 0;
 	if (rec->x_max != old_max) {
 		rec->moved_ns = now;
-		nvpc_record_sync(core, rec, old_max + rec->prog.pkt,
+		nvpc_record_sync(eng, rec, old_max + rec->prog.pkt,
 				 rec->x_max - old_max, false);
-		gen->record_limit(core, dom, rec->prog.start + rec->x_max);
+		gen->record_limit(&eng->hw, dom->hw,
+				  rec->prog.start + rec->x_max);
 		/* passed the old last slot: maybe before the raise */
-		x2 = (gen->record_status(core, dom) & NVPC_RECORD_STATUS_POS) -
-		     rec->prog.start;
+		x2 = (gen->record_status(&eng->hw, dom->hw) &
+		      NVPC_RECORD_STATUS_POS) - rec->prog.start;
 		if (x2 > old_max)
 			rec->x_suspect = old_max + rec->prog.pkt;
 		else if (x2 == old_max)
@@ -1041,7 +1043,7 @@ restart:
 	if (at_limit && x_now + rec->prog.pkt <= rec->buf->window - rec->win_off)
 		WRITE_ONCE(dom->stats.record_stalls, dom->stats.record_stalls + 1);
 	nvpc_record_gap(rec);
-	if (!nvpc_record_arm(core, rec, false)) {
+	if (!nvpc_record_arm(eng, rec, false)) {
 		/* no packet's room: wait at LIMIT for the consumer */
 		rec->stalled = true;
 		WRITE_ONCE(dom->rec_state, NVPC_REC_STALLED);
@@ -1054,7 +1056,7 @@ lost:
 	 * leaves aux_tail off a byte boundary we never fill filled it.
 	 */
 	nvpc_record_gap(rec);
-	nvpc_record_hw_off(core, rec);
+	nvpc_record_hw_off(eng, rec);
 	WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
 	return false;
 }
@@ -1064,25 +1066,25 @@ lost:
  * area full at its start waits with the domain not yet in record mode.
  * Take a fresh handle (perf reads aux_tail in perf_aux_output_begin())
  * and (re)start once a packet fits: the latter as a new session.
- * @core->lock held, handle open, device present.
+ * @eng->lock held, handle open, device present.
  *
  * Return: true if the session goes on (a handle is open).
  */
-static bool nvpc_record_resume(struct nvpc_core *core, struct nvpc_record *rec)
+static bool nvpc_record_resume(struct nvpc_engine *eng, struct nvpc_record *rec)
 {
 	perf_aux_output_end(&rec->handle, 0);
 	if (!perf_aux_output_begin(&rec->handle, rec->event)) {
 		/* perf disables the event: the session is over */
 		bool waited = rec->hw_on;
 
-		nvpc_record_hw_off(core, rec);
+		nvpc_record_hw_off(eng, rec);
 		/* stopped at LIMIT: no packet is outgoing */
 		if (waited)
 			rec->quiet->unquiet = false;
 		WRITE_ONCE(rec->dom->rec_state, NVPC_REC_IDLE);
 		return false;
 	}
-	if (!nvpc_record_arm(core, rec, !rec->hw_on))
+	if (!nvpc_record_arm(eng, rec, !rec->hw_on))
 		return true;
 	rec->stalled = false;
 	WRITE_ONCE(rec->dom->rec_state, NVPC_REC_RECORDING);
@@ -1102,7 +1104,8 @@ static u64 nvpc_record_period(struct nvpc_record *rec, u64 now)
 		rate = div64_u64((rec->bytes - rec->last_bytes) * NSEC_PER_SEC,
 				 dt);
 	if (rec->prog.periodic_stop) {
-		hz = max_t(u64, rec->dom->clock_hz, rec->dom->desc->clock_hz);
+		hz = max_t(u64, rec->dom->clock_hz,
+			   rec->dom->hw->desc->clock_hz);
 		rate = max(rate, div_u64(hz * rec->prog.pkt,
 					 NVPC_PERIODIC_CLOCKS(rec->prog.periodic)));
 	}
@@ -1126,25 +1129,25 @@ static u64 nvpc_record_period(struct nvpc_record *rec, u64 now)
 enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
 {
 	struct nvpc_record *rec = container_of(t, struct nvpc_record, timer);
-	struct nvpc_core *core = rec->core;
+	struct nvpc_engine *eng = rec->eng;
 	struct nvpc_domain_stats *st = &rec->dom->stats;
 	unsigned long flags;
 	bool more = false;
 	u64 t0 = ktime_get_ns(), now;
 
-	nvpc_lock(core, flags);
-	if (rec->active && core->gone)
-		nvpc_record_gone(core, rec);
+	nvpc_lock(eng, flags);
+	if (rec->active && eng->gone)
+		nvpc_record_gone(eng, rec);
 	else if (rec->active && rec->stalled)
-		more = nvpc_record_resume(core, rec);
+		more = nvpc_record_resume(eng, rec);
 	else if (rec->active)
-		more = nvpc_record_drain(core, rec);
+		more = nvpc_record_drain(eng, rec);
 	rec->active = more;
 	now = ktime_get_ns();
 	/* what the drain costs (make bench, record.rst "Throughput") */
 	WRITE_ONCE(st->record_drains, st->record_drains + 1);
 	WRITE_ONCE(st->record_drain_ns, st->record_drain_ns + now - t0);
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 	if (!more)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ns_to_ktime(nvpc_record_period(rec, now)));
@@ -1155,12 +1158,12 @@ enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
  * A VM fault wedges a domain until PCOUNTER is reset (pcounter.rst
  * "Record mode setup"): RECORD_STATUS keeps FAULT until then, also across
  * a reload of this module. A domain whose FAULT is gone was reset.
- * @core->lock held, device present.
+ * @eng->lock held, device present.
  */
-static bool nvpc_record_wedged_hw(struct nvpc_core *core,
+static bool nvpc_record_wedged_hw(struct nvpc_engine *eng,
 				  struct nvpc_domain *dom)
 {
-	u32 st = core->gen->record_status(core, dom);
+	u32 st = eng->hw.gen->record_status(&eng->hw, dom->hw);
 
 	/* all-ones: a GPU that stopped answering, not a wedge */
 	if (st == U32_MAX || !(st & NVPC_RECORD_STATUS_FAULT))
@@ -1171,6 +1174,7 @@ static bool nvpc_record_wedged_hw(struct nvpc_core *core,
 
 /**
  * nvpc_record_start() - pmu::start of a record event: a session begins
+ * @eng: the GPU's engine
  * @event: the record event
  *
  * Takes an AUX handle and programs the domain (pcounter.rst "Record mode
@@ -1179,42 +1183,41 @@ static bool nvpc_record_wedged_hw(struct nvpc_core *core,
  * starts once the consumer freed a packet's room. Without an AUX area,
  * on a wedged domain or a gone device the event stays stopped.
  */
-void nvpc_record_start(struct perf_event *event)
+void nvpc_record_start(struct nvpc_engine *eng, struct perf_event *event)
 {
-	struct nvpc_core *core = to_nvpc_core(event->pmu);
 	struct nvpc_domain *dom = event->pmu_private;
 	struct nvpc_record *rec = dom->rec;
 	struct nvpc_rec_buf *buf;
 	unsigned long flags;
 	const char *why;
 
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	if (rec->parked) {
 		/* the hardware ran on, the handle is open: nothing lost */
 		rec->parked = false;
-		core->rec_parked--;
-		nvpc_unlock(core, flags);
+		eng->rec_parked--;
+		nvpc_unlock(eng, flags);
 		event->hw.state = 0;
 		return;
 	}
-	why = !core->gone && nvpc_record_wedged_hw(core, dom) ?
+	why = !eng->gone && nvpc_record_wedged_hw(eng, dom) ?
 	      "wedged by a VM fault: no record until PCOUNTER is reset" : NULL;
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 	event->hw.state = PERF_HES_STOPPED;
 	if (why) {
-		nvpc_dbg(core, "%s: %s\n", dom->name, why);
+		nvpc_dbg(eng, "%s: %s\n", dom->hw->name, why);
 		return;
 	}
 	if (!READ_ONCE(rec->owned)) {
-		nvpc_dbg(core, "%s: the event mapped no AUX area of its own\n",
-			 dom->name);
+		nvpc_dbg(eng, "%s: the event mapped no AUX area of its own\n",
+			 dom->hw->name);
 		return;
 	}
 	buf = perf_aux_output_begin(&rec->handle, event);
 	if (!buf)
 		return;
-	nvpc_lock(core, flags);
-	if (core->gone || !buf->mapped || buf->dom != dom) {
+	nvpc_lock(eng, flags);
+	if (eng->gone || !buf->mapped || buf->dom != dom) {
 		why = "no GPU mapping of this AUX area";
 		goto refuse;
 	}
@@ -1228,20 +1231,20 @@ void nvpc_record_start(struct perf_event *event)
 	rec->last_ns = ktime_get_ns();
 	rec->start_ns = rec->last_ns;
 	/* no packet's room: wait for the consumer, as mid-session */
-	rec->stalled = !nvpc_record_arm(core, rec, true);
+	rec->stalled = !nvpc_record_arm(eng, rec, true);
 	if (rec->stalled)
 		WRITE_ONCE(dom->stats.record_stalls, dom->stats.record_stalls + 1);
 	WRITE_ONCE(dom->rec_state, rec->stalled ? NVPC_REC_STALLED :
 						  NVPC_REC_RECORDING);
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 	event->hw.state = 0;
 	hrtimer_start(&rec->timer, ns_to_ktime(NVPC_REC_PERIOD_START_NS),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 	return;
 
 refuse:
-	nvpc_unlock(core, flags);
-	nvpc_dbg(core, "%s: %s\n", dom->name, why);
+	nvpc_unlock(eng, flags);
+	nvpc_dbg(eng, "%s: %s\n", dom->hw->name, why);
 	perf_aux_output_flag(&rec->handle, PERF_AUX_FLAG_TRUNCATED);
 	perf_aux_output_end(&rec->handle, 0);
 }
@@ -1251,9 +1254,9 @@ refuse:
  * while, for its one outgoing packet to land (it did if the position
  * moved: the window is then quiet), and publish everything that landed.
  * What lands later is not published ("DOC: the outgoing packet").
- * @core->lock held, session active.
+ * @eng->lock held, session active.
  */
-static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
+static void nvpc_record_halt(struct nvpc_engine *eng, struct nvpc_record *rec)
 {
 	struct nvpc_domain *dom = rec->dom;
 	bool was_on = rec->hw_on;
@@ -1264,13 +1267,13 @@ static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
 
 	rec->active = false;
 	if (rec->parked)
-		core->rec_parked--;
+		eng->rec_parked--;
 	rec->parked = false;
-	if (core->gone) {
-		nvpc_record_gone(core, rec);
+	if (eng->gone) {
+		nvpc_record_gone(eng, rec);
 		return;
 	}
-	nvpc_record_hw_off(core, rec);
+	nvpc_record_hw_off(eng, rec);
 	if (rec->stalled) {
 		/*
 		 * it waits at LIMIT (or never started): nothing new since its
@@ -1279,19 +1282,19 @@ static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
 		rec->stalled = false;
 		if (was_on)
 			rec->quiet->unquiet = false;
-		nvpc_record_publish(core, rec, 0, 0);
+		nvpc_record_publish(eng, rec, 0, 0);
 		WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
 		return;
 	}
 	/* where nvpc_record_hw_off() found it */
 	x_last = rec->quiet->halt_pos - rec->prog.start;
-	ret = nvpc_record_pos(core, rec, &x_now);
+	ret = nvpc_record_pos(eng, rec, &x_now);
 	since = local_clock();
 	for (i = 0; !ret && x_now == x_last && i < NVPC_REC_QUIET_READS &&
 	     local_clock() - since < NVPC_REC_QUIET_NS; i++)
-		ret = nvpc_record_pos(core, rec, &x_now);
+		ret = nvpc_record_pos(eng, rec, &x_now);
 	if (ret) {
-		nvpc_record_pos_bad(core, rec, ret, x_now);
+		nvpc_record_pos_bad(eng, rec, ret, x_now);
 		return;
 	}
 	/*
@@ -1305,17 +1308,17 @@ static void nvpc_record_halt(struct nvpc_core *core, struct nvpc_record *rec)
 		rec->probation = false;
 		x_now = rec->x_pub;
 	}
-	nvpc_record_publish(core, rec, x_now - rec->x_pub, 0);
+	nvpc_record_publish(eng, rec, x_now - rec->x_pub, 0);
 	WRITE_ONCE(dom->rec_state, NVPC_REC_IDLE);
 }
 
 /**
  * nvpc_record_stop() - pmu::stop of a record event: halt and drain
+ * @eng: the GPU's engine
  * @event: the record event
  */
-void nvpc_record_stop(struct perf_event *event)
+void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event)
 {
-	struct nvpc_core *core = to_nvpc_core(event->pmu);
 	struct nvpc_domain *dom = event->pmu_private;
 	struct nvpc_record *rec = dom->rec;
 	unsigned long flags;
@@ -1324,14 +1327,15 @@ void nvpc_record_stop(struct perf_event *event)
 		return;
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	hrtimer_cancel(&rec->timer);
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	if (rec->active)
-		nvpc_record_halt(core, rec);
-	nvpc_unlock(core, flags);
+		nvpc_record_halt(eng, rec);
+	nvpc_unlock(eng, flags);
 }
 
 /**
  * nvpc_record_del() - pmu::del of a record event
+ * @eng: the GPU's engine
  * @event: the record event
  *
  * perf deletes every event of a context, the record event included, to
@@ -1343,9 +1347,8 @@ void nvpc_record_stop(struct perf_event *event)
  * the recording has no gap. Without an add, the transaction's end
  * (nvpc_record_txn_end()) halts it. Outside a transaction, del is a stop.
  */
-void nvpc_record_del(struct perf_event *event)
+void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event)
 {
-	struct nvpc_core *core = to_nvpc_core(event->pmu);
 	struct nvpc_domain *dom = event->pmu_private;
 	struct nvpc_record *rec = dom->rec;
 	unsigned long flags;
@@ -1353,17 +1356,17 @@ void nvpc_record_del(struct perf_event *event)
 
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
-	nvpc_lock(core, flags);
-	if (core->txn && rec->active && !core->gone && !rec->parked) {
+	nvpc_lock(eng, flags);
+	if (eng->txn && rec->active && !eng->gone && !rec->parked) {
 		rec->parked = true;
-		core->rec_parked++;
+		eng->rec_parked++;
 		parked = true;
 	}
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 	if (parked)
 		event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	else
-		nvpc_record_stop(event);
+		nvpc_record_stop(eng, event);
 }
 
 /*
@@ -1372,36 +1375,36 @@ void nvpc_record_del(struct perf_event *event)
  * domain (a halt's accesses each), not one for all of them. Context:
  * perf's pmu_enable, interrupts off, the events' CPU.
  */
-static void nvpc_record_txn_end(struct nvpc_core *core)
+static void nvpc_record_txn_end(struct nvpc_engine *eng)
 {
 	unsigned long flags;
 	unsigned int i;
 
 	/* most transactions park nothing: no lock, no scan */
-	for (i = 0; i < core->nr_domains && READ_ONCE(core->rec_parked);
+	for (i = 0; i < eng->hw.nr_domains && READ_ONCE(eng->rec_parked);
 	     i++) {
 		struct nvpc_record *rec;
 
-		nvpc_lock(core, flags);
-		rec = core->domains[i].rec;
-		if (!core->txn && rec && rec->parked) {
+		nvpc_lock(eng, flags);
+		rec = eng->domains[i].rec;
+		if (!eng->txn && rec && rec->parked) {
 			hrtimer_try_to_cancel(&rec->timer);
-			nvpc_record_halt(core, rec);
+			nvpc_record_halt(eng, rec);
 		}
-		nvpc_unlock(core, flags);
+		nvpc_unlock(eng, flags);
 	}
 }
 
 /**
  * nvpc_record_release() - free the windows' quiet states and scratch pages
- * @core: the GPU, released: no event and no AUX area is left
+ * @eng: the GPU's engine, released: no event and no AUX area is left
  */
-void nvpc_record_release(struct nvpc_core *core)
+void nvpc_record_release(struct nvpc_engine *eng)
 {
 	struct nvpc_rec_buf *q, *tmp;
 
 	/* (an AUX area's entry went with its free_aux) */
-	list_for_each_entry_safe(q, tmp, &core->rec_bufs, node) {
+	list_for_each_entry_safe(q, tmp, &eng->rec_bufs, node) {
 		if (!q->scratch)
 			continue;
 		list_del(&q->node);
@@ -1413,23 +1416,23 @@ void nvpc_record_release(struct nvpc_core *core)
 /**
  * nvpc_record_detach() - the GPU goes: halt every recording domain and
  *	unmap every AUX area from the GPU
- * @core: the GPU, @core->lock held, before @core->gone is set
+ * @eng: the GPU's engine, @eng->lock held, before @eng->gone is set
  *
  * The open handles stay with their events; their stop ends them.
  */
-void nvpc_record_detach(struct nvpc_core *core)
+void nvpc_record_detach(struct nvpc_engine *eng)
 {
 	struct nvpc_rec_buf *buf;
 	unsigned int i;
 
-	for (i = 0; i < core->nr_domains; i++) {
-		struct nvpc_record *rec = core->domains[i].rec;
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		struct nvpc_record *rec = eng->domains[i].rec;
 
-		if (rec && rec->hw_on && !core->gone)
-			nvpc_record_hw_off(core, rec);
+		if (rec && rec->hw_on && !eng->gone)
+			nvpc_record_hw_off(eng, rec);
 	}
-	list_for_each_entry(buf, &core->rec_bufs, node)
-		nvpc_record_unmap(core, buf);
+	list_for_each_entry(buf, &eng->rec_bufs, node)
+		nvpc_record_unmap(eng, buf);
 }
 
 /*

@@ -9,7 +9,8 @@
 
 #include <nvpcounter/regs.h>
 
-#include "core.h"
+#include "engine.h"
+#include "slots.h"
 
 /* the slots a counter mode's integer and input occupy, and its counter */
 static const struct {
@@ -40,45 +41,45 @@ static unsigned int nvpc_mode_nr_bsigs(unsigned int mode)
 	}
 }
 
-static int nvpc_check_mode(struct nvpc_core *core, struct nvpc_domain *dom,
+static int nvpc_check_mode(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			   u64 config, u64 config2)
 {
 	unsigned int mode = FIELD_GET(NVPC_CFG_MODE, config);
 	unsigned int j, nb = nvpc_mode_nr_bsigs(mode);
 
-	if (mode && !(core->gen->modes & BIT(mode))) {
-		nvpc_dbg(core, "counter mode %u: not on a %s\n", mode,
-			 core->gen->name);
+	if (mode && !(eng->hw.gen->modes & BIT(mode))) {
+		nvpc_dbg(eng, "counter mode %u: not on a %s\n", mode,
+			 eng->hw.gen->name);
 		return -EINVAL;
 	}
 	if (config2 & ~(nb ? GENMASK_ULL(8 * nb - 1, 0) : 0)) {
-		nvpc_dbg(core, "config2 0x%llx: mode %u takes %u signals\n",
+		nvpc_dbg(eng, "config2 0x%llx: mode %u takes %u signals\n",
 			 config2, mode, nb);
 		return -EINVAL;
 	}
 	for (j = 0; j < nb; j++) {
 		u32 sig = (config2 >> (8 * j)) & 0xff;
 
-		if (sig >= dom->desc->nr_signals) {
-			nvpc_dbg(core, "bsig%u 0x%x: domain has 0x%x signals\n",
-				 j, sig, dom->desc->nr_signals);
+		if (sig >= dom->hw->desc->nr_signals) {
+			nvpc_dbg(eng, "bsig%u 0x%x: domain has 0x%x signals\n",
+				 j, sig, dom->hw->desc->nr_signals);
 			return -EINVAL;
 		}
 	}
 	if (mode && FIELD_GET(NVPC_CFG_SLOT, config)) {
-		nvpc_dbg(core, "counter mode %u chooses its own slots\n", mode);
+		nvpc_dbg(eng, "counter mode %u chooses its own slots\n", mode);
 		return -EINVAL;
 	}
 	if ((mode == NVPC_MODE_EXTRA_B4 || mode == NVPC_MODE_EXTRA_B6) &&
 	    (config & (NVPC_CFG_SIG0 | NVPC_CFG_SIG1 | NVPC_CFG_SIG2 |
 		       NVPC_CFG_SIG3 | NVPC_CFG_OP | NVPC_CFG_OPBITS))) {
-		nvpc_dbg(core, "counter mode %u counts every cycle: no input\n",
+		nvpc_dbg(eng, "counter mode %u counts every cycle: no input\n",
 			 mode);
 		return -EINVAL;
 	}
 	if (mode == NVPC_MODE_EVENT_B6 &&
 	    (config & (NVPC_CFG_SIG2 | NVPC_CFG_SIG3))) {
-		nvpc_dbg(core, "event_b6: sig2/sig3 are bsig4/bsig5\n");
+		nvpc_dbg(eng, "event_b6: sig2/sig3 are bsig4/bsig5\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -86,13 +87,13 @@ static int nvpc_check_mode(struct nvpc_core *core, struct nvpc_domain *dom,
 
 /**
  * nvpc_check_sigs() - the input's signal ids (sig0-sig3) against its domain
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: the domain
  * @config: perf_event_attr.config
  *
  * Return: 0, or -EINVAL with a dev_dbg reason.
  */
-int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
+int nvpc_check_sigs(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		    u64 config)
 {
 	unsigned int j;
@@ -100,9 +101,9 @@ int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
 	for (j = 0; j < 4; j++) {
 		u32 sig = (config >> (8 * j)) & 0xff;
 
-		if (sig >= dom->desc->nr_signals) {
-			nvpc_dbg(core, "sig%u 0x%x: domain has 0x%x signals\n",
-				 j, sig, dom->desc->nr_signals);
+		if (sig >= dom->hw->desc->nr_signals) {
+			nvpc_dbg(eng, "sig%u 0x%x: domain has 0x%x signals\n",
+				 j, sig, dom->hw->desc->nr_signals);
 			return -EINVAL;
 		}
 	}
@@ -111,13 +112,13 @@ int nvpc_check_sigs(struct nvpc_core *core, struct nvpc_domain *dom,
 
 /**
  * nvpc_engine_check() - validate an event's config against its domain
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: the domain the event's attr.config1 names
  * @event: the event
  *
  * Return: 0, or -EINVAL with a dev_dbg reason.
  */
-int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
+int nvpc_engine_check(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		      struct perf_event *event)
 {
 	u64 config = event->attr.config, config2 = event->attr.config2;
@@ -126,65 +127,66 @@ int nvpc_engine_check(struct nvpc_core *core, struct nvpc_domain *dom,
 	unsigned int slot;
 
 	if (config & NVPC_CFG_RESERVED) {
-		nvpc_dbg(core, "config 0x%llx: reserved bits set\n", config);
+		nvpc_dbg(eng, "config 0x%llx: reserved bits set\n", config);
 		return -EINVAL;
 	}
 	if (nvpc_is_window(event))
-		return core->modes[NVPC_CLAIM_WINDOW]->check(core, dom, event);
+		return eng->modes[NVPC_CLAIM_WINDOW]->check(eng, dom, event);
 	if (config & NVPC_CFG_SHORT) {
-		nvpc_dbg(core, "short is a record event field\n");
+		nvpc_dbg(eng, "short is a record event field\n");
 		return -EINVAL;
 	}
 	if (event->attr.config1 & NVPC_CFG1_RECORD_FIELDS) {
-		nvpc_dbg(core, "config1 0x%llx: record fields on a counting event\n",
+		nvpc_dbg(eng, "config1 0x%llx: record fields on a counting event\n",
 			 event->attr.config1);
 		return -EINVAL;
 	}
 	if (config2 & NVPC_CFG2_RESERVED) {
-		nvpc_dbg(core, "config2 0x%llx: reserved bits set\n", config2);
+		nvpc_dbg(eng, "config2 0x%llx: reserved bits set\n", config2);
 		return -EINVAL;
 	}
 	if (FIELD_GET(NVPC_CFG_CYCLES, config)) {
 		if ((config & ~NVPC_CFG_CYCLES) || config2) {
-			nvpc_dbg(core, "cycles takes no signal, op, slot or mode\n");
+			nvpc_dbg(eng, "cycles takes no signal, op, slot or mode\n");
 			return -EINVAL;
 		}
 		return 0;
 	}
-	if (nvpc_check_sigs(core, dom, config))
+	if (nvpc_check_sigs(eng, dom, config))
 		return -EINVAL;
 	slot = FIELD_GET(NVPC_CFG_SLOT, config);
 	if (slot > NVPC_NR_SLOTS) {
-		nvpc_dbg(core, "slot %u: only 1-4 (pre/start/event/stop)\n",
+		nvpc_dbg(eng, "slot %u: only 1-4 (pre/start/event/stop)\n",
 			 slot);
 		return -EINVAL;
 	}
-	if (slot && !(core->gen->slots & BIT(slot - 1))) {
-		nvpc_dbg(core, "slot %u: a %s counts only its EVENT input\n",
-			 slot, core->gen->name);
+	if (slot && !(eng->hw.gen->slots & BIT(slot - 1))) {
+		nvpc_dbg(eng, "slot %u: a %s counts only its EVENT input\n",
+			 slot, eng->hw.gen->name);
 		return -EINVAL;
 	}
-	if (opbits & ~core->gen->opbits[slot ? slot - 1 : NVPC_SLOT_EVENT]) {
-		nvpc_dbg(core, "op bits 0x%x: not on this slot of a %s\n",
-			 (u32)FIELD_GET(NVPC_OP_BITS, opbits), core->gen->name);
+	if (opbits & ~eng->hw.gen->opbits[slot ? slot - 1 : NVPC_SLOT_EVENT]) {
+		nvpc_dbg(eng, "op bits 0x%x: not on this slot of a %s\n",
+			 (u32)FIELD_GET(NVPC_OP_BITS, opbits),
+			 eng->hw.gen->name);
 		return -EINVAL;
 	}
-	return nvpc_check_mode(core, dom, config, config2);
+	return nvpc_check_mode(eng, dom, config, config2);
 }
 
 /*
  * A shared CTRL (NV10:NV40) has one counter mode for every domain: a mode
  * needs every other domain's EVENT counter free or in that same mode.
  */
-static bool nvpc_shared_mode_ok(struct nvpc_core *core,
+static bool nvpc_shared_mode_ok(struct nvpc_engine *eng,
 				struct nvpc_slots *tables,
 				struct nvpc_slots *self, unsigned int mode)
 {
 	unsigned int d;
 
-	if (!core->gen->shared_ctrl)
+	if (!eng->hw.gen->shared_ctrl)
 		return true;
-	for (d = 0; d < core->nr_domains; d++) {
+	for (d = 0; d < eng->hw.nr_domains; d++) {
 		struct nvpc_slots *t = &tables[d];
 
 		if (t == self)
@@ -200,30 +202,30 @@ static bool nvpc_shared_mode_ok(struct nvpc_core *core,
  * Counter mode: its fixed slots (nvpc_mode_use), all free, and on a
  * shared CTRL no other domain in another mode. The slots, or -ENOSPC.
  */
-static int nvpc_slot_fit_mode(struct nvpc_core *core, struct nvpc_slots *tables,
-			      struct nvpc_slots *t, unsigned int mode,
-			      unsigned long *claims)
+static int nvpc_slot_fit_mode(struct nvpc_engine *eng,
+			      struct nvpc_slots *tables, struct nvpc_slots *t,
+			      unsigned int mode, unsigned long *claims)
 {
 	unsigned int s;
 
-	*claims = nvpc_mode_use[mode].claims & core->gen->slots;
+	*claims = nvpc_mode_use[mode].claims & eng->hw.gen->slots;
 	for_each_set_bit(s, claims, NVPC_NR_SLOTS)
 		if (t->ev[s])
 			return -ENOSPC;
-	if (!nvpc_shared_mode_ok(core, tables, t, mode))
+	if (!nvpc_shared_mode_ok(eng, tables, t, mode))
 		return -ENOSPC;
 	return nvpc_mode_use[mode].counter;
 }
 
 /* May a SIMPLE event (config @config) count on slot @s of table @t? */
-static bool nvpc_slot_fits(struct nvpc_core *core, struct nvpc_slots *tables,
+static bool nvpc_slot_fits(struct nvpc_engine *eng, struct nvpc_slots *tables,
 			   struct nvpc_slots *t, u64 config, unsigned int s)
 {
 	unsigned int want = FIELD_GET(NVPC_CFG_SLOT, config);
 	u32 opbits = FIELD_PREP(NVPC_OP_BITS,
 				FIELD_GET(NVPC_CFG_OPBITS, config));
 
-	if ((want && s != want - 1) || !(core->gen->slots & BIT(s)) ||
+	if ((want && s != want - 1) || !(eng->hw.gen->slots & BIT(s)) ||
 	    t->ev[s])
 		return false;
 	/*
@@ -237,7 +239,7 @@ static bool nvpc_slot_fits(struct nvpc_core *core, struct nvpc_slots *tables,
 	/* EVENT counts a mode's integer while one is set */
 	if (s == NVPC_SLOT_EVENT &&
 	    (t->mode == NVPC_MODE_EVENT_B4 || t->mode == NVPC_MODE_EVENT_B6 ||
-	     !nvpc_shared_mode_ok(core, tables, t, 0)))
+	     !nvpc_shared_mode_ok(eng, tables, t, 0)))
 		return false;
 	return true;
 }
@@ -247,7 +249,7 @@ static bool nvpc_slot_fits(struct nvpc_core *core, struct nvpc_slots *tables,
  * (@prefer, 0 for none), else the first that fits, EVENT first. The slot,
  * or -ENOSPC.
  */
-static int nvpc_slot_fit_simple(struct nvpc_core *core,
+static int nvpc_slot_fit_simple(struct nvpc_engine *eng,
 				struct nvpc_slots *tables, struct nvpc_slots *t,
 				u64 config, unsigned long prefer)
 {
@@ -255,17 +257,17 @@ static int nvpc_slot_fit_simple(struct nvpc_core *core,
 				    NVPC_SLOT_PRE, NVPC_SLOT_STOP };
 	unsigned int i;
 
-	if (prefer && nvpc_slot_fits(core, tables, t, config, __ffs(prefer)))
+	if (prefer && nvpc_slot_fits(eng, tables, t, config, __ffs(prefer)))
 		return __ffs(prefer);
 	for (i = 0; i < ARRAY_SIZE(order); i++)
-		if (nvpc_slot_fits(core, tables, t, config, order[i]))
+		if (nvpc_slot_fits(eng, tables, t, config, order[i]))
 			return order[i];
 	return -ENOSPC;
 }
 
 /**
  * nvpc_slot_alloc() - pick the counter an event counts on
- * @core: the GPU
+ * @eng: the GPU's engine
  * @tables: the slot tables of every domain (the live ones, or copies for
  *	group validation)
  * @dom: the event's domain
@@ -281,11 +283,11 @@ static int nvpc_slot_fit_simple(struct nvpc_core *core,
  * Return: the counter (NVPC_SLOT_* or NVPC_CTR_CYCLES), or -ENOSPC when
  * the slots it needs are taken.
  */
-int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
+int nvpc_slot_alloc(struct nvpc_engine *eng, struct nvpc_slots *tables,
 		    struct nvpc_domain *dom, struct perf_event *event,
 		    unsigned long *claimed, unsigned long prefer)
 {
-	struct nvpc_slots *t = &tables[dom - core->domains];
+	struct nvpc_slots *t = &tables[dom - eng->domains];
 	u64 config = event->attr.config;
 	unsigned int mode = FIELD_GET(NVPC_CFG_MODE, config);
 	unsigned long claims;
@@ -295,16 +297,16 @@ int nvpc_slot_alloc(struct nvpc_core *core, struct nvpc_slots *tables,
 	*claimed = 0;
 	if (nvpc_is_window(event)) {
 		/* a window counts SIMPLE: a shared CTRL must stay so */
-		if (!nvpc_shared_mode_ok(core, tables, t, NVPC_MODE_SIMPLE))
+		if (!nvpc_shared_mode_ok(eng, tables, t, NVPC_MODE_SIMPLE))
 			return -ENOSPC;
-		return core->modes[NVPC_CLAIM_WINDOW]->alloc(t, event, claimed);
+		return eng->modes[NVPC_CLAIM_WINDOW]->alloc(t, event, claimed);
 	}
 	if (FIELD_GET(NVPC_CFG_CYCLES, config))
 		return NVPC_CTR_CYCLES;
 	if (mode) {
-		idx = nvpc_slot_fit_mode(core, tables, t, mode, &claims);
+		idx = nvpc_slot_fit_mode(eng, tables, t, mode, &claims);
 	} else {
-		idx = nvpc_slot_fit_simple(core, tables, t, config, prefer);
+		idx = nvpc_slot_fit_simple(eng, tables, t, config, prefer);
 		claims = idx < 0 ? 0 : BIT(idx);
 	}
 	if (idx < 0)
@@ -335,14 +337,14 @@ void nvpc_slot_free(struct nvpc_slots *t, struct perf_event *event)
 
 /**
  * nvpc_slot_regs() - set the _SRC/_OP shadows of the slots an event holds
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: its domain
  * @event: the event, placed (hw.idx)
  *
  * pcounter.rst "Special counter modes": B4 is START_SRC[0..3], B6 adds
  * EVENT_SRC[2..3].
  */
-void nvpc_slot_regs(struct nvpc_core *core, struct nvpc_domain *dom,
+void nvpc_slot_regs(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		    struct perf_event *event)
 {
 	u64 config = event->attr.config, config2 = event->attr.config2;
@@ -354,55 +356,55 @@ void nvpc_slot_regs(struct nvpc_core *core, struct nvpc_domain *dom,
 	u16 tt = FIELD_GET(NVPC_CFG_OP, config);
 	u32 op = (tt ? tt : NVPC_OP_ARG0) |
 		 FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, config));
+	u32 *src = dom->hw->src, *ops = dom->hw->op;
 
 	switch (FIELD_GET(NVPC_CFG_MODE, config)) {
 	case NVPC_MODE_SINGLE:
-		core->modes[NVPC_CLAIM_WINDOW]->regs(dom, event);
+		eng->modes[NVPC_CLAIM_WINDOW]->regs(dom, event);
 		break;
 	case NVPC_MODE_EVENT_B6:
-		dom->src[NVPC_SLOT_EVENT] = (lower_32_bits(config) & 0xffff) |
-					    b6hi;
-		dom->op[NVPC_SLOT_EVENT] = op;
-		dom->src[NVPC_SLOT_START] = bsrc;
-		dom->op[NVPC_SLOT_START] = 0;
+		src[NVPC_SLOT_EVENT] = (lower_32_bits(config) & 0xffff) | b6hi;
+		ops[NVPC_SLOT_EVENT] = op;
+		src[NVPC_SLOT_START] = bsrc;
+		ops[NVPC_SLOT_START] = 0;
 		break;
 	case NVPC_MODE_EVENT_B4:
-		dom->src[NVPC_SLOT_EVENT] = lower_32_bits(config);
-		dom->op[NVPC_SLOT_EVENT] = op;
+		src[NVPC_SLOT_EVENT] = lower_32_bits(config);
+		ops[NVPC_SLOT_EVENT] = op;
 		fallthrough;
 	case NVPC_MODE_EXTRA_B4:
-		dom->src[NVPC_SLOT_START] = bsrc;
-		dom->op[NVPC_SLOT_START] = 0;
+		src[NVPC_SLOT_START] = bsrc;
+		ops[NVPC_SLOT_START] = 0;
 		break;
 	case NVPC_MODE_EXTRA_B6:
-		dom->src[NVPC_SLOT_START] = bsrc;
-		dom->op[NVPC_SLOT_START] = 0;
-		dom->src[NVPC_SLOT_EVENT] = b6hi;
-		dom->op[NVPC_SLOT_EVENT] = 0;
+		src[NVPC_SLOT_START] = bsrc;
+		ops[NVPC_SLOT_START] = 0;
+		src[NVPC_SLOT_EVENT] = b6hi;
+		ops[NVPC_SLOT_EVENT] = 0;
 		break;
 	default:
-		dom->src[event->hw.idx] = lower_32_bits(config);
-		dom->op[event->hw.idx] = op;
+		src[event->hw.idx] = lower_32_bits(config);
+		ops[event->hw.idx] = op;
 		break;
 	}
 }
 
 /**
  * nvpc_ctr_mode() - the counter mode to program (NVPC_MODE_*)
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: the domain
  *
  * Return: the domain's, or the GPU's where CTRL is shared.
  */
-u8 nvpc_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom)
+u8 nvpc_ctr_mode(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
 	unsigned int d;
 
-	if (!core->gen->shared_ctrl)
+	if (!eng->hw.gen->shared_ctrl)
 		return dom->slots->mode;
-	for (d = 0; d < core->nr_domains; d++)
-		if (core->slots[d].mode)
-			return core->slots[d].mode;
+	for (d = 0; d < eng->hw.nr_domains; d++)
+		if (eng->slots[d].mode)
+			return eng->slots[d].mode;
 	return NVPC_MODE_SIMPLE;
 }
 
@@ -414,10 +416,11 @@ u8 nvpc_ctr_mode(struct nvpc_core *core, struct nvpc_domain *dom)
  */
 bool nvpc_slots_programmed(struct nvpc_domain *dom, unsigned long claims)
 {
+	const struct nvpc_hw_domain *hw = dom->hw;
 	unsigned int s;
 
 	for_each_set_bit(s, &claims, NVPC_NR_SLOTS)
-		if (dom->src[s] != dom->hw_src[s] || dom->op[s] != dom->hw_op[s])
+		if (hw->src[s] != hw->hw_src[s] || hw->op[s] != hw->hw_op[s])
 			return false;
 	return true;
 }

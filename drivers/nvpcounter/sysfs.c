@@ -33,16 +33,17 @@
 #include <nvpcounter/regs.h>
 
 #include "core.h"
+#include "slots.h"
 
 /**
  * struct nvpc_domain_kobj - the sysfs directory of one domain
  * @kobj: the directory
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: the domain
  */
 struct nvpc_domain_kobj {
 	struct kobject kobj;
-	struct nvpc_core *core;
+	struct nvpc_engine *eng;
 	struct nvpc_domain *dom;
 };
 
@@ -88,23 +89,23 @@ static const char * const nvpc_slot_names[NVPC_NR_SLOTS] = {
 static int nvpc_domain_hw(struct nvpc_domain_kobj *dk,
 			  struct nvpc_domain_state *st, u32 *status)
 {
-	struct nvpc_core *core = dk->core;
+	struct nvpc_engine *eng = dk->eng;
 	unsigned long flags;
 	int ret = 0;
 
 	if (!perfmon_capable()) {
-		nvpc_dbg(core, "domains/%s: the hardware's state is for CAP_PERFMON\n",
-			 dk->dom->name);
+		nvpc_dbg(eng, "domains/%s: the hardware's state is for CAP_PERFMON\n",
+			 dk->dom->hw->name);
 		return -EACCES;
 	}
-	nvpc_lock(core, flags);
-	if (READ_ONCE(core->gone))
+	nvpc_lock(eng, flags);
+	if (READ_ONCE(eng->gone))
 		ret = -ENODEV;
 	else if (st)
-		core->gen->state(core, dk->dom, st);
+		eng->hw.gen->state(&eng->hw, dk->dom->hw, st);
 	else
-		nvpc_gen_read_status(core, dk->dom, status);
-	nvpc_unlock(core, flags);
+		nvpc_gen_read_status(&eng->hw, dk->dom->hw, status);
+	nvpc_unlock(eng, flags);
 	return ret;
 }
 
@@ -119,11 +120,11 @@ static ssize_t _name##_show(struct kobject *kobj,			\
 }									\
 static struct kobj_attribute nvpc_dom_attr_##_name = __ATTR_RO(_name)
 
-NVPC_DOM_SHOW(clock, "%s", dom->desc->clock);
+NVPC_DOM_SHOW(clock, "%s", dom->hw->desc->clock);
 NVPC_DOM_SHOW(clock_hz, "%llu", READ_ONCE(dom->clock_hz));
-NVPC_DOM_SHOW(nominal_hz, "%u", dom->desc->clock_hz);
-NVPC_DOM_SHOW(signals, "%u", dom->desc->nr_signals);
-NVPC_DOM_SHOW(trailer_base, "0x%02x", dom->desc->trailer_base);
+NVPC_DOM_SHOW(nominal_hz, "%u", dom->hw->desc->clock_hz);
+NVPC_DOM_SHOW(signals, "%u", dom->hw->desc->nr_signals);
+NVPC_DOM_SHOW(trailer_base, "0x%02x", dom->hw->desc->trailer_base);
 
 /* a field of the domain's CTRL (struct nvpc_domain_state), by name */
 struct nvpc_dom_state_attr {
@@ -173,7 +174,7 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
 	struct nvpc_domain_kobj *dk = to_nvpc_dk(kobj);
-	struct nvpc_core *core = dk->core;
+	struct nvpc_engine *eng = dk->eng;
 	struct nvpc_domain *dom = dk->dom;
 	const char *use[NVPC_NR_SLOTS];
 	bool unit[NVPC_NR_SLOTS] = { 0 };
@@ -181,14 +182,14 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 	unsigned long flags;
 	int len = 0;
 
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	for (s = 0; s < NVPC_NR_SLOTS; s++) {
 		struct perf_event *ev = dom->slots->ev[s];
 
 		/* NV10:NV30 count on EVENT only, a window on all four */
 		if (ev && nvpc_is_window(ev))
 			use[s] = nvpc_window_use(ev);
-		else if (!(core->gen->slots & BIT(s)) &&
+		else if (!(eng->hw.gen->slots & BIT(s)) &&
 			 !nvpc_domain_claimed(dom, &nvpc_mode_window))
 			use[s] = "none";
 		else if (!ev)
@@ -199,7 +200,7 @@ static ssize_t slots_show(struct kobject *kobj, struct kobj_attribute *attr,
 		unit[s] = ev && (ev->hw.flags & NVPC_HW_UNIT);
 	}
 	cycles = dom->nr_cycles;
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 	for (s = 0; s < NVPC_NR_SLOTS; s++)
 		len += sysfs_emit_at(buf, len, "%s=%s%s ", nvpc_slot_names[s],
 				     use[s], unit[s] ? "+sum" : "");
@@ -276,7 +277,7 @@ static ssize_t record_aux_max_show(struct kobject *kobj,
 {
 	struct nvpc_domain_kobj *dk = to_nvpc_dk(kobj);
 
-	return sysfs_emit(buf, "%llu\n", nvpc_record_aux_max(dk->core, dk->dom));
+	return sysfs_emit(buf, "%llu\n", nvpc_record_aux_max(dk->eng, dk->dom));
 }
 
 static struct kobj_attribute nvpc_dom_attr_slots = __ATTR_RO(slots);
@@ -345,14 +346,14 @@ int nvpc_sysfs_domains_add(struct nvpc_core *core)
 						    &core->pmu.dev->kobj);
 	if (!core->domains_kobj)
 		return -ENOMEM;
-	core->domain_kobjs = kcalloc(core->nr_domains,
+	core->domain_kobjs = kcalloc(core->eng.hw.nr_domains,
 				     sizeof(*core->domain_kobjs), GFP_KERNEL);
 	if (!core->domain_kobjs) {
 		ret = -ENOMEM;
 		goto err;
 	}
-	for (i = 0; i < core->nr_domains; i++) {
-		struct nvpc_domain *dom = &core->domains[i];
+	for (i = 0; i < core->eng.hw.nr_domains; i++) {
+		struct nvpc_domain *dom = &core->eng.domains[i];
 		struct nvpc_domain_kobj *dk;
 
 		dk = kzalloc(sizeof(*dk), GFP_KERNEL);
@@ -360,10 +361,11 @@ int nvpc_sysfs_domains_add(struct nvpc_core *core)
 			ret = -ENOMEM;
 			goto err;
 		}
-		dk->core = core;
+		dk->eng = &core->eng;
 		dk->dom = dom;
 		ret = kobject_init_and_add(&dk->kobj, &nvpc_domain_ktype,
-					   core->domains_kobj, "%s", dom->name);
+					   core->domains_kobj, "%s",
+					   dom->hw->name);
 		core->domain_kobjs[i] = &dk->kobj;
 		if (ret)
 			goto err;
@@ -382,7 +384,7 @@ void nvpc_sysfs_domains_remove(struct nvpc_core *core)
 {
 	unsigned int i;
 
-	for (i = 0; core->domain_kobjs && i < core->nr_domains; i++)
+	for (i = 0; core->domain_kobjs && i < core->eng.hw.nr_domains; i++)
 		if (core->domain_kobjs[i])
 			kobject_put(core->domain_kobjs[i]);
 	kfree(core->domain_kobjs);

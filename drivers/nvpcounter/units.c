@@ -25,7 +25,8 @@
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
-#include "core.h"
+#include "engine.h"
+#include "slots.h"
 
 /**
  * struct nvpc_unit_sum - a unit sum's units (the sum event's pmu_private)
@@ -41,7 +42,7 @@ struct nvpc_unit_sum {
 
 /**
  * nvpc_units_check() - validate the unit fields of any event
- * @core: the GPU
+ * @eng: the GPU's engine
  * @event: the event
  *
  * allunits and oneunit name units of a GF100+ GPC or partition domain;
@@ -49,7 +50,7 @@ struct nvpc_unit_sum {
  *
  * Return: 0, or -EINVAL with a dev_dbg reason.
  */
-int nvpc_units_check(struct nvpc_core *core, struct perf_event *event)
+int nvpc_units_check(struct nvpc_engine *eng, struct perf_event *event)
 {
 	u64 c1 = event->attr.config1;
 	u8 dset = FIELD_GET(NVPC_CFG1_DSET, c1);
@@ -57,13 +58,13 @@ int nvpc_units_check(struct nvpc_core *core, struct perf_event *event)
 	if (!(c1 & NVPC_CFG1_UNIT_FLAGS))
 		return 0;
 	if (nvpc_is_record(event)) {
-		nvpc_dbg(core, "allunits/oneunit: a record event has one domain\n");
+		nvpc_dbg(eng, "allunits/oneunit: a record event has one domain\n");
 		return -EINVAL;
 	}
-	if (!core->gen->unit_sets ||
+	if (!eng->hw.gen->unit_sets ||
 	    (dset != NVPC_DSET_ID_GPC && dset != NVPC_DSET_ID_PART)) {
-		nvpc_dbg(core, "allunits/oneunit: set %u of a %s has no units\n",
-			 dset, core->gen->name);
+		nvpc_dbg(eng, "allunits/oneunit: set %u of a %s has no units\n",
+			 dset, eng->hw.gen->name);
 		return -EINVAL;
 	}
 	return 0;
@@ -72,7 +73,7 @@ int nvpc_units_check(struct nvpc_core *core, struct perf_event *event)
 /* Is @dom the domain a sum of set @dset, index @index counts in its unit? */
 static bool nvpc_unit_dom(const struct nvpc_domain *dom, u8 dset, u8 index)
 {
-	return dom->dset == dset && dom->index == index;
+	return dom->hw->dset == dset && dom->hw->index == index;
 }
 
 /*
@@ -85,7 +86,7 @@ static void nvpc_unit_setup(struct perf_event *event, struct nvpc_unit *u,
 	u->sum = event;
 	u->ev.attr = event->attr;
 	u->ev.attr.config1 &= ~(NVPC_CFG1_UNIT | NVPC_CFG1_UNIT_FLAGS);
-	u->ev.attr.config1 |= FIELD_PREP(NVPC_CFG1_UNIT, dom->unit);
+	u->ev.attr.config1 |= FIELD_PREP(NVPC_CFG1_UNIT, dom->hw->unit);
 	u->ev.pmu = event->pmu;
 	u->ev.pmu_private = dom;
 	u->ev.hw.flags = NVPC_HW_UNIT;
@@ -94,7 +95,7 @@ static void nvpc_unit_setup(struct perf_event *event, struct nvpc_unit *u,
 
 /**
  * nvpc_units_init() - set up a unit sum's units
- * @core: the GPU
+ * @eng: the GPU's engine
  * @event: a unit sum (nvpc_is_unit_sum(), nvpc_units_check() passed)
  *
  * Finds the domain in every present unit and checks the event's config
@@ -104,7 +105,7 @@ static void nvpc_unit_setup(struct perf_event *event, struct nvpc_unit *u,
  * Context: process context (event_init).
  * Return: 0, -EINVAL with a dev_dbg reason, -ENOMEM.
  */
-int nvpc_units_init(struct nvpc_core *core, struct perf_event *event)
+int nvpc_units_init(struct nvpc_engine *eng, struct perf_event *event)
 {
 	u64 c1 = event->attr.config1;
 	u8 dset = FIELD_GET(NVPC_CFG1_DSET, c1);
@@ -114,28 +115,28 @@ int nvpc_units_init(struct nvpc_core *core, struct perf_event *event)
 	int ret;
 
 	if (c1 & NVPC_CFG1_RESERVED) {
-		nvpc_dbg(core, "config1 0x%llx: reserved bits set\n", c1);
+		nvpc_dbg(eng, "config1 0x%llx: reserved bits set\n", c1);
 		return -EINVAL;
 	}
-	for (i = 0; i < core->nr_domains; i++)
-		n += nvpc_unit_dom(&core->domains[i], dset, index);
+	for (i = 0; i < eng->hw.nr_domains; i++)
+		n += nvpc_unit_dom(&eng->domains[i], dset, index);
 	if (!n) {
-		nvpc_dbg(core, "config1 0x%llx: no such domain in any unit\n",
+		nvpc_dbg(eng, "config1 0x%llx: no such domain in any unit\n",
 			 c1);
 		return -EINVAL;
 	}
 	sum = kvzalloc(struct_size(sum, units, n), GFP_KERNEL);
 	if (!sum)
 		return -ENOMEM;
-	for (i = 0; i < core->nr_domains; i++) {
-		struct nvpc_domain *dom = &core->domains[i];
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		struct nvpc_domain *dom = &eng->domains[i];
 		struct nvpc_unit *u;
 
 		if (!nvpc_unit_dom(dom, dset, index))
 			continue;
 		u = &sum->units[sum->nr++];
 		nvpc_unit_setup(event, u, dom);
-		ret = nvpc_engine_check(core, dom, &u->ev);
+		ret = nvpc_engine_check(eng, dom, &u->ev);
 		if (ret) {
 			kvfree(sum);
 			return ret;
@@ -147,7 +148,7 @@ int nvpc_units_init(struct nvpc_core *core, struct perf_event *event)
 
 /**
  * nvpc_units_claim() - claim every unit's domain for counting
- * @core: the GPU
+ * @eng: the GPU's engine
  * @event: a unit sum, its units set up
  *
  * All or nothing: a domain that records refuses, and the domains claimed
@@ -155,18 +156,18 @@ int nvpc_units_init(struct nvpc_core *core, struct perf_event *event)
  *
  * Return: 0 or -EBUSY (nvpc_domain_claim()).
  */
-int nvpc_units_claim(struct nvpc_core *core, struct perf_event *event)
+int nvpc_units_claim(struct nvpc_engine *eng, struct perf_event *event)
 {
 	struct nvpc_unit_sum *sum = event->pmu_private;
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < sum->nr; i++) {
-		ret = nvpc_domain_claim(core, sum->units[i].ev.pmu_private,
+		ret = nvpc_domain_claim(eng, sum->units[i].ev.pmu_private,
 					NVPC_CLAIM_COUNT);
 		if (ret) {
 			while (i--)
-				nvpc_domain_unclaim(core,
+				nvpc_domain_unclaim(eng,
 						    sum->units[i].ev.pmu_private);
 			return ret;
 		}
@@ -177,10 +178,10 @@ int nvpc_units_claim(struct nvpc_core *core, struct perf_event *event)
 
 /**
  * nvpc_units_destroy() - give back a unit sum's domains and free its units
- * @core: the GPU
+ * @eng: the GPU's engine
  * @event: a unit sum, initialised or not
  */
-void nvpc_units_destroy(struct nvpc_core *core, struct perf_event *event)
+void nvpc_units_destroy(struct nvpc_engine *eng, struct perf_event *event)
 {
 	struct nvpc_unit_sum *sum = event->pmu_private;
 	unsigned int i;
@@ -188,14 +189,14 @@ void nvpc_units_destroy(struct nvpc_core *core, struct perf_event *event)
 	if (!sum)
 		return;
 	for (i = 0; i < sum->nr && sum->claimed; i++)
-		nvpc_domain_unclaim(core, sum->units[i].ev.pmu_private);
+		nvpc_domain_unclaim(eng, sum->units[i].ev.pmu_private);
 	kvfree(sum);
 	event->pmu_private = NULL;
 }
 
 /**
  * nvpc_units_validate() - place a unit sum on group validation's tables
- * @core: the GPU
+ * @eng: the GPU's engine
  * @tables: throwaway copies of every domain's slot table
  * @event: a unit sum, its units set up
  *
@@ -203,7 +204,7 @@ void nvpc_units_destroy(struct nvpc_core *core, struct perf_event *event)
  *
  * Return: 0, or -ENOSPC if a unit's domain has no room left.
  */
-int nvpc_units_validate(struct nvpc_core *core, struct nvpc_slots *tables,
+int nvpc_units_validate(struct nvpc_engine *eng, struct nvpc_slots *tables,
 			struct perf_event *event)
 {
 	struct nvpc_unit_sum *sum = event->pmu_private;
@@ -213,7 +214,7 @@ int nvpc_units_validate(struct nvpc_core *core, struct nvpc_slots *tables,
 	for (i = 0; i < sum->nr; i++) {
 		struct nvpc_unit *u = &sum->units[i];
 
-		if (nvpc_slot_alloc(core, tables, u->ev.pmu_private, &u->ev,
+		if (nvpc_slot_alloc(eng, tables, u->ev.pmu_private, &u->ev,
 				    &claimed, 0) < 0)
 			return -ENOSPC;
 	}
@@ -224,7 +225,7 @@ int nvpc_units_validate(struct nvpc_core *core, struct nvpc_slots *tables,
  * The units of @sum beyond its first that the engine counts (those added
  * after the GPU went away are detached: the engine does not count them).
  */
-static void nvpc_units_account(struct nvpc_core *core,
+static void nvpc_units_account(struct nvpc_engine *eng,
 			       struct nvpc_unit_sum *sum, bool add)
 {
 	unsigned int i, n = 0;
@@ -234,12 +235,12 @@ static void nvpc_units_account(struct nvpc_core *core,
 		n += sum->units[i].ev.hw.idx != NVPC_IDX_DETACHED;
 	if (n < 2)
 		return;
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	if (add)
-		core->nr_unit_extra += n - 1;
+		eng->nr_unit_extra += n - 1;
 	else
-		core->nr_unit_extra -= n - 1;
-	nvpc_unlock(core, flags);
+		eng->nr_unit_extra -= n - 1;
+	nvpc_unlock(eng, flags);
 }
 
 /*
@@ -248,30 +249,30 @@ static void nvpc_units_account(struct nvpc_core *core,
  * that no reader ever sees the units of a sum that does not fit.
  * Return: the first unit that finds no room, or @sum->nr.
  */
-static unsigned int nvpc_units_fit(struct nvpc_core *core,
+static unsigned int nvpc_units_fit(struct nvpc_engine *eng,
 				   struct nvpc_unit_sum *sum)
 {
 	unsigned long claimed, flags;
 	unsigned int i;
 
-	nvpc_lock(core, flags);
+	nvpc_lock(eng, flags);
 	for (i = 0; i < sum->nr; i++) {
 		struct nvpc_domain *dom = sum->units[i].ev.pmu_private;
 		struct nvpc_slots saved = *dom->slots;
-		int idx = nvpc_slot_alloc(core, core->slots, dom,
+		int idx = nvpc_slot_alloc(eng, eng->slots, dom,
 					  &sum->units[i].ev, &claimed, 0);
 
 		*dom->slots = saved;
 		if (idx < 0)
 			break;
 	}
-	nvpc_unlock(core, flags);
+	nvpc_unlock(eng, flags);
 	return i;
 }
 
 /**
  * nvpc_units_add() - start counting every unit of a unit sum, or none
- * @core: the GPU
+ * @eng: the GPU's engine
  * @event: an initialised unit sum
  *
  * Every unit must fit (nvpc_units_fit()) before any is added. Then one
@@ -284,71 +285,71 @@ static unsigned int nvpc_units_fit(struct nvpc_core *core,
  *
  * Return: 0, or -ENOSPC (perf multiplexes the sum).
  */
-int nvpc_units_add(struct nvpc_core *core, struct perf_event *event)
+int nvpc_units_add(struct nvpc_engine *eng, struct perf_event *event)
 {
 	struct nvpc_unit_sum *sum = event->pmu_private;
 	unsigned int i;
 	int ret = 0;
 
 	/* after the GPU went away every unit is added detached */
-	i = READ_ONCE(core->gone) ? sum->nr : nvpc_units_fit(core, sum);
+	i = READ_ONCE(eng->gone) ? sum->nr : nvpc_units_fit(eng, sum);
 	if (i < sum->nr) {
 		struct nvpc_domain *full = sum->units[i].ev.pmu_private;
 
-		nvpc_dbg(core, "unit sum: no free slot in %s: none of its %u units counts\n",
-			 full->name, sum->nr);
+		nvpc_dbg(eng, "unit sum: no free slot in %s: none of its %u units counts\n",
+			 full->hw->name, sum->nr);
 		return -ENOSPC;
 	}
-	nvpc_engine_txn(core, true);
+	nvpc_engine_txn(eng, true);
 	for (i = 0; i < sum->nr; i++) {
-		ret = nvpc_engine_add(core, &sum->units[i].ev);
+		ret = nvpc_engine_add(eng, &sum->units[i].ev);
 		if (ret)
 			break;
 	}
 	if (ret) {
 		while (i--)
-			nvpc_engine_del(core, &sum->units[i].ev, true);
+			nvpc_engine_del(eng, &sum->units[i].ev, true);
 	} else {
-		nvpc_units_account(core, sum, true);
+		nvpc_units_account(eng, sum, true);
 	}
-	nvpc_engine_txn(core, false);
+	nvpc_engine_txn(eng, false);
 	return ret;
 }
 
 /**
  * nvpc_units_del() - stop counting a unit sum
- * @core: the GPU
+ * @eng: the GPU's engine
  * @event: an added unit sum
  * @fold: fold in the units' last counts (false for a stopped event)
  */
-void nvpc_units_del(struct nvpc_core *core, struct perf_event *event,
+void nvpc_units_del(struct nvpc_engine *eng, struct perf_event *event,
 		    bool fold)
 {
 	struct nvpc_unit_sum *sum = event->pmu_private;
 	unsigned int i;
 
-	nvpc_units_account(core, sum, false);
-	nvpc_engine_txn(core, true);
+	nvpc_units_account(eng, sum, false);
+	nvpc_engine_txn(eng, true);
 	for (i = 0; i < sum->nr; i++)
-		nvpc_engine_del(core, &sum->units[i].ev, fold);
-	nvpc_engine_txn(core, false);
+		nvpc_engine_del(eng, &sum->units[i].ev, fold);
+	nvpc_engine_txn(eng, false);
 }
 
 /**
  * nvpc_units_update() - sample every unit and bring the sum up to date
- * @core: the GPU
+ * @eng: the GPU's engine
  * @event: an added unit sum
  * @fold: add what the units counted since their last update (false
  *	when restarting a stopped event)
  *
  * Each unit's domain is sampled in a lock hold of its own.
  */
-void nvpc_units_update(struct nvpc_core *core, struct perf_event *event,
+void nvpc_units_update(struct nvpc_engine *eng, struct perf_event *event,
 		       bool fold)
 {
 	struct nvpc_unit_sum *sum = event->pmu_private;
 	unsigned int i;
 
 	for (i = 0; i < sum->nr; i++)
-		nvpc_engine_update(core, &sum->units[i].ev, fold);
+		nvpc_engine_update(eng, &sum->units[i].ev, fold);
 }

@@ -50,7 +50,8 @@
 
 #include <nvpcounter/regs.h>
 
-#include "core.h"
+#include "engine.h"
+#include "slots.h"
 
 /**
  * struct nvpc_window - a domain's single event mode program (window.c)
@@ -82,7 +83,7 @@ struct nvpc_window {
 	u64 last[NVPC_NR_SLOTS];
 };
 
-static void nvpc_window_sample(struct nvpc_core *core,
+static void nvpc_window_sample(struct nvpc_engine *eng,
 			       struct nvpc_domain *dom);
 
 /* the restart points of an endless process (see the DOC above) */
@@ -93,9 +94,11 @@ static void nvpc_window_sample(struct nvpc_core *core,
  * CTR_EVENT and CTR_START read at or past this saturated: NV30+ stop at
  * 0xffffffff, NV10:NV30 keep bit 39 once set (pcounter.rst "Counters")
  */
-static u64 nvpc_window_sat(const struct nvpc_core *core)
+static u64 nvpc_window_sat(const struct nvpc_engine *eng)
 {
-	return core->gen->single ? BIT_ULL(core->gen->live_bits) : U32_MAX;
+	const struct nvpc_gen_ops *gen = eng->hw.gen;
+
+	return gen->single ? BIT_ULL(gen->live_bits) : U32_MAX;
 }
 
 /*
@@ -125,8 +128,8 @@ static void nvpc_window_build(struct nvpc_domain *dom,
 		if (!ev)
 			continue;
 		sarg = FIELD_GET(NVPC_CFG2_SARG, ev->attr.config2);
-		p->src[s] = dom->src[s];
-		p->op[s] = dom->op[s];
+		p->src[s] = dom->hw->src[s];
+		p->op[s] = dom->hw->op[s];
 		if (s == NVPC_SLOT_PRE) {
 			p->pre = sarg;
 		} else if (s == NVPC_SLOT_STOP && sarg) {
@@ -149,7 +152,7 @@ static bool nvpc_window_same(const struct nvpc_single_ctrs *a,
 }
 
 /* Start a process; @old: the process as just read, NULL to read it. */
-static void nvpc_window_start(struct nvpc_core *core, struct nvpc_domain *dom,
+static void nvpc_window_start(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			      const struct nvpc_single_prog *p,
 			      const struct nvpc_single_ctrs *old)
 {
@@ -158,11 +161,11 @@ static void nvpc_window_start(struct nvpc_core *core, struct nvpc_domain *dom,
 	if (old)
 		w->old = *old;
 	else
-		core->gen->single_read(core, dom, &w->old);
+		eng->hw.gen->single_read(&eng->hw, dom->hw, &w->old);
 	w->cur = *p;
-	nvpc_shared_ctrl_begin(core, dom);
-	core->gen->single_start(core, dom, p);
-	nvpc_shared_ctrl_end(core, dom);
+	nvpc_shared_ctrl_begin(eng, dom);
+	eng->hw.gen->single_start(&eng->hw, dom->hw, p);
+	nvpc_shared_ctrl_end(eng, dom);
 	w->pending = true;
 	/* a new process counts from 0 (CTR_PRE and CTR_STOP from init) */
 	memset(w->last, 0, sizeof(w->last));
@@ -175,31 +178,32 @@ static void nvpc_window_start(struct nvpc_core *core, struct nvpc_domain *dom,
  * program equal to the running one (perf put the same group back) keeps
  * running.
  */
-static void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_window_program(struct nvpc_engine *eng,
+				struct nvpc_domain *dom)
 {
 	struct nvpc_window *w = dom->win;
 	struct nvpc_single_prog p;
 	bool thr, endless;
 	unsigned int s;
 
-	lockdep_assert_held(&core->lock);
+	lockdep_assert_held(&eng->lock);
 	nvpc_window_build(dom, &p, &thr, &endless);
 	if (w->on && !memcmp(&p, &w->prog, sizeof(p)))
 		return;
 	if (w->on)
-		nvpc_window_sample(core, dom);
+		nvpc_window_sample(eng, dom);
 	w->prog = p;
 	w->thr = thr;
 	w->endless = endless;
 	w->pre_live = true;
 	w->done = false;
-	nvpc_window_start(core, dom, &p, NULL);
+	nvpc_window_start(eng, dom, &p, NULL);
 	w->on = true;
 	/* the first read of it, in this same hold */
-	nvpc_window_sample(core, dom);
+	nvpc_window_sample(eng, dom);
 	for (s = 0; s < NVPC_NR_SLOTS; s++) {
-		dom->hw_src[s] = dom->src[s];
-		dom->hw_op[s] = dom->op[s];
+		dom->hw->hw_src[s] = dom->hw->src[s];
+		dom->hw->hw_op[s] = dom->hw->op[s];
 	}
 }
 
@@ -212,7 +216,7 @@ static void nvpc_window_program(struct nvpc_core *core, struct nvpc_domain *dom)
  * counted opened, and if it was the last period nothing is started
  * (@done). @old: the process as read now, NULL to read it.
  */
-static void nvpc_window_restart(struct nvpc_core *core,
+static void nvpc_window_restart(struct nvpc_engine *eng,
 				struct nvpc_domain *dom,
 				const struct nvpc_single_ctrs *c,
 				const struct nvpc_single_ctrs *old)
@@ -228,7 +232,7 @@ static void nvpc_window_restart(struct nvpc_core *core,
 	if (c->state == NVPC_SINGLE_COUNTING) {
 		dom->acc[NVPC_SLOT_STOP]++;
 		/* as STOP there would have compared it (ONE: this window) */
-		if (w->thr && c->event < nvpc_window_sat(core) &&
+		if (w->thr && c->event < nvpc_window_sat(eng) &&
 		    c->event >= p.threshold)
 			dom->acc[NVPC_SLOT_EVENT]++;
 		dom->stats.window_cuts++;
@@ -249,7 +253,7 @@ static void nvpc_window_restart(struct nvpc_core *core,
 		p.pre = 0;
 		w->pre_live = false;
 	}
-	nvpc_window_start(core, dom, &p, old);
+	nvpc_window_start(eng, dom, &p, old);
 	dom->stats.single_restarts++;
 }
 
@@ -258,18 +262,19 @@ static void nvpc_window_restart(struct nvpc_core *core,
  * (NV10:NV40): start it again from where the sample just before the
  * write found it.
  */
-static void nvpc_window_aborted(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_window_aborted(struct nvpc_engine *eng,
+				struct nvpc_domain *dom)
 {
 	struct nvpc_window *w = dom->win;
 
-	lockdep_assert_held(&core->lock);
-	if (!w->on || w->done || READ_ONCE(core->gone))
+	lockdep_assert_held(&eng->lock);
+	if (!w->on || w->done || READ_ONCE(eng->gone))
 		return;
 	if (w->pending)
 		/* not seen landed: nothing of it was counted, start it anew */
-		nvpc_window_start(core, dom, &w->cur, NULL);
+		nvpc_window_start(eng, dom, &w->cur, NULL);
 	else
-		nvpc_window_restart(core, dom, &w->seen, NULL);
+		nvpc_window_restart(eng, dom, &w->seen, NULL);
 }
 
 /*
@@ -279,7 +284,7 @@ static void nvpc_window_aborted(struct nvpc_core *core, struct nvpc_domain *dom)
  * counted twice); each sum only grows. An endless process is restarted
  * here when one of its counters has to be.
  */
-static void nvpc_window_sample(struct nvpc_core *core,
+static void nvpc_window_sample(struct nvpc_engine *eng,
 			       struct nvpc_domain *dom)
 {
 	struct nvpc_window *w = dom->win;
@@ -288,11 +293,11 @@ static void nvpc_window_sample(struct nvpc_core *core,
 	u64 live[NVPC_NR_SLOTS], top, ev;
 	unsigned int s;
 
-	lockdep_assert_held(&core->lock);
-	if (!w->on || w->done || READ_ONCE(core->gone))
+	lockdep_assert_held(&eng->lock);
+	if (!w->on || w->done || READ_ONCE(eng->gone))
 		return;
-	core->gen->single_read(core, dom, &c);
-	if (READ_ONCE(core->gone))
+	eng->hw.gen->single_read(&eng->hw, dom->hw, &c);
+	if (READ_ONCE(eng->gone))
 		return;
 	if (w->pending) {
 		if (nvpc_window_same(&c, &w->old)) {
@@ -316,12 +321,12 @@ static void nvpc_window_sample(struct nvpc_core *core,
 	else
 		live[NVPC_SLOT_PRE] = (u64)p->pre + 1;
 	ev = w->thr ? c.start : c.event;
-	if (ev >= nvpc_window_sat(core)) {
+	if (ev >= nvpc_window_sat(eng)) {
 		/* the true count is unknown: never add it */
 		dom->stats.saturations++;
-		dev_warn_ratelimited(core->dev,
+		dev_warn_ratelimited(eng->hw.dev,
 				     "%s: domain %s: single event mode %s saturated, left out\n",
-				     core->name, dom->name,
+				     eng->hw.name, dom->hw->name,
 				     w->thr ? "CTR_START" : "CTR_EVENT");
 		live[NVPC_SLOT_EVENT] = w->last[NVPC_SLOT_EVENT];
 	} else {
@@ -339,7 +344,7 @@ static void nvpc_window_sample(struct nvpc_core *core,
 	top = max3(c.event, c.start, live[NVPC_SLOT_STOP]);
 	if (top >= NVPC_WIN_RESTART_FORCE ||
 	    (top >= NVPC_WIN_RESTART_IDLE && c.state != NVPC_SINGLE_COUNTING))
-		nvpc_window_restart(core, dom, &c, &c);
+		nvpc_window_restart(eng, dom, &c, &c);
 }
 
 /**
@@ -359,9 +364,9 @@ const char *nvpc_window_use(struct perf_event *event)
 	return "window";
 }
 
-static int nvpc_window_setup(struct nvpc_core *core, struct nvpc_domain *dom)
+static int nvpc_window_setup(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
-	if (!core->gen->single_start)
+	if (!eng->hw.gen->single_start)
 		return 0;
 	dom->win = kzalloc(sizeof(*dom->win), GFP_KERNEL);
 	return dom->win ? 0 : -ENOMEM;
@@ -373,29 +378,29 @@ static void nvpc_window_teardown(struct nvpc_domain *dom)
 	dom->win = NULL;
 }
 
-static void nvpc_window_update(struct nvpc_core *core,
+static void nvpc_window_update(struct nvpc_engine *eng,
 			       struct nvpc_domain *dom, unsigned long dirty)
 {
-	nvpc_window_program(core, dom);
+	nvpc_window_program(eng, dom);
 }
 
-static void nvpc_window_stop(struct nvpc_core *core, struct nvpc_domain *dom)
+static void nvpc_window_stop(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
-	if (core->gen->single_stop)
-		core->gen->single_stop(core, dom);
+	if (eng->hw.gen->single_stop)
+		eng->hw.gen->single_stop(&eng->hw, dom->hw);
 	else
-		core->gen->stop(core, dom);
+		eng->hw.gen->stop(&eng->hw, dom->hw);
 	dom->win->on = false;
 }
 
-static void nvpc_window_sample_op(struct nvpc_core *core,
+static void nvpc_window_sample_op(struct nvpc_engine *eng,
 				  struct nvpc_domain *dom, u64 now)
 {
-	nvpc_window_sample(core, dom);
+	nvpc_window_sample(eng, dom);
 }
 
 /* window.c's restarts want a sample every 2^31 cycles */
-static unsigned int nvpc_window_width(struct nvpc_core *core)
+static unsigned int nvpc_window_width(struct nvpc_engine *eng)
 {
 	return 32;
 }
@@ -413,14 +418,14 @@ static const char * const nvpc_win_slot_names[NVPC_NR_SLOTS] = {
 
 /**
  * nvpc_window_check() - validate a single event mode event
- * @core: the GPU
+ * @eng: the GPU's engine
  * @dom: its domain
  * @event: the event (NVPC_MODE_SINGLE, reserved config bits clear)
  *
  * Return: 0; -EOPNOTSUPP where the generation has no single event mode
  * events; -EINVAL with a dev_dbg reason for a bad field.
  */
-static int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
+static int nvpc_window_check(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			     struct perf_event *event)
 {
 	u64 c = event->attr.config, c1 = event->attr.config1;
@@ -429,49 +434,49 @@ static int nvpc_window_check(struct nvpc_core *core, struct nvpc_domain *dom,
 	u32 sarg = FIELD_GET(NVPC_CFG2_SARG, c2);
 	u32 opbits = FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
 
-	if (!core->gen->single_start) {
-		nvpc_dbg(core, "single event mode: not on a %s (GF100+ has no documented single event mode setup)\n",
-			 core->gen->name);
+	if (!eng->hw.gen->single_start) {
+		nvpc_dbg(eng, "single event mode: not on a %s (GF100+ has no documented single event mode setup)\n",
+			 eng->hw.gen->name);
 		return -EOPNOTSUPP;
 	}
 	/* NV10 lacks EVENT_CTR_PERIOD: CTR_EVENT holds one window */
-	if (!core->gen->event_ctr_period &&
+	if (!eng->hw.gen->event_ctr_period &&
 	    ((c & NVPC_CFG_CYCLES) ||
 	     (slot == NVPC_SLOT_EVENT + 1 && !sarg))) {
-		nvpc_dbg(core, "single event mode: a NV10 has no EVENT_CTR_PERIOD: CTR_EVENT counts one window, only a threshold (thr) is summed\n");
+		nvpc_dbg(eng, "single event mode: a NV10 has no EVENT_CTR_PERIOD: CTR_EVENT counts one window, only a threshold (thr) is summed\n");
 		return -EOPNOTSUPP;
 	}
 	if ((c & NVPC_CFG_SHORT) || (c1 & NVPC_CFG1_RECORD_FIELDS)) {
-		nvpc_dbg(core, "single event mode: record fields set\n");
+		nvpc_dbg(eng, "single event mode: record fields set\n");
 		return -EINVAL;
 	}
 	if (c2 & ~NVPC_CFG2_SARG) {
-		nvpc_dbg(core, "single event mode: config2 0x%llx: only bits 48-63 (pre/periods/thr)\n",
+		nvpc_dbg(eng, "single event mode: config2 0x%llx: only bits 48-63 (pre/periods/thr)\n",
 			 c2);
 		return -EINVAL;
 	}
 	if (c & NVPC_CFG_CYCLES) {
 		if (slot || (c & NVPC_WIN_INPUT) || sarg) {
-			nvpc_dbg(core, "single event mode cycles: no slot, input or argument\n");
+			nvpc_dbg(eng, "single event mode cycles: no slot, input or argument\n");
 			return -EINVAL;
 		}
 		return 0;
 	}
 	if (!slot || slot > NVPC_NR_SLOTS) {
-		nvpc_dbg(core, "single event mode: slot %u: name the input, 1-4 (pre/start/event/stop)\n",
+		nvpc_dbg(eng, "single event mode: slot %u: name the input, 1-4 (pre/start/event/stop)\n",
 			 slot);
 		return -EINVAL;
 	}
-	if (nvpc_check_sigs(core, dom, c))
+	if (nvpc_check_sigs(eng, dom, c))
 		return -EINVAL;
-	if (opbits & ~core->gen->opbits[slot - 1]) {
-		nvpc_dbg(core, "op bits 0x%x: not on the %s input of a %s\n",
+	if (opbits & ~eng->hw.gen->opbits[slot - 1]) {
+		nvpc_dbg(eng, "op bits 0x%x: not on the %s input of a %s\n",
 			 (u32)FIELD_GET(NVPC_OP_BITS, opbits),
-			 nvpc_win_slot_names[slot - 1], core->gen->name);
+			 nvpc_win_slot_names[slot - 1], eng->hw.gen->name);
 		return -EINVAL;
 	}
 	if (slot - 1 == NVPC_SLOT_START && sarg) {
-		nvpc_dbg(core, "single event mode: START takes no argument (0x%x)\n",
+		nvpc_dbg(eng, "single event mode: START takes no argument (0x%x)\n",
 			 sarg);
 		return -EINVAL;
 	}
@@ -525,12 +530,12 @@ static void nvpc_window_regs(struct nvpc_domain *dom, struct perf_event *event)
 
 	if (c & NVPC_CFG_CYCLES) {
 		/* every cycle of a window */
-		dom->src[s] = 0;
-		dom->op[s] = NVPC_OP_ALWAYS;
+		dom->hw->src[s] = 0;
+		dom->hw->op[s] = NVPC_OP_ALWAYS;
 		return;
 	}
-	dom->src[s] = lower_32_bits(c);
-	dom->op[s] = (tt ? tt : NVPC_OP_ARG0) |
+	dom->hw->src[s] = lower_32_bits(c);
+	dom->hw->op[s] = (tt ? tt : NVPC_OP_ARG0) |
 		     FIELD_PREP(NVPC_OP_BITS, FIELD_GET(NVPC_CFG_OPBITS, c));
 }
 
