@@ -9,8 +9,9 @@
  * not taken from the driver's register map (regs.h): envytools'
  * pcounter.rst ("MMIO registers" NV10 and NV40 tables, "Input selection",
  * "Control registers", "Single event mode", "Quad event mode", "Record
- * mode setup"), its later revision (pcounter-rev2.txt: the ZERO trailer
- * signal) and, for GF100+, which pcounter.rst leaves "write me", FACTS.md
+ * mode setup"), its later revision (the ZERO trailer
+ * signal) and, for GF100+, which pcounter.rst leaves "write me", envytools'
+ * rnndb gf100_pcounter.xml and nouveau's PM engine (nvkm/engine/pm/gf100.c)
  * (nouveau's PM engine and envytools' rnndb: the domain bases, the
  * per-domain map, MAIN's record registers).
  */
@@ -29,7 +30,7 @@
  * Domains of hand-made chips: NV10:GF100 trailer signals end at
  * base+0x1f, the top of the domain (pcounter.rst "Trailer signals"), so a
  * trailer base of 0x20 makes 0x40 signals; GF100+ domains end at
- * base+0x3f (FACTS.md: USER_0 is signal_count - 0x40 + 0x27).
+ * base+0x3f (pcounter.rst "Trailer signals" NVC0+: USER_0 at base + 0x27).
  */
 #define DOM(set, i)	{ .dset = (set), .index = (i), .nr_signals = 0x40, \
 			  .trailer_base = 0x20, .clock = "test", \
@@ -70,7 +71,7 @@ CHIP(g92, 0x92, NVPC_GEN_G92, dom3);
 CHIP(gt215, 0xa3, NVPC_GEN_GT215, dom3);
 CHIP(gf100, 0xc0, NVPC_GEN_GF100, gf_doms);
 
-/* the three register layouts (pcounter.rst "MMIO registers"; FACTS.md) */
+/* the three register layouts (pcounter.rst "MMIO registers"; gf100_pcounter.xml) */
 enum layout { L_NV10, L_NV40, L_GF100 };
 
 /* record mode: none, NV84:NV92, NV92:NVC0 (ADDRESS_HIGH), GF100+ MAIN */
@@ -143,7 +144,7 @@ struct gen_variant {
 		  .i = 2, .ctr_period = true, .ctr_mode = 4, \
 		  .pre_op_swaps = true, .rec = REC_G92 }
 /*
- * FACTS.md "GF100+ domain placement": GPC g, domain d at 0x180000 +
+ * gf100_pcounter.xml, GF100+ domain placement: GPC g, domain d at 0x180000 +
  * g * 0x1000 + d * 0x200; PART p at 0x1a0000 + p * 0x1000 + d * 0x200.
  * pcounter.rst has no single event mode setup for NVC0+.
  */
@@ -192,7 +193,7 @@ static u32 doc_reg(const struct gen_variant *v, enum reg r, unsigned int s)
 		[CTR_STOP] = 0xa740, [REC_START] = 0xa760, [THRESHOLD] = 0xa780,
 		[CTRL] = 0xa7c0, [QUAD_ACK] = 0xa7e0,
 	};
-	/* FACTS.md "GF100+ per-domain register map", from the domain base */
+	/* gf100_pcounter.xml: the per-domain registers, from the domain base */
 	static const u32 gf100[NR_REGS] = {
 		[STATUS] = 0x000, [SRC] = 0x040, [OP] = 0x044,
 		[SPEC_SRC] = 0x06c, [CTR_CYCLES] = 0x070, [CTR_EVENT] = 0x080,
@@ -386,7 +387,7 @@ FIXTURE_VARIANT_ADD(gpu, gf100_part) { .v = V_GF100_PART };
 
 /*
  * nvpc_hw_domains_init(): the catalogue's domains in order, named by set
- * and place; GF100+ at the bases of FACTS.md "GF100+ domain placement"
+ * and place; GF100+ at the bases of gf100_pcounter.xml's domain placement
  * (HUB domain d: 0x1b0000 + d * 0x200).
  */
 TEST_F(gpu, domains)
@@ -556,7 +557,7 @@ TEST_F(quad, program)
 		}
 		/*
 		 * SPEC_SRC bits 0-7, the SWAP signal: ZERO, base + 0x0c
-		 * (pcounter-rev2.txt "Trailer signals" [G84:GF100]), set
+		 * (pcounter.rst's later revision, "Trailer signals" [G84:GF100]), set
 		 * before the domain enters quad mode
 		 */
 		EXPECT_EQ(TRAILER_BASE + 0x0c,
@@ -566,8 +567,8 @@ TEST_F(quad, program)
 		break;
 	default:
 		/*
-		 * FACTS.md: CTRL 0x00040002 | ctr_mode << 3 (MODE bits 0-2:
-		 * 2 QUAD, bit 18 as nouveau sets it), FILTER 0, SWAP_SRC
+		 * CTRL 0x00040002 | ctr_mode << 3 (gf100_pcounter.xml: MODE
+		 * bits 0-2: 2 QUAD; bit 18 as nvkm/engine/pm/gf100.c sets it), FILTER 0, SWAP_SRC
 		 * the domain's USER_0 (pcounter.rst "Trailer signals" NVC0+:
 		 * base + 0x27)
 		 */
@@ -620,7 +621,7 @@ TEST_F(quad, period)
 		/* NV84:NVC0: the PRE_OP write swaps */
 		EXPECT_EQ(1, host_writes_to(g, doc_reg(v, OP, 0)));
 	} else {
-		/* NV30:NV84: PGRAPH PM_TRIGGER (FACTS.md: 0x400084 = 0x20) */
+		/* NV30:NV84: PGRAPH PM_TRIGGER (nvkm/engine/pm/nv40.c: 0x400084 = 0x20) */
 		EXPECT_EQ(0x20, last_written(g, 0x400084));
 	}
 	EXPECT_EQ(1, g->nr_trace);
@@ -777,7 +778,7 @@ static void record_check(struct __test_metadata *_metadata,
 
 	ctrl = host_rd(g, doc_reg(v, CTRL, 0));
 	if (v->rec == REC_GF100) {
-		/* FACTS.md: MODE bits 0-2, 3 and 5 the record variants */
+		/* gf100_pcounter.xml: MODE bits 0-2, 3 and 5 the record variants */
 		EXPECT_EQ(short_fmt ? 5 : 3, ctrl_field(ctrl, 0, 3));
 	} else {
 		/* MODE bits 0-1: 2 RECORD; RECORD_FORMAT bit 20: 1 SHORT */
@@ -806,7 +807,7 @@ TEST_F(record, program)
  * The generation's init clears RECORD_RESET (bit 0) and PERIODIC_RESET
  * (bit 4) of the global controls and keeps the other bits: G84:GF100
  * GCTRL (pcounter.rst "Control registers"); GF100+ the HUB, GPC and PART
- * set controls (FACTS.md: 0x1be000, 0x1b8000, 0x1bc000, CTRL +0).
+ * set controls (gf100_pcounter.xml: 0x1be000, 0x1b8000, 0x1bc000, CTRL +0).
  */
 TEST_F(record, init_clears_resets)
 {
