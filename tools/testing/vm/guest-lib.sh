@@ -195,7 +195,13 @@ guest_run() {
 	scale=$(awk -v a="$GUEST_BOOT_SCALE" -v b="$now" \
 		'BEGIN { printf "%.2f\n", (b > a ? b : a) }')
 	bound=$(NVPC_TIME_SCALE=$scale scaled "${NVPC_TEST_TIMEOUT:-600}")
-	[ "$out" = - ] && out=/dev/stdout
+	# appended: a redirection that truncated /dev/stdout truncated this
+	# script's own log (guest.log) with it
+	if [ "$out" = - ]; then
+		out=/dev/stdout
+	else
+		: > "$out"
+	fi
 	sidf=$NVPC_OUT/$name.sid
 	echo "== $name (bound $bound s, time scale $scale)"
 	t0=$(date +%s)
@@ -205,7 +211,7 @@ guest_run() {
 	# and whatever is left of the session afterwards is killed here
 	# shellcheck disable=SC2016
 	NVPC_TIME_SCALE=$scale setsid -w sh -c 'echo $$ > "$0"; exec "$@"' "$sidf" \
-		timeout --kill-after=10 "$bound" "$@" > "$out" 2>&1
+		timeout --kill-after=10 "$bound" "$@" >> "$out" 2>&1
 	rc=$?
 	el=$(($(date +%s) - t0))
 	sid=$(cat "$sidf" 2> /dev/null)

@@ -40,7 +40,7 @@ ip link set lo up || log "loopback not up"
 
 R=/mnt/root
 mkdir -p $R
-if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000 hostroot $R; then
+if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 hostroot $R; then
 	log "cannot mount the host root"
 	poweroff_now
 fi
@@ -52,6 +52,13 @@ fi
 mount -t proc proc $R/proc
 mount -t sysfs sysfs $R/sys
 mount -t devtmpfs devtmpfs $R/dev
+# what udev makes on any machine: without them a redirection to
+# /dev/stdout made a file in devtmpfs, and guest_run's "-" lost the
+# output of every shell test
+for l in fd:/proc/self/fd stdin:/proc/self/fd/0 stdout:/proc/self/fd/1 \
+	 stderr:/proc/self/fd/2; do
+	[ -e "$R/dev/${l%%:*}" ] || ln -s "${l#*:}" "$R/dev/${l%%:*}"
+done
 mount -t debugfs debugfs $R/sys/kernel/debug
 mount -t tmpfs tmpfs $R/run
 mount -t tmpfs tmpfs $R/dev/shm 2>/dev/null
@@ -66,7 +73,7 @@ chroot $R /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 	NVPC_TESTS="${NVPC_TESTS:-}" NVPC_TESTS_EXCLUDE="${NVPC_TESTS_EXCLUDE:-}" \
 	${NVPC_TIME_SCALE:+NVPC_TIME_SCALE="$NVPC_TIME_SCALE"} \
 	${NVPC_TIME_REF_MS:+NVPC_TIME_REF_MS="$NVPC_TIME_REF_MS"} \
-	TMPDIR="$NVPC_OUT" /bin/bash "$NVPC_SCRIPT" > $R$NVPC_OUT/guest.log 2>&1
+	TMPDIR="$NVPC_OUT" /bin/bash "$NVPC_SCRIPT" >> $R$NVPC_OUT/guest.log 2>&1
 echo "$?" > $R$NVPC_OUT/guest.rc
 dmesg > $R$NVPC_OUT/dmesg.txt
 log "done"
