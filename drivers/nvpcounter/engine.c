@@ -49,26 +49,6 @@ EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_depth);
 DEFINE_PER_CPU(unsigned long, nvpc_lock_seq);
 EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_seq);
 
-/* Each mode's state of each domain, where the mode keeps one. */
-static int nvpc_modes_setup(struct nvpc_engine *eng)
-{
-	unsigned int i, m;
-	int ret;
-
-	for (i = 0; i < eng->hw.nr_domains; i++) {
-		for (m = 0; m < NVPC_NR_CLAIMS; m++) {
-			if (!eng->modes[m]->setup)
-				continue;
-			ret = eng->modes[m]->setup(eng, &eng->domains[i]);
-			if (ret) {
-				nvpc_engine_fini(eng);
-				return ret;
-			}
-		}
-	}
-	return 0;
-}
-
 /**
  * nvpc_engine_init() - set up the engine and build the domain table of a GPU
  * @eng: the GPU's engine, zeroed; its hardware part's device and chip set
@@ -118,7 +98,7 @@ int nvpc_engine_init(struct nvpc_engine *eng)
 	/* no event yet, nothing else touches the registers */
 	if (hw->gen->init)
 		hw->gen->init(hw);
-	return nvpc_modes_setup(eng);
+	return 0;
 }
 
 /**
@@ -129,14 +109,14 @@ int nvpc_engine_init(struct nvpc_engine *eng)
  */
 void nvpc_engine_fini(struct nvpc_engine *eng)
 {
-	unsigned int i, m;
+	unsigned int i;
 
 	if (eng->hw.gen)
 		cancel_delayed_work_sync(&eng->poll_work);
-	for (i = 0; i < eng->hw.nr_domains; i++)
-		for (m = 0; m < NVPC_NR_CLAIMS; m++)
-			if (eng->modes[m]->teardown)
-				eng->modes[m]->teardown(&eng->domains[i]);
+	/* a mode's state the last unclaim left to a running domain */
+	for (i = 0; eng->domains && i < eng->hw.nr_domains; i++)
+		if (eng->domains[i].mode && eng->domains[i].mode->setup)
+			kfree(eng->domains[i].priv);
 	kfree(eng->domains);
 	kfree(eng->slots);
 	kfree(eng->hw.domains);
@@ -743,21 +723,29 @@ static void nvpc_poll_kick(struct nvpc_engine *eng)
  *
  * A domain runs one mode at a time: counting events share it, as do the
  * inputs of one window program; a record event has it alone. The mode's
- * ops (&nvpc_engine.modes) run the domain from the next commit on.
+ * ops (&nvpc_engine.modes) run the domain from the next commit on, and
+ * its state (&nvpc_domain.priv) is made here for the first claim.
  * nvpc_domain_unclaim() gives the claim back.
  *
- * Context: any; takes &nvpc_engine.lock.
+ * Context: process context (event_init); takes &nvpc_engine.lock.
  * Return: 0, -EBUSY if the domain is claimed for another mode (or
- * records), or still runs another, or -EIO for a counting claim on a
- * domain a record VM fault wedged.
+ * records), or still runs another, -EIO for a counting claim on a
+ * domain a record VM fault wedged, or -ENOMEM.
  */
 int nvpc_domain_claim(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		      enum nvpc_claim claim)
 {
 	const struct nvpc_mode_ops *mode = eng->modes[claim], *held;
+	void *priv = NULL, *old = NULL;
 	unsigned long flags;
 	bool busy, wedged;
 
+	/* the mode's state, in case this is the first claim */
+	if (mode->setup) {
+		priv = mode->setup(eng);
+		if (!priv)
+			return -ENOMEM;
+	}
 	nvpc_lock(eng, flags);
 	/*
 	 * A record VM fault wedges the domain until PCOUNTER is reset
@@ -779,10 +767,21 @@ int nvpc_domain_claim(struct nvpc_engine *eng, struct nvpc_domain *dom,
 	       ((dom->nr_claims && (held != mode || mode->alone)) ||
 		(dom->run && dom->run != mode));
 	if (!busy && !wedged) {
+		/* a state another mode left (its domain ran on) goes */
+		if (!dom->nr_claims && dom->mode != mode) {
+			old = dom->mode && dom->mode->setup ? dom->priv : NULL;
+			dom->priv = NULL;
+		}
+		if (priv && !dom->priv) {
+			dom->priv = priv;
+			priv = NULL;
+		}
 		dom->mode = mode;
 		dom->nr_claims++;
 	}
 	nvpc_unlock(eng, flags);
+	kfree(priv);
+	kfree(old);
 	if (wedged) {
 		nvpc_dbg(eng, "domain %s is wedged by a record VM fault until PCOUNTER is reset (record_state faulted): no %s event on it\n",
 			 dom->hw->name, mode->name);
@@ -799,15 +798,26 @@ int nvpc_domain_claim(struct nvpc_engine *eng, struct nvpc_domain *dom,
  * nvpc_domain_unclaim() - give back one nvpc_domain_claim()
  * @eng: the GPU's engine
  * @dom: the domain
+ *
+ * The last claim frees the mode's state, unless the domain still runs
+ * (then the next claim or nvpc_engine_fini() does).
+ *
+ * Context: process context; takes &nvpc_engine.lock.
  */
 void nvpc_domain_unclaim(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
 	unsigned long flags;
+	void *priv = NULL;
 
 	nvpc_lock(eng, flags);
 	if (dom->nr_claims)
 		dom->nr_claims--;
+	if (!dom->nr_claims && !dom->run && dom->mode && dom->mode->setup) {
+		priv = dom->priv;
+		dom->priv = NULL;
+	}
 	nvpc_unlock(eng, flags);
+	kfree(priv);
 }
 
 /**

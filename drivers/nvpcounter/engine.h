@@ -77,10 +77,6 @@ struct nvpc_domain_stats {
 	u64 window_cuts;
 };
 
-struct nvpc_live;
-struct nvpc_window;
-struct nvpc_record;
-
 /**
  * struct nvpc_domain - one counter domain as the engine runs it
  * @hw: its hardware part: identity, register addresses and shadows (in
@@ -114,10 +110,10 @@ struct nvpc_record;
  * @period_hz: the clock measured over the last sample period
  * @clock_win_ns: start of the current clock measurement window (0: none)
  * @clock_win_cycles: cycles counted in it
- * @live: live.c's state (NV10:NV30)
- * @win: window.c's state (where the generation has single event mode
- *	events)
- * @rec: the domain's record event's session (record.c), NULL if none
+ * @priv: the state of the mode the domain is claimed for, private to the
+ *	mode's file: made by its &nvpc_mode_ops.setup at the first claim,
+ *	freed at the last unclaim; a record event's session (record.c)
+ *	while one has the domain
  * @rec_state: NVPC_REC_* (sysfs record_state)
  * @stats: the counts sysfs shows
  */
@@ -146,9 +142,7 @@ struct nvpc_domain {
 	u64 clock_win_ns;
 	u64 clock_win_cycles;
 
-	struct nvpc_live *live;
-	struct nvpc_window *win;
-	struct nvpc_record *rec;
+	void *priv;
 
 	u8 rec_state;
 	struct nvpc_domain_stats stats;
@@ -157,8 +151,9 @@ struct nvpc_domain {
 /**
  * struct nvpc_mode_ops - what the hardware does with a domain (CTRL.MODE)
  * @name: for the log
- * @setup: allocate the mode's state of a domain (engine init; may sleep)
- * @teardown: free it
+ * @setup: allocate the mode's state of a domain (&nvpc_domain.priv) with
+ *	kmalloc() for its first claim, NULL without memory; the last unclaim
+ *	kfree()s it (process context, lock not held)
  * @start: program a stopped domain for its events and start it
  * @update: reprogram a running domain whose slots @dirty changed
  * @stop: stop a running domain (its last period already read)
@@ -188,14 +183,13 @@ struct nvpc_domain {
  * @alone: one event has the domain (EBUSY for a second)
  *
  * The engine calls every function with &nvpc_engine.lock held except
- * @setup, @teardown, @txn_end and @check (event_init); @alloc and @regs
+ * @setup, @txn_end and @check (event_init); @alloc and @regs
  * also run on group validation's copies. Any may be NULL where the mode
  * has nothing to do.
  */
 struct nvpc_mode_ops {
 	const char *name;
-	int (*setup)(struct nvpc_engine *eng, struct nvpc_domain *dom);
-	void (*teardown)(struct nvpc_domain *dom);
+	void *(*setup)(struct nvpc_engine *eng);
 	void (*start)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*update)(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		       unsigned long dirty);

@@ -191,6 +191,12 @@ struct nvpc_record {
 	bool probation;
 };
 
+/* the session of the record event that has @dom, NULL if none */
+static struct nvpc_record *nvpc_record_of(struct nvpc_domain *dom)
+{
+	return dom->mode == &nvpc_mode_record ? dom->priv : NULL;
+}
+
 static const char * const nvpc_rec_state_names[] = {
 	[NVPC_REC_IDLE] = "idle",
 	[NVPC_REC_RECORDING] = "recording",
@@ -512,13 +518,13 @@ int nvpc_record_init(struct nvpc_engine *eng, struct nvpc_domain *dom,
 	ret = -EBUSY;
 	for (i = 0; i < eng->hw.nr_domains; i++) {
 		if (eng->hw.gen->record == NVPC_REC_MAIN &&
-		    eng->domains[i].rec) {
+		    nvpc_record_of(&eng->domains[i])) {
 			nvpc_dbg(eng, "%s records: GF100+ packets carry no domain, one domain records at a time\n",
 				 eng->domains[i].hw->name);
 			goto err_unlock;
 		}
 	}
-	dom->rec = rec;
+	dom->priv = rec;
 	nvpc_unlock(eng, flags);
 	return 0;
 
@@ -543,8 +549,9 @@ void nvpc_record_destroy(struct nvpc_engine *eng, struct perf_event *event)
 	unsigned long flags;
 
 	nvpc_lock(eng, flags);
-	rec = dom->rec;
-	dom->rec = NULL;
+	rec = nvpc_record_of(dom);
+	if (rec)
+		dom->priv = NULL;
 	if (dom->rec_state != NVPC_REC_FAULTED)
 		dom->rec_state = NVPC_REC_IDLE;
 	list_for_each_entry(buf, &eng->rec_bufs, node)
@@ -574,6 +581,7 @@ void *nvpc_record_setup_aux(struct nvpc_engine *eng, struct perf_event *event,
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	struct nvpc_rec_buf *buf, *q;
+	struct nvpc_record *rec;
 	unsigned long flags;
 	int ret = 0;
 
@@ -626,9 +634,10 @@ void *nvpc_record_setup_aux(struct nvpc_engine *eng, struct perf_event *event,
 	if (q)
 		q->mapped = false;	/* the AUX pages replaced the scratch */
 	buf->mapped = true;
-	if (dom->rec && dom->rec->event == event) {
-		buf->owner = dom->rec;
-		buf->owner->owned++;
+	rec = nvpc_record_of(dom);
+	if (rec && rec->event == event) {
+		buf->owner = rec;
+		rec->owned++;
 	}
 	list_add(&buf->node, &eng->rec_bufs);
 	nvpc_unlock(eng, flags);
@@ -1186,7 +1195,7 @@ static bool nvpc_record_wedged_hw(struct nvpc_engine *eng,
 void nvpc_record_start(struct nvpc_engine *eng, struct perf_event *event)
 {
 	struct nvpc_domain *dom = event->pmu_private;
-	struct nvpc_record *rec = dom->rec;
+	struct nvpc_record *rec = nvpc_record_of(dom);
 	struct nvpc_rec_buf *buf;
 	unsigned long flags;
 	const char *why;
@@ -1320,7 +1329,7 @@ static void nvpc_record_halt(struct nvpc_engine *eng, struct nvpc_record *rec)
 void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event)
 {
 	struct nvpc_domain *dom = event->pmu_private;
-	struct nvpc_record *rec = dom->rec;
+	struct nvpc_record *rec = nvpc_record_of(dom);
 	unsigned long flags;
 
 	if (event->hw.state & PERF_HES_STOPPED)
@@ -1350,7 +1359,7 @@ void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event)
 void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event)
 {
 	struct nvpc_domain *dom = event->pmu_private;
-	struct nvpc_record *rec = dom->rec;
+	struct nvpc_record *rec = nvpc_record_of(dom);
 	unsigned long flags;
 	bool parked = false;
 
@@ -1386,7 +1395,7 @@ static void nvpc_record_txn_end(struct nvpc_engine *eng)
 		struct nvpc_record *rec;
 
 		nvpc_lock(eng, flags);
-		rec = eng->domains[i].rec;
+		rec = nvpc_record_of(&eng->domains[i]);
 		if (!eng->txn && rec && rec->parked) {
 			hrtimer_try_to_cancel(&rec->timer);
 			nvpc_record_halt(eng, rec);
@@ -1426,7 +1435,7 @@ void nvpc_record_detach(struct nvpc_engine *eng)
 	unsigned int i;
 
 	for (i = 0; i < eng->hw.nr_domains; i++) {
-		struct nvpc_record *rec = eng->domains[i].rec;
+		struct nvpc_record *rec = nvpc_record_of(&eng->domains[i]);
 
 		if (rec && rec->hw_on && !eng->gone)
 			nvpc_record_hw_off(eng, rec);
