@@ -25,9 +25,10 @@ struct nvpc_slots;
 /* event->hw.flags: added, not yet committed to the hardware */
 #define NVPC_HW_FRESH		BIT(0)
 /*
- * event->hw.flags: deleted, its last counts are folded in at the commit
- * (quad mode: the commit's one swap ends the period of every event leaving
- * and starts the one of every event arriving)
+ * event->hw.flags: deleted, its mode's del left its last counts to the
+ * commit (quad mode: the commit's one swap ends the period of every event
+ * leaving and starts the one of every event arriving); an add before the
+ * commit gives it back to the mode (&nvpc_mode_ops.back)
  */
 #define NVPC_HW_LEAVING		BIT(1)
 /* event->hw.flags: one unit of a unit sum (struct nvpc_unit, units.c) */
@@ -89,10 +90,6 @@ struct nvpc_domain_stats {
  * @dirty: slots whose registers wait for the transaction's commit
  * @dirty_mode: the domain's counter mode or running state waits for the
  *	commit
- * @leaving: counters (BIT(hw.idx)) of events deleted since the last
- *	commit, read at the commit
- * @swapped: a sample or the commit ended the domain's period and the
- *	engine's collect has not read it yet (&nvpc_mode_ops.poll)
  * @acc: 64-bit accumulated counts of the four slots and CTR_CYCLES
  * @sample_ns: when the domain was last sampled
  * @sampled_txn: the number of the commit closing the transaction in which
@@ -128,8 +125,6 @@ struct nvpc_domain {
 	unsigned int nr_cycles;
 	u8 dirty;
 	bool dirty_mode;
-	u8 leaving;
-	bool swapped;
 
 	u64 acc[NVPC_NR_CTRS];
 	u64 sample_ns;
@@ -158,15 +153,20 @@ struct nvpc_domain {
  * @update: reprogram a running domain whose slots @dirty changed
  * @stop: stop a running domain (its last period already read)
  * @sample: fold what the domain counted since its last sample, or end its
- *	period (@swapped) for @poll to read
- * @poll: read a period @sample or @commit_begin ended; true while it has
- *	not landed
+ *	period for @collect to read
+ * @collect: read the periods @sample or @commit_begin ended in the domains
+ *	[first, end) (&nvpc_engine.domains indices), after every sample of
+ *	them and at the commit
  * @commit_begin: once per commit, before any register write (@dirty: some
  *	domain's registers change)
+ * @commit_end: once per commit, after every domain was committed and
+ *	collected
  * @fresh: a commit's new event on the domain: make its period start in
  *	this commit
  * @del: an event leaves the running domain (@fold: its last counts are
- *	its own)
+ *	its own); the mode may leave them to the commit (NVPC_HW_LEAVING)
+ * @back: an event whose del left its counts to the commit is added back
+ *	before it (@kept: on counter @old_idx, programmed as before)
  * @set_ctr_mode: write a changed counter mode (B4/B6) to CTRL
  * @ctrl_before: a write of the shared CTRL (NV10:NV40) for another domain
  *	is about to abort the domain's process
@@ -196,11 +196,15 @@ struct nvpc_mode_ops {
 	void (*stop)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*sample)(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		       u64 now);
-	bool (*poll)(struct nvpc_engine *eng, struct nvpc_domain *dom, u64 now);
+	void (*collect)(struct nvpc_engine *eng, unsigned int first,
+			unsigned int end, u64 now);
 	void (*commit_begin)(struct nvpc_engine *eng, bool dirty);
+	void (*commit_end)(struct nvpc_engine *eng);
 	void (*fresh)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*del)(struct nvpc_engine *eng, struct perf_event *event,
 		    bool fold);
+	void (*back)(struct nvpc_engine *eng, struct perf_event *event,
+		     int old_idx, bool kept);
 	void (*set_ctr_mode)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*ctrl_before)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*ctrl_after)(struct nvpc_engine *eng, struct nvpc_domain *dom);
@@ -246,9 +250,9 @@ enum nvpc_claim {
  *	access not landed, at most 8 landed. A sample swaps one domain, or
  *	every domain of a global_swap generation (NV30:G84, at most 5) with
  *	one pulse, polls each swapped domain once and its stragglers
- *	NVPC_SWAP_POLLS more times in all; each domain lands once: n domains
- *	at most 1 + 8 * n + NVPC_SWAP_POLLS accesses, 17 for one domain, 49
- *	for NV40's five. A commit programs the domains a perf transaction
+ *	NVPC_SWAP_POLLS (quad.c) more times in all; each domain lands once:
+ *	n domains at most 1 + 8 * n + NVPC_SWAP_POLLS accesses, 17 for one
+ *	domain, 49 for NV40's five. A commit programs the domains a perf transaction
  *	changed (at most 12 writes each), swaps them and collects them the
  *	same way, then samples the domains of its new events once each. The
  *	poll takes it once per domain per tick (once per tick in all for a
@@ -272,8 +276,6 @@ enum nvpc_claim {
  *	@nr_active less these is the perf events counting
  * @txn: depth of open perf transactions (pmu_disable without pmu_enable)
  * @fresh: events added since the last commit (linked by active_entry)
- * @leaving: events deleted since the last commit whose last counts the
- *	commit folds in (quad mode; linked by active_entry)
  * @txn_seq: commits so far; an event deleted inside a transaction is
  *	tagged (hw.last_tag) with the number of the commit that closes it
  * @snap: set by the perf glue during a read that is part of a group read
@@ -302,7 +304,6 @@ struct nvpc_engine {
 	unsigned int nr_unit_extra;
 	unsigned int txn;
 	struct list_head fresh;
-	struct list_head leaving;
 	u64 txn_seq;
 	u64 snap;
 	struct delayed_work poll_work;
@@ -449,8 +450,7 @@ void nvpc_domain_program(struct nvpc_engine *eng, struct nvpc_domain *dom);
 unsigned long nvpc_event_program(struct nvpc_engine *eng,
 				 struct nvpc_domain *dom, unsigned long claims);
 void nvpc_domain_set_ctr_mode(struct nvpc_engine *eng, struct nvpc_domain *dom);
-void nvpc_event_leave(struct nvpc_engine *eng, struct perf_event *event,
-		      bool fold);
+void nvpc_event_fold(struct perf_event *event, int idx);
 void nvpc_event_sample_out(struct nvpc_engine *eng, struct perf_event *event,
 			   bool fold);
 void nvpc_shared_ctrl_begin(struct nvpc_engine *eng, struct nvpc_domain *self);
