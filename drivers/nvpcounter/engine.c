@@ -69,7 +69,6 @@ int nvpc_engine_init(struct nvpc_engine *eng)
 	eng->modes[NVPC_CLAIM_COUNT] = hw->gen->single ? &nvpc_mode_live :
 							  &nvpc_mode_quad;
 	eng->modes[NVPC_CLAIM_WINDOW] = &nvpc_mode_window;
-	eng->modes[NVPC_CLAIM_RECORD] = &nvpc_mode_record;
 
 	n = nvpc_hw_nr_domains(hw);
 	hw->domains = kcalloc(n, sizeof(*hw->domains), GFP_KERNEL);
@@ -139,6 +138,27 @@ struct nvpc_domain *nvpc_domain_find(struct nvpc_engine *eng, u64 config1)
 			return dom;
 	}
 	return NULL;
+}
+
+/**
+ * nvpc_event_domain() - the domain an event's config1 names, as its
+ *	pmu_private
+ * @eng: the GPU's engine
+ * @event: the event
+ *
+ * Return: 0, or -EINVAL with a dev_dbg reason.
+ */
+int nvpc_event_domain(struct nvpc_engine *eng, struct perf_event *event)
+{
+	struct nvpc_domain *dom = nvpc_domain_find(eng, event->attr.config1);
+
+	if (!dom) {
+		nvpc_dbg(eng, "config1 0x%llx: no such domain\n",
+			 event->attr.config1);
+		return -EINVAL;
+	}
+	event->pmu_private = dom;
+	return 0;
 }
 
 /**
@@ -217,7 +237,7 @@ static void nvpc_modes_collect(struct nvpc_engine *eng, unsigned int first,
 {
 	unsigned int m;
 
-	for (m = 0; m < NVPC_NR_CLAIMS; m++)
+	for (m = 0; m < NVPC_NR_MODES; m++)
 		if (eng->modes[m]->collect)
 			eng->modes[m]->collect(eng, first, end, now);
 }
@@ -618,7 +638,7 @@ static void nvpc_commit(struct nvpc_engine *eng)
 		dirty |= eng->domains[i].dirty || eng->domains[i].dirty_mode;
 		early |= eng->domains[i].dirty_mode;
 	}
-	for (m = 0; m < NVPC_NR_CLAIMS; m++)
+	for (m = 0; m < NVPC_NR_MODES; m++)
 		if (eng->modes[m]->commit_begin)
 			eng->modes[m]->commit_begin(eng, dirty);
 	now = ktime_get_ns();
@@ -632,7 +652,7 @@ static void nvpc_commit(struct nvpc_engine *eng)
 		if (eng->domains[i].dirty || eng->domains[i].dirty_mode)
 			nvpc_domain_commit(eng, &eng->domains[i], now);
 	nvpc_modes_collect(eng, 0, eng->hw.nr_domains, now);
-	for (m = 0; m < NVPC_NR_CLAIMS; m++)
+	for (m = 0; m < NVPC_NR_MODES; m++)
 		if (eng->modes[m]->commit_end)
 			eng->modes[m]->commit_end(eng);
 	/*
@@ -671,6 +691,12 @@ static void nvpc_poll_kick(struct nvpc_engine *eng)
 		cancel_delayed_work(&eng->poll_work);
 }
 
+/* a claim's name for the log: its mode's, or record's (no mode) */
+static const char *nvpc_claim_name(const struct nvpc_mode_ops *mode)
+{
+	return mode ? mode->name : "record";
+}
+
 /**
  * nvpc_domain_claim() - claim a domain for an event's mode
  * @eng: the GPU's engine
@@ -678,9 +704,10 @@ static void nvpc_poll_kick(struct nvpc_engine *eng)
  * @claim: NVPC_CLAIM_*
  *
  * A domain runs one mode at a time: counting events share it, as do the
- * inputs of one window program; a record event has it alone. The mode's
- * ops (&nvpc_engine.modes) run the domain from the next commit on, and
- * its state (&nvpc_domain.priv) is made here for the first claim.
+ * inputs of one window program; a record event has it alone (no mode:
+ * record.c runs it and keeps its session in &nvpc_domain.priv). The
+ * mode's ops (&nvpc_engine.modes) run the domain from the next commit on,
+ * and its state (&nvpc_domain.priv) is made here for the first claim.
  * nvpc_domain_unclaim() gives the claim back.
  *
  * Context: process context (event_init); takes &nvpc_engine.lock.
@@ -691,13 +718,14 @@ static void nvpc_poll_kick(struct nvpc_engine *eng)
 int nvpc_domain_claim(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		      enum nvpc_claim claim)
 {
-	const struct nvpc_mode_ops *mode = eng->modes[claim], *held;
+	const struct nvpc_mode_ops *mode, *held;
 	void *priv = NULL, *old = NULL;
 	unsigned long flags;
 	bool busy, wedged;
 
+	mode = claim < NVPC_NR_MODES ? eng->modes[claim] : NULL;
 	/* the mode's state, in case this is the first claim */
-	if (mode->setup) {
+	if (mode && mode->setup) {
 		priv = mode->setup(eng);
 		if (!priv)
 			return -ENOMEM;
@@ -720,7 +748,7 @@ int nvpc_domain_claim(struct nvpc_engine *eng, struct nvpc_domain *dom,
 	}
 	held = dom->nr_claims ? dom->mode : dom->run;
 	busy = !wedged &&
-	       ((dom->nr_claims && (held != mode || mode->alone)) ||
+	       ((dom->nr_claims && (held != mode || !mode)) ||
 		(dom->run && dom->run != mode));
 	if (!busy && !wedged) {
 		/* a state another mode left (its domain ran on) goes */
@@ -740,13 +768,13 @@ int nvpc_domain_claim(struct nvpc_engine *eng, struct nvpc_domain *dom,
 	kfree(old);
 	if (wedged) {
 		nvpc_dbg(eng, "domain %s is wedged by a record VM fault until PCOUNTER is reset (record_state faulted): no %s event on it\n",
-			 dom->hw->name, mode->name);
+			 dom->hw->name, nvpc_claim_name(mode));
 		return -EIO;
 	}
 	if (!busy)
 		return 0;
 	nvpc_dbg(eng, "domain %s is claimed for %s: no %s event on it\n",
-		 dom->hw->name, held->name, mode->name);
+		 dom->hw->name, nvpc_claim_name(held), nvpc_claim_name(mode));
 	return -EBUSY;
 }
 
@@ -784,12 +812,12 @@ void nvpc_domain_unclaim(struct nvpc_engine *eng, struct nvpc_domain *dom)
  *
  * Adds and dels inside a transaction only update the slot tables; closing
  * the outermost one programs the hardware once.
+ *
+ * Return: true when this closed the outermost transaction.
  */
-void nvpc_engine_txn(struct nvpc_engine *eng, bool open)
+bool nvpc_engine_txn(struct nvpc_engine *eng, bool open)
 {
 	unsigned long flags;
-
-	unsigned int m;
 
 	nvpc_lock(eng, flags);
 	if (open)
@@ -798,11 +826,9 @@ void nvpc_engine_txn(struct nvpc_engine *eng, bool open)
 		nvpc_commit(eng);
 	nvpc_unlock(eng, flags);
 	if (open || eng->txn)
-		return;
+		return false;
 	nvpc_poll_kick(eng);
-	for (m = 0; m < NVPC_NR_CLAIMS; m++)
-		if (eng->modes[m]->txn_end)
-			eng->modes[m]->txn_end(eng);
+	return true;
 }
 
 /*

@@ -82,7 +82,8 @@ struct nvpc_domain_stats {
  * struct nvpc_domain - one counter domain as the engine runs it
  * @hw: its hardware part: identity, register addresses and shadows (in
  *	&nvpc_hw.domains)
- * @mode: the mode the domain is claimed for (its events' mode)
+ * @mode: the mode the domain is claimed for (its events' mode); NULL for a
+ *	record event's claim
  * @run: the mode the hardware runs, NULL while the domain is stopped
  * @nr_claims: events holding the claim on @mode
  * @slots: the domain's live slot table (in &nvpc_engine.slots)
@@ -171,7 +172,6 @@ struct nvpc_domain {
  * @ctrl_before: a write of the shared CTRL (NV10:NV40) for another domain
  *	is about to abort the domain's process
  * @ctrl_after: it did
- * @txn_end: after the outermost perf transaction closed (lock not held)
  * @width: the bits of the counters a sample must catch half full
  * @check: validate the config of an event of the mode's own kind (a
  *	single event mode input): 0, or -EINVAL/-EOPNOTSUPP with a dev_dbg
@@ -180,10 +180,9 @@ struct nvpc_domain {
  *	one, or group validation's copy): its counter and @claimed, or
  *	-ENOSPC
  * @regs: set the _SRC/_OP shadows of such an event, placed (hw.idx)
- * @alone: one event has the domain (EBUSY for a second)
  *
  * The engine calls every function with &nvpc_engine.lock held except
- * @setup, @txn_end and @check (event_init); @alloc and @regs
+ * @setup and @check (event_init); @alloc and @regs
  * also run on group validation's copies. Any may be NULL where the mode
  * has nothing to do.
  */
@@ -208,32 +207,32 @@ struct nvpc_mode_ops {
 	void (*set_ctr_mode)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*ctrl_before)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*ctrl_after)(struct nvpc_engine *eng, struct nvpc_domain *dom);
-	void (*txn_end)(struct nvpc_engine *eng);
 	unsigned int (*width)(struct nvpc_engine *eng);
 	int (*check)(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		     struct perf_event *event);
 	int (*alloc)(struct nvpc_slots *t, struct perf_event *event,
 		     unsigned long *claimed);
 	void (*regs)(struct nvpc_domain *dom, struct perf_event *event);
-	bool alone;
 };
 
 extern const struct nvpc_mode_ops nvpc_mode_quad;
 extern const struct nvpc_mode_ops nvpc_mode_live;
 extern const struct nvpc_mode_ops nvpc_mode_window;
-extern const struct nvpc_mode_ops nvpc_mode_record;
 
 /*
  * What a domain's events use it for, one at a time (CTRL.MODE): counting
  * (quad mode; NV10:NV30's endless program), single event mode windows, or
- * record mode, which an event has alone. &nvpc_engine.modes maps each to
- * the GPU's mode ops.
+ * record mode. &nvpc_engine.modes maps each claim below NVPC_NR_MODES to
+ * the GPU's mode ops, which the engine runs the domain with. A record
+ * event's claim has no mode: the event has the domain alone and runs it
+ * itself (record.c, through perf's callbacks, not the engine's commit).
  */
 enum nvpc_claim {
 	NVPC_CLAIM_COUNT,
 	NVPC_CLAIM_WINDOW,
-	NVPC_CLAIM_RECORD,
-	NVPC_NR_CLAIMS,
+	NVPC_NR_MODES,
+	/* no mode: the record event has the domain alone and runs it */
+	NVPC_CLAIM_RECORD = NVPC_NR_MODES,
 };
 
 /**
@@ -266,7 +265,8 @@ enum nvpc_claim {
  *	@gone is clear
  * @domains: every domain of the GPU (in the order of &nvpc_hw.domains)
  * @slots: the live slot tables, one per domain
- * @modes: the mode ops of each NVPC_CLAIM_* on this GPU
+ * @modes: the mode ops of each NVPC_CLAIM_* below NVPC_NR_MODES on this
+ *	GPU
  * @ctrl_seq: &nvpc_hw.ctrl_writes at the outermost
  *	nvpc_shared_ctrl_begin()
  * @ctrl_nest: depth of nvpc_shared_ctrl_begin() without its end
@@ -297,7 +297,7 @@ struct nvpc_engine {
 	struct mutex active_lock;	/* see @active_lock above */
 	struct nvpc_domain *domains;
 	struct nvpc_slots *slots;
-	const struct nvpc_mode_ops *modes[NVPC_NR_CLAIMS];
+	const struct nvpc_mode_ops *modes[NVPC_NR_MODES];
 	u64 ctrl_seq;
 	unsigned int ctrl_nest;
 	unsigned int nr_active;
@@ -440,7 +440,8 @@ void nvpc_engine_del(struct nvpc_engine *eng, struct perf_event *event,
 		     bool fold);
 void nvpc_engine_update(struct nvpc_engine *eng, struct perf_event *event,
 			bool fold);
-void nvpc_engine_txn(struct nvpc_engine *eng, bool open);
+bool nvpc_engine_txn(struct nvpc_engine *eng, bool open);
+int nvpc_event_domain(struct nvpc_engine *eng, struct perf_event *event);
 
 /* for the modes */
 void nvpc_engine_sample(struct nvpc_engine *eng, struct nvpc_domain *dom);
@@ -468,15 +469,20 @@ void nvpc_units_del(struct nvpc_engine *eng, struct perf_event *event,
 void nvpc_units_update(struct nvpc_engine *eng, struct perf_event *event,
 		       bool fold);
 
-int nvpc_record_init(struct nvpc_engine *eng, struct nvpc_domain *dom,
-		     struct perf_event *event);
+int nvpc_record_init(struct nvpc_engine *eng, struct perf_event *event);
 void nvpc_record_destroy(struct nvpc_engine *eng, struct perf_event *event);
+int nvpc_record_add(struct nvpc_engine *eng, struct perf_event *event,
+		    int ef);
+void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event,
+		     int ef);
+void nvpc_record_start(struct nvpc_engine *eng, struct perf_event *event,
+		       int ef);
+void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event,
+		      int ef);
+void nvpc_record_txn_end(struct nvpc_engine *eng);
 void *nvpc_record_setup_aux(struct nvpc_engine *eng, struct perf_event *event,
 			    void **pages, int nr_pages, bool overwrite);
 void nvpc_record_free_aux(void *priv);
-void nvpc_record_start(struct nvpc_engine *eng, struct perf_event *event);
-void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event);
-void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event);
 void nvpc_record_detach(struct nvpc_engine *eng);
 void nvpc_record_release(struct nvpc_engine *eng);
 enum hrtimer_restart nvpc_record_tick(struct hrtimer *t);

@@ -194,7 +194,7 @@ struct nvpc_record {
 /* the session of the record event that has @dom, NULL if none */
 static struct nvpc_record *nvpc_record_of(struct nvpc_domain *dom)
 {
-	return dom->mode == &nvpc_mode_record ? dom->priv : NULL;
+	return dom->mode ? NULL : dom->priv;
 }
 
 static const char * const nvpc_rec_state_names[] = {
@@ -428,26 +428,31 @@ static int nvpc_record_prog(struct nvpc_engine *eng, struct nvpc_domain *dom,
 /**
  * nvpc_record_init() - event_init of a record event
  * @eng: the GPU's engine
- * @dom: its domain
  * @event: the event (config has NVPC_CFG_RECORD)
  *
- * Claims the domain for the event; nvpc_record_destroy() gives it back.
+ * Claims the domain config1 names for the event, alone, and keeps the
+ * event's session there (&nvpc_domain.priv); nvpc_record_destroy() gives
+ * it back.
  *
  * Context: process context.
  * Return: 0; -EOPNOTSUPP without record mode (before G84, or a backend
  * that cannot map memory for the GPU), -EBUSY if the domain counts or
- * records (GF100+: if any domain records), -EINVAL for a bad field,
- * -ENOMEM.
+ * records (GF100+: if any domain records), -EINVAL for a bad field or an
+ * absent domain, -ENOMEM.
  */
-int nvpc_record_init(struct nvpc_engine *eng, struct nvpc_domain *dom,
-		     struct perf_event *event)
+int nvpc_record_init(struct nvpc_engine *eng, struct perf_event *event)
 {
 	const struct nvpc_backend_ops *ops;
+	struct nvpc_domain *dom;
 	struct nvpc_record *rec;
 	unsigned long flags;
 	unsigned int i;
 	int ret;
 
+	ret = nvpc_event_domain(eng, event);
+	if (ret)
+		return ret;
+	dom = event->pmu_private;
 	/* reserved bits first, as for counting events */
 	if (event->attr.config & NVPC_CFG_RESERVED) {
 		nvpc_dbg(eng, "config 0x%llx: reserved bits set\n",
@@ -1185,6 +1190,7 @@ static bool nvpc_record_wedged_hw(struct nvpc_engine *eng,
  * nvpc_record_start() - pmu::start of a record event: a session begins
  * @eng: the GPU's engine
  * @event: the record event
+ * @ef: perf's PERF_EF_* flags (none changes what it does)
  *
  * Takes an AUX handle and programs the domain (pcounter.rst "Record mode
  * setup"). A session parked by a del in this perf transaction goes on
@@ -1192,7 +1198,8 @@ static bool nvpc_record_wedged_hw(struct nvpc_engine *eng,
  * starts once the consumer freed a packet's room. Without an AUX area,
  * on a wedged domain or a gone device the event stays stopped.
  */
-void nvpc_record_start(struct nvpc_engine *eng, struct perf_event *event)
+void nvpc_record_start(struct nvpc_engine *eng, struct perf_event *event,
+		       int ef)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	struct nvpc_record *rec = nvpc_record_of(dom);
@@ -1325,8 +1332,11 @@ static void nvpc_record_halt(struct nvpc_engine *eng, struct nvpc_record *rec)
  * nvpc_record_stop() - pmu::stop of a record event: halt and drain
  * @eng: the GPU's engine
  * @event: the record event
+ * @ef: perf's PERF_EF_* flags (the drain publishes as it goes: the
+ *	count is always up to date)
  */
-void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event)
+void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event,
+		      int ef)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	struct nvpc_record *rec = nvpc_record_of(dom);
@@ -1343,9 +1353,27 @@ void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event)
 }
 
 /**
+ * nvpc_record_add() - pmu::add of a record event
+ * @eng: the GPU's engine
+ * @event: the record event, its domain its own since event_init
+ * @ef: perf's PERF_EF_* flags: PERF_EF_START starts a session
+ *
+ * Return: 0.
+ */
+int nvpc_record_add(struct nvpc_engine *eng, struct perf_event *event,
+		    int ef)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (ef & PERF_EF_START)
+		nvpc_record_start(eng, event, 0);
+	return 0;
+}
+
+/**
  * nvpc_record_del() - pmu::del of a record event
  * @eng: the GPU's engine
  * @event: the record event
+ * @ef: perf's PERF_EF_* flags (none changes what it does)
  *
  * perf deletes every event of a context, the record event included, to
  * reschedule it (another event opens, is enabled, or a pinned one is
@@ -1356,7 +1384,8 @@ void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event)
  * the recording has no gap. Without an add, the transaction's end
  * (nvpc_record_txn_end()) halts it. Outside a transaction, del is a stop.
  */
-void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event)
+void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event,
+		     int ef)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	struct nvpc_record *rec = nvpc_record_of(dom);
@@ -1375,16 +1404,20 @@ void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event)
 	if (parked)
 		event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	else
-		nvpc_record_stop(eng, event);
+		nvpc_record_stop(eng, event, 0);
 }
 
-/*
- * The end of a perf transaction (&nvpc_mode_ops.txn_end): halt the
- * sessions parked in it that perf did not add back, one lock hold per
- * domain (a halt's accesses each), not one for all of them. Context:
- * perf's pmu_enable, interrupts off, the events' CPU.
+/**
+ * nvpc_record_txn_end() - the outermost perf transaction closed
+ * @eng: the GPU's engine
+ *
+ * Halt the sessions parked in it that perf did not add back, one lock
+ * hold per domain (a halt's accesses each), not one for all of them.
+ *
+ * Context: perf's pmu_enable, after nvpc_engine_txn() closed the
+ * outermost transaction; interrupts off, the events' CPU.
  */
-static void nvpc_record_txn_end(struct nvpc_engine *eng)
+void nvpc_record_txn_end(struct nvpc_engine *eng)
 {
 	unsigned long flags;
 	unsigned int i;
@@ -1443,13 +1476,3 @@ void nvpc_record_detach(struct nvpc_engine *eng)
 	list_for_each_entry(buf, &eng->rec_bufs, node)
 		nvpc_record_unmap(eng, buf);
 }
-
-/*
- * Record mode: a record event has its domain alone and runs it itself
- * (perf's start/stop and the AUX area, not the engine's commit).
- */
-const struct nvpc_mode_ops nvpc_mode_record = {
-	.name = "record",
-	.txn_end = nvpc_record_txn_end,
-	.alone = true,
-};
