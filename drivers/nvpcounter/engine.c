@@ -33,41 +33,11 @@ static void nvpc_poll_update(struct nvpc_engine *eng);
 /* the longest: slow clocks still get their clock measured now and then */
 #define NVPC_POLL_MAX_NS	(10 * NSEC_PER_SEC)
 
-/*
- * A swap lands on the domain's next cycle, well within one MMIO read on a
- * GPU: a sample polls each swapped domain's counters and QUAD_STATE once.
- * The domains whose swap has not landed yet (stragglers, counted) share
- * this many more polls per sample, which cover a simulated clock of
- * 100 kHz; a bound, so that a sample is a bounded number of register
- * accesses however many domains it swaps.
- */
-#define NVPC_SWAP_POLLS		8
-
 /* engine locks each CPU holds or is taking, and its holds so far */
 DEFINE_PER_CPU(unsigned int, nvpc_lock_depth);
 EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_depth);
 DEFINE_PER_CPU(unsigned long, nvpc_lock_seq);
 EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_seq);
-
-/* Each mode's state of each domain, where the mode keeps one. */
-static int nvpc_modes_setup(struct nvpc_engine *eng)
-{
-	unsigned int i, m;
-	int ret;
-
-	for (i = 0; i < eng->hw.nr_domains; i++) {
-		for (m = 0; m < NVPC_NR_CLAIMS; m++) {
-			if (!eng->modes[m]->setup)
-				continue;
-			ret = eng->modes[m]->setup(eng, &eng->domains[i]);
-			if (ret) {
-				nvpc_engine_fini(eng);
-				return ret;
-			}
-		}
-	}
-	return 0;
-}
 
 /**
  * nvpc_engine_init() - set up the engine and build the domain table of a GPU
@@ -87,7 +57,6 @@ int nvpc_engine_init(struct nvpc_engine *eng)
 	raw_spin_lock_init(&eng->lock);
 	mutex_init(&eng->active_lock);
 	INIT_LIST_HEAD(&eng->fresh);
-	INIT_LIST_HEAD(&eng->leaving);
 	INIT_LIST_HEAD(&eng->rec_bufs);
 	eng->rec_max_pages = ops->record_map ?
 			     hw->ndev->record_max_pages ?: U32_MAX : 0;
@@ -100,7 +69,6 @@ int nvpc_engine_init(struct nvpc_engine *eng)
 	eng->modes[NVPC_CLAIM_COUNT] = hw->gen->single ? &nvpc_mode_live :
 							  &nvpc_mode_quad;
 	eng->modes[NVPC_CLAIM_WINDOW] = &nvpc_mode_window;
-	eng->modes[NVPC_CLAIM_RECORD] = &nvpc_mode_record;
 
 	n = nvpc_hw_nr_domains(hw);
 	hw->domains = kcalloc(n, sizeof(*hw->domains), GFP_KERNEL);
@@ -118,7 +86,7 @@ int nvpc_engine_init(struct nvpc_engine *eng)
 	/* no event yet, nothing else touches the registers */
 	if (hw->gen->init)
 		hw->gen->init(hw);
-	return nvpc_modes_setup(eng);
+	return 0;
 }
 
 /**
@@ -129,14 +97,14 @@ int nvpc_engine_init(struct nvpc_engine *eng)
  */
 void nvpc_engine_fini(struct nvpc_engine *eng)
 {
-	unsigned int i, m;
+	unsigned int i;
 
 	if (eng->hw.gen)
 		cancel_delayed_work_sync(&eng->poll_work);
-	for (i = 0; i < eng->hw.nr_domains; i++)
-		for (m = 0; m < NVPC_NR_CLAIMS; m++)
-			if (eng->modes[m]->teardown)
-				eng->modes[m]->teardown(&eng->domains[i]);
+	/* a mode's state the last unclaim left to a running domain */
+	for (i = 0; eng->domains && i < eng->hw.nr_domains; i++)
+		if (eng->domains[i].mode && eng->domains[i].mode->setup)
+			kfree(eng->domains[i].priv);
 	kfree(eng->domains);
 	kfree(eng->slots);
 	kfree(eng->hw.domains);
@@ -173,15 +141,36 @@ struct nvpc_domain *nvpc_domain_find(struct nvpc_engine *eng, u64 config1)
 }
 
 /**
+ * nvpc_event_domain() - the domain an event's config1 names, as its
+ *	pmu_private
+ * @eng: the GPU's engine
+ * @event: the event
+ *
+ * Return: 0, or -EINVAL with a dev_dbg reason.
+ */
+int nvpc_event_domain(struct nvpc_engine *eng, struct perf_event *event)
+{
+	struct nvpc_domain *dom = nvpc_domain_find(eng, event->attr.config1);
+
+	if (!dom) {
+		nvpc_dbg(eng, "config1 0x%llx: no such domain\n",
+			 event->attr.config1);
+		return -EINVAL;
+	}
+	event->pmu_private = dom;
+	return 0;
+}
+
+/**
  * nvpc_domain_used() - the counters a domain's events use
  * @dom: the domain
  *
- * Return: BIT(counter) of its slots' events and events leaving, and
- * CTR_CYCLES (for the clock).
+ * Return: BIT(counter) of its slots' events, and CTR_CYCLES (for the
+ * clock).
  */
 unsigned long nvpc_domain_used(struct nvpc_domain *dom)
 {
-	unsigned long used = BIT(NVPC_CTR_CYCLES) | dom->leaving;
+	unsigned long used = BIT(NVPC_CTR_CYCLES);
 	unsigned int s;
 
 	for (s = 0; s < NVPC_NR_SLOTS; s++) {
@@ -241,52 +230,16 @@ void nvpc_clock_measure(struct nvpc_domain *dom, u64 cycles, u64 now)
 
 /*
  * Read the periods a sample or commit ended in the domains of [@first,
- * @end) marked @swapped (quad mode's swaps): each is polled once, and the
- * stragglers (not landed at their first poll, counted) are polled again in turn, NVPC_SWAP_POLLS
- * polls for all of them together. At most (end - first) + NVPC_SWAP_POLLS
- * polls, however many straggle; a domain still waiting after them did
- * not respond: its period is not read.
+ * @end) (&nvpc_mode_ops.collect: quad mode's swaps)
  */
-static void nvpc_domains_collect(struct nvpc_engine *eng, unsigned int first,
-				 unsigned int end, u64 now)
+static void nvpc_modes_collect(struct nvpc_engine *eng, unsigned int first,
+			       unsigned int end, u64 now)
 {
-	unsigned int i, polls = NVPC_SWAP_POLLS;
-	bool waiting = false;
+	unsigned int m;
 
-	for (i = first; i < end; i++) {
-		struct nvpc_domain *d = &eng->domains[i];
-
-		if (!d->swapped)
-			continue;
-		d->sampled_txn = eng->txn ? eng->txn_seq + 1 : 0;
-		d->swapped = d->run->poll(eng, d, now);
-		if (d->swapped)
-			d->stats.stragglers++;
-		waiting |= d->swapped;
-	}
-	while (waiting && polls) {
-		waiting = false;
-		for (i = first; i < end && polls; i++) {
-			struct nvpc_domain *d = &eng->domains[i];
-
-			if (!d->swapped)
-				continue;
-			polls--;
-			d->swapped = d->run->poll(eng, d, now);
-			waiting |= d->swapped;
-		}
-	}
-	for (i = first; i < end; i++) {
-		struct nvpc_domain *d = &eng->domains[i];
-
-		if (!d->swapped)
-			continue;
-		d->swapped = false;
-		d->stats.not_responding++;
-		dev_warn_ratelimited(eng->hw.dev,
-				     "%s: domain %s: swap did not land within the sample's polls, no counts read\n",
-				     eng->hw.name, d->hw->name);
-	}
+	for (m = 0; m < NVPC_NR_MODES; m++)
+		if (eng->modes[m]->collect)
+			eng->modes[m]->collect(eng, first, end, now);
 }
 
 /**
@@ -323,7 +276,7 @@ void nvpc_engine_sample(struct nvpc_engine *eng, struct nvpc_domain *dom)
 		d->run->sample(eng, d, now);
 		d->sampled_txn = eng->txn ? eng->txn_seq + 1 : 0;
 	}
-	nvpc_domains_collect(eng, first, end, now);
+	nvpc_modes_collect(eng, first, end, now);
 }
 
 /*
@@ -337,8 +290,14 @@ static void nvpc_event_fold_to(struct perf_event *event, u64 now)
 	local64_add(now - prev, &nvpc_count_owner(event)->count);
 }
 
-/* the same, up to counter @idx's current sum */
-static void nvpc_event_fold(struct perf_event *event, int idx)
+/**
+ * nvpc_event_fold() - add what an event counted since its last update
+ * @event: the event
+ * @idx: the counter whose sum (&nvpc_domain.acc) it counts up to
+ *
+ * To the unit sum's count for a unit of one. &nvpc_engine.lock held.
+ */
+void nvpc_event_fold(struct perf_event *event, int idx)
 {
 	struct nvpc_domain *dom = event->pmu_private;
 
@@ -629,7 +588,8 @@ static void nvpc_commit_read(struct nvpc_engine *eng, struct nvpc_domain *dom,
 {
 	unsigned int i = dom - eng->domains;
 
-	nvpc_domains_collect(eng, i, i + 1, now);
+	if (dom->run->collect)
+		dom->run->collect(eng, i, i + 1, now);
 }
 
 /* Start, stop or reprogram a domain a transaction changed. */
@@ -678,7 +638,7 @@ static void nvpc_commit(struct nvpc_engine *eng)
 		dirty |= eng->domains[i].dirty || eng->domains[i].dirty_mode;
 		early |= eng->domains[i].dirty_mode;
 	}
-	for (m = 0; m < NVPC_NR_CLAIMS; m++)
+	for (m = 0; m < NVPC_NR_MODES; m++)
 		if (eng->modes[m]->commit_begin)
 			eng->modes[m]->commit_begin(eng, dirty);
 	now = ktime_get_ns();
@@ -687,18 +647,14 @@ static void nvpc_commit(struct nvpc_engine *eng)
 	 * NV30:NV40): read what the swap ended before any CTRL write
 	 */
 	if (early || eng->hw.gen->shared_ctrl)
-		nvpc_domains_collect(eng, 0, eng->hw.nr_domains, now);
+		nvpc_modes_collect(eng, 0, eng->hw.nr_domains, now);
 	for (i = 0; i < eng->hw.nr_domains; i++)
 		if (eng->domains[i].dirty || eng->domains[i].dirty_mode)
 			nvpc_domain_commit(eng, &eng->domains[i], now);
-	nvpc_domains_collect(eng, 0, eng->hw.nr_domains, now);
-	list_for_each_entry_safe(event, tmp, &eng->leaving, active_entry) {
-		nvpc_event_fold(event, event->hw.idx);
-		event->hw.flags &= ~NVPC_HW_LEAVING;
-		list_del_init(&event->active_entry);
-	}
-	for (i = 0; i < eng->hw.nr_domains; i++)
-		eng->domains[i].leaving = 0;
+	nvpc_modes_collect(eng, 0, eng->hw.nr_domains, now);
+	for (m = 0; m < NVPC_NR_MODES; m++)
+		if (eng->modes[m]->commit_end)
+			eng->modes[m]->commit_end(eng);
 	/*
 	 * A domain started by this commit, or given a new counter mode
 	 * (CTRL written after the swap), begins a clean period for its new
@@ -735,6 +691,12 @@ static void nvpc_poll_kick(struct nvpc_engine *eng)
 		cancel_delayed_work(&eng->poll_work);
 }
 
+/* a claim's name for the log: its mode's, or record's (no mode) */
+static const char *nvpc_claim_name(const struct nvpc_mode_ops *mode)
+{
+	return mode ? mode->name : "record";
+}
+
 /**
  * nvpc_domain_claim() - claim a domain for an event's mode
  * @eng: the GPU's engine
@@ -742,22 +704,32 @@ static void nvpc_poll_kick(struct nvpc_engine *eng)
  * @claim: NVPC_CLAIM_*
  *
  * A domain runs one mode at a time: counting events share it, as do the
- * inputs of one window program; a record event has it alone. The mode's
- * ops (&nvpc_engine.modes) run the domain from the next commit on.
+ * inputs of one window program; a record event has it alone (no mode:
+ * record.c runs it and keeps its session in &nvpc_domain.priv). The
+ * mode's ops (&nvpc_engine.modes) run the domain from the next commit on,
+ * and its state (&nvpc_domain.priv) is made here for the first claim.
  * nvpc_domain_unclaim() gives the claim back.
  *
- * Context: any; takes &nvpc_engine.lock.
+ * Context: process context (event_init); takes &nvpc_engine.lock.
  * Return: 0, -EBUSY if the domain is claimed for another mode (or
- * records), or still runs another, or -EIO for a counting claim on a
- * domain a record VM fault wedged.
+ * records), or still runs another, -EIO for a counting claim on a
+ * domain a record VM fault wedged, or -ENOMEM.
  */
 int nvpc_domain_claim(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		      enum nvpc_claim claim)
 {
-	const struct nvpc_mode_ops *mode = eng->modes[claim], *held;
+	const struct nvpc_mode_ops *mode, *held;
+	void *priv = NULL, *old = NULL;
 	unsigned long flags;
 	bool busy, wedged;
 
+	mode = claim < NVPC_NR_MODES ? eng->modes[claim] : NULL;
+	/* the mode's state, in case this is the first claim */
+	if (mode && mode->setup) {
+		priv = mode->setup(eng);
+		if (!priv)
+			return -ENOMEM;
+	}
 	nvpc_lock(eng, flags);
 	/*
 	 * A record VM fault wedges the domain until PCOUNTER is reset
@@ -776,22 +748,33 @@ int nvpc_domain_claim(struct nvpc_engine *eng, struct nvpc_domain *dom,
 	}
 	held = dom->nr_claims ? dom->mode : dom->run;
 	busy = !wedged &&
-	       ((dom->nr_claims && (held != mode || mode->alone)) ||
+	       ((dom->nr_claims && (held != mode || !mode)) ||
 		(dom->run && dom->run != mode));
 	if (!busy && !wedged) {
+		/* a state another mode left (its domain ran on) goes */
+		if (!dom->nr_claims && dom->mode != mode) {
+			old = dom->mode && dom->mode->setup ? dom->priv : NULL;
+			dom->priv = NULL;
+		}
+		if (priv && !dom->priv) {
+			dom->priv = priv;
+			priv = NULL;
+		}
 		dom->mode = mode;
 		dom->nr_claims++;
 	}
 	nvpc_unlock(eng, flags);
+	kfree(priv);
+	kfree(old);
 	if (wedged) {
 		nvpc_dbg(eng, "domain %s is wedged by a record VM fault until PCOUNTER is reset (record_state faulted): no %s event on it\n",
-			 dom->hw->name, mode->name);
+			 dom->hw->name, nvpc_claim_name(mode));
 		return -EIO;
 	}
 	if (!busy)
 		return 0;
 	nvpc_dbg(eng, "domain %s is claimed for %s: no %s event on it\n",
-		 dom->hw->name, held->name, mode->name);
+		 dom->hw->name, nvpc_claim_name(held), nvpc_claim_name(mode));
 	return -EBUSY;
 }
 
@@ -799,15 +782,26 @@ int nvpc_domain_claim(struct nvpc_engine *eng, struct nvpc_domain *dom,
  * nvpc_domain_unclaim() - give back one nvpc_domain_claim()
  * @eng: the GPU's engine
  * @dom: the domain
+ *
+ * The last claim frees the mode's state, unless the domain still runs
+ * (then the next claim or nvpc_engine_fini() does).
+ *
+ * Context: process context; takes &nvpc_engine.lock.
  */
 void nvpc_domain_unclaim(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
 	unsigned long flags;
+	void *priv = NULL;
 
 	nvpc_lock(eng, flags);
 	if (dom->nr_claims)
 		dom->nr_claims--;
+	if (!dom->nr_claims && !dom->run && dom->mode && dom->mode->setup) {
+		priv = dom->priv;
+		dom->priv = NULL;
+	}
 	nvpc_unlock(eng, flags);
+	kfree(priv);
 }
 
 /**
@@ -818,12 +812,12 @@ void nvpc_domain_unclaim(struct nvpc_engine *eng, struct nvpc_domain *dom)
  *
  * Adds and dels inside a transaction only update the slot tables; closing
  * the outermost one programs the hardware once.
+ *
+ * Return: true when this closed the outermost transaction.
  */
-void nvpc_engine_txn(struct nvpc_engine *eng, bool open)
+bool nvpc_engine_txn(struct nvpc_engine *eng, bool open)
 {
 	unsigned long flags;
-
-	unsigned int m;
 
 	nvpc_lock(eng, flags);
 	if (open)
@@ -832,11 +826,9 @@ void nvpc_engine_txn(struct nvpc_engine *eng, bool open)
 		nvpc_commit(eng);
 	nvpc_unlock(eng, flags);
 	if (open || eng->txn)
-		return;
+		return false;
 	nvpc_poll_kick(eng);
-	for (m = 0; m < NVPC_NR_CLAIMS; m++)
-		if (eng->modes[m]->txn_end)
-			eng->modes[m]->txn_end(eng);
+	return true;
 }
 
 /*
@@ -871,23 +863,6 @@ static void nvpc_event_place(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		dom->dirty_mode = true;
 }
 
-/*
- * Back before the commit that was to fold its last counts. Where it
- * counted before (@kept) nothing is lost; elsewhere they are folded now,
- * with a swap of its own, from @old_idx.
- */
-static void nvpc_event_unleave(struct nvpc_engine *eng,
-			       struct perf_event *event, int old_idx,
-			       bool kept)
-{
-	list_del_init(&event->active_entry);
-	event->hw.flags &= ~NVPC_HW_LEAVING;
-	if (!kept) {
-		nvpc_engine_sample(eng, event->pmu_private);
-		nvpc_event_fold(event, old_idx);
-	}
-}
-
 /**
  * nvpc_engine_add() - start counting an event
  * @eng: the GPU's engine
@@ -914,15 +889,13 @@ int nvpc_engine_add(struct nvpc_engine *eng, struct perf_event *event)
 		 * Deleted earlier in this transaction (perf's ctx_resched()
 		 * dels and adds every event of the context when one opens)
 		 * while the GPU was there: the commit would fold its last
-		 * counts from hw.idx, which is overwritten below. Fold them
-		 * now, without a sample: nothing reads the hardware once the
-		 * GPU is gone, so the sums already hold all it counted.
+		 * counts from hw.idx, which is overwritten below. Its mode
+		 * folds them now, without a sample: nothing reads the
+		 * hardware once the GPU is gone, so the sums already hold all
+		 * it counted.
 		 */
-		if (event->hw.flags & NVPC_HW_LEAVING) {
-			list_del_init(&event->active_entry);
-			event->hw.flags &= ~NVPC_HW_LEAVING;
-			nvpc_event_fold(event, event->hw.idx);
-		}
+		if (event->hw.flags & NVPC_HW_LEAVING)
+			dom->mode->back(eng, event, event->hw.idx, false);
 		/*
 		 * The GPU went away: the event stays in perf's schedule
 		 * (a pinned one would otherwise go to its error state and
@@ -951,7 +924,7 @@ int nvpc_engine_add(struct nvpc_engine *eng, struct perf_event *event)
 	 */
 	kept = kept && dom->run && nvpc_slots_programmed(dom, claimed);
 	if (event->hw.flags & NVPC_HW_LEAVING)
-		nvpc_event_unleave(eng, event, old_idx, kept);
+		dom->mode->back(eng, event, old_idx, kept);
 	if (!kept) {
 		event->hw.flags |= NVPC_HW_FRESH;
 		list_add_tail(&event->active_entry, &eng->fresh);
@@ -963,27 +936,6 @@ int nvpc_engine_add(struct nvpc_engine *eng, struct perf_event *event)
 	if (!eng->txn)
 		nvpc_poll_kick(eng);
 	return 0;
-}
-
-/**
- * nvpc_event_leave() - an event leaves a quad mode domain
- * @eng: the GPU's engine (lock held)
- * @event: the event, committed
- * @fold: its last counts are its own
- *
- * The commit's swap ends its period, the same swap that starts the events
- * added in this transaction; the commit folds its last counts.
- */
-void nvpc_event_leave(struct nvpc_engine *eng, struct perf_event *event,
-		      bool fold)
-{
-	struct nvpc_domain *dom = event->pmu_private;
-
-	if (!fold)
-		return;
-	event->hw.flags |= NVPC_HW_LEAVING;
-	list_add_tail(&event->active_entry, &eng->leaving);
-	dom->leaving |= BIT(event->hw.idx);
 }
 
 /**

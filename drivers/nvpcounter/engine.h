@@ -25,9 +25,10 @@ struct nvpc_slots;
 /* event->hw.flags: added, not yet committed to the hardware */
 #define NVPC_HW_FRESH		BIT(0)
 /*
- * event->hw.flags: deleted, its last counts are folded in at the commit
- * (quad mode: the commit's one swap ends the period of every event leaving
- * and starts the one of every event arriving)
+ * event->hw.flags: deleted, its mode's del left its last counts to the
+ * commit (quad mode: the commit's one swap ends the period of every event
+ * leaving and starts the one of every event arriving); an add before the
+ * commit gives it back to the mode (&nvpc_mode_ops.back)
  */
 #define NVPC_HW_LEAVING		BIT(1)
 /* event->hw.flags: one unit of a unit sum (struct nvpc_unit, units.c) */
@@ -77,15 +78,12 @@ struct nvpc_domain_stats {
 	u64 window_cuts;
 };
 
-struct nvpc_live;
-struct nvpc_window;
-struct nvpc_record;
-
 /**
  * struct nvpc_domain - one counter domain as the engine runs it
  * @hw: its hardware part: identity, register addresses and shadows (in
  *	&nvpc_hw.domains)
- * @mode: the mode the domain is claimed for (its events' mode)
+ * @mode: the mode the domain is claimed for (its events' mode); NULL for a
+ *	record event's claim
  * @run: the mode the hardware runs, NULL while the domain is stopped
  * @nr_claims: events holding the claim on @mode
  * @slots: the domain's live slot table (in &nvpc_engine.slots)
@@ -93,10 +91,6 @@ struct nvpc_record;
  * @dirty: slots whose registers wait for the transaction's commit
  * @dirty_mode: the domain's counter mode or running state waits for the
  *	commit
- * @leaving: counters (BIT(hw.idx)) of events deleted since the last
- *	commit, read at the commit
- * @swapped: a sample or the commit ended the domain's period and the
- *	engine's collect has not read it yet (&nvpc_mode_ops.poll)
  * @acc: 64-bit accumulated counts of the four slots and CTR_CYCLES
  * @sample_ns: when the domain was last sampled
  * @sampled_txn: the number of the commit closing the transaction in which
@@ -114,10 +108,10 @@ struct nvpc_record;
  * @period_hz: the clock measured over the last sample period
  * @clock_win_ns: start of the current clock measurement window (0: none)
  * @clock_win_cycles: cycles counted in it
- * @live: live.c's state (NV10:NV30)
- * @win: window.c's state (where the generation has single event mode
- *	events)
- * @rec: the domain's record event's session (record.c), NULL if none
+ * @priv: the state of the mode the domain is claimed for, private to the
+ *	mode's file: made by its &nvpc_mode_ops.setup at the first claim,
+ *	freed at the last unclaim; a record event's session (record.c)
+ *	while one has the domain
  * @rec_state: NVPC_REC_* (sysfs record_state)
  * @stats: the counts sysfs shows
  */
@@ -132,8 +126,6 @@ struct nvpc_domain {
 	unsigned int nr_cycles;
 	u8 dirty;
 	bool dirty_mode;
-	u8 leaving;
-	bool swapped;
 
 	u64 acc[NVPC_NR_CTRS];
 	u64 sample_ns;
@@ -146,9 +138,7 @@ struct nvpc_domain {
 	u64 clock_win_ns;
 	u64 clock_win_cycles;
 
-	struct nvpc_live *live;
-	struct nvpc_window *win;
-	struct nvpc_record *rec;
+	void *priv;
 
 	u8 rec_state;
 	struct nvpc_domain_stats stats;
@@ -157,26 +147,31 @@ struct nvpc_domain {
 /**
  * struct nvpc_mode_ops - what the hardware does with a domain (CTRL.MODE)
  * @name: for the log
- * @setup: allocate the mode's state of a domain (engine init; may sleep)
- * @teardown: free it
+ * @setup: allocate the mode's state of a domain (&nvpc_domain.priv) with
+ *	kmalloc() for its first claim, NULL without memory; the last unclaim
+ *	kfree()s it (process context, lock not held)
  * @start: program a stopped domain for its events and start it
  * @update: reprogram a running domain whose slots @dirty changed
  * @stop: stop a running domain (its last period already read)
  * @sample: fold what the domain counted since its last sample, or end its
- *	period (@swapped) for @poll to read
- * @poll: read a period @sample or @commit_begin ended; true while it has
- *	not landed
+ *	period for @collect to read
+ * @collect: read the periods @sample or @commit_begin ended in the domains
+ *	[first, end) (&nvpc_engine.domains indices), after every sample of
+ *	them and at the commit
  * @commit_begin: once per commit, before any register write (@dirty: some
  *	domain's registers change)
+ * @commit_end: once per commit, after every domain was committed and
+ *	collected
  * @fresh: a commit's new event on the domain: make its period start in
  *	this commit
  * @del: an event leaves the running domain (@fold: its last counts are
- *	its own)
+ *	its own); the mode may leave them to the commit (NVPC_HW_LEAVING)
+ * @back: an event whose del left its counts to the commit is added back
+ *	before it (@kept: on counter @old_idx, programmed as before)
  * @set_ctr_mode: write a changed counter mode (B4/B6) to CTRL
  * @ctrl_before: a write of the shared CTRL (NV10:NV40) for another domain
  *	is about to abort the domain's process
  * @ctrl_after: it did
- * @txn_end: after the outermost perf transaction closed (lock not held)
  * @width: the bits of the counters a sample must catch half full
  * @check: validate the config of an event of the mode's own kind (a
  *	single event mode input): 0, or -EINVAL/-EOPNOTSUPP with a dev_dbg
@@ -185,57 +180,59 @@ struct nvpc_domain {
  *	one, or group validation's copy): its counter and @claimed, or
  *	-ENOSPC
  * @regs: set the _SRC/_OP shadows of such an event, placed (hw.idx)
- * @alone: one event has the domain (EBUSY for a second)
  *
  * The engine calls every function with &nvpc_engine.lock held except
- * @setup, @teardown, @txn_end and @check (event_init); @alloc and @regs
+ * @setup and @check (event_init); @alloc and @regs
  * also run on group validation's copies. Any may be NULL where the mode
  * has nothing to do.
  */
 struct nvpc_mode_ops {
 	const char *name;
-	int (*setup)(struct nvpc_engine *eng, struct nvpc_domain *dom);
-	void (*teardown)(struct nvpc_domain *dom);
+	void *(*setup)(struct nvpc_engine *eng);
 	void (*start)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*update)(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		       unsigned long dirty);
 	void (*stop)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*sample)(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		       u64 now);
-	bool (*poll)(struct nvpc_engine *eng, struct nvpc_domain *dom, u64 now);
+	void (*collect)(struct nvpc_engine *eng, unsigned int first,
+			unsigned int end, u64 now);
 	void (*commit_begin)(struct nvpc_engine *eng, bool dirty);
+	void (*commit_end)(struct nvpc_engine *eng);
 	void (*fresh)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*del)(struct nvpc_engine *eng, struct perf_event *event,
 		    bool fold);
+	void (*back)(struct nvpc_engine *eng, struct perf_event *event,
+		     int old_idx, bool kept);
 	void (*set_ctr_mode)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*ctrl_before)(struct nvpc_engine *eng, struct nvpc_domain *dom);
 	void (*ctrl_after)(struct nvpc_engine *eng, struct nvpc_domain *dom);
-	void (*txn_end)(struct nvpc_engine *eng);
 	unsigned int (*width)(struct nvpc_engine *eng);
 	int (*check)(struct nvpc_engine *eng, struct nvpc_domain *dom,
 		     struct perf_event *event);
 	int (*alloc)(struct nvpc_slots *t, struct perf_event *event,
 		     unsigned long *claimed);
 	void (*regs)(struct nvpc_domain *dom, struct perf_event *event);
-	bool alone;
 };
 
 extern const struct nvpc_mode_ops nvpc_mode_quad;
 extern const struct nvpc_mode_ops nvpc_mode_live;
 extern const struct nvpc_mode_ops nvpc_mode_window;
-extern const struct nvpc_mode_ops nvpc_mode_record;
 
 /*
  * What a domain's events use it for, one at a time (CTRL.MODE): counting
  * (quad mode; NV10:NV30's endless program), single event mode windows, or
- * record mode, which an event has alone. &nvpc_engine.modes maps each to
- * the GPU's mode ops.
+ * record mode. &nvpc_engine.modes maps each claim below NVPC_NR_MODES to
+ * the GPU's mode ops, which the engine runs the domain with. A record
+ * event's claim has no mode: the event has the domain alone and runs it
+ * itself (record.c, through perf's callbacks, not the engine's commit).
  */
 enum nvpc_claim {
 	NVPC_CLAIM_COUNT,
 	NVPC_CLAIM_WINDOW,
-	NVPC_CLAIM_RECORD,
-	NVPC_NR_CLAIMS,
+	NVPC_NR_MODES,
+	/* no mode: the record event has the domain alone and runs it */
+	NVPC_CLAIM_RECORD = NVPC_NR_MODES,
 };
 
 /**
@@ -252,9 +249,9 @@ enum nvpc_claim {
  *	access not landed, at most 8 landed. A sample swaps one domain, or
  *	every domain of a global_swap generation (NV30:G84, at most 5) with
  *	one pulse, polls each swapped domain once and its stragglers
- *	NVPC_SWAP_POLLS more times in all; each domain lands once: n domains
- *	at most 1 + 8 * n + NVPC_SWAP_POLLS accesses, 17 for one domain, 49
- *	for NV40's five. A commit programs the domains a perf transaction
+ *	NVPC_SWAP_POLLS (quad.c) more times in all; each domain lands once:
+ *	n domains at most 1 + 8 * n + NVPC_SWAP_POLLS accesses, 17 for one
+ *	domain, 49 for NV40's five. A commit programs the domains a perf transaction
  *	changed (at most 12 writes each), swaps them and collects them the
  *	same way, then samples the domains of its new events once each. The
  *	poll takes it once per domain per tick (once per tick in all for a
@@ -268,7 +265,8 @@ enum nvpc_claim {
  *	@gone is clear
  * @domains: every domain of the GPU (in the order of &nvpc_hw.domains)
  * @slots: the live slot tables, one per domain
- * @modes: the mode ops of each NVPC_CLAIM_* on this GPU
+ * @modes: the mode ops of each NVPC_CLAIM_* below NVPC_NR_MODES on this
+ *	GPU
  * @ctrl_seq: &nvpc_hw.ctrl_writes at the outermost
  *	nvpc_shared_ctrl_begin()
  * @ctrl_nest: depth of nvpc_shared_ctrl_begin() without its end
@@ -278,8 +276,6 @@ enum nvpc_claim {
  *	@nr_active less these is the perf events counting
  * @txn: depth of open perf transactions (pmu_disable without pmu_enable)
  * @fresh: events added since the last commit (linked by active_entry)
- * @leaving: events deleted since the last commit whose last counts the
- *	commit folds in (quad mode; linked by active_entry)
  * @txn_seq: commits so far; an event deleted inside a transaction is
  *	tagged (hw.last_tag) with the number of the commit that closes it
  * @snap: set by the perf glue during a read that is part of a group read
@@ -301,14 +297,13 @@ struct nvpc_engine {
 	struct mutex active_lock;	/* see @active_lock above */
 	struct nvpc_domain *domains;
 	struct nvpc_slots *slots;
-	const struct nvpc_mode_ops *modes[NVPC_NR_CLAIMS];
+	const struct nvpc_mode_ops *modes[NVPC_NR_MODES];
 	u64 ctrl_seq;
 	unsigned int ctrl_nest;
 	unsigned int nr_active;
 	unsigned int nr_unit_extra;
 	unsigned int txn;
 	struct list_head fresh;
-	struct list_head leaving;
 	u64 txn_seq;
 	u64 snap;
 	struct delayed_work poll_work;
@@ -445,7 +440,8 @@ void nvpc_engine_del(struct nvpc_engine *eng, struct perf_event *event,
 		     bool fold);
 void nvpc_engine_update(struct nvpc_engine *eng, struct perf_event *event,
 			bool fold);
-void nvpc_engine_txn(struct nvpc_engine *eng, bool open);
+bool nvpc_engine_txn(struct nvpc_engine *eng, bool open);
+int nvpc_event_domain(struct nvpc_engine *eng, struct perf_event *event);
 
 /* for the modes */
 void nvpc_engine_sample(struct nvpc_engine *eng, struct nvpc_domain *dom);
@@ -455,8 +451,7 @@ void nvpc_domain_program(struct nvpc_engine *eng, struct nvpc_domain *dom);
 unsigned long nvpc_event_program(struct nvpc_engine *eng,
 				 struct nvpc_domain *dom, unsigned long claims);
 void nvpc_domain_set_ctr_mode(struct nvpc_engine *eng, struct nvpc_domain *dom);
-void nvpc_event_leave(struct nvpc_engine *eng, struct perf_event *event,
-		      bool fold);
+void nvpc_event_fold(struct perf_event *event, int idx);
 void nvpc_event_sample_out(struct nvpc_engine *eng, struct perf_event *event,
 			   bool fold);
 void nvpc_shared_ctrl_begin(struct nvpc_engine *eng, struct nvpc_domain *self);
@@ -474,15 +469,20 @@ void nvpc_units_del(struct nvpc_engine *eng, struct perf_event *event,
 void nvpc_units_update(struct nvpc_engine *eng, struct perf_event *event,
 		       bool fold);
 
-int nvpc_record_init(struct nvpc_engine *eng, struct nvpc_domain *dom,
-		     struct perf_event *event);
+int nvpc_record_init(struct nvpc_engine *eng, struct perf_event *event);
 void nvpc_record_destroy(struct nvpc_engine *eng, struct perf_event *event);
+int nvpc_record_add(struct nvpc_engine *eng, struct perf_event *event,
+		    int ef);
+void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event,
+		     int ef);
+void nvpc_record_start(struct nvpc_engine *eng, struct perf_event *event,
+		       int ef);
+void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event,
+		      int ef);
+void nvpc_record_txn_end(struct nvpc_engine *eng);
 void *nvpc_record_setup_aux(struct nvpc_engine *eng, struct perf_event *event,
 			    void **pages, int nr_pages, bool overwrite);
 void nvpc_record_free_aux(void *priv);
-void nvpc_record_start(struct nvpc_engine *eng, struct perf_event *event);
-void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event);
-void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event);
 void nvpc_record_detach(struct nvpc_engine *eng);
 void nvpc_record_release(struct nvpc_engine *eng);
 enum hrtimer_restart nvpc_record_tick(struct hrtimer *t);

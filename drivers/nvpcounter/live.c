@@ -22,22 +22,17 @@ struct nvpc_live {
 	u64 last[NVPC_NR_CTRS];
 };
 
-static int nvpc_live_setup(struct nvpc_engine *eng, struct nvpc_domain *dom)
+static void *nvpc_live_setup(struct nvpc_engine *eng)
 {
-	dom->live = kzalloc(sizeof(*dom->live), GFP_KERNEL);
-	return dom->live ? 0 : -ENOMEM;
-}
-
-static void nvpc_live_teardown(struct nvpc_domain *dom)
-{
-	kfree(dom->live);
-	dom->live = NULL;
+	return kzalloc(sizeof(struct nvpc_live), GFP_KERNEL);
 }
 
 /* the program restarted: its live counters start over */
 static void nvpc_live_restarted(struct nvpc_domain *dom)
 {
-	memset(dom->live->last, 0, sizeof(dom->live->last));
+	struct nvpc_live *live = dom->priv;
+
+	memset(live->last, 0, sizeof(live->last));
 }
 
 /* Fold the growth of the live counters since the last sample. */
@@ -46,7 +41,8 @@ static void nvpc_live_sample(struct nvpc_engine *eng, struct nvpc_domain *dom,
 {
 	u64 mask = BIT_ULL(eng->hw.gen->live_bits) - 1, ctr[NVPC_NR_CTRS];
 	unsigned long used = nvpc_domain_used(dom);
-	u64 *last = dom->live->last, grow;
+	struct nvpc_live *live = dom->priv;
+	u64 *last = live->last, grow;
 	unsigned int i;
 
 	/* a restart that has not landed yet: nothing of it to fold */
@@ -105,7 +101,6 @@ static unsigned int nvpc_live_width(struct nvpc_engine *eng)
 const struct nvpc_mode_ops nvpc_mode_live = {
 	.name = "live",
 	.setup = nvpc_live_setup,
-	.teardown = nvpc_live_teardown,
 	.start = nvpc_live_start,
 	.update = nvpc_live_update,
 	.stop = nvpc_live_stop,

@@ -147,6 +147,7 @@ static const struct attribute_group nvpc_common_group = {
  * @del: pmu::del
  * @start: pmu::start
  * @stop: pmu::stop
+ * @txn_end: after the outermost perf transaction closed (pmu_enable)
  * @engine_add: a counting kind's add in the engine (-ENOSPC: perf
  *	multiplexes)
  * @engine_del: a counting kind's del (@fold: its last counts are its own)
@@ -156,20 +157,23 @@ static const struct attribute_group nvpc_common_group = {
  *
  * Three kinds: counting (one domain's slot: quad, NV10:NV30's live
  * program or a window input, as its domain's mode has it), unit sum (one
- * slot on each GPC or partition, units.c) and record (record.c).
+ * slot on each GPC or partition, units.c) and record (record.c: the
+ * event claims its domain alone and runs it through these callbacks).
  */
 struct nvpc_event_kind {
-	int (*init)(struct nvpc_core *core, struct perf_event *event);
+	int (*init)(struct nvpc_engine *eng, struct perf_event *event);
 	void (*release)(struct nvpc_engine *eng, struct perf_event *event);
 	int (*fit)(struct nvpc_engine *eng, struct nvpc_slots *fake,
 		   struct perf_event *event);
-	int (*add)(struct nvpc_core *core, struct perf_event *event,
+	int (*add)(struct nvpc_engine *eng, struct perf_event *event,
 		   int flags);
-	void (*del)(struct nvpc_core *core, struct perf_event *event,
+	void (*del)(struct nvpc_engine *eng, struct perf_event *event,
 		    int flags);
-	void (*start)(struct nvpc_core *core, struct perf_event *event);
-	void (*stop)(struct nvpc_core *core, struct perf_event *event,
+	void (*start)(struct nvpc_engine *eng, struct perf_event *event,
+		      int flags);
+	void (*stop)(struct nvpc_engine *eng, struct perf_event *event,
 		     int flags);
+	void (*txn_end)(struct nvpc_engine *eng);
 	int (*engine_add)(struct nvpc_engine *eng, struct perf_event *event);
 	void (*engine_del)(struct nvpc_engine *eng, struct perf_event *event,
 			   bool fold);
@@ -179,6 +183,12 @@ struct nvpc_event_kind {
 
 static const struct nvpc_event_kind nvpc_kind_count, nvpc_kind_unit_sum,
 	nvpc_kind_record;
+
+/* the GPU of an engine */
+static struct nvpc_core *nvpc_core_of(struct nvpc_engine *eng)
+{
+	return container_of(eng, struct nvpc_core, eng);
+}
 
 /* the one place an event's kind is told from its attr */
 static const struct nvpc_event_kind *nvpc_kind(struct perf_event *event)
@@ -307,31 +317,15 @@ static void nvpc_event_destroy(struct perf_event *event)
 	nvpc_core_close(core);
 }
 
-/* the domain config1 names, as the event's pmu_private */
-static int nvpc_event_domain(struct nvpc_core *core, struct perf_event *event)
-{
-	struct nvpc_engine *eng = &core->eng;
-	struct nvpc_domain *dom = nvpc_domain_find(eng, event->attr.config1);
-
-	if (!dom) {
-		nvpc_dbg(eng, "config1 0x%llx: no such domain\n",
-			 event->attr.config1);
-		return -EINVAL;
-	}
-	event->pmu_private = dom;
-	return 0;
-}
-
 /* A counting event: its config, its group, its domain claimed. */
-static int nvpc_count_init(struct nvpc_core *core, struct perf_event *event)
+static int nvpc_count_init(struct nvpc_engine *eng, struct perf_event *event)
 {
-	struct nvpc_engine *eng = &core->eng;
-	int ret = nvpc_event_domain(core, event);
+	int ret = nvpc_event_domain(eng, event);
 
 	if (!ret)
 		ret = nvpc_engine_check(eng, event->pmu_private, event);
 	if (!ret)
-		ret = nvpc_validate_group(core, event);
+		ret = nvpc_validate_group(nvpc_core_of(eng), event);
 	if (!ret)
 		ret = nvpc_domain_claim(eng, event->pmu_private,
 					nvpc_is_window(event) ?
@@ -355,29 +349,19 @@ static int nvpc_count_fit(struct nvpc_engine *eng, struct nvpc_slots *fake,
 }
 
 /* A unit sum: its units, the group with them, their domains claimed. */
-static int nvpc_unit_sum_init(struct nvpc_core *core,
+static int nvpc_unit_sum_init(struct nvpc_engine *eng,
 			      struct perf_event *event)
 {
-	struct nvpc_engine *eng = &core->eng;
 	int ret;
 
 	ret = nvpc_units_init(eng, event);
 	if (!ret)
-		ret = nvpc_validate_group(core, event);
+		ret = nvpc_validate_group(nvpc_core_of(eng), event);
 	if (!ret)
 		ret = nvpc_units_claim(eng, event);
 	if (ret)
 		nvpc_units_destroy(eng, event);
 	return ret;
-}
-
-static int nvpc_record_event_init(struct nvpc_core *core,
-				  struct perf_event *event)
-{
-	struct nvpc_engine *eng = &core->eng;
-	int ret = nvpc_event_domain(core, event);
-
-	return ret ? ret : nvpc_record_init(eng, event->pmu_private, event);
 }
 
 static int nvpc_event_init(struct perf_event *event)
@@ -417,7 +401,7 @@ static int nvpc_event_init(struct perf_event *event)
 	}
 	ret = nvpc_units_check(eng, event);
 	if (!ret)
-		ret = nvpc_kind(event)->init(core, event);
+		ret = nvpc_kind(event)->init(eng, event);
 	/*
 	 * a GPU removed while the event was being set up answers with the
 	 * documented ENODEV, whatever refusal its going led to
@@ -440,25 +424,27 @@ static int nvpc_event_init(struct perf_event *event)
 }
 
 /* counting kinds: counts while stopped are not the event's */
-static void nvpc_count_start(struct nvpc_core *core, struct perf_event *event)
+static void nvpc_count_start(struct nvpc_engine *eng, struct perf_event *event,
+			     int flags)
 {
-	nvpc_kind(event)->update(&core->eng, event, false);
+	nvpc_kind(event)->update(eng, event, false);
 	event->hw.state = 0;
 }
 
-static void nvpc_count_stop(struct nvpc_core *core, struct perf_event *event,
+static void nvpc_count_stop(struct nvpc_engine *eng, struct perf_event *event,
 			    int flags)
 {
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	if (flags & PERF_EF_UPDATE)
-		nvpc_kind(event)->update(&core->eng, event, true);
+		nvpc_kind(event)->update(eng, event, true);
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
-static int nvpc_count_add(struct nvpc_core *core, struct perf_event *event,
+static int nvpc_count_add(struct nvpc_engine *eng, struct perf_event *event,
 			  int flags)
 {
+	struct nvpc_core *core = nvpc_core_of(eng);
 	int ret;
 
 	/*
@@ -470,12 +456,12 @@ static int nvpc_count_add(struct nvpc_core *core, struct perf_event *event,
 	ret = nvpc_group_check_samplers(core, event);
 #ifdef CONFIG_CGROUP_PERF
 	if (!ret && event->cgrp) {
-		nvpc_dbg(&core->eng, "GPU counters are system-wide: no cgroup events\n");
+		nvpc_dbg(eng, "GPU counters are system-wide: no cgroup events\n");
 		ret = -EINVAL;
 	}
 #endif
 	if (!ret)
-		ret = nvpc_kind(event)->engine_add(&core->eng, event);
+		ret = nvpc_kind(event)->engine_add(eng, event);
 	if (ret)
 		return ret;
 	event->hw.state = flags & PERF_EF_START ? 0 :
@@ -483,40 +469,12 @@ static int nvpc_count_add(struct nvpc_core *core, struct perf_event *event,
 	return 0;
 }
 
-static void nvpc_count_del(struct nvpc_core *core, struct perf_event *event,
+static void nvpc_count_del(struct nvpc_engine *eng, struct perf_event *event,
 			   int flags)
 {
-	nvpc_kind(event)->engine_del(&core->eng, event,
+	nvpc_kind(event)->engine_del(eng, event,
 				     !(event->hw.state & PERF_HES_STOPPED));
 	event->hw.state |= PERF_HES_STOPPED;
-}
-
-/* a record event: the domain is the event's since event_init */
-static int nvpc_record_add(struct nvpc_core *core, struct perf_event *event,
-			   int flags)
-{
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START)
-		nvpc_record_start(&core->eng, event);
-	return 0;
-}
-
-static void nvpc_record_del_cb(struct nvpc_core *core,
-			       struct perf_event *event, int flags)
-{
-	nvpc_record_del(&core->eng, event);
-}
-
-static void nvpc_record_start_cb(struct nvpc_core *core,
-				 struct perf_event *event)
-{
-	nvpc_record_start(&core->eng, event);
-}
-
-static void nvpc_record_stop_cb(struct nvpc_core *core,
-				struct perf_event *event, int flags)
-{
-	nvpc_record_stop(&core->eng, event);
 }
 
 static void *nvpc_pmu_setup_aux(struct perf_event *event, void **pages,
@@ -553,32 +511,38 @@ static const struct nvpc_event_kind nvpc_kind_unit_sum = {
 };
 
 static const struct nvpc_event_kind nvpc_kind_record = {
-	.init = nvpc_record_event_init,
+	.init = nvpc_record_init,
 	.release = nvpc_record_destroy,
 	.add = nvpc_record_add,
-	.del = nvpc_record_del_cb,
-	.start = nvpc_record_start_cb,
-	.stop = nvpc_record_stop_cb,
+	.del = nvpc_record_del,
+	.start = nvpc_record_start,
+	.stop = nvpc_record_stop,
+	.txn_end = nvpc_record_txn_end,
+};
+
+static const struct nvpc_event_kind *const nvpc_kinds[] = {
+	&nvpc_kind_count, &nvpc_kind_unit_sum, &nvpc_kind_record,
 };
 
 static void nvpc_event_start(struct perf_event *event, int flags)
 {
-	nvpc_kind(event)->start(to_nvpc_core(event->pmu), event);
+	nvpc_kind(event)->start(&to_nvpc_core(event->pmu)->eng, event, flags);
 }
 
 static void nvpc_event_stop(struct perf_event *event, int flags)
 {
-	nvpc_kind(event)->stop(to_nvpc_core(event->pmu), event, flags);
+	nvpc_kind(event)->stop(&to_nvpc_core(event->pmu)->eng, event, flags);
 }
 
 static int nvpc_event_add(struct perf_event *event, int flags)
 {
-	return nvpc_kind(event)->add(to_nvpc_core(event->pmu), event, flags);
+	return nvpc_kind(event)->add(&to_nvpc_core(event->pmu)->eng, event,
+				     flags);
 }
 
 static void nvpc_event_del(struct perf_event *event, int flags)
 {
-	nvpc_kind(event)->del(to_nvpc_core(event->pmu), event, flags);
+	nvpc_kind(event)->del(&to_nvpc_core(event->pmu)->eng, event, flags);
 }
 
 /* perf brackets a rotation's dels and adds: program the hardware once */
@@ -587,9 +551,17 @@ static void nvpc_pmu_disable(struct pmu *pmu)
 	nvpc_engine_txn(&to_nvpc_core(pmu)->eng, true);
 }
 
+/* then what a kind left to the transaction's end (record: parked sessions) */
 static void nvpc_pmu_enable(struct pmu *pmu)
 {
-	nvpc_engine_txn(&to_nvpc_core(pmu)->eng, false);
+	struct nvpc_engine *eng = &to_nvpc_core(pmu)->eng;
+	unsigned int k;
+
+	if (!nvpc_engine_txn(eng, false))
+		return;
+	for (k = 0; k < ARRAY_SIZE(nvpc_kinds); k++)
+		if (nvpc_kinds[k]->txn_end)
+			nvpc_kinds[k]->txn_end(eng);
 }
 
 /*

@@ -9,17 +9,64 @@
  * and shown, never added as if they were counts.
  *
  * A sample swaps the domain (one PGRAPH PM_TRIGGER pulse swaps every
- * domain of a @global_swap generation) and marks it swapped; the engine's
- * collect then polls it (nvpc_quad_poll()) until the swap has landed.
+ * domain of a @global_swap generation) and marks it swapped; the collect
+ * after it (nvpc_quad_collect()) polls it until the swap has landed.
  * The events a commit adds or deletes start and end their period at the
- * commit's one swap per domain.
+ * commit's one swap per domain: a del leaves the event's last counts to
+ * the commit (NVPC_HW_LEAVING), which folds them after that swap.
  */
 
 #include <linux/ktime.h>
+#include <linux/slab.h>
 
 #include <nvpcounter/regs.h>
 
 #include "engine.h"
+
+/*
+ * A swap lands on the domain's next cycle, well within one MMIO read on a
+ * GPU: a sample polls each swapped domain's counters and QUAD_STATE once.
+ * The domains whose swap has not landed yet (stragglers, counted) share
+ * this many more polls per sample, which cover a simulated clock of
+ * 100 kHz; a bound, so that a sample is a bounded number of register
+ * accesses however many domains it swaps.
+ */
+#define NVPC_SWAP_POLLS		8
+
+/**
+ * struct nvpc_quad - a quad mode domain's period bookkeeping
+ * @swapped: a sample or the commit ended the domain's period and
+ *	nvpc_quad_collect() has not read it yet
+ * @leaving: counters (BIT(hw.idx)) of events deleted since the last
+ *	commit, read at the commit
+ * @events: those events (linked by active_entry), folded at the commit
+ */
+struct nvpc_quad {
+	bool swapped;
+	u8 leaving;
+	struct list_head events;
+};
+
+static void *nvpc_quad_setup(struct nvpc_engine *eng)
+{
+	struct nvpc_quad *q = kzalloc(sizeof(*q), GFP_KERNEL);
+
+	if (q)
+		INIT_LIST_HEAD(&q->events);
+	return q;
+}
+
+/* the domain's quad state if it is claimed for quad mode, else NULL */
+static struct nvpc_quad *nvpc_quad_of(struct nvpc_domain *dom)
+{
+	return dom->mode == &nvpc_mode_quad ? dom->priv : NULL;
+}
+
+/* the same for a domain that runs quad mode (its state is there) */
+static struct nvpc_quad *nvpc_quad_running(struct nvpc_domain *dom)
+{
+	return dom->run == &nvpc_mode_quad ? dom->priv : NULL;
+}
 
 /*
  * Poll a swapped domain once: one read of its counters and QUAD_STATE
@@ -29,7 +76,8 @@
 static bool nvpc_quad_poll(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			   u64 now)
 {
-	unsigned long used = nvpc_domain_used(dom);
+	struct nvpc_quad *q = dom->priv;
+	unsigned long used = nvpc_domain_used(dom) | q->leaving;
 	u64 ctr[NVPC_NR_CTRS] = { 0 };
 	u32 state = eng->hw.gen->read(&eng->hw, dom->hw, used, ctr);
 	unsigned int i;
@@ -69,19 +117,77 @@ static bool nvpc_quad_pulsed(struct nvpc_engine *eng)
 {
 	unsigned int i;
 
-	for (i = 0; i < eng->hw.nr_domains; i++)
-		if (eng->domains[i].swapped)
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		struct nvpc_quad *q = nvpc_quad_running(&eng->domains[i]);
+
+		if (q && q->swapped)
 			return true;
+	}
 	return false;
 }
 
-/* End the domain's period: swap it, the engine's collect reads it. */
+/* End the domain's period: swap it, nvpc_quad_collect() reads it. */
 static void nvpc_quad_sample(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			     u64 now)
 {
+	struct nvpc_quad *q = dom->priv;
+
 	if (!eng->hw.gen->global_swap || !nvpc_quad_pulsed(eng))
 		eng->hw.gen->trigger_swap(&eng->hw, dom->hw);
-	dom->swapped = true;
+	q->swapped = true;
+}
+
+/*
+ * Read the periods a sample or commit ended in the domains of [@first,
+ * @end) (&nvpc_mode_ops.collect): each swapped domain is polled once, and
+ * the stragglers (not landed at their first poll, counted) are polled
+ * again in turn, NVPC_SWAP_POLLS polls for all of them together. At most
+ * (end - first) + NVPC_SWAP_POLLS polls, however many straggle; a domain
+ * still waiting after them did not respond: its period is not read.
+ */
+static void nvpc_quad_collect(struct nvpc_engine *eng, unsigned int first,
+			      unsigned int end, u64 now)
+{
+	unsigned int i, polls = NVPC_SWAP_POLLS;
+	bool waiting = false;
+
+	for (i = first; i < end; i++) {
+		struct nvpc_domain *d = &eng->domains[i];
+		struct nvpc_quad *q = nvpc_quad_running(d);
+
+		if (!q || !q->swapped)
+			continue;
+		d->sampled_txn = eng->txn ? eng->txn_seq + 1 : 0;
+		q->swapped = nvpc_quad_poll(eng, d, now);
+		if (q->swapped)
+			d->stats.stragglers++;
+		waiting |= q->swapped;
+	}
+	while (waiting && polls) {
+		waiting = false;
+		for (i = first; i < end && polls; i++) {
+			struct nvpc_domain *d = &eng->domains[i];
+			struct nvpc_quad *q = nvpc_quad_running(d);
+
+			if (!q || !q->swapped)
+				continue;
+			polls--;
+			q->swapped = nvpc_quad_poll(eng, d, now);
+			waiting |= q->swapped;
+		}
+	}
+	for (i = first; i < end; i++) {
+		struct nvpc_domain *d = &eng->domains[i];
+		struct nvpc_quad *q = nvpc_quad_running(d);
+
+		if (!q || !q->swapped)
+			continue;
+		q->swapped = false;
+		d->stats.not_responding++;
+		dev_warn_ratelimited(eng->hw.dev,
+				     "%s: domain %s: swap did not land within the sample's polls, no counts read\n",
+				     eng->hw.name, d->hw->name);
+	}
 }
 
 /*
@@ -100,38 +206,104 @@ static void nvpc_quad_commit_begin(struct nvpc_engine *eng, bool dirty)
 
 	if (READ_ONCE(eng->gone))
 		return;
+	/* (every domain's @swapped is clear: each sample collected its own) */
 	list_for_each_entry(event, &eng->fresh, active_entry) {
-		struct nvpc_domain *dom = event->pmu_private;
+		struct nvpc_quad *q = nvpc_quad_running(event->pmu_private);
 
-		dom->swapped = dom->run == &nvpc_mode_quad;
+		if (q)
+			q->swapped = true;
 	}
 	for (i = 0; i < eng->hw.nr_domains; i++) {
-		struct nvpc_domain *d = &eng->domains[i];
+		struct nvpc_quad *q = nvpc_quad_running(&eng->domains[i]);
 
-		d->swapped |= d->run && d->leaving;
-		any |= d->swapped;
+		if (!q)
+			continue;
+		q->swapped |= !!q->leaving;
+		any |= q->swapped;
 	}
 	if (!any)
 		return;
 	for (i = 0; i < eng->hw.nr_domains; i++) {
 		struct nvpc_domain *d = &eng->domains[i];
+		struct nvpc_quad *q = nvpc_quad_running(d);
 
 		if (!gen->global_swap) {
-			if (d->swapped)
+			if (q && q->swapped)
 				gen->trigger_swap(&eng->hw, d->hw);
 			continue;
 		}
 		/* one pulse swaps every running quad-mode domain */
-		d->swapped = d->run == &nvpc_mode_quad;
+		if (q)
+			q->swapped = true;
 		if (d->run && any) {
 			gen->trigger_swap(&eng->hw, d->hw);
 			any = false;
 		}
 	}
 	/* the period of the events added starts at this swap */
-	for (i = 0; i < eng->hw.nr_domains; i++)
-		if (eng->domains[i].swapped)
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		struct nvpc_quad *q = nvpc_quad_running(&eng->domains[i]);
+
+		if (q && q->swapped)
 			eng->domains[i].commit_seq = eng->txn_seq + 1;
+	}
+}
+
+/*
+ * Last step of a commit, its swaps collected: fold the last counts of the
+ * events that left, up to the swap that ended their period.
+ */
+static void nvpc_quad_commit_end(struct nvpc_engine *eng)
+{
+	struct perf_event *event, *tmp;
+	unsigned int i;
+
+	for (i = 0; i < eng->hw.nr_domains; i++) {
+		struct nvpc_quad *q = nvpc_quad_of(&eng->domains[i]);
+
+		if (!q)
+			continue;
+		list_for_each_entry_safe(event, tmp, &q->events, active_entry) {
+			nvpc_event_fold(event, event->hw.idx);
+			event->hw.flags &= ~NVPC_HW_LEAVING;
+			list_del_init(&event->active_entry);
+		}
+		q->leaving = 0;
+	}
+}
+
+/*
+ * An event leaves a running domain (&nvpc_mode_ops.del): the commit's
+ * swap ends its period, the same swap that starts the events added in
+ * this transaction; the commit folds its last counts.
+ */
+static void nvpc_quad_leave(struct nvpc_engine *eng, struct perf_event *event,
+			    bool fold)
+{
+	struct nvpc_domain *dom = event->pmu_private;
+	struct nvpc_quad *q = dom->priv;
+
+	if (!fold)
+		return;
+	event->hw.flags |= NVPC_HW_LEAVING;
+	list_add_tail(&event->active_entry, &q->events);
+	q->leaving |= BIT(event->hw.idx);
+}
+
+/*
+ * Back before the commit that was to fold its last counts
+ * (&nvpc_mode_ops.back). Where it counted before (@kept) nothing is lost;
+ * elsewhere they are folded now, with a swap of its own, from @old_idx.
+ */
+static void nvpc_quad_back(struct nvpc_engine *eng, struct perf_event *event,
+			   int old_idx, bool kept)
+{
+	list_del_init(&event->active_entry);
+	event->hw.flags &= ~NVPC_HW_LEAVING;
+	if (!kept) {
+		nvpc_engine_sample(eng, event->pmu_private);
+		nvpc_event_fold(event, old_idx);
+	}
 }
 
 /*
@@ -171,14 +343,17 @@ static unsigned int nvpc_quad_width(struct nvpc_engine *eng)
 
 const struct nvpc_mode_ops nvpc_mode_quad = {
 	.name = "quad",
+	.setup = nvpc_quad_setup,
 	.start = nvpc_domain_program,
 	.update = nvpc_quad_update,
 	.stop = nvpc_quad_stop,
 	.sample = nvpc_quad_sample,
-	.poll = nvpc_quad_poll,
+	.collect = nvpc_quad_collect,
 	.commit_begin = nvpc_quad_commit_begin,
+	.commit_end = nvpc_quad_commit_end,
 	.fresh = nvpc_quad_fresh,
-	.del = nvpc_event_leave,
+	.del = nvpc_quad_leave,
+	.back = nvpc_quad_back,
 	.set_ctr_mode = nvpc_domain_set_ctr_mode,
 	.width = nvpc_quad_width,
 };

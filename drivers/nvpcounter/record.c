@@ -191,6 +191,12 @@ struct nvpc_record {
 	bool probation;
 };
 
+/* the session of the record event that has @dom, NULL if none */
+static struct nvpc_record *nvpc_record_of(struct nvpc_domain *dom)
+{
+	return dom->mode ? NULL : dom->priv;
+}
+
 static const char * const nvpc_rec_state_names[] = {
 	[NVPC_REC_IDLE] = "idle",
 	[NVPC_REC_RECORDING] = "recording",
@@ -422,26 +428,31 @@ static int nvpc_record_prog(struct nvpc_engine *eng, struct nvpc_domain *dom,
 /**
  * nvpc_record_init() - event_init of a record event
  * @eng: the GPU's engine
- * @dom: its domain
  * @event: the event (config has NVPC_CFG_RECORD)
  *
- * Claims the domain for the event; nvpc_record_destroy() gives it back.
+ * Claims the domain config1 names for the event, alone, and keeps the
+ * event's session there (&nvpc_domain.priv); nvpc_record_destroy() gives
+ * it back.
  *
  * Context: process context.
  * Return: 0; -EOPNOTSUPP without record mode (before G84, or a backend
  * that cannot map memory for the GPU), -EBUSY if the domain counts or
- * records (GF100+: if any domain records), -EINVAL for a bad field,
- * -ENOMEM.
+ * records (GF100+: if any domain records), -EINVAL for a bad field or an
+ * absent domain, -ENOMEM.
  */
-int nvpc_record_init(struct nvpc_engine *eng, struct nvpc_domain *dom,
-		     struct perf_event *event)
+int nvpc_record_init(struct nvpc_engine *eng, struct perf_event *event)
 {
 	const struct nvpc_backend_ops *ops;
+	struct nvpc_domain *dom;
 	struct nvpc_record *rec;
 	unsigned long flags;
 	unsigned int i;
 	int ret;
 
+	ret = nvpc_event_domain(eng, event);
+	if (ret)
+		return ret;
+	dom = event->pmu_private;
 	/* reserved bits first, as for counting events */
 	if (event->attr.config & NVPC_CFG_RESERVED) {
 		nvpc_dbg(eng, "config 0x%llx: reserved bits set\n",
@@ -512,13 +523,13 @@ int nvpc_record_init(struct nvpc_engine *eng, struct nvpc_domain *dom,
 	ret = -EBUSY;
 	for (i = 0; i < eng->hw.nr_domains; i++) {
 		if (eng->hw.gen->record == NVPC_REC_MAIN &&
-		    eng->domains[i].rec) {
+		    nvpc_record_of(&eng->domains[i])) {
 			nvpc_dbg(eng, "%s records: GF100+ packets carry no domain, one domain records at a time\n",
 				 eng->domains[i].hw->name);
 			goto err_unlock;
 		}
 	}
-	dom->rec = rec;
+	dom->priv = rec;
 	nvpc_unlock(eng, flags);
 	return 0;
 
@@ -543,8 +554,9 @@ void nvpc_record_destroy(struct nvpc_engine *eng, struct perf_event *event)
 	unsigned long flags;
 
 	nvpc_lock(eng, flags);
-	rec = dom->rec;
-	dom->rec = NULL;
+	rec = nvpc_record_of(dom);
+	if (rec)
+		dom->priv = NULL;
 	if (dom->rec_state != NVPC_REC_FAULTED)
 		dom->rec_state = NVPC_REC_IDLE;
 	list_for_each_entry(buf, &eng->rec_bufs, node)
@@ -574,6 +586,7 @@ void *nvpc_record_setup_aux(struct nvpc_engine *eng, struct perf_event *event,
 {
 	struct nvpc_domain *dom = event->pmu_private;
 	struct nvpc_rec_buf *buf, *q;
+	struct nvpc_record *rec;
 	unsigned long flags;
 	int ret = 0;
 
@@ -626,9 +639,10 @@ void *nvpc_record_setup_aux(struct nvpc_engine *eng, struct perf_event *event,
 	if (q)
 		q->mapped = false;	/* the AUX pages replaced the scratch */
 	buf->mapped = true;
-	if (dom->rec && dom->rec->event == event) {
-		buf->owner = dom->rec;
-		buf->owner->owned++;
+	rec = nvpc_record_of(dom);
+	if (rec && rec->event == event) {
+		buf->owner = rec;
+		rec->owned++;
 	}
 	list_add(&buf->node, &eng->rec_bufs);
 	nvpc_unlock(eng, flags);
@@ -1176,6 +1190,7 @@ static bool nvpc_record_wedged_hw(struct nvpc_engine *eng,
  * nvpc_record_start() - pmu::start of a record event: a session begins
  * @eng: the GPU's engine
  * @event: the record event
+ * @ef: perf's PERF_EF_* flags (none changes what it does)
  *
  * Takes an AUX handle and programs the domain (pcounter.rst "Record mode
  * setup"). A session parked by a del in this perf transaction goes on
@@ -1183,10 +1198,11 @@ static bool nvpc_record_wedged_hw(struct nvpc_engine *eng,
  * starts once the consumer freed a packet's room. Without an AUX area,
  * on a wedged domain or a gone device the event stays stopped.
  */
-void nvpc_record_start(struct nvpc_engine *eng, struct perf_event *event)
+void nvpc_record_start(struct nvpc_engine *eng, struct perf_event *event,
+		       int ef)
 {
 	struct nvpc_domain *dom = event->pmu_private;
-	struct nvpc_record *rec = dom->rec;
+	struct nvpc_record *rec = nvpc_record_of(dom);
 	struct nvpc_rec_buf *buf;
 	unsigned long flags;
 	const char *why;
@@ -1316,11 +1332,14 @@ static void nvpc_record_halt(struct nvpc_engine *eng, struct nvpc_record *rec)
  * nvpc_record_stop() - pmu::stop of a record event: halt and drain
  * @eng: the GPU's engine
  * @event: the record event
+ * @ef: perf's PERF_EF_* flags (the drain publishes as it goes: the
+ *	count is always up to date)
  */
-void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event)
+void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event,
+		      int ef)
 {
 	struct nvpc_domain *dom = event->pmu_private;
-	struct nvpc_record *rec = dom->rec;
+	struct nvpc_record *rec = nvpc_record_of(dom);
 	unsigned long flags;
 
 	if (event->hw.state & PERF_HES_STOPPED)
@@ -1334,9 +1353,27 @@ void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event)
 }
 
 /**
+ * nvpc_record_add() - pmu::add of a record event
+ * @eng: the GPU's engine
+ * @event: the record event, its domain its own since event_init
+ * @ef: perf's PERF_EF_* flags: PERF_EF_START starts a session
+ *
+ * Return: 0.
+ */
+int nvpc_record_add(struct nvpc_engine *eng, struct perf_event *event,
+		    int ef)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (ef & PERF_EF_START)
+		nvpc_record_start(eng, event, 0);
+	return 0;
+}
+
+/**
  * nvpc_record_del() - pmu::del of a record event
  * @eng: the GPU's engine
  * @event: the record event
+ * @ef: perf's PERF_EF_* flags (none changes what it does)
  *
  * perf deletes every event of a context, the record event included, to
  * reschedule it (another event opens, is enabled, or a pinned one is
@@ -1347,10 +1384,11 @@ void nvpc_record_stop(struct nvpc_engine *eng, struct perf_event *event)
  * the recording has no gap. Without an add, the transaction's end
  * (nvpc_record_txn_end()) halts it. Outside a transaction, del is a stop.
  */
-void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event)
+void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event,
+		     int ef)
 {
 	struct nvpc_domain *dom = event->pmu_private;
-	struct nvpc_record *rec = dom->rec;
+	struct nvpc_record *rec = nvpc_record_of(dom);
 	unsigned long flags;
 	bool parked = false;
 
@@ -1366,16 +1404,20 @@ void nvpc_record_del(struct nvpc_engine *eng, struct perf_event *event)
 	if (parked)
 		event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	else
-		nvpc_record_stop(eng, event);
+		nvpc_record_stop(eng, event, 0);
 }
 
-/*
- * The end of a perf transaction (&nvpc_mode_ops.txn_end): halt the
- * sessions parked in it that perf did not add back, one lock hold per
- * domain (a halt's accesses each), not one for all of them. Context:
- * perf's pmu_enable, interrupts off, the events' CPU.
+/**
+ * nvpc_record_txn_end() - the outermost perf transaction closed
+ * @eng: the GPU's engine
+ *
+ * Halt the sessions parked in it that perf did not add back, one lock
+ * hold per domain (a halt's accesses each), not one for all of them.
+ *
+ * Context: perf's pmu_enable, after nvpc_engine_txn() closed the
+ * outermost transaction; interrupts off, the events' CPU.
  */
-static void nvpc_record_txn_end(struct nvpc_engine *eng)
+void nvpc_record_txn_end(struct nvpc_engine *eng)
 {
 	unsigned long flags;
 	unsigned int i;
@@ -1386,7 +1428,7 @@ static void nvpc_record_txn_end(struct nvpc_engine *eng)
 		struct nvpc_record *rec;
 
 		nvpc_lock(eng, flags);
-		rec = eng->domains[i].rec;
+		rec = nvpc_record_of(&eng->domains[i]);
 		if (!eng->txn && rec && rec->parked) {
 			hrtimer_try_to_cancel(&rec->timer);
 			nvpc_record_halt(eng, rec);
@@ -1426,7 +1468,7 @@ void nvpc_record_detach(struct nvpc_engine *eng)
 	unsigned int i;
 
 	for (i = 0; i < eng->hw.nr_domains; i++) {
-		struct nvpc_record *rec = eng->domains[i].rec;
+		struct nvpc_record *rec = nvpc_record_of(&eng->domains[i]);
 
 		if (rec && rec->hw_on && !eng->gone)
 			nvpc_record_hw_off(eng, rec);
@@ -1434,13 +1476,3 @@ void nvpc_record_detach(struct nvpc_engine *eng)
 	list_for_each_entry(buf, &eng->rec_bufs, node)
 		nvpc_record_unmap(eng, buf);
 }
-
-/*
- * Record mode: a record event has its domain alone and runs it itself
- * (perf's start/stop and the AUX area, not the engine's commit).
- */
-const struct nvpc_mode_ops nvpc_mode_record = {
-	.name = "record",
-	.txn_end = nvpc_record_txn_end,
-	.alone = true,
-};

@@ -156,7 +156,7 @@ static void nvpc_window_start(struct nvpc_engine *eng, struct nvpc_domain *dom,
 			      const struct nvpc_single_prog *p,
 			      const struct nvpc_single_ctrs *old)
 {
-	struct nvpc_window *w = dom->win;
+	struct nvpc_window *w = dom->priv;
 
 	if (old)
 		w->old = *old;
@@ -181,7 +181,7 @@ static void nvpc_window_start(struct nvpc_engine *eng, struct nvpc_domain *dom,
 static void nvpc_window_program(struct nvpc_engine *eng,
 				struct nvpc_domain *dom)
 {
-	struct nvpc_window *w = dom->win;
+	struct nvpc_window *w = dom->priv;
 	struct nvpc_single_prog p;
 	bool thr, endless;
 	unsigned int s;
@@ -221,7 +221,7 @@ static void nvpc_window_restart(struct nvpc_engine *eng,
 				const struct nvpc_single_ctrs *c,
 				const struct nvpc_single_ctrs *old)
 {
-	struct nvpc_window *w = dom->win;
+	struct nvpc_window *w = dom->priv;
 	struct nvpc_single_prog p = w->cur;
 
 	if (c->state == NVPC_SINGLE_INACTIVE) {
@@ -265,7 +265,7 @@ static void nvpc_window_restart(struct nvpc_engine *eng,
 static void nvpc_window_aborted(struct nvpc_engine *eng,
 				struct nvpc_domain *dom)
 {
-	struct nvpc_window *w = dom->win;
+	struct nvpc_window *w = dom->priv;
 
 	lockdep_assert_held(&eng->lock);
 	if (!w->on || w->done || READ_ONCE(eng->gone))
@@ -287,7 +287,7 @@ static void nvpc_window_aborted(struct nvpc_engine *eng,
 static void nvpc_window_sample(struct nvpc_engine *eng,
 			       struct nvpc_domain *dom)
 {
-	struct nvpc_window *w = dom->win;
+	struct nvpc_window *w = dom->priv;
 	const struct nvpc_single_prog *p = &w->cur;
 	struct nvpc_single_ctrs c;
 	u64 live[NVPC_NR_SLOTS], top, ev;
@@ -364,18 +364,10 @@ const char *nvpc_window_use(struct perf_event *event)
 	return "window";
 }
 
-static int nvpc_window_setup(struct nvpc_engine *eng, struct nvpc_domain *dom)
+/* the state of a domain's program, at its first input's claim */
+static void *nvpc_window_setup(struct nvpc_engine *eng)
 {
-	if (!eng->hw.gen->single_start)
-		return 0;
-	dom->win = kzalloc(sizeof(*dom->win), GFP_KERNEL);
-	return dom->win ? 0 : -ENOMEM;
-}
-
-static void nvpc_window_teardown(struct nvpc_domain *dom)
-{
-	kfree(dom->win);
-	dom->win = NULL;
+	return kzalloc(sizeof(struct nvpc_window), GFP_KERNEL);
 }
 
 static void nvpc_window_update(struct nvpc_engine *eng,
@@ -386,11 +378,13 @@ static void nvpc_window_update(struct nvpc_engine *eng,
 
 static void nvpc_window_stop(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
+	struct nvpc_window *w = dom->priv;
+
 	if (eng->hw.gen->single_stop)
 		eng->hw.gen->single_stop(&eng->hw, dom->hw);
 	else
 		eng->hw.gen->stop(&eng->hw, dom->hw);
-	dom->win->on = false;
+	w->on = false;
 }
 
 static void nvpc_window_sample_op(struct nvpc_engine *eng,
@@ -542,7 +536,6 @@ static void nvpc_window_regs(struct nvpc_domain *dom, struct perf_event *event)
 const struct nvpc_mode_ops nvpc_mode_window = {
 	.name = "single event mode",
 	.setup = nvpc_window_setup,
-	.teardown = nvpc_window_teardown,
 	.start = nvpc_window_program,
 	.update = nvpc_window_update,
 	.stop = nvpc_window_stop,
