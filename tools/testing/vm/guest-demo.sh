@@ -131,6 +131,14 @@ phases() {
 		[ $i = 205 ] || sleep $PH_STEP
 	done
 }
+# phases_then_end PID: the phases, then three intervals of the last
+# step, then PID ends (SIGTERM: an end as asked, exit 0), however late a
+# loaded host made the phases
+phases_then_end() {
+	phases
+	sleep 0.6
+	kill -TERM "$1"
+}
 
 say "record mode: nvpc record, main.1 packets through the perf AUX area while the graph domain idles, bursts, idles and ramps"
 echo "plan: idle ${PH_IDLE1} s, busy ${PH_BUSY} s (0x10 75%, 0x11 25%), idle ${PH_IDLE2} s," \
@@ -148,8 +156,7 @@ s0=$(stat_val rt_skipped_ns)
 "$NVPC" record -g nvpcounter -d main.1 -s graph_idle,0x10,0x11 --every 4096 \
 	--clock $HZ --duration 60 -o "$CAP" 2>&1 &
 rec=$!
-( while [ ! -e "$CAP" ]; do sleep 0.02; done; phases; sleep 0.6
-  kill -TERM $rec ) &
+( while [ ! -e "$CAP" ]; do sleep 0.02; done; phases_then_end $rec ) &
 phaser=$!
 wait $rec
 wait $phaser
@@ -223,7 +230,7 @@ rm -f "$NVPC_OUT/top.pid"
 	while IFS= read -r l; do
 		printf '%s\n' "$l"
 		[ -n "$p" ] || {
-			{ phases; sleep 0.6; kill -TERM "$(cat "$NVPC_OUT/top.pid")"; } &
+			phases_then_end "$(cat "$NVPC_OUT/top.pid")" &
 			p=$!
 		}
 	done
