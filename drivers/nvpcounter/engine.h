@@ -485,7 +485,6 @@ void *nvpc_record_setup_aux(struct nvpc_engine *eng, struct perf_event *event,
 void nvpc_record_free_aux(void *priv);
 void nvpc_record_detach(struct nvpc_engine *eng);
 void nvpc_record_release(struct nvpc_engine *eng);
-enum hrtimer_restart nvpc_record_tick(struct hrtimer *t);
 const char *nvpc_record_state_name(struct nvpc_domain *dom);
 u64 nvpc_record_aux_max(struct nvpc_engine *eng, struct nvpc_domain *dom);
 

@@ -191,6 +191,8 @@ struct nvpc_record {
 	bool probation;
 };
 
+static enum hrtimer_restart nvpc_record_tick(struct hrtimer *t);
+
 /* the session of the record event that has @dom, NULL if none */
 static struct nvpc_record *nvpc_record_of(struct nvpc_domain *dom)
 {
@@ -1140,7 +1142,7 @@ static u64 nvpc_record_period(struct nvpc_record *rec, u64 now)
  *
  * Return: HRTIMER_RESTART while the session goes on.
  */
-enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
+static enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
 {
 	struct nvpc_record *rec = container_of(t, struct nvpc_record, timer);
 	struct nvpc_engine *eng = rec->eng;
