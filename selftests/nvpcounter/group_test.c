@@ -245,13 +245,46 @@ FIXTURE(group) {
 	struct hammer h[2];
 	pthread_t th[2];
 	int nth;
+	int keep[ARRAY_SIZE(samplers)];
 };
+
+/*
+ * The first event of a tracepoint, kprobe or software event kind turns a
+ * static key or a kprobe on, and its last one turns it off again: the
+ * kernel rewrites its own code (text_poke_bp(): an int3 first, then the
+ * new instruction) while the other CPU runs it. Under QEMU's TCG with a
+ * thread per CPU, a CPU was seen to run the int3 again and again after
+ * the rewrite had ended (the new jmp in memory, no rewrite in progress,
+ * the CPU trapping at try_to_wake_up's sched_waking site with a task's
+ * pi_lock held, the other CPU spinning on that lock): the guest hung in
+ * one run of 20 or so under the debug kernel. A disabled event of each
+ * kind, opened before the readers start and closed after they stop,
+ * holds those keys on for the whole test, so that no case rewrites code
+ * while it runs (Documentation/testing.rst "Guest kernels under TCG").
+ */
+static void keep_keys_on(int *keep)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(samplers); i++) {
+		struct perf_event_attr a = { .size = sizeof(a), .disabled = 1 };
+		char path[PATH_MAX];
+
+		keep[i] = -1;
+		if (samplers[i].fill == breakpoint || samplers[i].fill == uprobe ||
+		    samplers[i].fill(&a, path))
+			continue;
+		keep[i] = syscall(__NR_perf_event_open, &a, -1, 0, -1, 0);
+	}
+}
 
 FIXTURE_SETUP(group)
 {
 	int i;
 
 	self->nth = 0;
+	for (i = 0; i < (int)ARRAY_SIZE(samplers); i++)
+		self->keep[i] = -1;
 	ASSERT_EQ(0, sim_gpu_create(GPU, "g84"));
 	ASSERT_EQ(0, sim_cmd(GPU, "clocks", "all 1000000"));
 	self->type = nvpc_pmu_find(GPU, self->pmu, sizeof(self->pmu));
@@ -259,6 +292,7 @@ FIXTURE_SETUP(group)
 	self->cpu = nvpc_pmu_num(self->pmu, "cpumask");
 	ASSERT_LE(0, self->cpu);
 	ASSERT_EQ(0, sim_wave(GPU, "main.1", 0x11, WAVE_CONST(1)));
+	keep_keys_on(self->keep);
 	for (i = 0; i < 2; i++) {
 		snprintf(self->h[i].path, sizeof(self->h[i].path),
 			 "%s/domains/main.%d/status", self->pmu, i);
@@ -279,6 +313,9 @@ FIXTURE_TEARDOWN(group)
 		__atomic_store_n(&self->h[i].stop, 1, __ATOMIC_RELAXED);
 		pthread_join(self->th[i], NULL);
 	}
+	for (i = 0; i < (int)ARRAY_SIZE(samplers); i++)
+		if (self->keep[i] >= 0)
+			close(self->keep[i]);
 	sim_gpu_remove(GPU);
 }
 
