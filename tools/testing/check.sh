@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The test command (make check): install what is missing, then lint (and
-# the build), and then, two jobs at a time: host unit tests, the
+# the build) with the host unit tests beside them, and then the jobs: the
 # kselftests in QEMU on every target kernel, the PCI backend, record mode
 # through bounce buffers, the demo, and every kselftest again under the
 # debug kernel (in two VMs) with a kmemleak scan at the end of each
@@ -50,19 +50,35 @@ if [ "${NVPC_DEBUG_KERNEL:-1}" != 0 ]; then
 	echo "# debug kernel: $("$TOP/tools/testing/debugkernel/build.sh" --dir) (pid $dk_pid)"
 fi
 
+# The host unit tests need no VM and no module: they run on the second
+# core beside lint and the build, which are serial (one core). Their
+# log is printed whole when they end, as a job's is.
+unit_log=$TOP/build/unit-job.log
+unit_t1=$(date +%s)
+"$TOP/tools/testing/unit.sh" > "$unit_log" 2>&1 &
+unit_pid=$!
+unit_end() {
+	local rc=0
+
+	wait "$unit_pid" || rc=$?
+	cat "$unit_log"
+	echo "# job unit (beside lint and the build): $(($(date +%s) - unit_t1)) s, exit $rc"
+}
+
 # lint builds the modules of every kernel (W=1, sparse) where the VM
 # runs take them from: before any of them.
 "$TOP/tools/testing/lint.sh"
 
 if ! make -s -C "$TOP" modules selftests nvpc > "$TOP/build/selftests.log" 2>&1; then
 	result fail "build: modules, kselftests and tools/nvpc" "see build/selftests.log"
-	"$TOP/tools/testing/unit.sh"
+	unit_end
 	[ -n "$dk_pid" ] && kill "$dk_pid" 2> /dev/null
 	echo "# wall time $(($(date +%s) - t0)) s"
 	summarize "$NVPC_RESULTS"
 	exit 1
 fi
 result ok "build: modules, kselftests and tools/nvpc"
+unit_end
 
 # The rest are jobs, NVPC_CHECK_JOBS at a time (default 1). On this
 # 2-core machine two side by side were slower, not faster: the debug
@@ -160,7 +176,6 @@ done
 # the second half when the first is done (next_job keeps them apart)
 [ $dk_ready = 1 ] && queue+=(debug-b)
 for k in "${KV[@]}"; do queue+=("pci:$k"); done
-queue+=(unit)
 for k in "${KV[@]}"; do queue+=("swiotlb:$k"); done
 queue+=("demo:${KV[0]}")
 if [ -n "$dk_pid" ] && [ $dk_ready = 0 ]; then
