@@ -213,8 +213,7 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 	if (active && !was_gone)
 		dev_info(eng->hw.dev, "%s: device removed: %u events stop counting and keep their last value\n",
 			 core->name, active);
-	if (eng->hw.gen)
-		cancel_delayed_work_sync(&eng->poll_work);
+	nvpc_engine_stop_poll(eng);
 	debugfs_remove_recursive(core->debugfs);
 	core->debugfs = NULL;
 	if (core->pmu_registered)

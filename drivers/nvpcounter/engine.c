@@ -90,6 +90,21 @@ int nvpc_engine_init(struct nvpc_engine *eng)
 }
 
 /**
+ * nvpc_engine_stop_poll() - wait for the poll to end
+ * @eng: the GPU's engine, marked gone or without events (under its lock)
+ *
+ * A poll that runs now sees @gone or no event and does not queue itself
+ * again, so none runs after this returns.
+ *
+ * Context: process context; may sleep.
+ */
+void nvpc_engine_stop_poll(struct nvpc_engine *eng)
+{
+	if (eng->hw.gen)
+		cancel_delayed_work_sync(&eng->poll_work);
+}
+
+/**
  * nvpc_engine_fini() - stop polling and free the domain table
  * @eng: the GPU's engine, no event left
  *
@@ -99,8 +114,7 @@ void nvpc_engine_fini(struct nvpc_engine *eng)
 {
 	unsigned int i;
 
-	if (eng->hw.gen)
-		cancel_delayed_work_sync(&eng->poll_work);
+	nvpc_engine_stop_poll(eng);
 	/* a mode's state the last unclaim left to a running domain */
 	for (i = 0; eng->domains && i < eng->hw.nr_domains; i++)
 		if (eng->domains[i].mode && eng->domains[i].mode->setup)

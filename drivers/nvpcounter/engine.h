@@ -434,6 +434,7 @@ const char *nvpc_window_use(struct perf_event *event);
 
 int nvpc_engine_init(struct nvpc_engine *eng);
 void nvpc_engine_fini(struct nvpc_engine *eng);
+void nvpc_engine_stop_poll(struct nvpc_engine *eng);
 struct nvpc_domain *nvpc_domain_find(struct nvpc_engine *eng, u64 config1);
 int nvpc_engine_add(struct nvpc_engine *eng, struct perf_event *event);
 void nvpc_engine_del(struct nvpc_engine *eng, struct perf_event *event,
