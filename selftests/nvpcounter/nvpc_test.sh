@@ -392,18 +392,31 @@ for x in d:
     if "0x11" in s and s["0x11"]["count"] != x["shown"]["cycles"]:
         bad.append("%s: 0x11 %d != cycles %d" % (x["domain"],
                    s["0x11"]["count"], x["shown"]["cycles"]))
-# the tool enables and disables the two events one after the other: the
-# streams differ by the phase of a packet at each end and by the time
-# between its two calls, some 10 ms on an idle machine (1024 cycles at
-# 100 kHz), longer as the guest slows down (31 ms seen under the debug
-# kernel at a time scale of 1.89): a bound, scaled as every other
-skew = 2048 + 1024 * max(1.0, float(sys.argv[2]))
-if len(d) == 2 and abs(d[0]["shown"]["cycles"] - d[1]["shown"]["cycles"]) > skew:
-    bad.append("cycles %d vs %d (at most %d apart)" % (d[0]["shown"]["cycles"],
-               d[1]["shown"]["cycles"], skew))
+# Neither stream covers more than the recording did (its wall time, at
+# the clock the streams were set to, and the packet in progress at each
+# end). The tool enables and disables the two events one after the
+# other, so the streams also differ by the time between its two calls:
+# some 10 ms on an idle machine (1024 cycles at 100 kHz), 31 and 47 ms
+# under the debug kernel, 57 ms beside a CPU hog on every core (6.1-rt,
+# time scale 1.71), which a fixed or scaled bound failed. That is a
+# timing, so it is shown, and only a stream that misses a tenth of the
+# recording (150 ms and more here: no scheduling delay of two calls seen
+# comes near it) fails.
+for x in d:
+    most = x["wall_ns"] * x["clock_hz"] // 10**9 + 2 * x["period_cycles"]
+    if x["shown"]["cycles"] > most:
+        bad.append("%s: %d cycles in %d ns at %d Hz" % (x["domain"],
+                   x["shown"]["cycles"], x["wall_ns"], x["clock_hz"]))
+if len(d) == 2:
+    apart = abs(d[0]["shown"]["cycles"] - d[1]["shown"]["cycles"])
+    print("# the streams %d cycles apart (%.1f ms at %d Hz)" % (apart,
+          apart * 1e3 / d[0]["clock_hz"], d[0]["clock_hz"]))
+    if apart * 10 > min(x["shown"]["cycles"] for x in d):
+        bad.append("cycles %d vs %d: a tenth of the recording apart" %
+                   (d[0]["shown"]["cycles"], d[1]["shown"]["cycles"]))
 for b in bad:
     print("# " + b)
-sys.exit(bool(bad))' "$W/two.json" "${NVPC_TIME_SCALE:-1}"
+sys.exit(bool(bad))' "$W/two.json"
 
 # --- nvpc top: live intervals of 200 ms (about 20 packets of 1024 cycles) -
 TOP="-g $PMU -d main.1 -s 0x10,0x11,graph_idle --every 1024 --clock $HZ -I 200"
