@@ -283,8 +283,7 @@ FIXTURE_SETUP(group)
 	int i;
 
 	self->nth = 0;
-	for (i = 0; i < (int)ARRAY_SIZE(samplers); i++)
-		self->keep[i] = -1;
+	keep_keys_on(self->keep);
 	ASSERT_EQ(0, sim_gpu_create(GPU, "g84"));
 	ASSERT_EQ(0, sim_cmd(GPU, "clocks", "all 1000000"));
 	self->type = nvpc_pmu_find(GPU, self->pmu, sizeof(self->pmu));
@@ -292,7 +291,6 @@ FIXTURE_SETUP(group)
 	self->cpu = nvpc_pmu_num(self->pmu, "cpumask");
 	ASSERT_LE(0, self->cpu);
 	ASSERT_EQ(0, sim_wave(GPU, "main.1", 0x11, WAVE_CONST(1)));
-	keep_keys_on(self->keep);
 	for (i = 0; i < 2; i++) {
 		snprintf(self->h[i].path, sizeof(self->h[i].path),
 			 "%s/domains/main.%d/status", self->pmu, i);

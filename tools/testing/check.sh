@@ -104,8 +104,6 @@ run_job() {
 	local job=$1 k=${1#*:}
 
 	case $job in
-	unit)
-		"$TOP/tools/testing/unit.sh" ;;
 	vm:*)
 		NVPC_VM_TIMEOUT=${NVPC_VM_TIMEOUT:-1800} \
 			"$TOP/tools/testing/vm/run.sh" "$k" ;;
