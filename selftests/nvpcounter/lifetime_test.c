@@ -236,26 +236,30 @@ TEST_F_TIMEOUT(life, no_poll_after_last_close_every_generation, 120)
 TEST_F_TIMEOUT(life, slowest_clock, 60)
 {
 	static const char * const chips[] = { "nv20", "g84" };
+	struct timespec t0[2], t1;
 	char dir[PATH_MAX];
-	int i, type, fd;
+	int i, type, fd[2];
 
+	/* both GPUs count side by side: one wait of 6 s */
 	for (i = 0; i < 2; i++) {
-		struct timespec t0, t1;
-		__u64 c;
-		double s;
-
 		ASSERT_EQ(0, sim_gpu_create(i, chips[i]));
 		ASSERT_EQ(0, sim_cmd(i, "clocks", "all 1"));
 		type = nvpc_pmu_find(i, dir, sizeof(dir));
 		ASSERT_LT(0, type);
 		ASSERT_EQ(0, sim_cmd(i, "clock", "realtime"));
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		fd = open_cycles(type, CFG1_DOM(0, 0, 0));
-		ASSERT_LE(0, fd);
-		sleep(6);
-		c = nvpc_ev_count(fd);
+		clock_gettime(CLOCK_MONOTONIC, &t0[i]);
+		fd[i] = open_cycles(type, CFG1_DOM(0, 0, 0));
+		ASSERT_LE(0, fd[i]);
+	}
+	sleep(6);
+	for (i = 0; i < 2; i++) {
+		__u64 c;
+		double s;
+
+		c = nvpc_ev_count(fd[i]);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+		s = (t1.tv_sec - t0[i].tv_sec) +
+		    (t1.tv_nsec - t0[i].tv_nsec) / 1e9;
 		/*
 		 * one cycle a second, give or take the cycle in progress at
 		 * each end. NV20's live counters: its program starts three
@@ -268,7 +272,7 @@ TEST_F_TIMEOUT(life, slowest_clock, 60)
 		if (!i)
 			EXPECT_GE((double)c, s - 3 - 2);
 		EXPECT_LE((double)c, s + 1);
-		close(fd);
+		close(fd[i]);
 	}
 }
 
