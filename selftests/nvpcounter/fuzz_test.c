@@ -21,21 +21,26 @@
  * for that class (success or EINVAL). Every event that opens is enabled,
  * read (exact size, count never going backwards), disabled and closed.
  *
- * The calls are shared by NR_WORKERS processes, each with its own GPUs
- * (worker w: gpus[w], gpus[w + NR_WORKERS], ...) and its own events, so
- * that each one's predictions see all that its GPUs hold; the driver
- * meets them all at once. (On PREEMPT_RT every close of a perf event
- * waits for an RCU grace period in the perf core, whatever its PMU: 15 ms
- * under TCG, against 0.01-0.06 ms on 6.1. Four workers wait side by side:
- * 6.1-rt's run went from 233 s to 61 s.) Each worker's sequence follows
- * from the seed alone.
+ * On PREEMPT_RT the calls are shared by four worker processes, each with
+ * its own GPUs (worker w of n: gpus[w], gpus[w + n], ...) and its own
+ * events, so that each one's predictions see all that its GPUs hold
+ * while the driver serves them all at once. There every close() of a
+ * perf event waits for an RCU grace period in the perf core, whatever its
+ * PMU (15.8 ms in a 6.1-rt guest under TCG, against 0.01-0.06 ms on
+ * 6.1): one process spent 233 s waiting, four wait side by side, 61 s.
+ * Elsewhere the calls are CPU work and one process makes them all: four
+ * under the debug kernel took 198 s against one's 88. Each worker's
+ * sequence follows from the seed alone.
  *
  *   NVPC_FUZZ_SEED=<n>    replay a run (the seed is printed first)
  *   NVPC_FUZZ_CALLS=<n>   calls per run, all workers together
  *                         (default and minimum 100000)
+ *   NVPC_FUZZ_WORKERS=<n> worker processes, 1 .. MAX_WORKERS (default
+ *                         4 on PREEMPT_RT, else 1)
  */
 #include <inttypes.h>
 #include <sys/ioctl.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -48,7 +53,7 @@
 #define MAX_OPEN	24
 #define MAX_MISMATCH	20
 #define MAX_ERRNO	134
-#define NR_WORKERS	4
+#define MAX_WORKERS	8
 
 /* One simulated GPU per generation (Documentation/events.rst). */
 static const char * const fuzz_chips[] = {
@@ -105,7 +110,7 @@ static struct fuzz_fd open_ev[MAX_OPEN];
 static int nr_cpus;		/* nr_cpu_ids: /sys/devices/system/cpu/possible */
 static __u64 max_sample_rate;
 static __u64 rng, seed;
-static int worker;		/* this process's share: gpus[worker + k * NR_WORKERS] */
+static int worker, nr_workers;	/* share: gpus[worker + k * nr_workers] */
 
 /* What a worker did, sent to the parent at its end. */
 struct fuzz_result {
@@ -710,9 +715,9 @@ static void make_group_call(struct fuzz_call *fc, struct perf_event_attr *a,
 static void make_call(struct fuzz_call *fc, int null_fd)
 {
 	struct perf_event_attr *a = &fc->attr;
-	struct fuzz_gpu *g = &gpus[worker + NR_WORKERS *
-				   rnd_below((NR_GPUS - worker + NR_WORKERS - 1) /
-					     NR_WORKERS)];
+	struct fuzz_gpu *g = &gpus[worker + nr_workers *
+				   rnd_below((NR_GPUS - worker + nr_workers - 1) /
+					     nr_workers)];
 	fuzz_set pmu_ok;
 	int busy;
 	__u64 cfg[3];
@@ -1175,6 +1180,14 @@ static void one_call(int null_fd)
 	res.t_use += now() - t;
 }
 
+/* four workers on PREEMPT_RT (see the top of this file), else one */
+static int default_workers(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT") ? 4 : 1;
+}
+
 /*
  * One worker: its share of the calls on its share of the GPUs, from a
  * sequence of its own (the seed, mixed with its number), then every event
@@ -1190,8 +1203,8 @@ static void run_worker(int w, unsigned long want_calls, int null_fd, int out)
 	rng = seed ^ (0x9e3779b97f4a7c15ULL * w);
 	if (!rng)
 		rng = 1;
-	share = want_calls / NR_WORKERS +
-		(w < (int)(want_calls % NR_WORKERS));
+	share = want_calls / nr_workers +
+		(w < (int)(want_calls % nr_workers));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (res.calls < share) {
 		if (chance(2))
@@ -1263,8 +1276,8 @@ int main(void)
 	struct timespec t0;
 	char buf[64], line[1024];
 	struct fuzz_result all;
-	int pipe_fd[NR_WORKERS], failed_workers = 0;
-	pid_t pid[NR_WORKERS];
+	int pipe_fd[MAX_WORKERS], failed_workers = 0;
+	pid_t pid[MAX_WORKERS];
 	unsigned int i;
 	int null_fd, ok, e, w, unloaded;
 
@@ -1276,6 +1289,11 @@ int main(void)
 		want_calls = strtoul(getenv("NVPC_FUZZ_CALLS"), NULL, 0);
 	if (want_calls < NR_CALLS)
 		want_calls = NR_CALLS;
+	nr_workers = default_workers();
+	if (getenv("NVPC_FUZZ_WORKERS"))
+		nr_workers = atoi(getenv("NVPC_FUZZ_WORKERS"));
+	if (nr_workers < 1 || nr_workers > MAX_WORKERS)
+		ksft_exit_fail_msg("NVPC_FUZZ_WORKERS: 1 .. %d\n", MAX_WORKERS);
 	clock_gettime(CLOCK_REALTIME, &t0);
 	rng = s && *s ? strtoull(s, NULL, 0) :
 		  (__u64)t0.tv_nsec * 0x9e3779b97f4a7c15ULL ^ getpid();
@@ -1309,14 +1327,14 @@ int main(void)
 		ksft_exit_fail();
 	}
 
-	for (w = 0; w < NR_WORKERS; w++) {
+	for (w = 0; w < nr_workers; w++) {
 		pid[w] = start_worker(w, want_calls, null_fd, &pipe_fd[w]);
 		if (pid[w] < 0)
 			ksft_print_msg("worker %d: cannot start (%s)\n", w,
 				       strerror(errno));
 	}
 	memset(&all, 0, sizeof(all));
-	for (w = 0; w < NR_WORKERS; w++) {
+	for (w = 0; w < nr_workers; w++) {
 		struct fuzz_result r;
 		int status = 0;
 
@@ -1354,7 +1372,7 @@ int main(void)
 	ksft_test_result(!failed_workers && !all.mismatches &&
 			 all.calls >= want_calls,
 			 "fuzz: seed 0x%llx, %lu calls by %d workers in %.1f s (%.0f/s), %lu opened, %lu unexpected results\n",
-			 (unsigned long long)seed, all.calls, NR_WORKERS,
+			 (unsigned long long)seed, all.calls, nr_workers,
 			 all.secs, all.secs > 0 ? all.calls / all.secs : 0.0,
 			 all.opened, all.mismatches);
 	ksft_test_result(!failed_workers && !all.read_errors,

@@ -8,7 +8,7 @@
 # so that the host's perf and test binaries run unchanged.
 # Variables from the kernel command line: NVPC_TOP, NVPC_OUT, NVPC_SCRIPT,
 # and for the guest script NVPC_TEST_TIMEOUT (bound of one kselftest),
-# NVPC_FUZZ_SEED (replays fuzz_test), NVPC_TESTS and NVPC_TESTS_EXCLUDE
+# NVPC_FUZZ_SEED (replays fuzz_test) and NVPC_FUZZ_WORKERS, NVPC_TESTS and NVPC_TESTS_EXCLUDE
 # (a share of the tests, guest-selftests.sh), NVPC_TIME_SCALE (the guest's time
 # scale, else measured) and NVPC_TIME_REF_MS (its idle reference) when set.
 
@@ -70,6 +70,7 @@ chroot $R /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 	NVPC_TOP="$NVPC_TOP" NVPC_OUT="$NVPC_OUT" NVPC_MODULE_DIR=/run/nvpc \
 	NVPC_TEST_TIMEOUT="${NVPC_TEST_TIMEOUT:-600}" \
 	NVPC_FUZZ_SEED="${NVPC_FUZZ_SEED:-}" \
+	${NVPC_FUZZ_WORKERS:+NVPC_FUZZ_WORKERS="$NVPC_FUZZ_WORKERS"} \
 	NVPC_TESTS="${NVPC_TESTS:-}" NVPC_TESTS_EXCLUDE="${NVPC_TESTS_EXCLUDE:-}" \
 	${NVPC_TIME_SCALE:+NVPC_TIME_SCALE="$NVPC_TIME_SCALE"} \
 	${NVPC_TIME_REF_MS:+NVPC_TIME_REF_MS="$NVPC_TIME_REF_MS"} \

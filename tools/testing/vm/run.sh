@@ -24,6 +24,7 @@
 #   NVPC_TIME_SCALE=f           the guest's time scale (default: measured
 #                               at its boot, guest-lib.sh)
 #   NVPC_FUZZ_SEED=n            replay fuzz_test with this seed
+#   NVPC_FUZZ_WORKERS=n         fuzz_test's worker processes (1 .. 8)
 #   NVPC_TESTS=a,b / NVPC_TESTS_EXCLUDE=a,b
 #                               only these tests / all but these
 #                               (guest-selftests.sh)
@@ -185,7 +186,7 @@ boot_vm() {
 		-accel "$ACCEL" -cpu max -m 2G -smp 2 \
 		-nographic -no-reboot -net none \
 		-kernel "$(image_of "$k")" -initrd "$out/initramfs.cpio.gz" \
-		-append "console=ttyS0 rdinit=/init panic=-1 ${NVPC_VM_APPEND:-} ${NVPC_TEST_TIMEOUT:+NVPC_TEST_TIMEOUT=$NVPC_TEST_TIMEOUT} ${NVPC_FUZZ_SEED:+NVPC_FUZZ_SEED=$NVPC_FUZZ_SEED} ${NVPC_TESTS:+NVPC_TESTS=$NVPC_TESTS} ${NVPC_TESTS_EXCLUDE:+NVPC_TESTS_EXCLUDE=$NVPC_TESTS_EXCLUDE} ${NVPC_TIME_SCALE:+NVPC_TIME_SCALE=$NVPC_TIME_SCALE} ${NVPC_TIME_REF_MS:+NVPC_TIME_REF_MS=$NVPC_TIME_REF_MS} NVPC_TOP=$TOP NVPC_OUT=$out/results NVPC_SCRIPT=$SCRIPT" \
+		-append "console=ttyS0 rdinit=/init panic=-1 ${NVPC_VM_APPEND:-} ${NVPC_TEST_TIMEOUT:+NVPC_TEST_TIMEOUT=$NVPC_TEST_TIMEOUT} ${NVPC_FUZZ_SEED:+NVPC_FUZZ_SEED=$NVPC_FUZZ_SEED} ${NVPC_FUZZ_WORKERS:+NVPC_FUZZ_WORKERS=$NVPC_FUZZ_WORKERS} ${NVPC_TESTS:+NVPC_TESTS=$NVPC_TESTS} ${NVPC_TESTS_EXCLUDE:+NVPC_TESTS_EXCLUDE=$NVPC_TESTS_EXCLUDE} ${NVPC_TIME_SCALE:+NVPC_TIME_SCALE=$NVPC_TIME_SCALE} ${NVPC_TIME_REF_MS:+NVPC_TIME_REF_MS=$NVPC_TIME_REF_MS} NVPC_TOP=$TOP NVPC_OUT=$out/results NVPC_SCRIPT=$SCRIPT" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$out/results,mount_tag=results,security_model=none,multidevs=remap" \
 		${NVPC_VM_QEMU_ARGS:-} \
