@@ -776,6 +776,10 @@ st1=$(cat "$D2/record_stalls")
 sed 's/^/# /' "$W/slow.txt"
 check "an output slower than the packets: the summary blames the output for its stalls" \
 	grep -q "writing stdout fell behind: .*; $((st1 - st0)) stalls\?, likely the output's" "$W/slow.txt"
+# the SIGTERM ends it, though its rings always have data (it took 10 to
+# 60 s on 6.12, when only a ppoll() that slept delivered the signal)
+check "... the reader's SIGTERM ends it (interrupted, not its --duration)" \
+	grep -q "; interrupted$" "$W/slow.txt"
 nvpc report --json "$W/slow.nvpc" > "$W/slow.json"
 # Each stall is a driver gap; each but one that ends the recording (the
 # reader is still behind then) is followed by a PARTIAL record. No

@@ -628,6 +628,7 @@ static bool wait_until(struct eng *e, double t)
 	for (;;) {
 		double left = t - now();
 		struct timespec ts;
+		int ready;
 
 		if (nvpc_stop_signal)
 			return false;
@@ -635,8 +636,10 @@ static bool wait_until(struct eng *e, double t)
 			return true;
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-		if (ppoll(&pfd, e->keyboard ? 1 : 0, &ts, &e->waitmask) > 0 &&
-		    (pfd.revents & POLLIN)) {
+		ready = ppoll(&pfd, e->keyboard ? 1 : 0, &ts, &e->waitmask);
+		/* one that came while a key was waiting: now */
+		nvpc_take_signals(&e->waitmask);
+		if (ready > 0 && (pfd.revents & POLLIN)) {
 			char c;
 
 			if (read(STDIN_FILENO, &c, 1) == 1 &&

@@ -60,6 +60,16 @@ extern volatile sig_atomic_t nvpc_stop_signal;
  */
 void nvpc_stop_signals(sigset_t *waitmask);
 
+/*
+ * nvpc_take_signals() - deliver now the signals pending that *waitmask
+ * lets through, then block them again. Call it after each ppoll(): one
+ * that finds a descriptor ready returns at once and restores the mask
+ * without delivering a pending signal (ppoll(2)), so a loop that always
+ * has data to read (an output slower than the recording) never saw its
+ * SIGTERM: 10 to 60 s of recording more in the VM test.
+ */
+void nvpc_take_signals(const sigset_t *waitmask);
+
 /* a decimal or 0x number that fills the whole string; 0 or -EINVAL */
 int nvpc_parse_u64(const char *s, uint64_t *v);
 

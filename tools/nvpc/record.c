@@ -801,6 +801,8 @@ static int run(struct rec *rs, unsigned int nr)
 			ret = -EIO;
 			break;
 		}
+		/* a signal that came while the rings had data: now */
+		nvpc_take_signals(&oldmask);
 		/* from one pass over the data rings to the next */
 		t = nvpc_now_ns(CLOCK_MONOTONIC);
 		if (t - read_ns > s->unread_max_ns)

@@ -92,6 +92,10 @@ static ssize_t top_read(void *arg, char *buf, size_t len)
 				continue;
 			return -1;
 		}
+		/* one that came while the pipe had data: now */
+		nvpc_take_signals(&t->waitmask);
+		if (nvpc_stop_signal)
+			top_stop(t);
 		if (t->keyboard && (pfd[1].revents & POLLIN)) {
 			char c;
 

@@ -41,6 +41,15 @@ void nvpc_stop_signals(sigset_t *waitmask)
 		sigdelset(waitmask, sigs[i]);
 }
 
+void nvpc_take_signals(const sigset_t *waitmask)
+{
+	sigset_t cur;
+
+	/* delivered on the return of the first call, to their handlers */
+	sigprocmask(SIG_SETMASK, waitmask, &cur);
+	sigprocmask(SIG_SETMASK, &cur, NULL);
+}
+
 uint64_t nvpc_now_ns(clockid_t clk)
 {
 	struct timespec ts;
