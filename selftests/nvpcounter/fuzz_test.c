@@ -1371,7 +1371,7 @@ int main(void)
 	ksft_print_msg("errno histogram:%s\n", line);
 	ksft_test_result(!failed_workers && !all.mismatches &&
 			 all.calls >= want_calls,
-			 "fuzz: seed 0x%llx, %lu calls by %d workers in %.1f s (%.0f/s), %lu opened, %lu unexpected results\n",
+			 "fuzz: seed 0x%llx, %lu calls by %d worker(s) in %.1f s (%.0f/s), %lu opened, %lu unexpected results\n",
 			 (unsigned long long)seed, all.calls, nr_workers,
 			 all.secs, all.secs > 0 ? all.calls / all.secs : 0.0,
 			 all.opened, all.mismatches);
