@@ -47,7 +47,8 @@ loop_ms() {
 	t0=${EPOCHREALTIME/./}
 	for ((i = 0; i < 20000; i++)); do :; done
 	t1=${EPOCHREALTIME/./}
-	echo $(((t1 - t0) / 1000))
+	LOOP_MS=$(((t1 - t0) / 1000))
+	echo "$LOOP_MS"
 }
 
 # The loop's time in a guest on an idle machine of this kind (2-core
@@ -56,9 +57,24 @@ loop_ms() {
 NVPC_TIME_REF_MS=${NVPC_TIME_REF_MS:-450}
 
 # scale_of MS: MS against the reference, at least 1, two decimals
+# (bash arithmetic in hundredths, rounded up: no fork, which costs up to a
+# second under the debug kernel, before each of some 20 tests)
 scale_of() {
-	awk -v t="$1" -v r="$NVPC_TIME_REF_MS" \
-		'BEGIN { s = t / r; printf "%.2f\n", s < 1 ? 1 : s }'
+	local h=$((($1 * 100 + NVPC_TIME_REF_MS - 1) / NVPC_TIME_REF_MS))
+
+	[ "$h" -lt 100 ] && h=100
+	printf '%d.%02d\n' $((h / 100)) $((h % 100))
+}
+
+# hundredths X: a scale such as 1.5 or 2.37 in hundredths (150, 237) in
+# HUNDREDTHS, truncated
+hundredths() {
+	local i=${1%%.*} f=
+
+	[ "$i" = "$1" ] || f=${1#*.}
+	f=${f}00
+	f=${f:0:2}
+	HUNDREDTHS=$((10#${i:-0} * 100 + 10#$f))
 }
 
 # guest_time_scale: at boot, the median of three loops; NVPC_TIME_SCALE
@@ -113,7 +129,7 @@ leftover_pids() {
 
 # guest_clean NAME
 guest_clean() {
-	local name=$1 did=() bad=() pids p i ids m s c
+	local name=$1 did=() bad=() pids p i ids m s c v
 
 	# processes first: they hold events, and a GPU's PMU stays until its
 	# last event closes
@@ -134,7 +150,8 @@ guest_clean() {
 	# CPUs taken offline
 	for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
 		[ -e "$c" ] || continue
-		if [ "$(cat "$c")" = 0 ]; then
+		read -r v < "$c"
+		if [ "$v" = 0 ]; then
 			if echo 1 > "$c" 2> /dev/null; then
 				did+=("$(basename "$(dirname "$c")") online")
 			else
@@ -143,20 +160,23 @@ guest_clean() {
 		fi
 	done
 	for s in "${!BOOT_SYSCTL[@]}"; do
-		if [ "$(cat "/proc/sys/kernel/$s")" != "${BOOT_SYSCTL[$s]}" ]; then
+		read -r v < "/proc/sys/kernel/$s"
+		if [ "$v" != "${BOOT_SYSCTL[$s]}" ]; then
 			echo "${BOOT_SYSCTL[$s]}" > "/proc/sys/kernel/$s" &&
 				did+=("$s ${BOOT_SYSCTL[$s]}")
 		fi
 	done
 	# every simulated GPU (Documentation/sim.rst "remove")
 	if [ -r "$SIM/list" ]; then
-		ids=$(awk '{ print $1 }' "$SIM/list")
-		for i in $ids; do
+		ids=()
+		while read -r i _; do ids+=("$i"); done < "$SIM/list"
+		for i in "${ids[@]}"; do
 			echo "$i" > "$SIM/remove" 2> /dev/null &&
 				did+=("removed gpu$i")
 		done
-		ids=$(awk '{ print $1 }' "$SIM/list" 2> /dev/null)
-		[ -n "$ids" ] && bad+=("simulated GPUs $(echo "$ids" | tr '\n' ' ')left")
+		ids=()
+		while read -r i _; do ids+=("$i"); done 2> /dev/null < "$SIM/list"
+		[ ${#ids[@]} -gt 0 ] && bad+=("simulated GPUs ${ids[*]} left")
 	fi
 	# the modules, the sim first; a module in use may take a moment
 	for m in nvpcounter_sim nvpcounter; do
@@ -170,8 +190,8 @@ guest_clean() {
 		else
 			did+=("unloaded $m")
 		fi
+		rm -f "$NVPC_OUT/rmmod.err"
 	done
-	rm -f "$NVPC_OUT/rmmod.err"
 
 	# (in guest.log, not guest.tap: run.sh's import_tap would take a
 	# "#" line for the reason of the next failure)
@@ -186,15 +206,20 @@ guest_clean() {
 # guest_run NAME OUTPUT CMD...: OUTPUT takes the command's stdout and
 # stderr (- for this script's).
 guest_run() {
-	local name=$1 out=$2 bound scale now t0 el rc sid sidf
+	local name=$1 out=$2 bound scale now h t0 el rc sid= sidf up
 	shift 2
 
 	guest_clean "$name"
-	# the larger of the boot's scale and now's
-	now=$(scale_of "$(loop_ms)")
-	scale=$(awk -v a="$GUEST_BOOT_SCALE" -v b="$now" \
-		'BEGIN { printf "%.2f\n", (b > a ? b : a) }')
-	bound=$(NVPC_TIME_SCALE=$scale scaled "${NVPC_TEST_TIMEOUT:-600}")
+	# the larger of the boot's scale and now's; the bound in whole
+	# seconds, rounded up (bash arithmetic in hundredths: no fork)
+	loop_ms > /dev/null
+	now=$(((LOOP_MS * 100 + NVPC_TIME_REF_MS - 1) / NVPC_TIME_REF_MS))
+	hundredths "$GUEST_BOOT_SCALE"
+	h=$HUNDREDTHS
+	[ "$h" -lt 100 ] && h=100
+	[ "$now" -gt "$h" ] && h=$now
+	scale=$(printf '%d.%02d' $((h / 100)) $((h % 100)))
+	bound=$(((${NVPC_TEST_TIMEOUT:-600} * h + 99) / 100))
 	# appended: a redirection that truncated /dev/stdout truncated this
 	# script's own log (guest.log) with it
 	if [ "$out" = - ]; then
@@ -204,17 +229,17 @@ guest_run() {
 	fi
 	sidf=$NVPC_OUT/$name.sid
 	echo "== $name (bound $bound s, time scale $scale)"
-	t0=$(date +%s)
-	echo "$name since $t0 ($(cut -d' ' -f1 /proc/uptime) s uptime), bound $bound s" \
-		> "$NVPC_OUT/running"
+	t0=$EPOCHSECONDS
+	read -r up _ < /proc/uptime
+	echo "$name since $t0 ($up s uptime), bound $bound s" > "$NVPC_OUT/running"
 	# its own session: timeout ends the whole process group at the bound,
 	# and whatever is left of the session afterwards is killed here
 	# shellcheck disable=SC2016
 	NVPC_TIME_SCALE=$scale setsid -w sh -c 'echo $$ > "$0"; exec "$@"' "$sidf" \
 		timeout --kill-after=10 "$bound" "$@" >> "$out" 2>&1
 	rc=$?
-	el=$(($(date +%s) - t0))
-	sid=$(cat "$sidf" 2> /dev/null)
+	el=$((EPOCHSECONDS - t0))
+	[ -r "$sidf" ] && read -r sid < "$sidf"
 	rm -f "$sidf" "$NVPC_OUT/running"
 	if [ -n "$sid" ]; then
 		kill -KILL -- "-$sid" 2> /dev/null
