@@ -19,7 +19,7 @@ for mk in "$TOP"/tools/testing/*/Makefile; do
 	d=$(dirname "$mk")
 	name=$(basename "$d")
 	found=1
-	make -s -C "$d" check > "$OUT/$name.log" 2>&1
+	make -s -j2 -C "$d" check > "$OUT/$name.log" 2>&1
 	rc=$?
 	before=$(grep -c '^not ok' "$NVPC_RESULTS" 2>/dev/null || true)
 	import_tap "unit $name" "$OUT/$name.log"
