@@ -92,10 +92,8 @@ static ssize_t top_read(void *arg, char *buf, size_t len)
 				continue;
 			return -1;
 		}
-		/* one that came while the pipe had data: now */
+		/* one that came while the pipe had data: seen above, next */
 		nvpc_take_signals(&t->waitmask);
-		if (nvpc_stop_signal)
-			top_stop(t);
 		if (t->keyboard && (pfd[1].revents & POLLIN)) {
 			char c;
 

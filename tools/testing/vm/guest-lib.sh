@@ -56,14 +56,18 @@ loop_ms() {
 # machine"). A faster machine gets 1, a slower one more.
 NVPC_TIME_REF_MS=${NVPC_TIME_REF_MS:-450}
 
-# scale_of MS: MS against the reference, at least 1, two decimals
-# (bash arithmetic in hundredths, rounded up: no fork, which costs up to a
+# scale_h MS: MS against the reference in hundredths, rounded up, at
+# least 100, in SCALE_H (bash arithmetic: no fork, which costs up to a
 # second under the debug kernel, before each of some 20 tests)
-scale_of() {
-	local h=$((($1 * 100 + NVPC_TIME_REF_MS - 1) / NVPC_TIME_REF_MS))
+scale_h() {
+	SCALE_H=$((($1 * 100 + NVPC_TIME_REF_MS - 1) / NVPC_TIME_REF_MS))
+	[ "$SCALE_H" -lt 100 ] && SCALE_H=100
+}
 
-	[ "$h" -lt 100 ] && h=100
-	printf '%d.%02d\n' $((h / 100)) $((h % 100))
+# scale_of MS: MS against the reference, at least 1, two decimals
+scale_of() {
+	scale_h "$1"
+	printf '%d.%02d\n' $((SCALE_H / 100)) $((SCALE_H % 100))
 }
 
 # hundredths X: a scale such as 1.5 or 2.37 in hundredths (150, 237) in
@@ -206,19 +210,17 @@ guest_clean() {
 # guest_run NAME OUTPUT CMD...: OUTPUT takes the command's stdout and
 # stderr (- for this script's).
 guest_run() {
-	local name=$1 out=$2 bound scale now h t0 el rc sid= sidf up
+	local name=$1 out=$2 bound scale h t0 el rc sid= sidf up
 	shift 2
 
 	guest_clean "$name"
 	# the larger of the boot's scale and now's; the bound in whole
 	# seconds, rounded up (bash arithmetic in hundredths: no fork)
 	loop_ms > /dev/null
-	now=$(((LOOP_MS * 100 + NVPC_TIME_REF_MS - 1) / NVPC_TIME_REF_MS))
+	scale_h "$LOOP_MS"
 	hundredths "$GUEST_BOOT_SCALE"
-	h=$HUNDREDTHS
-	[ "$h" -lt 100 ] && h=100
-	[ "$now" -gt "$h" ] && h=$now
-	scale=$(printf '%d.%02d' $((h / 100)) $((h % 100)))
+	h=$((HUNDREDTHS > SCALE_H ? HUNDREDTHS : SCALE_H))
+	printf -v scale '%d.%02d' $((h / 100)) $((h % 100))
 	bound=$(((${NVPC_TEST_TIMEOUT:-600} * h + 99) / 100))
 	# appended: a redirection that truncated /dev/stdout truncated this
 	# script's own log (guest.log) with it

@@ -8,9 +8,10 @@
 # so that the host's perf and test binaries run unchanged.
 # Variables from the kernel command line: NVPC_TOP, NVPC_OUT, NVPC_SCRIPT,
 # and for the guest script NVPC_TEST_TIMEOUT (bound of one kselftest),
-# NVPC_FUZZ_SEED (replays fuzz_test) and NVPC_FUZZ_WORKERS, NVPC_TESTS and NVPC_TESTS_EXCLUDE
-# (a share of the tests, guest-selftests.sh), NVPC_TIME_SCALE (the guest's time
-# scale, else measured) and NVPC_TIME_REF_MS (its idle reference) when set.
+# NVPC_FUZZ_SEED (replays fuzz_test), NVPC_FUZZ_WORKERS (its processes),
+# NVPC_TESTS and NVPC_TESTS_EXCLUDE (a share of the tests,
+# guest-selftests.sh), NVPC_TIME_SCALE (the guest's time scale, else
+# measured) and NVPC_TIME_REF_MS (its idle reference) when set.
 
 /bin/busybox --install -s /bin
 export PATH=/bin
