@@ -5,8 +5,12 @@
 #   make                 build the modules for every installed target kernel
 #   make KVER=<kver>     ... for one kernel (a /lib/modules/<kver>/build)
 #   make nvpc            the record-mode tool, build/nvpc/nvpc
-#   make install         nvpc, nvpc-perf-trace, the manual page nvpc.1,
-#                        nvpc-export.service (PREFIX, DESTDIR)
+#   make install         as root: the modules through DKMS (rebuilt for
+#                        every kernel installed later), nvpc,
+#                        nvpc-perf-trace, the manual page nvpc.1,
+#                        nvpc-export.service, commented modprobe.d and
+#                        modules-load.d files (PREFIX, DESTDIR, KVER)
+#   make uninstall       all of that removed again
 #   make check           the test command: deps, lint, host unit tests,
 #                        kselftests in QEMU on every target kernel
 #   make lint            checkpatch --strict, sparse, W=1 warnings
@@ -42,7 +46,7 @@ MODULE_SRCS := Kbuild $(shell cd $(TOP) && find drivers include -type f \
 all: modules
 
 help:
-	@sed -n '3,18p' $(TOP)/Makefile
+	@sed -n '3,23p' $(TOP)/Makefile
 
 deps:
 	@$(TOP)/tools/deps/install.sh
@@ -75,12 +79,36 @@ modules:
 nvpc:
 	@$(MAKE) -s -C $(TOP)/tools/nvpc OUT=$(BUILD)/nvpc
 
-# the tool, its manual page and the exporter's systemd unit (systemd
-# reads $(PREFIX)/lib/systemd/system for /usr and /usr/local); DKMS
-# (dkms.conf) builds the modules only
+# What `make install` puts on the user's machine (Documentation/
+# monitoring.rst "Before you start"). The modules go through DKMS, so
+# that every kernel the user installs later gets them built too: the
+# module sources and dkms.conf are copied to /usr/src/nvpcounter-<version>
+# (the version is dkms.conf's) and `dkms install` builds and installs
+# them for KVER (default: the running kernel), where modprobe finds them.
+# With DESTDIR (a package being built) only the files are put in place;
+# the package's own scripts run dkms, as Debian's *-dkms packages do.
+# Loading at boot stays the user's choice: the modprobe.d and
+# modules-load.d files are installed commented out, and `make uninstall`
+# keeps them when the user has changed them.
 PREFIX ?= /usr/local
 UNITDIR ?= $(PREFIX)/lib/systemd/system
-install: nvpc
+DKMS_NAME := nvpcounter
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' $(TOP)/dkms.conf)
+DKMS_SRC := /usr/src/$(DKMS_NAME)-$(DKMS_VERSION)
+INSTALL_KVER = $(or $(KVER),$(shell uname -r))
+CONFFILES := modprobe.d/nvpcounter.conf modules-load.d/nvpcounter.conf
+
+.PHONY: install-deps install-tool install-module uninstall
+
+install: install-deps install-tool install-module
+	@echo "installed; load it with: modprobe nvpcounter, then: nvpc top"
+
+# the packages an install needs, checked with dpkg first (never with
+# DESTDIR: a package build has its own build dependencies)
+install-deps:
+	@[ -n "$(DESTDIR)" ] || $(TOP)/tools/deps/install.sh --install $(INSTALL_KVER)
+
+install-tool: install-deps nvpc
 	install -D -m 0755 $(BUILD)/nvpc/nvpc $(DESTDIR)$(PREFIX)/bin/nvpc
 	install -D -m 0755 $(TOP)/tools/nvpc/perf-trace.py \
 		$(DESTDIR)$(PREFIX)/bin/nvpc-perf-trace
@@ -90,6 +118,50 @@ install: nvpc
 	sed 's|@BINDIR@|$(PREFIX)/bin|' $(TOP)/tools/nvpc/nvpc-export.service \
 		> $(DESTDIR)$(UNITDIR)/nvpc-export.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/nvpc-export.service
+	@for f in $(CONFFILES); do \
+		if [ -e $(DESTDIR)/etc/$$f ]; then \
+			echo "  keeping /etc/$$f"; \
+		else \
+			install -D -m 0644 $(TOP)/tools/install/$$(dirname $$f).conf \
+				$(DESTDIR)/etc/$$f || exit 1; \
+		fi; \
+	done
+
+install-module: install-deps
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	install -d $(DESTDIR)$(DKMS_SRC)
+	cd $(TOP) && tar cf - dkms.conf $(MODULE_SRCS) | tar xf - -C $(DESTDIR)$(DKMS_SRC)
+	@if [ -z "$(DESTDIR)" ]; then \
+		set -e; \
+		if dkms status -m $(DKMS_NAME) -v $(DKMS_VERSION) | grep -q .; then \
+			dkms remove $(DKMS_NAME)/$(DKMS_VERSION) --all; \
+		fi; \
+		dkms add $(DKMS_NAME)/$(DKMS_VERSION); \
+		dkms install $(DKMS_NAME)/$(DKMS_VERSION) -k $(INSTALL_KVER); \
+	fi
+
+uninstall:
+	@if [ -z "$(DESTDIR)" ] && command -v dkms > /dev/null && \
+	    dkms status -m $(DKMS_NAME) -v $(DKMS_VERSION) | grep -q .; then \
+		dkms remove $(DKMS_NAME)/$(DKMS_VERSION) --all || exit 1; \
+	fi
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	rm -f $(DESTDIR)$(PREFIX)/bin/nvpc $(DESTDIR)$(PREFIX)/bin/nvpc-perf-trace \
+		$(DESTDIR)$(PREFIX)/share/man/man1/nvpc.1 \
+		$(DESTDIR)$(UNITDIR)/nvpc-export.service
+	@# the directories the install made, where nothing else is left
+	@rmdir $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(UNITDIR)/.. 2> /dev/null || true
+	@for f in $(CONFFILES); do \
+		if cmp -s $(TOP)/tools/install/$$(dirname $$f).conf $(DESTDIR)/etc/$$f; then \
+			rm -f $(DESTDIR)/etc/$$f; \
+		elif [ -e $(DESTDIR)/etc/$$f ]; then \
+			echo "  keeping /etc/$$f: changed since it was installed"; \
+		fi; \
+	done
+	@if [ -z "$(DESTDIR)" ] && grep -qs '^nvpcounter ' /proc/modules; then \
+		echo "  nvpcounter is still loaded: modprobe -r nvpcounter_sim nvpcounter"; \
+	fi
 
 selftests: ksrc
 	@$(MAKE) -s -C $(TOP)/selftests/nvpcounter KSFT_INC=$(KSFT_INC) \

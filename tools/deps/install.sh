@@ -4,8 +4,20 @@
 # Install what nvpcounter's build, tests and demo need from Debian 12's
 # packages. Quick when nothing is missing: dpkg is asked first, apt-get
 # runs only for what is absent.
+#
+#   install.sh                   everything make check and make demo need
+#   install.sh --install KVER    what `make install` needs on a user's
+#                                machine: DKMS, the headers of KVER, the
+#                                compiler, libmicrohttpd for nvpc
 set -euo pipefail
 
+if [ "${1:-}" = --install ]; then
+	KVER=${2:-$(uname -r)}
+	PKGS=(
+		make gcc libc6-dev kmod dkms "linux-headers-$KVER"
+		pkg-config libmicrohttpd-dev
+	)
+else
 PKGS=(
 	make gcc libc6-dev
 	xz-utils cpio kmod
@@ -22,7 +34,10 @@ PKGS=(
 	prometheus
 	# the debug kernel (tools/testing/debugkernel/build.sh)
 	bc bison flex libelf-dev libssl-dev
+	# make install's DKMS path, tested in the VM (install-vm.sh)
+	dkms
 )
+fi
 
 missing=()
 for p in "${PKGS[@]}"; do

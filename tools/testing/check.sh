@@ -3,9 +3,10 @@
 #
 # The test command (make check): install what is missing, then lint (and
 # the build) with the host unit tests beside them, and then the jobs: the
-# kselftests in QEMU on every target kernel, the PCI backend, record mode
-# through bounce buffers, the demo, and every kselftest again under the
-# debug kernel (in two VMs) with a kmemleak scan at the end of each
+# kselftests in QEMU on every target kernel, the PCI backend, the
+# install path (DKMS), record mode through bounce buffers, the demo, and
+# every kselftest again under the debug kernel (in two VMs) with a
+# kmemleak scan at the end of each
 # (NVPC_DEBUG_KERNEL=0 leaves that stage out, and a TAP skip says so).
 # The debug kernel is built (once per machine, debugkernel/build.sh) in
 # the background from the start, niced, while the other phases run. Ends
@@ -109,6 +110,10 @@ run_job() {
 			"$TOP/tools/testing/vm/run.sh" "$k" ;;
 	pci:*)
 		"$TOP/tools/testing/vm/pci-ivshmem.sh" "$k" ;;
+	install:*)
+		# README "On your own GPU": make install through DKMS,
+		# modprobe, nvpc top and export, make uninstall
+		"$TOP/tools/testing/vm/install-vm.sh" "$k" ;;
 	swiotlb:*)
 		# record mode through bounce buffers (record.rst "DMA")
 		NVPC_VM_NAME=swiotlb NVPC_VM_APPEND=swiotlb=force \
@@ -174,6 +179,10 @@ done
 # the second half when the first is done (next_job keeps them apart)
 [ $dk_ready = 1 ] && queue+=(debug-b)
 for k in "${KV[@]}"; do queue+=("pci:$k"); done
+# the install path on the Debian kernels a user has (not the -rt one)
+for k in "${KV[@]}"; do
+	case $k in *-rt-*) ;; *) queue+=("install:$k") ;; esac
+done
 for k in "${KV[@]}"; do queue+=("swiotlb:$k"); done
 queue+=("demo:${KV[0]}")
 if [ -n "$dk_pid" ] && [ $dk_ready = 0 ]; then
