@@ -29,7 +29,7 @@ static int __init nvpc_module_init(void)
 		nvpc_pmu_module_exit();
 		return ret;
 	}
-	nvpc_pci_init();
+	nvpc_pci_init(nvpc_debugfs_root);
 	pr_debug("loaded\n");
 	return 0;
 }

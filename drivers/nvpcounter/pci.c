@@ -18,6 +18,7 @@
 
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
+#include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/io.h>
 #include <linux/kernel.h>
@@ -27,6 +28,7 @@
 #include <linux/notifier.h>
 #include <linux/pci.h>
 #include <linux/pm_runtime.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -78,6 +80,34 @@ struct nvpc_pci_range {
 	const char *name;
 };
 
+/**
+ * struct nvpc_pci_seen - one device the backend looked at, and its verdict
+ * @node: entry in nvpc_pci_seen_list
+ * @pdev: reference on the device (kept: the verdict outlives its use)
+ * @bar: the BAR looked at
+ * @boot0: PMC.BOOT_0 as read, valid with @have_boot0
+ * @have_boot0: PMC.BOOT_0 was read
+ * @chip: the catalogue's chip, or NULL
+ * @state: one word of Documentation/pci.rst "Which GPUs were looked at":
+ *	"used", a refusal ("unknown_chipset", ...) or, after use,
+ *	"removed" or "unbound"
+ * @gpu: the GPU while it is registered, else NULL
+ *
+ * Kept from module load to unload, under nvpc_pci_lock, for the debugfs
+ * file ``pci`` that ``nvpc doctor`` reads: why a GPU has no PMU, without
+ * parsing the kernel log.
+ */
+struct nvpc_pci_seen {
+	struct list_head node;
+	struct pci_dev *pdev;
+	int bar;
+	u32 boot0;
+	bool have_boot0;
+	const struct nvpc_chip_desc *chip;
+	const char *state;
+	struct nvpc_pci_gpu *gpu;
+};
+
 /* &nvpc_pci_gpu.flags */
 #define NVPC_PCI_GONE		0	/* PMC.BOOT_0 read all-ones */
 #define NVPC_PCI_REFUSED	1	/* an access out of the ranges was logged */
@@ -90,6 +120,7 @@ struct nvpc_pci_range {
  * @ranges: mapped ranges; [0] is PMC.BOOT_0
  * @nr_ranges: entries in @ranges
  * @flags: NVPC_PCI_* bits
+ * @seen: the device's verdict, filled in as it is looked at
  * @ndev: what the core sees
  */
 struct nvpc_pci_gpu {
@@ -99,12 +130,14 @@ struct nvpc_pci_gpu {
 	struct nvpc_pci_range ranges[NVPC_PCI_MAX_RANGES];
 	unsigned int nr_ranges;
 	unsigned long flags;
+	struct nvpc_pci_seen *seen;
 	struct nvpc_device ndev;
 };
 
 /* serialises attach/detach, the notifier and module init/exit */
 static DEFINE_MUTEX(nvpc_pci_lock);
 static LIST_HEAD(nvpc_pci_gpus);
+static LIST_HEAD(nvpc_pci_seen_list);
 static bool nvpc_pci_active;
 
 /* ---- the pci_ids parameter ------------------------------------------- */
@@ -387,6 +420,7 @@ static int nvpc_pci_gf100_enable(struct nvpc_pci_gpu *gpu)
 			pci_iounmap(gpu->pdev, io);
 			dev_info(dev, "PCOUNTER is disabled (PMC.ENABLE 0x%08x, bit 28 clear): not used; load with pci_enable_pcounter=1 to enable it\n",
 				 enable);
+			gpu->seen->state = "pcounter_disabled";
 			return -ENODEV;
 		}
 		writel(enable | NVPC_PMC_ENABLE_PCOUNTER, io);
@@ -412,12 +446,14 @@ static int nvpc_pci_unit_mask(struct nvpc_pci_gpu *gpu, const char *what,
 	if (!count || count > max) {
 		dev_info(&gpu->pdev->dev, "%s count 0x%x (0x%06x) is not 1..%u: not used\n",
 			 what, count, count_reg, max);
+		gpu->seen->state = "unit_count";
 		return -ENODEV;
 	}
 	*mask = GENMASK(count - 1, 0) & ~a & ~b;
 	if (!*mask) {
 		dev_info(&gpu->pdev->dev, "every %s is disabled (0x%06x 0x%08x, 0x%06x 0x%08x): not used\n",
 			 what, dis_a, a, dis_b, b);
+		gpu->seen->state = "units_disabled";
 		return -ENODEV;
 	}
 	return 0;
@@ -464,19 +500,23 @@ static u32 nvpc_pci_bar_needed(const struct nvpc_gen_ops *gen)
 }
 
 /* Step 1: a memory BAR the PCI core assigned, and decoding on. */
-static int nvpc_pci_usable(struct pci_dev *pdev, int bar)
+static int nvpc_pci_usable(struct nvpc_pci_seen *seen)
 {
+	struct pci_dev *pdev = seen->pdev;
+	int bar = seen->bar;
 	u16 cmd;
 
 	if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM) ||
 	    !pci_resource_start(pdev, bar)) {
 		dev_info(&pdev->dev, "BAR %d is not an assigned memory BAR: not used\n",
 			 bar);
+		seen->state = "bar_unassigned";
 		return -ENODEV;
 	}
 	pci_read_config_word(pdev, PCI_COMMAND, &cmd);
 	if (!(cmd & PCI_COMMAND_MEMORY)) {
 		dev_info(&pdev->dev, "memory decoding is off (no driver enabled the device): not used\n");
+		seen->state = "decoding_off";
 		return -ENODEV;
 	}
 	return 0;
@@ -500,8 +540,11 @@ static int nvpc_pci_identify(struct nvpc_pci_gpu *gpu,
 		return ret;
 	/* envytools' documentation (PMC.BOOT_0): chipset in bits 20-28 */
 	boot0 = readl(gpu->ranges[0].io);
+	gpu->seen->boot0 = boot0;
+	gpu->seen->have_boot0 = true;
 	if (boot0 == NVPC_PCI_BOOT_0_ABSENT) {
 		dev_info(dev, "PMC.BOOT_0 reads all-ones (device not responding): not used\n");
+		gpu->seen->state = "not_responding";
 		return -ENODEV;
 	}
 	chipset = FIELD_GET(NVPC_PMC_BOOT_0_CHIPSET, boot0);
@@ -510,14 +553,17 @@ static int nvpc_pci_identify(struct nvpc_pci_gpu *gpu,
 	if (!*gen) {
 		dev_info(dev, "unknown or unsupported chipset 0x%02x (PMC.BOOT_0 0x%08x): not used\n",
 			 chipset, boot0);
+		gpu->seen->state = "unknown_chipset";
 		return -ENODEV;
 	}
+	gpu->seen->chip = chip;
 	need = nvpc_pci_bar_needed(*gen);
 	if (pci_resource_len(gpu->pdev, gpu->bar) < need) {
 		dev_info(dev, "%s: BAR %d is 0x%llx bytes, registers up to 0x%06x are needed: not used\n",
 			 chip->name, gpu->bar,
 			 (unsigned long long)pci_resource_len(gpu->pdev, gpu->bar),
 			 need);
+		gpu->seen->state = "bar_too_small";
 		return -ENODEV;
 	}
 	gpu->ndev.chip = chip;
@@ -552,9 +598,12 @@ static int nvpc_pci_register(struct nvpc_pci_gpu *gpu)
 	if (ret) {
 		dev_info(dev, "%s: registration failed (%d)\n",
 			 gpu->ndev.chip->name, ret);
+		gpu->seen->state = "register_failed";
 		return ret;
 	}
 	list_add_tail(&gpu->node, &nvpc_pci_gpus);
+	gpu->seen->state = "used";
+	gpu->seen->gpu = gpu;
 	dev_dbg(dev, "%s: BAR %d, GPC mask 0x%x, partition mask 0x%x\n",
 		gpu->ndev.chip->name, gpu->bar, gpu->ndev.gpc_mask,
 		gpu->ndev.part_mask);
@@ -565,25 +614,30 @@ static int nvpc_pci_register(struct nvpc_pci_gpu *gpu)
  * Look at one device: usable -> identify -> enable units -> map ->
  * register. Any step that fails leaves the device as it was.
  */
-static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
+static int nvpc_pci_attach(struct nvpc_pci_seen *seen)
 {
+	struct pci_dev *pdev = seen->pdev;
 	const struct nvpc_gen_ops *gen;
 	struct nvpc_pci_gpu *gpu;
 	int ret;
 
-	ret = nvpc_pci_usable(pdev, bar);
+	ret = nvpc_pci_usable(seen);
 	if (ret)
 		return ret;
 	gpu = kzalloc(sizeof(*gpu), GFP_KERNEL);
-	if (!gpu)
+	if (!gpu) {
+		seen->state = "no_memory";
 		return -ENOMEM;
+	}
 	gpu->pdev = pci_dev_get(pdev);
-	gpu->bar = bar;
+	gpu->bar = seen->bar;
+	gpu->seen = seen;
 	/* awake while its registers are looked at; events hold it later */
 	ret = pm_runtime_resume_and_get(&pdev->dev);
 	if (ret < 0) {
 		dev_info(&pdev->dev, "cannot resume the device (%d): not used\n",
 			 ret);
+		seen->state = "resume_failed";
 		goto err_put;
 	}
 	ret = nvpc_pci_identify(gpu, &gen);
@@ -594,8 +648,12 @@ static int nvpc_pci_attach(struct pci_dev *pdev, int bar)
 		ret = nvpc_pci_map_chip(gpu, gen);
 	if (!ret)
 		ret = nvpc_pci_register(gpu);
-	if (ret)
+	if (ret) {
+		/* a step that failed without a word of its own: a mapping */
+		if (!seen->state)
+			seen->state = "map_failed";
 		nvpc_pci_unmap(gpu);
+	}
 	pm_runtime_put(&pdev->dev);
 	if (ret)
 		goto err_put;
@@ -613,6 +671,7 @@ static void nvpc_pci_detach(struct nvpc_pci_gpu *gpu, const char *why)
 
 	if (why)
 		dev_info(dev, "%s: its events are stopped\n", why);
+	gpu->seen->gpu = NULL;
 	list_del(&gpu->node);
 	nvpc_device_unregister(&gpu->ndev);
 	nvpc_pci_unmap(gpu);
@@ -625,22 +684,26 @@ static int nvpc_pci_notify(struct notifier_block *nb, unsigned long action,
 {
 	struct pci_dev *pdev = to_pci_dev(data);
 	struct nvpc_pci_gpu *gpu;
-	const char *why;
+	const char *why, *state;
 
 	switch (action) {
 	case BUS_NOTIFY_DEL_DEVICE:
 		why = "device removed";
+		state = "removed";
 		break;
 	case BUS_NOTIFY_UNBIND_DRIVER:
 		why = "driver unbinding";
+		state = "unbound";
 		break;
 	default:
 		return NOTIFY_DONE;
 	}
 	mutex_lock(&nvpc_pci_lock);
 	gpu = nvpc_pci_find(pdev);
-	if (gpu)
+	if (gpu) {
+		gpu->seen->state = state;
 		nvpc_pci_detach(gpu, why);
+	}
 	mutex_unlock(&nvpc_pci_lock);
 	return NOTIFY_OK;
 }
@@ -649,8 +712,37 @@ static struct notifier_block nvpc_pci_nb = {
 	.notifier_call = nvpc_pci_notify,
 };
 
+/* One line per device looked at: Documentation/pci.rst "Which GPUs were looked at" */
+static int nvpc_pci_seen_show(struct seq_file *m, void *unused)
+{
+	struct nvpc_pci_seen *seen;
+
+	mutex_lock(&nvpc_pci_lock);
+	list_for_each_entry(seen, &nvpc_pci_seen_list, node) {
+		const char *state = seen->state;
+
+		if (seen->gpu && test_bit(NVPC_PCI_GONE, &seen->gpu->flags))
+			state = "gone";
+		seq_printf(m, "%s %04x:%04x bar=%d", pci_name(seen->pdev),
+			   seen->pdev->vendor, seen->pdev->device, seen->bar);
+		if (seen->have_boot0)
+			seq_printf(m, " boot0=0x%08x chipset=0x%02lx", seen->boot0,
+				   FIELD_GET(NVPC_PMC_BOOT_0_CHIPSET, seen->boot0));
+		else
+			seq_puts(m, " boot0=- chipset=-");
+		seq_printf(m, " chip=%s state=%s\n",
+			   seen->chip ? seen->chip->name : "-", state);
+	}
+	mutex_unlock(&nvpc_pci_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(nvpc_pci_seen);
+
 /**
  * nvpc_pci_init() - find the GPUs on the PCI bus and register them
+ * @debugfs: the module's debugfs directory (an error pointer or NULL
+ *	without debugfs), where the file ``pci`` lists every device looked
+ *	at with its verdict
  *
  * Every NVIDIA display-class device, and every device the pci_ids
  * parameter names, is looked at once, here; none is bound. A GPU that
@@ -659,8 +751,9 @@ static struct notifier_block nvpc_pci_nb = {
  *
  * Context: module init, process context.
  */
-void nvpc_pci_init(void)
+void nvpc_pci_init(struct dentry *debugfs)
 {
+	struct nvpc_pci_seen *seen;
 	struct pci_dev *pdev = NULL;
 	int ret, bar;
 
@@ -677,11 +770,18 @@ void nvpc_pci_init(void)
 		bar = nvpc_pci_match(pdev);
 		if (bar < 0)
 			continue;
-		ret = nvpc_pci_attach(pdev, bar);
+		seen = kzalloc(sizeof(*seen), GFP_KERNEL);
+		if (!seen)
+			continue;
+		seen->pdev = pci_dev_get(pdev);
+		seen->bar = bar;
+		list_add_tail(&seen->node, &nvpc_pci_seen_list);
+		ret = nvpc_pci_attach(seen);
 		if (ret)
-			dev_dbg(&pdev->dev, "not used (%d)\n", ret);
+			dev_dbg(&pdev->dev, "not used (%d, %s)\n", ret, seen->state);
 	}
 	mutex_unlock(&nvpc_pci_lock);
+	debugfs_create_file("pci", 0400, debugfs, NULL, &nvpc_pci_seen_fops);
 }
 
 /**
@@ -691,6 +791,7 @@ void nvpc_pci_init(void)
  */
 void nvpc_pci_exit(void)
 {
+	struct nvpc_pci_seen *seen, *next;
 	struct nvpc_pci_gpu *gpu, *tmp;
 
 	mutex_lock(&nvpc_pci_lock);
@@ -701,6 +802,11 @@ void nvpc_pci_exit(void)
 	nvpc_pci_active = false;
 	list_for_each_entry_safe(gpu, tmp, &nvpc_pci_gpus, node)
 		nvpc_pci_detach(gpu, NULL);
+	list_for_each_entry_safe(seen, next, &nvpc_pci_seen_list, node) {
+		list_del(&seen->node);
+		pci_dev_put(seen->pdev);
+		kfree(seen);
+	}
 	mutex_unlock(&nvpc_pci_lock);
 	bus_unregister_notifier(&pci_bus_type, &nvpc_pci_nb);
 }

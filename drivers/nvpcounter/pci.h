@@ -7,7 +7,9 @@
 #ifndef _NVPC_PCI_H
 #define _NVPC_PCI_H
 
-void nvpc_pci_init(void);
+struct dentry;
+
+void nvpc_pci_init(struct dentry *debugfs);
 void nvpc_pci_exit(void);
 
 #endif /* _NVPC_PCI_H */

@@ -9,6 +9,7 @@
 #   00:13.0 G84, the host makes it read all-ones while counting
 #   00:14.0 GT215, the host hot-unplugs it while counting
 #   00:15.0 chipset 0xff (unknown)
+#   00:16.0 not responding: PMC.BOOT_0 reads all-ones from the start
 # 00:11.0 is also bound to uio_pci_generic and unbound (bus notifier).
 # Writes TAP to $NVPC_OUT/pci_test.tap.
 set -u
@@ -66,6 +67,23 @@ count() {
 
 first_field() { grep -m1 -F '/' "$NVPC_OUT/perf-$1.txt" | cut -d, -f1; }
 
+# nvpc doctor NAME: its output in $NVPC_OUT/doctor-NAME.txt, its exit
+# status in doctor_rc (Documentation/nvpc.rst "nvpc doctor")
+doctor() {
+	timeout --kill-after=5 60 "$NVPC_TOP/build/nvpc/nvpc" doctor \
+		> "$NVPC_OUT/doctor-$1.txt" 2>&1
+	doctor_rc=$?
+	sed "s/^/# doctor: /" "$NVPC_OUT/doctor-$1.txt"
+}
+# doctor_says NAME LINE [FIX]: LINE is a whole line of the output, and
+# FIX (if given) is in the "fix:" line right after it
+doctor_says() {
+	local f=$NVPC_OUT/doctor-$1.txt
+	grep -qxF -- "$2" "$f" || return 1
+	[ -z "${3:-}" ] && return 0
+	grep -A1 -xF -- "$2" "$f" | tail -n 1 | grep -q "^      fix: .*$3"
+}
+
 # --- parameter parsing ----------------------------------------------------
 if insmod "$KO" pci_ids=zz:1110 2> /dev/null; then
 	tap fail "pci_ids=zz:1110 refused"
@@ -92,6 +110,27 @@ check "GF100 refusal logged" \
 check "unknown chipset refused" no_pmu 0000:00:15.0
 check "unknown chipset logged" \
 	klog "0000:00:15.0: nvpcounter: unknown or unsupported chipset 0xff"
+check "not responding refused" no_pmu 0000:00:16.0
+check "not responding logged" \
+	klog "0000:00:16.0: nvpcounter: PMC.BOOT_0 reads all-ones (device not responding): not used"
+# the same verdicts from the module's debugfs file, through nvpc doctor
+doctor load
+check "doctor: a refused GPU fails it (exit 1)" test "$doctor_rc" = 1
+check "doctor: the G84 used" doctor_says load \
+	"ok    GPU 0000:00:10.0 (G84, chipset 0x84, driver no driver): used"
+check "doctor: GF100 refused, PCOUNTER in reset, fix pci_enable_pcounter=1" \
+	doctor_says load \
+	"FAIL  GPU 0000:00:12.0 (GF100, chipset 0xc0, driver no driver): refused: PCOUNTER is held in reset (PMC.ENABLE bit 28 clear)" \
+	"modprobe nvpcounter pci_enable_pcounter=1"
+check "doctor: unknown chipset refused, fix: report it" doctor_says load \
+	"FAIL  GPU 0000:00:15.0 (-, chipset 0xff, driver no driver): refused: its chipset is not in the catalogue" \
+	"report the chip"
+check "doctor: not responding refused, fix: wake it" doctor_says load \
+	"FAIL  GPU 0000:00:16.0 (-, chipset 0x1ff, driver no driver): refused: not responding (PMC.BOOT_0 read all-ones)" \
+	"wake the GPU"
+check "doctor: seven devices, four used (00:10, 11, 13, 14), three refused" \
+	test "$(grep -c '^ok    GPU ' "$NVPC_OUT/doctor-load.txt")" = 4 -a \
+	"$(grep -c '^FAIL  GPU ' "$NVPC_OUT/doctor-load.txt")" = 3
 check "unload" rmmod nvpcounter
 
 # --- with pci_enable_pcounter: every test GPU -----------------------------
@@ -296,6 +335,20 @@ for _ in $(seq 20); do
 done
 check "unplug: its PMU is gone" no_pmu 0000:00:14.0
 check "unplug: the other GPUs stay" has_pmu 0000:00:10.0
+
+# what became of the GPUs, through nvpc doctor
+doctor after
+if [ -e /sys/bus/pci/drivers/uio_pci_generic ] || modinfo uio_pci_generic > /dev/null 2>&1; then
+	check "doctor: the unbound GPU stopped, fix: bind its driver again" \
+		doctor_says after \
+		"FAIL  GPU 0000:00:11.0 (GT215, chipset 0xa3, driver no driver): stopped: its driver unbound" \
+		"bind the driver again"
+fi
+check "doctor: the GPU that went all-ones stopped" doctor_says after \
+	"FAIL  GPU 0000:00:13.0 (G84, chipset 0x84, driver no driver): stopped: it stopped answering (PMC.BOOT_0 all-ones)" \
+	"power the GPU back on"
+check "doctor: the unplugged GPU removed" doctor_says after \
+	"ok    GPU 0000:00:14.0 (GT215, chipset 0xa3, driver no driver): removed after use (hot-unplug)"
 
 check "unload with every GPU registered" rmmod nvpcounter
 check "unload frees every PMU" \

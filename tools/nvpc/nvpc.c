@@ -10,6 +10,7 @@
  *   nvpc top -d main.1 -s graph_idle,0x10
  *   nvpc list
  *   nvpc export --listen 127.0.0.1:9089
+ *   nvpc doctor
  *
  * Documentation/nvpc.rst is the manual.
  */
@@ -34,6 +35,7 @@ static void usage(FILE *f)
 "  top      each signal's busy share, live (a table on a terminal, q quits)\n"
 "  list     the GPUs, their domains, clocks and named signals\n"
 "  export   every GPU's counters for Prometheus (HTTP /metrics, textfile)\n"
+"  doctor   why there are no counts, and what to type\n"
 "\n"
 "nvpc COMMAND --help for its options; nvpc --version; man nvpc (or\n"
 "Documentation/nvpc.rst) is the manual.\n");
@@ -59,6 +61,8 @@ int main(int argc, char **argv)
 		return nvpc_top(argc - 1, argv + 1);
 	if (!strcmp(cmd, "export"))
 		return nvpc_export(argc - 1, argv + 1);
+	if (!strcmp(cmd, "doctor"))
+		return nvpc_doctor(argc - 1, argv + 1);
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		printf("nvpc %s (nvpcounter), capture format version %d\n",
 		       NVPC_VERSION, NVPC_FILE_VERSION);
@@ -69,7 +73,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	nvpc_err("unknown command '%s': record, report, plot, top, list or export",
+	nvpc_err("unknown command '%s': record, report, plot, top, list, export or doctor",
 		 cmd);
 	return 2;
 }

@@ -51,6 +51,10 @@ wanted nvpc_test.sh &&
 wanted engines_test.sh &&
 	guest_run engines_test.sh - "$NVPC_TOP"/selftests/nvpcounter/engines_test.sh
 
+# nvpc doctor: each state before counts, and its fix (nvpc.rst)
+wanted doctor_test.sh &&
+	guest_run doctor_test.sh - "$NVPC_TOP"/selftests/nvpcounter/doctor_test.sh
+
 # nvpc export: the counters as Prometheus metrics (monitoring.rst)
 wanted export_test.sh &&
 	guest_run export_test.sh - "$NVPC_TOP"/selftests/nvpcounter/export_test.sh

@@ -31,6 +31,7 @@ DEVICES=(
 	"13 gone g84"
 	"14 unplug gt215"
 	"15 none unknown"
+	"16 none dead"
 )
 
 # The host side of one boot (run.sh's NVPC_VM_BEFORE): every device's
