@@ -21,25 +21,11 @@ NVPC=$NVPC_TOP/build/nvpc/nvpc
 SIM=/sys/kernel/debug/nvpcounter_sim
 W=$NVPC_OUT/doctor
 PARANOID=/proc/sys/kernel/perf_event_paranoid
+TEST=doctor_test
 KVER=$(uname -r)
-n=0
 : > "$TAP"
 mkdir -p "$W"
-
-tap() {	# tap ok|fail DESC [REASON]
-	n=$((n + 1))
-	case $1 in
-	ok)	echo "ok $n - $2" >> "$TAP" ;;
-	*)	echo "not ok $n - $2${3:+ # $3}" >> "$TAP" ;;
-	esac
-	echo "doctor_test: $1 $2 ${3:-}"
-}
-
-check() {	# check DESC COMMAND...
-	local desc=$1
-	shift
-	if "$@"; then tap ok "$desc"; else tap fail "$desc"; fi
-}
+. "$NVPC_TOP/selftests/nvpcounter/tap-lib.sh"
 
 # doctor NAME [setpriv args]: output in $W/NAME.txt, status in rc
 doctor() {

@@ -13,26 +13,12 @@ set -u
 # a root login's PATH on Debian: make install put nvpc in /usr/local/bin
 export PATH=/usr/local/sbin:/usr/local/bin:$PATH
 TAP=$NVPC_OUT/install_test.tap
+TEST=install_test
 KVER=$(uname -r)
 LOG=$NVPC_OUT/install
-n=0
 : > "$TAP"
 mkdir -p "$LOG"
-
-tap() {	# tap ok|fail DESC [REASON]
-	n=$((n + 1))
-	case $1 in
-	ok)	echo "ok $n - $2" >> "$TAP" ;;
-	*)	echo "not ok $n - $2${3:+ # $3}" >> "$TAP" ;;
-	esac
-	echo "install_test: $(cut -d' ' -f1 /proc/uptime) $1 $2 ${3:-}"
-}
-
-check() {	# check DESC COMMAND...
-	local desc=$1
-	shift
-	if "$@"; then tap ok "$desc"; else tap fail "$desc"; fi
-}
+. "$NVPC_TOP/selftests/nvpcounter/tap-lib.sh"
 
 check "nothing of ours loaded before modprobe" test ! -e /sys/module/nvpcounter
 where=$(modinfo -n nvpcounter 2>&1)
@@ -43,17 +29,6 @@ modprobe nvpcounter > "$LOG/modprobe.log" 2>&1
 check "modprobe nvpcounter" test -e /sys/module/nvpcounter
 sed 's/^/# modprobe: /' "$LOG/modprobe.log"
 
-pmu_of() {	# the PMU whose identifier names bus id $1
-	local d
-	for d in /sys/bus/event_source/devices/nvpcounter*; do
-		[ -e "$d/identifier" ] || continue
-		if grep -q " $1\$" "$d/identifier"; then
-			basename "$d"
-			return 0
-		fi
-	done
-	return 1
-}
 pmu=$(pmu_of 0000:00:10.0)
 check "the PCI backend found the G84 at 00:10.0 (PMU ${pmu:-none})" test -n "$pmu"
 
@@ -93,3 +68,4 @@ check "nvpc export (the installed nvpc) serves the GPU" export_page
 
 modprobe -r nvpcounter > "$LOG/modprobe-r.log" 2>&1
 check "modprobe -r nvpcounter" test ! -e /sys/module/nvpcounter
+echo "1..$n" >> "$TAP"

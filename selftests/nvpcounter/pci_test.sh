@@ -18,39 +18,11 @@ TAP=$NVPC_OUT/pci_test.tap
 KO=$NVPC_MODULE_DIR/nvpcounter.ko
 REGFILE=$NVPC_TOP/tools/testing/vm/pci_regfile.py
 IDS=pci_ids=1af4:1110:2
-n=0
+TEST=pci_test
 : > "$TAP"
-
-tap() {	# tap ok|fail|skip DESC [REASON]
-	n=$((n + 1))
-	case $1 in
-	ok)	echo "ok $n - $2" >> "$TAP" ;;
-	skip)	echo "ok $n - $2 # SKIP ${3:-}" >> "$TAP" ;;
-	*)	echo "not ok $n - $2${3:+ # $3}" >> "$TAP" ;;
-	esac
-	echo "pci_test: $(cut -d' ' -f1 /proc/uptime) $1 $2 ${3:-}"
-}
-
-check() {	# check DESC COMMAND...
-	local desc=$1
-	shift
-	if "$@"; then tap ok "$desc"; else tap fail "$desc"; fi
-}
+. "$NVPC_TOP/selftests/nvpcounter/tap-lib.sh"
 
 klog() { dmesg | grep -qF -- "$1"; }
-
-# the PMU whose identifier names bus id $1
-pmu_of() {
-	local d
-	for d in /sys/bus/event_source/devices/nvpcounter*; do
-		[ -e "$d/identifier" ] || continue
-		if grep -q " $1\$" "$d/identifier"; then
-			basename "$d"
-			return 0
-		fi
-	done
-	return 1
-}
 
 has_pmu() { pmu_of "$1" > /dev/null; }
 no_pmu() { ! pmu_of "$1" > /dev/null; }
