@@ -266,6 +266,11 @@ static void doc_gpus(struct doctor *d)
 			ssize_t n = getdelim(&verdicts, &cap, '\0', f);
 
 			readable = n >= 0 || feof(f);
+			/* an empty file (no device looked at) reads as -1 */
+			if (n <= 0) {
+				free(verdicts);
+				verdicts = NULL;
+			}
 			fclose(f);
 		}
 		if (!readable)
