@@ -22,6 +22,8 @@ PKGS=(
 	prometheus
 	# the debug kernel (tools/testing/debugkernel/build.sh)
 	bc bison flex libelf-dev libssl-dev
+	# setcap for out_test.sh's cap_perfmon+ep copy of nvpc
+	libcap2-bin
 )
 
 missing=()

@@ -241,8 +241,9 @@ static void replay_stop(int sig)
 }
 
 /*
- * $NVPC_TOP_REPLAY (the host tests): the child sends that capture as if
- * it were recording, then waits for top's SIGINT
+ * $NVPC_TOP_REPLAY (the host tests; never with more rights than the
+ * user's, start_record()): the child sends that capture as if it were
+ * recording, then waits for top's SIGINT
  */
 static int replay(const char *path)
 {
@@ -266,8 +267,8 @@ static int replay(const char *path)
 
 static pid_t start_record(int rargc, char **rargv, int *fd)
 {
-	const char *replay_path = getenv("NVPC_TOP_REPLAY");
-
+	/* a test hook, as $NVPC_SYSFS: none with more rights (gpu.c) */
+	const char *replay_path = secure_getenv("NVPC_TOP_REPLAY");
 	int p[2];
 	pid_t pid;
 
