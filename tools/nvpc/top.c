@@ -158,7 +158,7 @@ static int parse(int argc, char **argv, struct top *t, uint64_t *interval,
 	struct option longopts[ARRAY_LEN(own) + NVPC_RECORD_SHARED + 1] = { 0 };
 	struct nvpc_report_opts ro = { 0 };
 	bool bad = false, stop = false, every = false;
-	int c, n = 0, idx;
+	int c, n = 0, idx, fmt = 0;
 
 	memcpy(longopts, own, sizeof(own));
 	memcpy(longopts + ARRAY_LEN(own), nvpc_record_options,
@@ -187,6 +187,8 @@ static int parse(int argc, char **argv, struct top *t, uint64_t *interval,
 			continue;
 		case 'J':
 		case 'c':
+			if (nvpc_format_once(&fmt, c))
+				return -EINVAL;
 			t->fmt = c == 'J' ? NVPC_TOP_JSON : NVPC_TOP_CSV;
 			continue;
 		case 'h':

@@ -2759,6 +2759,25 @@ TEST(output_through_links_and_pipes)
 	unlink(c.path);
 }
 
+/* top: -J and -c both given are bad arguments, not the last one wins */
+TEST(top_two_formats)
+{
+	char out[4096];
+	struct cap c;
+
+	cap_simple(&c, "twofmt", 3, true);
+	EXPECT_EQ(2, top_replay(c.path, 20, "-d main.1 -s s0", "-n 1 -J -c",
+				out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-J and -c both choose the output's format")) TH_LOG("%s", out);
+	EXPECT_EQ(2, top_replay(c.path, 20, "-d main.1 -s s0", "-n 1 --csv --json",
+				out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-c and -J both")) TH_LOG("%s", out);
+	/* the same one twice is no conflict */
+	EXPECT_EQ(0, top_replay(c.path, 20, "-d main.1 -s s0", "-I 1 -n 1 -J -J",
+				out, sizeof(out))) TH_LOG("%s", out);
+	unlink(c.path);
+}
+
 /* plot -o - writes SVG to stdout; plot of stdin needs -o */
 TEST(plot_stdout)
 {
