@@ -36,6 +36,8 @@ PKGS=(
 	bc bison flex libelf-dev libssl-dev
 	# make install's DKMS path, tested in the VM (install-vm.sh)
 	dkms
+	# setcap for out_test.sh's cap_perfmon+ep copy of nvpc
+	libcap2-bin
 )
 fi
 

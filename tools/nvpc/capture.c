@@ -238,7 +238,11 @@ static FILE *spool_file(const char *dir)
 
 FILE *nvpc_capture_spool(FILE *in, const char *path)
 {
-	const char *dir = getenv("TMPDIR");
+	/*
+	 * (with more rights than the user's, /tmp: glibc drops TMPDIR
+	 * from such a process's environment, and this says so here)
+	 */
+	const char *dir = secure_getenv("TMPDIR");
 	char buf[1 << 16];
 	size_t n;
 	FILE *t;

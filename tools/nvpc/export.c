@@ -49,6 +49,7 @@
 #include "nvpc_capture.h"
 #include "nvpc_export.h"
 #include "nvpc_gpu.h"
+#include "nvpc_out.h"
 #include "nvpc_perf.h"
 #include "nvpc_util.h"
 
@@ -567,38 +568,20 @@ static ssize_t build_page(struct exp *e, char **page)
 	return len;
 }
 
-/* the page into DIR/nvpcounter.prom, atomically; 0 or -errno said */
+/* the page into DIR/nvpcounter.prom, atomically (nvpc_out.h); 0 or -1 said */
 static int write_textfile(struct exp *e)
 {
-	char tmp[PATH_MAX], dst[PATH_MAX], *page;
+	char dst[PATH_MAX], *page;
 	ssize_t len = build_page(e, &page);
-	int fd, ret;
+	int ret;
 
 	if (len < 0) {
 		nvpc_err("export: the page: %s", strerror((int)-len));
 		return (int)len;
 	}
 	snprintf(dst, sizeof(dst), "%s/%s", e->textdir, EXP_TEXTFILE);
-	/* not *.prom: the collector reads only the renamed file */
-	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", e->textdir, EXP_TEXTFILE);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		nvpc_err("export: --textfile %s: %s", e->textdir, strerror(-ret));
-		free(page);
-		return ret;
-	}
-	ret = fchmod(fd, 0644) ? -errno : 0;
-	if (!ret)
-		ret = nvpc_write_all(fd, page, len);
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, dst))
-		ret = -errno;
-	if (ret) {
-		nvpc_err("export: writing %s: %s", dst, strerror(-ret));
-		unlink(tmp);
-	}
+	/* (its temporary file is not *.prom: the collector reads none) */
+	ret = nvpc_out_write(dst, page, len, 0644);
 	free(page);
 	return ret;
 }

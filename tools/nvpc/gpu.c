@@ -18,7 +18,12 @@
 
 const char *nvpc_sysfs_root(void)
 {
-	const char *root = getenv("NVPC_SYSFS");
+	/*
+	 * a test hook: never in a process with more rights than its user
+	 * (setcap cap_perfmon+ep nvpc, monitoring.rst "Privileges"), which
+	 * would otherwise open the PMU types a fake tree names
+	 */
+	const char *root = secure_getenv("NVPC_SYSFS");
 
 	return root && *root ? root : "/sys/bus/event_source/devices";
 }

@@ -34,7 +34,10 @@ struct nvpc_domain {
 	uint64_t nominal_hz;
 };
 
-/* the root of the PMUs in sysfs ($NVPC_SYSFS for tests) */
+/*
+ * the root of the PMUs in sysfs ($NVPC_SYSFS for tests, ignored with
+ * more rights than the user's: secure_getenv(3))
+ */
 const char *nvpc_sysfs_root(void);
 /* read a small sysfs file, trailing newline cut: length or -errno */
 int nvpc_sysfs_read(const char *path, char *buf, size_t len);

@@ -30,6 +30,13 @@ void nvpc_strlcpy(char *dst, const char *src, size_t len);
 /* *list (malloc()ed or NULL) with ",item" appended: 0 or -ENOMEM */
 int nvpc_list_append(char **list, const char *item);
 
+/*
+ * a command's output format option @c (-J, -c ...) after *@seen, the
+ * one given before (0: none): 0, or -1 with a message when another one
+ * came before (two formats are bad arguments, not the last one wins)
+ */
+int nvpc_format_once(int *seen, int c);
+
 /* "-" names stdin or stdout */
 static inline bool nvpc_is_stdio(const char *path)
 {

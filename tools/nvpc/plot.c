@@ -322,28 +322,24 @@ int nvpc_plot_script(FILE *f, const char *path, const char *term,
 
 /*
  * gnuplot (execvp, no shell) reads script on its stdin and writes the
- * plot on its stdout: a temporary file beside out, renamed to out when
- * gnuplot succeeded. 0 or -1 (said why).
+ * plot on its stdout, which is o's file (nvpc_out.h: a temporary file
+ * beside OUT, renamed when the caller closes o with success). 0 or -1
+ * (said why).
  */
-static int run_gnuplot(const char *script, size_t len, const char *out)
+static int run_gnuplot(const char *script, size_t len, struct nvpc_ofile *o)
 {
 	char *const argv[] = { "gnuplot", NULL };
-	int fd, p[2], status, ret = -1;
-	char *tmp = NULL;
+	int fd = fileno(o->f), p[2], status;
 	struct stat sb;
 	pid_t pid;
 
-	if (nvpc_is_stdio(out))	/* straight to stdout, SVG */
-		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
-	else
-		fd = nvpc_out_temp(out, &tmp, -1);
-	if (fd < 0) {
-		nvpc_err("cannot create %s: %s", out, strerror(-fd));
+	if (fflush(o->f)) {
+		nvpc_err("writing %s: %s", o->path, strerror(errno));
 		return -1;
 	}
 	pid = nvpc_fork_pipe(p);
 	if (pid < 0)
-		goto out;
+		return -1;
 	if (pid == 0) {
 		if (dup2(p[0], STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0)
 			_exit(126);
@@ -357,35 +353,21 @@ static int run_gnuplot(const char *script, size_t len, const char *out)
 	close(p[1]);
 	if (waitpid(pid, &status, 0) != pid) {
 		nvpc_err("waiting for gnuplot: %s", strerror(errno));
-		goto out;
+		return -1;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		nvpc_err("cannot run gnuplot: install it (Debian: gnuplot-nox, or make deps)");
-		goto out;
+		return -1;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		nvpc_err("gnuplot failed (its message is above)");
-		goto out;
+		return -1;
 	}
-	if (!tmp) {
-		ret = 0;
-		goto out;
+	if (o->tmp && (fstat(fd, &sb) || !sb.st_size)) {
+		nvpc_err("gnuplot wrote no %s", o->path);
+		return -1;
 	}
-	if (fstat(fd, &sb) || !sb.st_size) {
-		nvpc_err("gnuplot wrote no %s", out);
-		goto out;
-	}
-	if (rename(tmp, out)) {
-		nvpc_err("cannot write %s: %s", out, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	close(fd);
-	if (ret && tmp)
-		unlink(tmp);
-	free(tmp);
-	return ret;
+	return 0;
 }
 
 static void usage(FILE *f)
@@ -421,6 +403,7 @@ int nvpc_plot(int argc, char **argv)
 	char *out = NULL, *gp_out = NULL, *script = NULL;
 	size_t len = 0;
 	int c, status = NVPC_EXIT_ERROR;
+	struct nvpc_ofile of;
 	FILE *f, *o;
 
 	optind = 1;
@@ -479,7 +462,8 @@ int nvpc_plot(int argc, char **argv)
 		strcpy(gp_out + n, ".svg");
 		out = gp_out;
 	}
-	term = nvpc_is_stdio(out) ? terminal_of(".svg") : terminal_of(out);
+	/* (a descriptor such as /dev/stdout has no extension: SVG) */
+	term = nvpc_out_fd(out) >= 0 ? terminal_of(".svg") : terminal_of(out);
 	if (!term) {
 		nvpc_err("-o %s: the plot's format comes from its extension: .svg, .png or .pdf",
 			 out);
@@ -490,13 +474,14 @@ int nvpc_plot(int argc, char **argv)
 	f = nvpc_capture_open(path);
 	if (!f)
 		goto out;
-	if (nvpc_out_check(out, f)) {
+	if (nvpc_ofile_open(&of, out, f)) {
 		fclose(f);
 		goto out;
 	}
 	o = open_memstream(&script, &len);
 	if (!o) {
 		fclose(f);
+		nvpc_ofile_close(&of, false);
 		goto out;
 	}
 	status = nvpc_plot_script(f, path, term, &ro, o);
@@ -504,7 +489,10 @@ int nvpc_plot(int argc, char **argv)
 	if (fclose(o))
 		status = NVPC_EXIT_ERROR;
 	if (status != NVPC_EXIT_ERROR && status != NVPC_EXIT_USAGE &&
-	    run_gnuplot(script, len, out))
+	    run_gnuplot(script, len, &of))
+		status = NVPC_EXIT_ERROR;
+	if (nvpc_ofile_close(&of, status != NVPC_EXIT_ERROR &&
+			     status != NVPC_EXIT_USAGE))
 		status = NVPC_EXIT_ERROR;
 out:
 	free(script);

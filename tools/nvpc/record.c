@@ -28,6 +28,7 @@
 
 #include "nvpc.h"
 #include "nvpc_gpu.h"
+#include "nvpc_out.h"
 #include "nvpc_util.h"
 #include "outq.h"
 #include "record.h"
@@ -342,8 +343,9 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		nvpc_err("--every with a time or rate is the sampled mode's; record mode takes cycles (1024 .. 65536)");
 		return -EINVAL;
 	}
-	if (nvpc_is_stdio(o->output) && isatty(STDOUT_FILENO)) {
-		nvpc_err("-o - writes the capture to stdout, which is a terminal: redirect it (| nvpc report -) or give -o FILE");
+	if (nvpc_out_fd(o->output) == STDOUT_FILENO && isatty(STDOUT_FILENO)) {
+		nvpc_err("-o %s writes the capture to stdout, which is a terminal: redirect it (| nvpc report -) or give -o FILE",
+			 o->output);
 		return -EINVAL;
 	}
 	return 0;
@@ -616,46 +618,57 @@ static void output_summary(const struct rec *rs, unsigned int nr)
 }
 
 /*
- * The capture: stdout for "-", else FILE, an existing regular FILE
- * first renamed to FILE.old as perf record keeps perf.data.old; written
- * through a ring of @ring bytes by a thread of its own (outq.c).
+ * The capture, where -o leads (nvpc_out.h): a descriptor ("-",
+ * /dev/stdout ...), a special file in place, or a regular file (a
+ * link's target), an existing one first renamed to FILE.old as perf
+ * record keeps perf.data.old; written through a ring of @ring bytes by
+ * a thread of its own (outq.c).
  */
 static int create_output(struct session *s, const char *path, uint64_t ring)
 {
-	struct stat sb;
+	struct nvpc_out_target t;
+	int fd, ret = 0;
 	char *old;
-	int fd, ret;
 
-	if (nvpc_is_stdio(path)) {
-		s->to_stdout = true;
-		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
-		if (fd < 0) {
-			ret = -errno;
-			nvpc_err("stdout: %s", strerror(-ret));
-			return ret;
-		}
-		goto open_ring;
-	}
-	if (!stat(path, &sb) && S_ISREG(sb.st_mode) && sb.st_size) {
-		if (asprintf(&old, "%s.old", path) < 0)
+	if (nvpc_out_target(path, &t))
+		return -EINVAL;
+	if (t.kind == NVPC_OUT_REGULAR && t.st.st_size) {
+		if (asprintf(&old, "%s.old", t.path) < 0) {
+			nvpc_out_target_free(&t);
 			return -ENOMEM;
-		ret = rename(path, old) ? -errno : 0;
+		}
+		ret = rename(t.path, old) ? -errno : 0;
 		if (ret)
-			nvpc_err("cannot keep %s as %s: %s", path, old,
+			nvpc_err("cannot keep %s as %s: %s", t.path, old,
 				 strerror(-ret));
 		else
-			nvpc_dbg("%s kept as %s", path, old);
+			nvpc_dbg("%s kept as %s", t.path, old);
 		free(old);
-		if (ret)
+		if (ret) {
+			nvpc_out_target_free(&t);
 			return ret;
+		}
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	switch (t.kind) {
+	case NVPC_OUT_FD:
+		s->to_stdout = t.fd == STDOUT_FILENO;
+		fd = fcntl(t.fd, F_DUPFD_CLOEXEC, 0);
+		break;
+	case NVPC_OUT_SPECIAL:
+		fd = open(t.path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		break;
+	default:
+		/* (a link put there meanwhile is not followed) */
+		fd = open(t.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+			  O_CLOEXEC, 0666);
+		break;
+	}
+	nvpc_out_target_free(&t);
 	if (fd < 0) {
 		ret = -errno;
 		nvpc_err("cannot create %s: %s", path, strerror(-ret));
 		return ret;
 	}
-open_ring:
 	s->out = nvpc_outq_open(fd, ring, &s->outq);
 	if (!s->out) {
 		ret = -errno;

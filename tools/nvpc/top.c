@@ -158,7 +158,7 @@ static int parse(int argc, char **argv, struct top *t, uint64_t *interval,
 	struct option longopts[ARRAY_LEN(own) + NVPC_RECORD_SHARED + 1] = { 0 };
 	struct nvpc_report_opts ro = { 0 };
 	bool bad = false, stop = false, every = false;
-	int c, n = 0, idx;
+	int c, n = 0, idx, fmt = 0;
 
 	memcpy(longopts, own, sizeof(own));
 	memcpy(longopts + ARRAY_LEN(own), nvpc_record_options,
@@ -187,6 +187,8 @@ static int parse(int argc, char **argv, struct top *t, uint64_t *interval,
 			continue;
 		case 'J':
 		case 'c':
+			if (nvpc_format_once(&fmt, c))
+				return -EINVAL;
 			t->fmt = c == 'J' ? NVPC_TOP_JSON : NVPC_TOP_CSV;
 			continue;
 		case 'h':
@@ -241,8 +243,9 @@ static void replay_stop(int sig)
 }
 
 /*
- * $NVPC_TOP_REPLAY (the host tests): the child sends that capture as if
- * it were recording, then waits for top's SIGINT
+ * $NVPC_TOP_REPLAY (the host tests; never with more rights than the
+ * user's, start_record()): the child sends that capture as if it were
+ * recording, then waits for top's SIGINT
  */
 static int replay(const char *path)
 {
@@ -266,8 +269,8 @@ static int replay(const char *path)
 
 static pid_t start_record(int rargc, char **rargv, int *fd)
 {
-	const char *replay_path = getenv("NVPC_TOP_REPLAY");
-
+	/* a test hook, as $NVPC_SYSFS: none with more rights (gpu.c) */
+	const char *replay_path = secure_getenv("NVPC_TOP_REPLAY");
 	int p[2];
 	pid_t pid;
 

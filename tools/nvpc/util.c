@@ -111,6 +111,17 @@ void nvpc_strlcpy(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 }
 
+int nvpc_format_once(int *seen, int c)
+{
+	if (*seen && *seen != c) {
+		nvpc_err("-%c and -%c both choose the output's format: give one",
+			 *seen, c);
+		return -1;
+	}
+	*seen = c;
+	return 0;
+}
+
 int nvpc_list_append(char **list, const char *item)
 {
 	char *grown;

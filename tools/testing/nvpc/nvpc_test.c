@@ -2598,6 +2598,186 @@ TEST(output_never_loses_a_file)
 	unlink(c.path);
 }
 
+/* is path a symbolic link to target? */
+static bool is_link_to(const char *path, const char *target)
+{
+	char buf[512];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return !strcmp(buf, target);
+}
+
+/* how many files path.* there are (temporary files left beside path) */
+static int leftovers(const char *path)
+{
+	char cmd[512], out[64];
+
+	snprintf(cmd, sizeof(cmd), "ls -d %s.* 2>/dev/null | wc -l", path);
+	run(cmd, out, sizeof(out));
+	return atoi(out);
+}
+
+/*
+ * -o never replaces a link or a special file (nvpc.rst "Output files"):
+ * a link to a regular file, or a link to that link, stays a link and
+ * its target gets the report (the temporary file beside the target, its
+ * permissions kept); a link to nothing is refused; a named pipe and a
+ * link to one are written in place; /dev/fd/1, /proc/self/fd/1 and a
+ * link to one are stdout, whatever stdout is (here a regular file: the
+ * old code made a temporary file beside the name and renamed it over);
+ * a descriptor that is not open is refused. /dev/stdout itself is
+ * selftests/nvpcounter/out_test.sh's, in a mount namespace of the VM:
+ * never this host's /dev.
+ */
+TEST(output_through_links_and_pipes)
+{
+	char cmd[4096], arg[400], out[8192], dir[160], target[200], link[160];
+	char chain[160], dangling[160], fifo[160], flink[160], got[160];
+	char txt[160], fdlink[160];
+	struct stat sb;
+	struct cap c;
+
+	cap_simple(&c, "olink", 3, true);
+	tmp_path(dir, sizeof(dir), "olink-dir");
+	tmp_path(link, sizeof(link), "olink-link.txt");
+	tmp_path(chain, sizeof(chain), "olink-chain.txt");
+	tmp_path(dangling, sizeof(dangling), "olink-dangling.txt");
+	tmp_path(fifo, sizeof(fifo), "olink-fifo");
+	tmp_path(flink, sizeof(flink), "olink-fifo-link");
+	tmp_path(got, sizeof(got), "olink-got.txt");
+	tmp_path(txt, sizeof(txt), "olink-stdout.txt");
+	tmp_path(fdlink, sizeof(fdlink), "olink-fd1");
+	snprintf(target, sizeof(target), "%s/target.txt", dir);
+	/* (chain: a relative link, to the link beside it) */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s %s %s %s %s %s && mkdir %s && ln -s %s %s && ln -s %s %s && ln -s %s/none %s && mkfifo %s && ln -s %s %s && ln -s /proc/self/fd/1 %s",
+		 dir, link, chain, dangling, fifo, flink, fdlink, dir, target,
+		 link, strrchr(link, '/') + 1, chain, dir, dangling, fifo, fifo,
+		 flink, fdlink);
+	ASSERT_EQ(0, system(cmd));
+
+	/* a link to a regular file, and a link to that link */
+	ASSERT_EQ(0, put_text(target, "the user's notes\n"));
+	ASSERT_EQ(0, chmod(target, 0640));
+	snprintf(arg, sizeof(arg), "-o %s", link);
+	EXPECT_EQ(0, report_msg(arg, c.path, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_TRUE(is_link_to(link, target));
+	EXPECT_LT(0, slurp(target, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "nvpc capture, format version")) TH_LOG("%s", out);
+	ASSERT_EQ(0, stat(target, &sb));
+	EXPECT_EQ(0640, sb.st_mode & 07777);
+	ASSERT_EQ(0, put_text(target, "the user's notes\n"));
+	snprintf(arg, sizeof(arg), "--csv -o %s", chain);
+	EXPECT_EQ(0, report_msg(arg, c.path, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_TRUE(is_link_to(chain, strrchr(link, '/') + 1));
+	EXPECT_TRUE(is_link_to(link, target));
+	EXPECT_LT(0, slurp(target, out, sizeof(out)));
+	EXPECT_EQ(0, strncmp(out, "segment,time_ns,", 16)) TH_LOG("%s", out);
+	EXPECT_EQ(0, leftovers(target));
+	EXPECT_EQ(0, leftovers(link));
+	EXPECT_EQ(0, leftovers(chain));
+
+	/* a link to nothing: refused, the link stays, nothing created */
+	snprintf(arg, sizeof(arg), "-o %s", dangling);
+	EXPECT_EQ(1, report_msg(arg, c.path, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "which is not there")) TH_LOG("%s", out);
+	EXPECT_EQ(0, lstat(dangling, &sb));
+	EXPECT_TRUE(S_ISLNK(sb.st_mode));
+	EXPECT_EQ(0, leftovers(dangling));
+
+	/* a named pipe, and a link to it: written in place */
+	snprintf(cmd, sizeof(cmd), "(timeout 20 cat %s > %s &) ; %s report -o %s %s 2>&1",
+		 fifo, got, bin(), flink, c.path);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+	EXPECT_TRUE(is_link_to(flink, fifo));
+	ASSERT_EQ(0, lstat(fifo, &sb));
+	EXPECT_TRUE(S_ISFIFO(sb.st_mode));
+	usleep(200000);
+	EXPECT_LT(0, slurp(got, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "nvpc capture, format version")) TH_LOG("%s", out);
+
+	/* descriptors: stdout is a regular file here */
+	static const char *const fd1[] = { "/dev/fd/1", "/proc/self/fd/1", NULL };
+
+	for (int i = 0; i < 3; i++) {
+		const char *name = fd1[i] ? fd1[i] : fdlink;
+
+		unlink(txt);
+		snprintf(cmd, sizeof(cmd), "%s report -o %s %s 2>&1 > %s",
+			 bin(), name, c.path, txt);
+		EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("-o %s: %s", name, out);
+		EXPECT_LT(0, slurp(txt, out, sizeof(out)));
+		EXPECT_NE(NULL, strstr(out, "nvpc capture, format version")) TH_LOG("-o %s: %s", name, out);
+	}
+	EXPECT_TRUE(is_link_to(fdlink, "/proc/self/fd/1"));
+	EXPECT_EQ(0, leftovers(fdlink));
+	snprintf(cmd, sizeof(cmd), "%s report -o /dev/fd/7 %s 2>&1", bin(),
+		 c.path);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "descriptor 7 is not open")) TH_LOG("%s", out);
+
+	if (have("gnuplot")) {
+		char svg[160], slink[160];
+
+		/* plot: the same rules (it always renamed before) */
+		tmp_path(svg, sizeof(svg), "olink-fifo.svg");
+		tmp_path(slink, sizeof(slink), "olink-link.svg");
+		snprintf(cmd, sizeof(cmd), "rm -f %s %s && echo old > %s.svg && mkfifo %s && ln -s %s.svg %s",
+			 svg, slink, target, svg, target, slink);
+		ASSERT_EQ(0, system(cmd));
+		unlink(got);
+		snprintf(cmd, sizeof(cmd), "(timeout 10 cat %s > %s &) ; %s plot -o %s %s 2>&1",
+			 svg, got, bin(), svg, c.path);
+		EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+		ASSERT_EQ(0, lstat(svg, &sb));
+		EXPECT_TRUE(S_ISFIFO(sb.st_mode));
+		usleep(200000);
+		EXPECT_LT(0, slurp(got, out, sizeof(out)));
+		EXPECT_NE(NULL, strstr(out, "<svg")) TH_LOG("%.200s", out);
+		snprintf(cmd, sizeof(cmd), "%s plot -o %s %s 2>&1", bin(),
+			 slink, c.path);
+		EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+		snprintf(cmd, sizeof(cmd), "%s.svg", target);
+		EXPECT_TRUE(is_link_to(slink, cmd));
+		EXPECT_LT(0, slurp(cmd, out, sizeof(out)));
+		EXPECT_NE(NULL, strstr(out, "<svg")) TH_LOG("%.200s", out);
+		EXPECT_EQ(0, leftovers(slink));
+		unlink(txt);
+		snprintf(cmd, sizeof(cmd), "%s plot -o /dev/fd/1 %s 2>&1 > %s",
+			 bin(), c.path, txt);
+		EXPECT_EQ(0, run(cmd, out, sizeof(out))) TH_LOG("%s", out);
+		EXPECT_LT(0, slurp(txt, out, sizeof(out)));
+		EXPECT_NE(NULL, strstr(out, "<svg")) TH_LOG("%.200s", out);
+		unlink(svg);
+		unlink(slink);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s %s %s %s %s %s %s %s",
+		 dir, link, chain, dangling, fifo, flink, fdlink, got, txt);
+	EXPECT_EQ(0, system(cmd));
+	unlink(c.path);
+}
+
+/* top: -J and -c both given are bad arguments, not the last one wins */
+TEST(top_two_formats)
+{
+	char out[4096];
+	struct cap c;
+
+	cap_simple(&c, "twofmt", 3, true);
+	EXPECT_EQ(2, top_replay(c.path, 20, "-d main.1 -s s0", "-n 1 -J -c",
+				out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-J and -c both choose the output's format")) TH_LOG("%s", out);
+	EXPECT_EQ(2, top_replay(c.path, 20, "-d main.1 -s s0", "-n 1 --csv --json",
+				out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-c and -J both")) TH_LOG("%s", out);
+	/* the same one twice is no conflict */
+	EXPECT_EQ(0, top_replay(c.path, 20, "-d main.1 -s s0", "-I 1 -n 1 -J -J",
+				out, sizeof(out))) TH_LOG("%s", out);
+	unlink(c.path);
+}
+
 /* plot -o - writes SVG to stdout; plot of stdin needs -o */
 TEST(plot_stdout)
 {
@@ -2916,5 +3096,47 @@ TEST(record_gf100_named_signal)
 }
 
 #include "nvpc_export_test.c"
+
+/*
+ * --textfile's DIR/nvpcounter.prom follows -o's rules (nvpc.rst "Output
+ * files"): a symbolic link there stays, the file it leads to (in
+ * another directory) gets the page, no temporary file is left beside
+ * either; before, the rename replaced the link
+ */
+TEST(export_textfile_through_a_link)
+{
+	char sysfs[160], dir[160], other[160], err[200], args[300];
+	char path[300], target[300], cmd[2048];
+	static char text[8192];
+	pid_t pid;
+
+	exp_empty_sysfs(sysfs, sizeof(sysfs));
+	tmp_path(dir, sizeof(dir), "textlink");
+	tmp_path(other, sizeof(other), "textlink-target");
+	tmp_path(err, sizeof(err), "export-textlink.err");
+	snprintf(path, sizeof(path), "%s/nvpcounter.prom", dir);
+	snprintf(target, sizeof(target), "%s/gpu.prom", other);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s && mkdir -p %s %s && echo old > %s && ln -s %s %s",
+		 dir, other, dir, other, target, target, path);
+	ASSERT_EQ(0, system(cmd));
+	snprintf(args, sizeof(args), "--textfile %s -I 20", dir);
+	pid = exp_start(sysfs, args, err, 0);
+	for (double t0 = exp_now(); exp_now() - t0 < 5; usleep(10000))
+		if (slurp(target, text, sizeof(text)) > 0 &&
+		    strstr(text, "\nnvpc_gpus 0\n"))
+			break;
+	usleep(100000);
+	EXPECT_EQ(0, exp_stop(pid, SIGTERM, 5));
+	EXPECT_TRUE(is_link_to(path, target));
+	EXPECT_LT(0, slurp(target, text, sizeof(text)));
+	EXPECT_NE(NULL, strstr(text, "\nnvpc_gpus 0\n")) TH_LOG("%.200s", text);
+	snprintf(cmd, sizeof(cmd), "ls -A %s %s", dir, other);
+	EXPECT_EQ(0, run(cmd, text, sizeof(text)));
+	snprintf(cmd, sizeof(cmd), "%s:\nnvpcounter.prom\n\n%s:\ngpu.prom\n",
+		 dir, other);
+	EXPECT_STREQ(cmd, text);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s %s %s", dir, other, sysfs, err);
+	EXPECT_EQ(0, system(cmd));
+}
 
 TEST_HARNESS_MAIN

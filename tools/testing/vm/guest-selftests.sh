@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the test VM (chroot of the host root): every kselftest binary,
-# one TAP file each in $NVPC_OUT, then nvpc_test.sh and sample_test.sh.
+# one TAP file each in $NVPC_OUT, then the shell tests (nvpc_test.sh ...).
 # Each runs from a clean guest, in a session of its own, bounded by
 # NVPC_TEST_TIMEOUT times the guest's time scale; guest.tap has a line
 # for the cleaning before each and one for how each ended
@@ -54,6 +54,11 @@ wanted engines_test.sh &&
 # nvpc doctor: each state before counts, and its fix (nvpc.rst)
 wanted doctor_test.sh &&
 	guest_run doctor_test.sh - "$NVPC_TOP"/selftests/nvpcounter/doctor_test.sh
+
+# where nvpc's -o writes (nvpc.rst "Output files"), its test hooks under
+# a file capability (monitoring.rst "Without root")
+wanted out_test.sh &&
+	guest_run out_test.sh - "$NVPC_TOP"/selftests/nvpcounter/out_test.sh
 
 # nvpc export: the counters as Prometheus metrics (monitoring.rst)
 wanted export_test.sh &&
