@@ -1240,7 +1240,10 @@ int nvpc_export(int argc, char **argv)
 	}
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_mutex_init(&e->conn_lock, NULL);
-	e->conns.next = e->conns.prev = &e->conns;
+	e->conns.next = &e->conns;
+	e->conns.prev = &e->conns;
+	/* the first cut is said even in a system's first minute */
+	e->cut_log_t = -1e9;
 	e->interval_ns = EXP_DEFAULT_MS * 1000000ULL;
 	e->timeout_s = EXP_TIMEOUT_S;
 	if (parse(argc, argv, e)) {

@@ -772,6 +772,9 @@ TEST(export_trickling_clients)
 	/* and the exporter takes scrapes from that address again */
 	EXPECT_EQ(1, exp_keepalive(port, 1, resp, sizeof(resp)));
 	EXPECT_EQ(0, exp_stop(pid, SIGTERM, 5));
+	/* the clients it held (its per-address limit) cut, and said */
+	EXPECT_LT(0, slurp(err, resp, sizeof(resp)));
+	EXPECT_NE(NULL, strstr(resp, "export: http: cut 32 clients that sent no whole request in 2 s")) TH_LOG("%s", resp);
 	unlink(err);
 	rmdir(sysfs);
 }
