@@ -776,11 +776,12 @@ static enum MHD_Result content_length(void *cls, enum MHD_ValueKind kind,
 	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
 		return MHD_YES;
 	do {
-		size_t n;
+		size_t n, end;
 
 		p += strspn(p, " \t");
 		n = strspn(p, "0123456789");
-		if (!n || (p[n] && !strchr(", \t", p[n])))
+		end = n + strspn(p + n, " \t");
+		if (!n || (p[end] && p[end] != ','))
 			cl->bad = true;
 		else if (!cl->first)
 			cl->first = p;

@@ -791,6 +791,7 @@ TEST(export_content_length_twice)
 		{ "Content-Length: 5\r\nContent-Length: 0\r\n", 400 },
 		{ "Content-Length: 0, 5\r\n", 400 },
 		{ "Content-Length: 0x0\r\n", 400 },
+		{ "Content-Length: 0 5\r\n", 400 },
 		{ "Content-Length: 0\r\nContent-Length: 0\r\n", 200 },
 		{ "Content-Length: 0\r\n", 200 },
 	};
