@@ -772,9 +772,13 @@ TEST(export_trickling_clients)
 	/* and the exporter takes scrapes from that address again */
 	EXPECT_EQ(1, exp_keepalive(port, 1, resp, sizeof(resp)));
 	EXPECT_EQ(0, exp_stop(pid, SIGTERM, 5));
-	/* the clients it held (its per-address limit) cut, and said */
+	/*
+	 * the clients it held (its per-address limit) cut, and said (the
+	 * first tick's count: their deadlines may fall in two ticks)
+	 */
 	EXPECT_LT(0, slurp(err, resp, sizeof(resp)));
-	EXPECT_NE(NULL, strstr(resp, "export: http: cut 32 clients that sent no whole request in 2 s")) TH_LOG("%s", resp);
+	EXPECT_NE(NULL, strstr(resp, "export: http: cut ")) TH_LOG("%s", resp);
+	EXPECT_NE(NULL, strstr(resp, " that sent no whole request in 2 s (")) TH_LOG("%s", resp);
 	unlink(err);
 	rmdir(sysfs);
 }
