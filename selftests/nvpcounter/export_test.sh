@@ -8,13 +8,19 @@
 #   nvpcounter    G84:  graph_idle high 3 of every 10 cycles: graph 70% busy
 #   nvpcounter_1  NV40: no engine signal named: its domains' cycles alone
 #
-# Checked: the page (promtool), busy = 1 - the ratio of the idle and
-# cycles counters' increases between two scrapes within 1% of 0.70, the
-# same through Prometheus (scrape_interval 1s, a PromQL query through
-# its HTTP API), the G84's series ending when it is removed while the
-# exporter lives on and a GPU added later being picked up, SIGTERM's
-# exit 0, the privilege message as nobody at perf_event_paranoid 2 and
-# nobody with CAP_PERFMON alone (as nvpc-export.service runs it).
+# Checked: the page (promtool), every series naming its GPU by bus id
+# (sim.N) beside its PMU, the totals since the exporter started: the
+# idle signal's 3/10 of its domain's cycles to one period (the group
+# enabled whole), busy = 1 - the ratio of the idle and cycles counters'
+# increases between two scrapes within 1% of 0.70, the same through
+# Prometheus (scrape_interval 1s, a PromQL query through its HTTP API),
+# 70 clients from 127.0.0.2 trickling a request a byte every 0.5 s all
+# cut while a scrape from 127.0.0.1 gets its page within Prometheus'
+# default scrape timeout, the G84's series ending when it is removed
+# while the exporter lives on and a GPU added later being picked up,
+# SIGTERM's exit 0, the privilege message as nobody at
+# perf_event_paranoid 2 and nobody with CAP_PERFMON alone (as
+# nvpc-export.service runs it).
 #
 # tools/testing/vm/guest-selftests.sh runs it after engines_test.sh; by hand, run it in the
 # guest as root with NVPC_OUT (a writable directory), NVPC_TOP (the
@@ -164,11 +170,11 @@ prom_start
 get "$URL" > "$W/page1.txt"
 sed 's/^/# /' "$W/page1.txt" | grep -v '^# # ' | head -40
 check "two GPUs counted: nvpc_gpus 2" grep -qx 'nvpc_gpus 2' "$W/page1.txt"
-G84='{gpu="nvpcounter",chip="G84",domain="main.1"'
+G84='{gpu="nvpcounter",bus="sim.0",chip="G84",domain="main.1"'
 check "G84: graph_idle in main.1's group, engine graph" \
 	grep -q "^nvpc_signal_cycles_total$G84,signal=\"graph_idle\",engine=\"graph\"} [0-9]" "$W/page1.txt"
 check "NV40: its five domains' cycles, no signal" \
-	sh -c "test \$(grep -c '^nvpc_domain_cycles_total{gpu=\"nvpcounter_1\",chip=\"NV40\",domain=\"main.[0-4]\"} ' '$W/page1.txt') -eq 5 &&
+	sh -c "test \$(grep -c '^nvpc_domain_cycles_total{gpu=\"nvpcounter_1\",bus=\"sim.1\",chip=\"NV40\",domain=\"main.[0-4]\"} ' '$W/page1.txt') -eq 5 &&
 	       ! grep -q '^nvpc_signal_cycles_total{gpu=\"nvpcounter_1\"' '$W/page1.txt'"
 check "the driver's loss counts: lost_periods, not_responding of main.1" \
 	sh -c "grep -q '^nvpc_domain_lost_periods_total$G84} ' '$W/page1.txt' &&
@@ -180,6 +186,14 @@ if command -v promtool > /dev/null; then
 else
 	tap fail "promtool check metrics takes the page" "no promtool (make deps: prometheus)"
 fi
+# totals since the exporter opened the group, enabled whole: graph_idle
+# is 1 in 3 of every 10 cycles, so over any run of cycles its count is
+# 3/10 of them to at most one period's 3 (sim.rst "wave")
+i1=$(value "$W/page1.txt" "nvpc_signal_cycles_total$G84,signal=\"graph_idle\"")
+c1=$(value "$W/page1.txt" "nvpc_domain_cycles_total$G84}")
+check "totals since the start: graph_idle's is 3/10 of main.1's cycles to 3 ($i1 of $c1)" \
+	awk -v i="$i1" -v c="$c1" 'BEGIN { d = i - c * 3 / 10; print "# idle - 3/10 cycles: " d
+		exit !(c > 0 && d >= -3 && d <= 3) }'
 sleep "$(scaled 2)"
 get "$URL" > "$W/page2.txt"
 i1=$(value "$W/page1.txt" "nvpc_signal_cycles_total$G84,signal=\"graph_idle\"")
@@ -228,6 +242,71 @@ else
 	tap fail "Prometheus: 1 - rate(idle) / rate(cycles) within 1% of 0.70" "no prometheus (make deps)"
 fi
 
+# --- slow clients ----------------------------------------------------------
+# 70 clients from 127.0.0.2, each trickling a request a byte every 0.5 s
+# (never a whole one), for longer than a scrape may take: the exporter
+# holds no more than its per-address limit of them and cuts each
+# --timeout (10 s) after it connected, however it trickles; a scrape
+# from 127.0.0.1 meanwhile gets its page within Prometheus' default
+# scrape timeout (10 s)
+cat > "$W/trickle.py" <<'EOF'
+import socket, sys, time
+port, n, secs, ready = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+req = b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 200
+socks, cut = [], 0
+for i in range(n):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.2", 0))
+        s.connect(("127.0.0.1", port))
+        s.setblocking(False)
+        socks.append(s)
+    except OSError:
+        cut += 1
+open(ready, "w").close()
+t0, k = time.monotonic(), 0
+while socks and time.monotonic() - t0 < secs:
+    for s in list(socks):
+        try:
+            if s.recv(1) == b"":
+                raise ConnectionResetError
+        except BlockingIOError:
+            pass
+        except OSError:
+            socks.remove(s); s.close(); cut += 1; continue
+        try:
+            s.send(req[k % len(req):k % len(req) + 1])
+        except BlockingIOError:
+            pass
+        except OSError:
+            socks.remove(s); s.close(); cut += 1
+    k += 1
+    time.sleep(0.5)
+print(cut)
+EOF
+rm -f "$W/trickle.ready"
+python3 "$W/trickle.py" $PORT 70 "$(scaled 30)" "$W/trickle.ready" > "$W/trickle.txt" 2>&1 &
+trickle_pid=$!
+for ((i = 0; i < $(scaled 10) * 10; i++)); do
+	[ -e "$W/trickle.ready" ] && break
+	sleep 0.1
+done
+sleep 1
+get "$URL" > "$W/trickle-page.txt" 2> "$W/trickle-get.txt"
+rc=$?
+check "70 clients trickling from 127.0.0.2: a scrape from 127.0.0.1 gets its page within 10 s" \
+	sh -c "test $rc -eq 0 && grep -q '^nvpc_gpus 2\$' '$W/trickle-page.txt'"
+# bounded by its own time (30 s, scaled); a little more, then killed
+for ((i = 0; i < ($(scaled 30) + 10) * 10; i++)); do
+	kill -0 "$trickle_pid" 2> /dev/null || break
+	sleep 0.1
+done
+kill -KILL "$trickle_pid" 2> /dev/null
+wait "$trickle_pid"
+echo "# trickling clients cut: $(cat "$W/trickle.txt")"
+check "70 clients trickling from 127.0.0.2: every one cut before it stopped" \
+	test "$(cat "$W/trickle.txt")" = 70
+
 # --- a GPU removed, one added ---------------------------------------------
 echo 0 > "$SIM/remove"
 sleep "$(scaled 2)"
@@ -236,7 +315,8 @@ grep -v '^#' "$W/page3.txt" | sed 's/^/# /' | head -12
 check "the G84 removed: the exporter lives on" kill -0 "$exp_pid"
 check "the G84 removed: its counters are gone from the page, nvpc_gpu_up 0, nvpc_gpus 1" \
 	sh -c "! grep -q '_total{gpu=\"nvpcounter\",' '$W/page3.txt' &&
-	       grep -qx 'nvpc_gpu_up{gpu=\"nvpcounter\",chip=\"G84\"} 0' '$W/page3.txt' &&
+	       grep -qx 'nvpc_gpu_up{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84\"} 0' '$W/page3.txt' &&
+	       grep -qx 'nvpc_gpu_state{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84\",state=\"gone\"} 1' '$W/page3.txt' &&
 	       grep -qx 'nvpc_gpus 1' '$W/page3.txt'"
 # its events closed, the PMU goes
 for ((i = 0; i < $(scaled 10) * 10; i++)); do
@@ -253,7 +333,7 @@ sleep 1
 get "$URL" > "$W/page4.txt"
 check "a G84 added later: counted at a later scrape (nvpc_gpus 2)" \
 	sh -c "grep -qx 'nvpc_gpus 2' '$W/page4.txt' &&
-	       grep -q '^nvpc_signal_cycles_total{gpu=\"[a-z_0-9]*\",chip=\"G84\",domain=\"main.1\",signal=\"graph_idle\"' '$W/page4.txt'"
+	       grep -q '^nvpc_signal_cycles_total{gpu=\"[a-z_0-9]*\",bus=\"sim.2\",chip=\"G84\",domain=\"main.1\",signal=\"graph_idle\"' '$W/page4.txt'"
 stop "$exp_pid" "$(scaled 10)"
 rc=$?
 exp_pid=
@@ -348,6 +428,22 @@ for chip, w in busy.items():
     print("# %s graph busy %.5f" % (chip, x))
     ok &= abs(x - w) < 0.01
 sys.exit(not ok)' "$W/gens1.txt" "$W/gens2.txt"
+check "every generation, totals since the start: G80 graph_idle 1/5, GT215 3/4 of main.1's cycles to one period (1, 3 cycles)" \
+	python3 -c '
+import re, sys
+v = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"(\w+)\{(.*)\} (\S+)$", line)
+    if m:
+        l = dict(re.findall(r"(\w+)=\"([^\"]*)\"", m.group(2)))
+        v[(m.group(1), l["chip"], l.get("domain"), l.get("signal"))] = int(m.group(3)) if m.group(3).isdigit() else 0
+ok = True
+for chip, p, w in (("G80", 5, 1), ("GT215", 4, 3)):
+    i = v[("nvpc_signal_cycles_total", chip, "main.1", "graph_idle")]
+    c = v[("nvpc_domain_cycles_total", chip, "main.1", None)]
+    print("# %s: idle %d of %d cycles, idle - %d/%d cycles = %.2f" % (chip, i, c, w, p, i - c * w / p))
+    ok &= c > 0 and abs(i - c * w / p) <= w
+sys.exit(not ok)' "$W/gens1.txt"
 
 cleanup
 check "clean: no GPU left, modules unloaded" \

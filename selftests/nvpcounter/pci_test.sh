@@ -244,11 +244,11 @@ nvpc_pci_export() {
 	sed 's/^/# /' "$f.err"
 	[ $ok = 1 ] || return 1
 	grep -qx "nvpc_gpus 1" "$f.2" &&
-	grep -q "^nvpc_gpu_info{gpu=\"$pmu\",chip=\"G84\",bus=\"0000:00:10.0\"} 1$" "$f.2" &&
-	grep -qx "nvpc_domain_cycles_total{gpu=\"$pmu\",chip=\"G84\",domain=\"main.1\"} 0" "$f.2" &&
-	grep -q "^nvpc_signal_cycles_total{gpu=\"$pmu\",chip=\"G84\",domain=\"main.1\",signal=\"graph_idle\",engine=\"graph\"} 0$" "$f.2" || return 1
+	grep -q "^nvpc_gpu_info{gpu=\"$pmu\",bus=\"0000:00:10.0\",chip=\"G84\"} 1$" "$f.2" &&
+	grep -qx "nvpc_domain_cycles_total{gpu=\"$pmu\",bus=\"0000:00:10.0\",chip=\"G84\",domain=\"main.1\"} 0" "$f.2" &&
+	grep -q "^nvpc_signal_cycles_total{gpu=\"$pmu\",bus=\"0000:00:10.0\",chip=\"G84\",domain=\"main.1\",signal=\"graph_idle\",engine=\"graph\"} 0$" "$f.2" || return 1
 	# the swaps that never landed, counted since the first scrape
-	nr=$(awk -v p="nvpc_domain_not_responding_total{gpu=\"$pmu\",chip=\"G84\",domain=\"main.1\"}" \
+	nr=$(awk -v p="nvpc_domain_not_responding_total{gpu=\"$pmu\",bus=\"0000:00:10.0\",chip=\"G84\",domain=\"main.1\"}" \
 		'$1 == p { print $2 }' "$f.2")
 	echo "# main.1 not responding: ${nr:-none}"
 	[ -n "$nr" ] && [ "$nr" -gt 0 ]

@@ -27,6 +27,7 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
 #include <linux/perf_event.h>
 #include <linux/nvpcounter.h>
@@ -236,7 +237,11 @@ static void explain(const struct eng_gpu *eg, const struct eng_group *gr,
 			 gr->d.name, strerror(err));
 }
 
-/* open the GPU's groups, enabled at once; -errno said */
+/*
+ * open the GPU's groups, each disabled and then enabled whole
+ * (PERF_IOC_FLAG_GROUP on its leader), so that its cycles and its
+ * signals count from the same cycle (export.c's gpu_open()); -errno said
+ */
 static int gpu_open(struct eng_gpu *eg)
 {
 	for (unsigned int i = 0; i < eg->nr; i++) {
@@ -252,6 +257,7 @@ static int gpu_open(struct eng_gpu *eg)
 			.read_format = PERF_FORMAT_GROUP |
 				       PERF_FORMAT_TOTAL_TIME_ENABLED |
 				       PERF_FORMAT_TOTAL_TIME_RUNNING,
+			.disabled = 1,
 		};
 
 		gr->fd = nvpc_perf_open(&a, eg->g.cpu, -1);
@@ -259,12 +265,17 @@ static int gpu_open(struct eng_gpu *eg)
 			explain(eg, gr, errno);
 			return -errno;
 		}
+		a.disabled = 0;	/* the members count when their leader does */
 		for (unsigned int j = 0; j < gr->nr; j++) {
 			a.config = NVPC_FIELD(NVPC_CFG_SIG0, gr->sig[j].id);
 			if (nvpc_perf_open(&a, eg->g.cpu, gr->fd) < 0) {
 				explain(eg, gr, errno);
 				return -errno;
 			}
+		}
+		if (ioctl(gr->fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
+			explain(eg, gr, errno);
+			return -errno;
 		}
 	}
 	return 0;

@@ -37,6 +37,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -60,8 +61,15 @@
  */
 #define EXP_DEFAULT_LISTEN	":9089"
 #define EXP_DEFAULT_MS		5000	/* --textfile's interval */
-#define EXP_TIMEOUT_S		10	/* a client's idle time, then cut */
-#define EXP_CONN_LIMIT		64
+#define EXP_TIMEOUT_S		10	/* a client's time for a request */
+/*
+ * Connections: 512 in all, 32 from one address (a Prometheus holds one
+ * per target; a client that trickles a request is cut at --timeout, so
+ * one address cannot keep the others out)
+ */
+#define EXP_CONN_LIMIT		512
+#define EXP_PER_IP_LIMIT	32
+#define EXP_TICK_S		0.25	/* the request deadlines' resolution */
 #define EXP_CONN_MEMORY		(16 * 1024)	/* a request's headers */
 #define EXP_RESCAN_S		1.0	/* look for GPUs at most this often */
 #define EXP_GONE_KEEP_S		300.0	/* a gone GPU's nvpc_gpu_up 0 */
@@ -69,6 +77,22 @@
 #define EXP_MAX_WARNED		64
 #define EXP_TEXTFILE		"nvpcounter.prom"
 #define EXP_CONTENT_TYPE	"text/plain; version=0.0.4; charset=utf-8"
+
+/*
+ * A client connection, from libmicrohttpd's notice of its start to that
+ * of its end: while it has no whole request (since its start, or its
+ * last answer) the clock runs, and after --timeout the main thread
+ * shuts its socket down, however it trickles (libmicrohttpd's own
+ * timeout is an idle one). Under exp.conn_lock; libmicrohttpd notes
+ * the end before it closes the socket, so fd is never another's.
+ */
+struct exp_conn {
+	struct exp_conn *next, *prev;
+	int fd;
+	double since;
+	bool waiting;		/* for a whole request */
+	bool cut;
+};
 
 struct exp {
 	pthread_mutex_t lock;
@@ -90,6 +114,10 @@ struct exp {
 	struct MHD_Daemon *mhd;
 	unsigned int http_logged;
 	double http_log_t;
+	pthread_mutex_t conn_lock;
+	struct exp_conn conns;	/* the list's head */
+	unsigned long cuts;	/* clients cut at their deadline */
+	double cut_log_t;
 };
 
 static double now(void)
@@ -317,7 +345,14 @@ static void gpu_close(struct nvpc_exp_gpu *g)
 	}
 }
 
-/* g's groups, enabled at once: 0, or -errno said (nothing left open) */
+/*
+ * g's groups: 0, or -errno said (nothing left open). Each is opened
+ * disabled and enabled whole (PERF_IOC_FLAG_GROUP on its leader), so
+ * its cycles and its signals count from the same cycle: a leader
+ * counting while its members were added one by one held hundreds of
+ * cycles no signal saw, and a total read once (a textfile collector, a
+ * since-start figure) showed an idle GPU busy.
+ */
 static int gpu_open(struct nvpc_exp_gpu *g)
 {
 	for (unsigned int i = 0; i < g->nr; i++) {
@@ -332,18 +367,23 @@ static int gpu_open(struct nvpc_exp_gpu *g)
 			.read_format = PERF_FORMAT_GROUP |
 				       PERF_FORMAT_TOTAL_TIME_ENABLED |
 				       PERF_FORMAT_TOTAL_TIME_RUNNING,
+			.disabled = 1,
 		};
 		int err = 0;
 
 		d->fd = nvpc_perf_open(&a, g->cpu, -1);
 		if (d->fd < 0)
 			err = errno;
+		/* the members enabled: they count when their leader does */
+		a.disabled = 0;
 		for (unsigned int j = 0; !err && j < d->nr; j++) {
 			a.config = NVPC_FIELD(NVPC_CFG_SIG0, d->sig[j].id);
 			d->sig[j].fd = nvpc_perf_open(&a, g->cpu, d->fd);
 			if (d->sig[j].fd < 0)
 				err = errno;
 		}
+		if (!err && ioctl(d->fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
+			err = errno;
 		if (err) {
 			explain(g, d, err);
 			gpu_close(g);
@@ -438,7 +478,8 @@ static void drop(struct exp *e, unsigned int k)
 }
 
 /*
- * PMU `name`, new: opened and counting. 0; 1 not counted (said once);
+ * PMU `name`, new: opened and counting. 0; 1 not counted (said once;
+ * one refused by an error is on the page as refused, nvpc_gpu_up 0);
  * -EACCES/-EPERM a privilege refused it (said)
  */
 static int gpu_add(struct exp *e, const char *name)
@@ -448,6 +489,7 @@ static int gpu_add(struct exp *e, const char *name)
 	FILE *quiet = NULL;
 	int ret;
 
+	memset(&pg, 0, sizeof(pg));
 	if (e->nr == NVPC_EXP_MAX_GPUS)
 		return 1;
 	/* a PMU refused before is tried again, but not said again */
@@ -477,9 +519,22 @@ static int gpu_add(struct exp *e, const char *name)
 	if (ret) {
 		if (g)
 			gpu_close(g);
-		free(g);
 		if (ret < 0)
 			warn_once(e, name);
+		if (ret < 0 && g) {
+			/* said on the page too, so that an alert can fire */
+			nvpc_strlcpy(g->pmu, name, sizeof(g->pmu));
+			snprintf(g->dir, sizeof(g->dir), "%s/%s",
+				 nvpc_sysfs_root(), name);
+			nvpc_strlcpy(g->chip, pg.chip, sizeof(g->chip));
+			nvpc_strlcpy(g->bus, pg.bus, sizeof(g->bus));
+			g->nr = 0;
+			g->refused = true;
+			g->gone_at = now();
+			e->gpu[e->nr++] = g;
+		} else {
+			free(g);
+		}
 		return ret == -EACCES || ret == -EPERM ? ret : 1;
 	}
 	g->up = true;
@@ -501,9 +556,16 @@ static int rescan(struct exp *e, bool first)
 	int n, ret = 0;
 
 	e->last_scan = t;
-	for (unsigned int k = 0; k < e->nr; k++)
-		if (e->gpu[k]->up && !gpu_present(e->gpu[k]))
-			gpu_gone(e->gpu[k], "went away");
+	for (unsigned int k = 0; k < e->nr; k++) {
+		struct nvpc_exp_gpu *g = e->gpu[k];
+
+		if (g->up && !gpu_present(g)) {
+			gpu_gone(g, "went away");
+		} else if (g->refused && !gpu_present(g)) {
+			g->refused = false;	/* gone */
+			g->gone_at = t;
+		}
+	}
 	n = nvpc_pmu_scan(&pmus);
 	for (int i = 0; i < n; i++) {
 		const char *name = pmus[i]->d_name;
@@ -586,6 +648,134 @@ static int write_textfile(struct exp *e)
 	return ret;
 }
 
+/* the connection's own record (notify_conn()), NULL if it has none */
+static struct exp_conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *i =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return i ? i->socket_context : NULL;
+}
+
+/* a connection's request: complete (its clock stops) or answered */
+static void conn_mark(struct exp *e, struct MHD_Connection *c, bool waiting)
+{
+	struct exp_conn *k = conn_of(c);
+
+	if (!k)
+		return;
+	pthread_mutex_lock(&e->conn_lock);
+	k->waiting = waiting;
+	k->since = now();
+	pthread_mutex_unlock(&e->conn_lock);
+}
+
+static void notify_conn(void *cls, struct MHD_Connection *c,
+			void **socket_context,
+			enum MHD_ConnectionNotificationCode code)
+{
+	struct exp *e = cls;
+	struct exp_conn *k = *socket_context;
+	const union MHD_ConnectionInfo *i;
+
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		k = i ? calloc(1, sizeof(*k)) : NULL;
+		if (!k)
+			return;	/* no deadline; the idle timeout still cuts */
+		k->fd = i->connect_fd;
+		k->since = now();
+		k->waiting = true;
+		pthread_mutex_lock(&e->conn_lock);
+		k->next = e->conns.next;
+		k->prev = &e->conns;
+		k->next->prev = k;
+		e->conns.next = k;
+		pthread_mutex_unlock(&e->conn_lock);
+		*socket_context = k;
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && k) {
+		pthread_mutex_lock(&e->conn_lock);
+		k->prev->next = k->next;
+		k->next->prev = k->prev;
+		pthread_mutex_unlock(&e->conn_lock);
+		free(k);
+		*socket_context = NULL;
+	}
+}
+
+/* a request answered (or ended): the clock runs for the next one */
+static void completed(void *cls, struct MHD_Connection *c, void **req_cls,
+		      enum MHD_RequestTerminationCode toe)
+{
+	(void)req_cls;
+	(void)toe;
+	conn_mark(cls, c, true);
+}
+
+/*
+ * Every connection without a whole request --timeout after its start
+ * or its last answer: its socket shut down, which libmicrohttpd's
+ * thread sees as the client's end and closes. Said at most once a
+ * minute, with the count.
+ */
+static void cut_late(struct exp *e)
+{
+	double t = now();
+	unsigned long cut = 0;
+
+	pthread_mutex_lock(&e->conn_lock);
+	for (struct exp_conn *k = e->conns.next; k != &e->conns; k = k->next)
+		if (k->waiting && !k->cut && t - k->since >= e->timeout_s) {
+			shutdown(k->fd, SHUT_RDWR);
+			k->cut = true;
+			cut++;
+		}
+	pthread_mutex_unlock(&e->conn_lock);
+	e->cuts += cut;
+	if (cut && t - e->cut_log_t > 60) {
+		e->cut_log_t = t;
+		nvpc_err("export: http: cut %lu client%s that sent no whole request in %u s (%lu since the start)",
+			 cut, cut == 1 ? "" : "s", e->timeout_s, e->cuts);
+	}
+}
+
+struct exp_cl {
+	const char *first;
+	bool bad;
+};
+
+/*
+ * Each Content-Length field (and each value of a list in one): the
+ * same number every time, or the framing is invalid (RFC 9112 6.3:
+ * answered 400)
+ */
+static enum MHD_Result content_length(void *cls, enum MHD_ValueKind kind,
+				      const char *key, const char *value)
+{
+	struct exp_cl *cl = cls;
+	const char *p = value;
+
+	(void)kind;
+	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH))
+		return MHD_YES;
+	do {
+		size_t n, end;
+
+		p += strspn(p, " \t");
+		n = strspn(p, "0123456789");
+		end = n + strspn(p + n, " \t");
+		if (!n || (p[end] && p[end] != ','))
+			cl->bad = true;
+		else if (!cl->first)
+			cl->first = p;
+		else if (strspn(cl->first, "0123456789") != n ||
+			 strncmp(cl->first, p, n))
+			cl->bad = true;
+		p = strchr(p, ',');
+	} while (p++ && !cl->bad);
+	return cl->bad ? MHD_NO : MHD_YES;
+}
+
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status,
 			     const char *text)
 {
@@ -617,7 +807,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 {
 	struct exp *e = cls;
 	struct MHD_Response *r;
-	const char *cl;
+	struct exp_cl cl = { 0 };
 	enum MHD_Result ret;
 	ssize_t len;
 	char *page;
@@ -626,13 +816,19 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c,
 	(void)upload_data;
 	if (!*req_cls) {
 		*req_cls = c;
+		/* its headers are all here: its deadline no longer runs */
+		conn_mark(e, c, false);
 		if (strcmp(method, MHD_HTTP_METHOD_GET) &&
 		    strcmp(method, MHD_HTTP_METHOD_HEAD))
 			return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED,
 				     "nvpc export serves GET and HEAD only\n");
-		cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						 MHD_HTTP_HEADER_CONTENT_LENGTH);
-		if ((cl && strcmp(cl, "0")) ||
+		MHD_get_connection_values(c, MHD_HEADER_KIND, content_length,
+					  &cl);
+		if (cl.bad)
+			return reply(c, MHD_HTTP_BAD_REQUEST,
+				     "Content-Length: two different lengths, or not a number\n");
+		if ((cl.first && strspn(cl.first, "0") !=
+				 strspn(cl.first, "0123456789")) ||
 		    MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						MHD_HTTP_HEADER_TRANSFER_ENCODING))
 			return reply(c, MHD_HTTP_CONTENT_TOO_LARGE,
@@ -765,6 +961,24 @@ static int listen_on(const char *spec, int *fd)
 	return 0;
 }
 
+/* where the page is, as a URL to paste (a wildcard: this host's name) */
+static void log_url(const char *listen)
+{
+	char host[256] = "", url[600], local[600];
+
+	if (gethostname(host, sizeof(host)) || !host[0] ||
+	    !strcmp(host, "localhost"))
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	nvpc_export_url(url, sizeof(url), listen, host);
+	nvpc_export_url(local, sizeof(local), listen, NULL);
+	if (strcmp(url, local))
+		nvpc_err("export: serving %s (every address; on this host %s)",
+			 url, local);
+	else
+		nvpc_err("export: serving %s", url);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -789,7 +1003,9 @@ static void usage(FILE *f)
 "                          as they come and go\n"
 "  -e, --event EVENT,...   count these named signals of events/ too\n"
 "                          (nvpc list), in their domains' groups\n"
-"      --timeout SECS      cut a client idle this long (default %d)\n"
+"      --timeout SECS      cut a client that has sent no whole request\n"
+"                          this long after connecting or its last answer,\n"
+"                          or is idle this long (default %d)\n"
 "\n"
 "Needs CAP_PERFMON, root, or kernel.perf_event_paranoid <= 0. SIGTERM or\n"
 "SIGINT end it (exit 0); SIGHUP looks for GPUs at once. Exit status: 0;\n"
@@ -951,7 +1167,47 @@ static void exp_free(struct exp *e)
 	for (unsigned int i = 0; i < e->nr_events; i++)
 		free(e->events[i]);
 	pthread_mutex_destroy(&e->lock);
+	pthread_mutex_destroy(&e->conn_lock);
 	free(e);
+}
+
+/*
+ * -g's names that no PMU has: said with the PMUs there are, which -g
+ * leaves out (a typo otherwise looks like no GPU at all); they are
+ * still counted if they come
+ */
+static void only_check(struct exp *e)
+{
+	struct dirent **pmus = NULL;
+	char *copy, *tok, *save, all[1024] = "";
+	size_t len = 0;
+	int n;
+
+	if (!e->only)
+		return;
+	n = nvpc_pmu_scan(&pmus);
+	for (int i = 0; i < n; i++) {
+		if (len < sizeof(all))
+			len += snprintf(all + len, sizeof(all) - len, "%s%s",
+					len ? ", " : "", pmus[i]->d_name);
+		free(pmus[i]);
+	}
+	free(pmus);
+	copy = strdup(e->only);
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char path[1024];
+
+		snprintf(path, sizeof(path), "%s/%s/type", nvpc_sysfs_root(),
+			 tok);
+		if (access(path, F_OK))
+			nvpc_err("-g %s: no PMU %s in %s (%s%s); counted if it comes",
+				 tok, tok, nvpc_sysfs_root(),
+				 n > 0 ? "nvpcounter PMUs, left out by -g: " :
+					 "no nvpcounter PMU yet",
+				 n > 0 ? all : "");
+	}
+	free(copy);
 }
 
 int nvpc_export(int argc, char **argv)
@@ -960,12 +1216,18 @@ int nvpc_export(int argc, char **argv)
 	sigset_t sigs, old;
 	int ret = 0, fd = -1, sig;
 	struct timespec ts;
+	double next;
 
 	if (!e) {
 		nvpc_err("out of memory");
 		return 1;
 	}
 	pthread_mutex_init(&e->lock, NULL);
+	pthread_mutex_init(&e->conn_lock, NULL);
+	e->conns.next = &e->conns;
+	e->conns.prev = &e->conns;
+	/* the first cut is said even in a system's first minute */
+	e->cut_log_t = -1e9;
 	e->interval_ns = EXP_DEFAULT_MS * 1000000ULL;
 	e->timeout_s = EXP_TIMEOUT_S;
 	if (parse(argc, argv, e)) {
@@ -986,6 +1248,7 @@ int nvpc_export(int argc, char **argv)
 		return 1;
 	}
 	/* counting first: a privilege refused is said before serving */
+	only_check(e);
 	ret = rescan(e, true) ? 1 : events_check(e);
 	if (ret) {
 		if (fd >= 0)
@@ -994,8 +1257,9 @@ int nvpc_export(int argc, char **argv)
 		return ret;
 	}
 	if (!e->nr)
-		nvpc_err("export: no GPU counts yet (no nvpcounter PMU in %s, or none would open): nvpc_gpus 0; looking again at each scrape%s",
-			 nvpc_sysfs_root(), e->textdir ? " and interval" : "");
+		nvpc_err("export: no GPU counts yet (no nvpcounter PMU in %s%s, or none would open): nvpc_gpus 0; looking again at each scrape%s",
+			 nvpc_sysfs_root(), e->only ? " of -g's" : "",
+			 e->textdir ? " and interval" : "");
 	if (e->textdir && write_textfile(e)) {
 		if (fd >= 0)
 			close(fd);
@@ -1018,6 +1282,10 @@ int nvpc_export(int argc, char **argv)
 					  MHD_OPTION_LISTEN_SOCKET, fd,
 					  MHD_OPTION_CONNECTION_LIMIT,
 					  (unsigned int)EXP_CONN_LIMIT,
+					  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+					  (unsigned int)EXP_PER_IP_LIMIT,
+					  MHD_OPTION_NOTIFY_CONNECTION, notify_conn, e,
+					  MHD_OPTION_NOTIFY_COMPLETED, completed, e,
 					  MHD_OPTION_CONNECTION_TIMEOUT,
 					  e->timeout_s,
 					  MHD_OPTION_CONNECTION_MEMORY_LIMIT,
@@ -1030,13 +1298,18 @@ int nvpc_export(int argc, char **argv)
 			exp_free(e);
 			return 1;
 		}
-		nvpc_err("export: serving http://%s/metrics", e->listen);
+		log_url(e->listen);
 	}
-	ts.tv_sec = e->interval_ns / 1000000000ULL;
-	ts.tv_nsec = e->interval_ns % 1000000000ULL;
+	next = now() + e->interval_ns / 1e9;
 	for (;;) {
-		sig = e->textdir ? sigtimedwait(&sigs, NULL, &ts) :
-				   sigwaitinfo(&sigs, NULL);
+		/* a tick for the deadlines, or the textfile's next time */
+		double wait = e->mhd ? EXP_TICK_S : 3600;
+
+		if (e->textdir && next - now() < wait)
+			wait = next > now() ? next - now() : 0;
+		ts.tv_sec = (time_t)wait;
+		ts.tv_nsec = (long)((wait - ts.tv_sec) * 1e9);
+		sig = sigtimedwait(&sigs, NULL, &ts);
 		if (sig == SIGINT || sig == SIGTERM)
 			break;
 		if (sig == SIGHUP) {
@@ -1044,8 +1317,14 @@ int nvpc_export(int argc, char **argv)
 			rescan(e, false);
 			pthread_mutex_unlock(&e->lock);
 		}
-		if (e->textdir && (sig < 0 || sig == SIGHUP))
+		if (e->mhd)
+			cut_late(e);
+		if (e->textdir && (sig == SIGHUP || now() >= next)) {
 			write_textfile(e);
+			next += e->interval_ns / 1e9;
+			if (next < now())
+				next = now() + e->interval_ns / 1e9;
+		}
 	}
 	if (e->mhd)
 		MHD_stop_daemon(e->mhd);

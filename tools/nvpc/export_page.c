@@ -3,12 +3,16 @@
  * nvpc export's page: what export.c read, in Prometheus' text format
  * 0.0.4 (what promtool check metrics reads). A family's HELP and TYPE,
  * then its series, every family once; only GPUs that count have
- * counters, a gone one keeps its nvpc_gpu_up 0 a while (export.c).
+ * counters, a gone one keeps its nvpc_gpu_up 0 a while, a refused one
+ * has it while it is refused (export.c). Every series names its GPU by
+ * bus (the PMU's identifier: the PCI bus id, or the sim's), which does
+ * not depend on probe order, and by gpu (the PMU's name), which does.
  * Documentation/monitoring.rst lists the metrics.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "nvpc_export.h"
 
@@ -48,12 +52,36 @@ static void family(FILE *o, const char *name, const char *type,
 	fprintf(o, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-/* name{gpu="..",chip=".." and, with d, domain=".." */
+void nvpc_export_url(char *buf, size_t len, const char *listen,
+		     const char *host)
+{
+	const char *colon = strrchr(listen, ':');
+	size_t hl = colon ? (size_t)(colon - listen) : 0;
+	static const char *const any[] = { "", "*", "0.0.0.0", "[::]",
+					   "[0:0:0:0:0:0:0:0]" };
+	bool wild = !colon;
+
+	for (unsigned int i = 0; colon && i < sizeof(any) / sizeof(any[0]); i++)
+		wild |= hl == strlen(any[i]) && !strncasecmp(listen, any[i], hl);
+	if (!wild) {
+		snprintf(buf, len, "http://%s/metrics", listen);
+		return;
+	}
+	if (!host || !*host)
+		host = "127.0.0.1";
+	/* an IPv6 literal in a URL is bracketed (RFC 3986) */
+	snprintf(buf, len, strchr(host, ':') ? "http://[%s]%s/metrics" :
+		 "http://%s%s/metrics", host, colon ? colon : "");
+}
+
+/* name{gpu="..",bus="..",chip=".." and, with d, domain=".." */
 static void series(FILE *o, const char *name, const struct nvpc_exp_gpu *g,
 		   const struct nvpc_exp_dom *d)
 {
 	fprintf(o, "%s{gpu=", name);
 	nvpc_export_label(o, g->pmu);
+	fputs(",bus=", o);
+	nvpc_export_label(o, g->bus);
 	fputs(",chip=", o);
 	nvpc_export_label(o, g->chip);
 	if (d) {
@@ -84,19 +112,29 @@ int nvpc_export_page(FILE *o, const struct nvpc_exp_gpu *const *gpu,
 		goto out;
 
 	family(o, "nvpc_gpu_up", "gauge",
-	       "1 while the GPU's counters are read; 0 for a while after it went away (its other series end then).");
+	       "1 while the GPU's counters are read; 0 while its events are refused, and for a while after it went away (its other series end then).");
 	for (unsigned int k = 0; k < nr; k++) {
 		series(o, "nvpc_gpu_up", gpu[k], NULL);
 		fprintf(o, "} %d\n", gpu[k]->up);
 	}
+	family(o, "nvpc_gpu_state", "gauge",
+	       "The GPU's state, 1 for the one it is in: counting, refused (its events would not open; tried again at each look for GPUs) or gone.");
+	for (unsigned int k = 0; k < nr; k++) {
+		static const char *const state[] = { "counting", "refused",
+						     "gone" };
+		unsigned int now = gpu[k]->up ? 0 : gpu[k]->refused ? 1 : 2;
+
+		for (unsigned int s = 0; s < 3; s++) {
+			series(o, "nvpc_gpu_state", gpu[k], NULL);
+			fprintf(o, ",state=\"%s\"} %d\n", state[s], s == now);
+		}
+	}
 	family(o, "nvpc_gpu_info", "gauge",
-	       "The GPU's PMU, chip and bus id (the PMU's identifier); always 1.");
+	       "The GPU's PMU, bus id (the PMU's identifier) and chip; always 1.");
 	for (unsigned int k = 0; k < nr; k++) {
 		if (!gpu[k]->up)
 			continue;
 		series(o, "nvpc_gpu_info", gpu[k], NULL);
-		fputs(",bus=", o);
-		nvpc_export_label(o, gpu[k]->bus);
 		fputs("} 1\n", o);
 	}
 	if (!up)

@@ -59,8 +59,9 @@ struct nvpc_exp_gpu {
 	char bus[NVPC_FILE_NAME_LEN];
 	uint32_t type;
 	int cpu;
-	bool up;			/* counting; false: gone, shown as up 0 */
-	double gone_at;			/* when it went (monotonic s) */
+	bool up;			/* counting; false: gone or refused, up 0 */
+	bool refused;			/* its events would not open: retried */
+	double gone_at;			/* when it went or was refused (monotonic s) */
 	bool have_deferred;
 	uint64_t reads_deferred;
 	unsigned int nr;
@@ -76,5 +77,13 @@ int nvpc_export_page(FILE *o, const struct nvpc_exp_gpu *const *gpu,
 
 /* a label value as the text format quotes it (\\, \", \n) */
 void nvpc_export_label(FILE *o, const char *v);
+
+/*
+ * The URL of the page for --listen's ADDR:PORT, one a reader can paste:
+ * a wildcard (":9089", "*:9089", "0.0.0.0:9089", "[::]:9089") takes
+ * host (this host's name; 127.0.0.1 when NULL or empty) for ADDR
+ */
+void nvpc_export_url(char *buf, size_t len, const char *listen,
+		     const char *host);
 
 #endif /* NVPC_EXPORT_H */

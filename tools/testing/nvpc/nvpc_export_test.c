@@ -203,13 +203,15 @@ static void exp_empty_sysfs(char *dir, size_t len)
  * The page of counts given by hand: a G84 counting main.1 (graph_idle
  * 300000 of 1000000 cycles: 70% busy; zcull_00 given with -e), 2.5 s
  * enabled and 2 s running (perf multiplexed it), the driver's counts;
- * an NV40 gone a moment ago (nvpc_gpu_up 0, no other series); a chip
- * name that needs quoting. Exactly this text, and promtool takes it.
+ * an NV40 gone a moment ago (nvpc_gpu_up 0, state gone, no other
+ * series); a GT215 whose events were refused (up 0, state refused);
+ * a chip name that needs quoting; every series with the GPU's bus id
+ * beside its PMU. Exactly this text, and promtool takes it.
  */
 TEST(export_page_of_given_counts)
 {
-	static struct nvpc_exp_gpu g84, nv40;
-	const struct nvpc_exp_gpu *gpus[] = { &g84, &nv40 };
+	static struct nvpc_exp_gpu g84, nv40, gt215;
+	const struct nvpc_exp_gpu *gpus[] = { &g84, &nv40, &gt215 };
 	char *page = NULL, out[4096];
 	size_t len = 0;
 	FILE *o = open_memstream(&page, &len);
@@ -218,35 +220,47 @@ TEST(export_page_of_given_counts)
 "# HELP nvpc_gpus GPUs (nvpcounter PMUs) whose counters nvpc export reads.\n"
 "# TYPE nvpc_gpus gauge\n"
 "nvpc_gpus 1\n"
-"# HELP nvpc_gpu_up 1 while the GPU's counters are read; 0 for a while after it went away (its other series end then).\n"
+"# HELP nvpc_gpu_up 1 while the GPU's counters are read; 0 while its events are refused, and for a while after it went away (its other series end then).\n"
 "# TYPE nvpc_gpu_up gauge\n"
-"nvpc_gpu_up{gpu=\"nvpcounter\",chip=\"G84 \\\"x\\\"\\\\\"} 1\n"
-"nvpc_gpu_up{gpu=\"nvpcounter_1\",chip=\"NV40\"} 0\n"
-"# HELP nvpc_gpu_info The GPU's PMU, chip and bus id (the PMU's identifier); always 1.\n"
+"nvpc_gpu_up{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\"} 1\n"
+"nvpc_gpu_up{gpu=\"nvpcounter_1\",bus=\"0000:02:00.0\",chip=\"NV40\"} 0\n"
+"nvpc_gpu_up{gpu=\"nvpcounter_2\",bus=\"sim.2\",chip=\"GT215\"} 0\n"
+"# HELP nvpc_gpu_state The GPU's state, 1 for the one it is in: counting, refused (its events would not open; tried again at each look for GPUs) or gone.\n"
+"# TYPE nvpc_gpu_state gauge\n"
+"nvpc_gpu_state{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\",state=\"counting\"} 1\n"
+"nvpc_gpu_state{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\",state=\"refused\"} 0\n"
+"nvpc_gpu_state{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\",state=\"gone\"} 0\n"
+"nvpc_gpu_state{gpu=\"nvpcounter_1\",bus=\"0000:02:00.0\",chip=\"NV40\",state=\"counting\"} 0\n"
+"nvpc_gpu_state{gpu=\"nvpcounter_1\",bus=\"0000:02:00.0\",chip=\"NV40\",state=\"refused\"} 0\n"
+"nvpc_gpu_state{gpu=\"nvpcounter_1\",bus=\"0000:02:00.0\",chip=\"NV40\",state=\"gone\"} 1\n"
+"nvpc_gpu_state{gpu=\"nvpcounter_2\",bus=\"sim.2\",chip=\"GT215\",state=\"counting\"} 0\n"
+"nvpc_gpu_state{gpu=\"nvpcounter_2\",bus=\"sim.2\",chip=\"GT215\",state=\"refused\"} 1\n"
+"nvpc_gpu_state{gpu=\"nvpcounter_2\",bus=\"sim.2\",chip=\"GT215\",state=\"gone\"} 0\n"
+"# HELP nvpc_gpu_info The GPU's PMU, bus id (the PMU's identifier) and chip; always 1.\n"
 "# TYPE nvpc_gpu_info gauge\n"
-"nvpc_gpu_info{gpu=\"nvpcounter\",chip=\"G84 \\\"x\\\"\\\\\",bus=\"sim.0\"} 1\n"
+"nvpc_gpu_info{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\"} 1\n"
 "# HELP nvpc_domain_cycles_total Cycles of the domain's clock counted (rate() is the clock in Hz while its group runs).\n"
 "# TYPE nvpc_domain_cycles_total counter\n"
-"nvpc_domain_cycles_total{gpu=\"nvpcounter\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\"} 1000000\n"
+"nvpc_domain_cycles_total{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\"} 1000000\n"
 "# HELP nvpc_signal_cycles_total Cycles of the domain's clock the signal was at 1, counted in one perf group with nvpc_domain_cycles_total (busy = 1 - the ratio of their rates, for an engine's idle signal).\n"
 "# TYPE nvpc_signal_cycles_total counter\n"
-"nvpc_signal_cycles_total{gpu=\"nvpcounter\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\",signal=\"graph_idle\",engine=\"graph\"} 300000\n"
-"nvpc_signal_cycles_total{gpu=\"nvpcounter\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\",signal=\"zcull_00\"} 18446744073709551615\n"
+"nvpc_signal_cycles_total{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\",signal=\"graph_idle\",engine=\"graph\"} 300000\n"
+"nvpc_signal_cycles_total{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\",signal=\"zcull_00\"} 18446744073709551615\n"
 "# HELP nvpc_domain_enabled_seconds_total Time the domain's perf group was enabled (perf's time_enabled).\n"
 "# TYPE nvpc_domain_enabled_seconds_total counter\n"
-"nvpc_domain_enabled_seconds_total{gpu=\"nvpcounter\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\"} 2.500000001\n"
+"nvpc_domain_enabled_seconds_total{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\"} 2.500000001\n"
 "# HELP nvpc_domain_running_seconds_total Time the domain's perf group counted (perf's time_running; below enabled when perf multiplexed it).\n"
 "# TYPE nvpc_domain_running_seconds_total counter\n"
-"nvpc_domain_running_seconds_total{gpu=\"nvpcounter\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\"} 2.000000000\n"
+"nvpc_domain_running_seconds_total{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\"} 2.000000000\n"
 "# HELP nvpc_domain_lost_periods_total Swaps of the domain that found QUAD_STATE in OVERFLOW: a period's counts were lost (the driver's, since the GPU was registered).\n"
 "# TYPE nvpc_domain_lost_periods_total counter\n"
-"nvpc_domain_lost_periods_total{gpu=\"nvpcounter\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\"} 3\n"
+"nvpc_domain_lost_periods_total{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\"} 3\n"
 "# HELP nvpc_domain_samples_total Periods of the domain the driver read (since the GPU was registered).\n"
 "# TYPE nvpc_domain_samples_total counter\n"
-"nvpc_domain_samples_total{gpu=\"nvpcounter\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\"} 500\n"
+"nvpc_domain_samples_total{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\",domain=\"main.1\"} 500\n"
 "# HELP nvpc_reads_deferred_total Event reads of the GPU that found their CPU inside the driver's lock or in NMI and read no register (the next read collected the rest).\n"
 "# TYPE nvpc_reads_deferred_total counter\n"
-"nvpc_reads_deferred_total{gpu=\"nvpcounter\",chip=\"G84 \\\"x\\\"\\\\\"} 7\n";
+"nvpc_reads_deferred_total{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\"} 7\n";
 
 	strcpy(g84.pmu, "nvpcounter");
 	strcpy(g84.chip, "G84 \"x\"\\");
@@ -271,12 +285,17 @@ TEST(export_page_of_given_counts)
 	d->loss[NVPC_EXP_SAMPLES] = 500;
 	strcpy(nv40.pmu, "nvpcounter_1");
 	strcpy(nv40.chip, "NV40");
+	strcpy(nv40.bus, "0000:02:00.0");
 	nv40.nr = 1;
 	strcpy(nv40.dom[0].name, "main.0");
 	nv40.dom[0].cycles = 42;
+	strcpy(gt215.pmu, "nvpcounter_2");
+	strcpy(gt215.chip, "GT215");
+	strcpy(gt215.bus, "sim.2");
+	gt215.refused = true;
 
 	ASSERT_NE(NULL, o);
-	EXPECT_EQ(0, nvpc_export_page(o, gpus, 2));
+	EXPECT_EQ(0, nvpc_export_page(o, gpus, 3));
 	fclose(o);
 	EXPECT_STREQ(want, page);
 	ASSERT_TRUE(have("promtool")) TH_LOG("promtool is missing: make deps installs Debian's prometheus package");
@@ -596,8 +615,10 @@ TEST(export_textfile)
 /*
  * A PMU whose events will not open (the fake sysfs's type is no
  * kernel's: ENOENT): said once, not counted, the exporter serves
- * nvpc_gpus 0 and lives on; a PMU without its device link (a GPU gone
- * while others' events hold its PMU) is not even tried
+ * nvpc_gpus 0 and lives on, and the page says it (nvpc_gpu_up 0, state
+ * refused), for one there at the start and one that came after; a PMU
+ * without its device link (a GPU gone while others' events hold its
+ * PMU) is not even tried
  */
 TEST(export_unopenable_gpu)
 {
@@ -617,8 +638,19 @@ TEST(export_unopenable_gpu)
 		ASSERT_LT(0, exp_get(port, "/metrics", resp, sizeof(resp)));
 		EXPECT_EQ(200, exp_status(resp));
 		EXPECT_NE(NULL, strstr(exp_body(resp), "\nnvpc_gpus 0\n")) TH_LOG("%s", resp);
+		EXPECT_NE(NULL, strstr(exp_body(resp), "\nnvpc_gpu_up{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84\"} 0\n")) TH_LOG("%s", resp);
+		EXPECT_NE(NULL, strstr(exp_body(resp), "\nnvpc_gpu_state{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84\",state=\"refused\"} 1\n")) TH_LOG("%s", resp);
+		EXPECT_EQ(NULL, strstr(exp_body(resp), "gpu=\"nvpcounter_1\"")) TH_LOG("%s", resp);
 		usleep(600000);
 	}
+	/* one more, after the start: on the page at the next look */
+	snprintf(cmd, sizeof(cmd), "cp -r %s/nvpcounter %s/nvpcounter_2 && echo 'G84 sim.2' > %s/nvpcounter_2/identifier",
+		 root, root, root);
+	ASSERT_EQ(0, system(cmd));
+	usleep(1100000);
+	ASSERT_LT(0, exp_get(port, "/metrics", resp, sizeof(resp)));
+	EXPECT_NE(NULL, strstr(exp_body(resp), "\nnvpc_gpu_state{gpu=\"nvpcounter_2\",bus=\"sim.2\",chip=\"G84\",state=\"refused\"} 1\n")) TH_LOG("%s", resp);
+	EXPECT_NE(NULL, strstr(exp_body(resp), "\nnvpc_gpu_state{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84\",state=\"refused\"} 1\n")) TH_LOG("%s", resp);
 	EXPECT_EQ(0, exp_stop(pid, SIGTERM, 5));
 	EXPECT_LT(0, slurp(err, out, sizeof(out)));
 	/* main.1 (graph_idle's): said at the start, not at each rescan */
@@ -630,4 +662,246 @@ TEST(export_unopenable_gpu)
 	EXPECT_STREQ("0\n", out);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", root, err);
 	EXPECT_EQ(0, system(cmd));
+}
+
+/* a connection from src (127.0.0.x) to 127.0.0.1:port; -1 refused */
+static int exp_connect_from(const char *src, int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	inet_pton(AF_INET, src, &a.sin_addr);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a))) {
+		close(fd);
+		return -1;
+	}
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons(port);
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * n clients from 127.0.0.2, each sending a byte of a request every
+ * 0.5 s for at most secs (never a whole request); a byte on ready once
+ * all are connected. The exit status: how many the exporter cut (or
+ * never took) before the end.
+ */
+static void exp_tricklers(int port, int n, double secs, int ready)
+{
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	int fd[128], cut = 0, sent = 0;
+	double t0;
+
+	for (int i = 0; i < n; i++) {
+		fd[i] = exp_connect_from("127.0.0.2", port);
+		if (fd[i] < 0)
+			cut++;	/* refused at once */
+	}
+	if (write(ready, "r", 1) != 1)
+		_exit(255);
+	for (t0 = exp_now(); cut < n && exp_now() - t0 < secs; usleep(500000)) {
+		for (int i = 0; i < n; i++) {
+			char c;
+			ssize_t r;
+
+			if (fd[i] < 0)
+				continue;
+			r = recv(fd[i], &c, 1, MSG_DONTWAIT);
+			if (r == 0 || (r < 0 && errno != EAGAIN) ||
+			    send(fd[i], req + sent % (sizeof(req) - 1), 1,
+				 MSG_NOSIGNAL | MSG_DONTWAIT) != 1) {
+				close(fd[i]);
+				fd[i] = -1;
+				cut++;
+			}
+		}
+		sent++;
+	}
+	_exit(cut);
+}
+
+/*
+ * Slow clients (issue 40 item 2): 70 clients from 127.0.0.2 that each
+ * trickle a request a byte every 0.5 s hold no more than the exporter's
+ * per-address limit, and each is cut --timeout (2 s) after it connected
+ * however it trickles (libmicrohttpd's own timeout is an idle one): all
+ * are cut before they would stop (14 s, longer than the scrape may
+ * take), and meanwhile a scrape from 127.0.0.1 gets its page within
+ * Prometheus' default scrape timeout (10 s, the connection's receive
+ * bound)
+ */
+TEST(export_trickling_clients)
+{
+	char sysfs[160], err[200], args[128];
+	static char resp[65536];
+	int port = exp_free_port(), pipefd[2], st;
+	struct pollfd pfd;
+	pid_t pid, kid;
+	char c;
+
+	exp_empty_sysfs(sysfs, sizeof(sysfs));
+	tmp_path(err, sizeof(err), "export-trickle.err");
+	snprintf(args, sizeof(args), "--listen 127.0.0.1:%d --timeout 2", port);
+	pid = exp_start(sysfs, args, err, port);
+	ASSERT_EQ(0, pipe(pipefd));
+	fflush(NULL);
+	kid = fork();
+	if (!kid) {
+		close(pipefd[0]);
+		exp_tricklers(port, 70, 14, pipefd[1]);
+	}
+	close(pipefd[1]);
+	pfd.fd = pipefd[0];
+	pfd.events = POLLIN;
+	EXPECT_EQ(1, poll(&pfd, 1, 10000));
+	EXPECT_EQ(1, read(pipefd[0], &c, 1));
+	close(pipefd[0]);
+	usleep(500000);
+	EXPECT_LT(0, exp_get(port, "/metrics", resp, sizeof(resp)));
+	EXPECT_EQ(200, exp_status(resp)) TH_LOG("a scrape beside 70 trickling clients: %.200s", resp);
+	EXPECT_NE(NULL, strstr(exp_body(resp), "\nnvpc_gpus 0\n"));
+	ASSERT_EQ(kid, waitpid(kid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(70, WEXITSTATUS(st)) TH_LOG("trickling clients cut before they stopped");
+	/* and the exporter takes scrapes from that address again */
+	EXPECT_EQ(1, exp_keepalive(port, 1, resp, sizeof(resp)));
+	EXPECT_EQ(0, exp_stop(pid, SIGTERM, 5));
+	/*
+	 * the clients it held (its per-address limit) cut, and said (the
+	 * first tick's count: their deadlines may fall in two ticks)
+	 */
+	EXPECT_LT(0, slurp(err, resp, sizeof(resp)));
+	EXPECT_NE(NULL, strstr(resp, "export: http: cut ")) TH_LOG("%s", resp);
+	EXPECT_NE(NULL, strstr(resp, " that sent no whole request in 2 s (")) TH_LOG("%s", resp);
+	unlink(err);
+	rmdir(sysfs);
+}
+
+/*
+ * Two Content-Length fields of different values (or a list of them, or
+ * one that is not a number) make the framing invalid: 400 (RFC 9112
+ * 6.3), never the page; the same length twice is one
+ */
+TEST(export_content_length_twice)
+{
+	static const struct { const char *hdrs; int status; } req[] = {
+		{ "Content-Length: 0\r\nContent-Length: 5\r\n", 400 },
+		{ "Content-Length: 5\r\nContent-Length: 0\r\n", 400 },
+		{ "Content-Length: 0, 5\r\n", 400 },
+		{ "Content-Length: 0x0\r\n", 400 },
+		{ "Content-Length: 0 5\r\n", 400 },
+		{ "Content-Length: 0\r\nContent-Length: 0\r\n", 200 },
+		{ "Content-Length: 0\r\n", 200 },
+	};
+	char sysfs[160], err[200], args[256];
+	static char resp[65536];
+	int port = exp_free_port();
+	pid_t pid;
+
+	exp_empty_sysfs(sysfs, sizeof(sysfs));
+	tmp_path(err, sizeof(err), "export-cl.err");
+	snprintf(args, sizeof(args), "--listen 127.0.0.1:%d", port);
+	pid = exp_start(sysfs, args, err, port);
+	for (unsigned int i = 0; i < sizeof(req) / sizeof(req[0]); i++) {
+		snprintf(args, sizeof(args),
+			 "GET /metrics HTTP/1.1\r\nHost: x\r\n%sConnection: close\r\n\r\n%s",
+			 req[i].hdrs, req[i].status == 400 ? "hello" : "");
+		exp_http(port, args, strlen(args), resp, sizeof(resp));
+		EXPECT_EQ(req[i].status, exp_status(resp)) TH_LOG("%s: %.300s", req[i].hdrs, resp);
+	}
+	EXPECT_EQ(0, exp_stop(pid, SIGTERM, 5));
+	unlink(err);
+	rmdir(sysfs);
+}
+
+/* the URL the exporter logs is one a reader can paste */
+TEST(export_url_to_paste)
+{
+	static const struct { const char *listen, *host, *url; } u[] = {
+		{ ":9089", "gpuhost", "http://gpuhost:9089/metrics" },
+		{ ":9089", NULL, "http://127.0.0.1:9089/metrics" },
+		{ "*:9089", "", "http://127.0.0.1:9089/metrics" },
+		{ "0.0.0.0:9089", "gpuhost", "http://gpuhost:9089/metrics" },
+		{ "[::]:9089", "gpuhost", "http://gpuhost:9089/metrics" },
+		{ "127.0.0.1:9089", "gpuhost", "http://127.0.0.1:9089/metrics" },
+		{ "[::1]:9089", "gpuhost", "http://[::1]:9089/metrics" },
+		{ "localhost:9089", "gpuhost", "http://localhost:9089/metrics" },
+	};
+	char url[300], sysfs[160], err[200], cmd[800], out[4096];
+	int port = exp_free_port();
+
+	for (unsigned int i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		nvpc_export_url(url, sizeof(url), u[i].listen, u[i].host);
+		EXPECT_STREQ(u[i].url, url) TH_LOG("--listen %s", u[i].listen);
+	}
+	/* the tool, on every address of a network namespace of its own */
+	ASSERT_TRUE(have("unshare")) TH_LOG("unshare (util-linux) is missing");
+	exp_empty_sysfs(sysfs, sizeof(sysfs));
+	tmp_path(err, sizeof(err), "export-url.err");
+	snprintf(cmd, sizeof(cmd),
+		 "NVPC_SYSFS=%s timeout -s TERM 2 unshare -rn %s export --listen :%d 2>%s; cat %s",
+		 sysfs, bin(), port, err, err);
+	run(cmd, out, sizeof(out));
+	snprintf(url, sizeof(url), ":%d/metrics (every address; on this host http://127.0.0.1:%d/metrics)", port, port);
+	EXPECT_NE(NULL, strstr(out, url)) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "http://:")) TH_LOG("%s", out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", sysfs, err);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/*
+ * -g with a name no PMU has: said, with the PMUs -g leaves out; the
+ * exporter serves on (the GPU may come)
+ */
+TEST(export_gpu_typo)
+{
+	char root[160], err[200], args[128], cmd[800];
+	static char out[4096];
+	int port = exp_free_port();
+	pid_t pid;
+
+	fake_sysfs(root, sizeof(root));
+	tmp_path(err, sizeof(err), "export-typo.err");
+	snprintf(args, sizeof(args), "--listen 127.0.0.1:%d -g nvpcountr", port);
+	pid = exp_start(root, args, err, port);
+	EXPECT_LT(0, exp_get(port, "/metrics", out, sizeof(out)));
+	EXPECT_EQ(200, exp_status(out));
+	EXPECT_EQ(0, exp_stop(pid, SIGTERM, 5));
+	EXPECT_LT(0, slurp(err, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-g nvpcountr: no PMU nvpcountr in ")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "nvpcounter PMUs, left out by -g: nvpcounter)")) TH_LOG("%s", out);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", root, err);
+	EXPECT_EQ(0, system(cmd));
+}
+
+/*
+ * nvpc-export.service does not restart a command line the tool refuses
+ * (exit 2, usage) forever: RestartPreventExitStatus= names that status
+ */
+TEST(export_unit_no_restart_on_usage)
+{
+	const char *src = getenv("NVPC_SRC");
+	char path[600], cmd[800];
+	static char text[8192], out[4096];
+	const char *l;
+	int status;
+
+	ASSERT_NE(NULL, src) TH_LOG("NVPC_SRC (tools/nvpc) not given");
+	snprintf(cmd, sizeof(cmd), "%s export --no-such-option 2>&1", bin());
+	status = run(cmd, out, sizeof(out));
+	EXPECT_EQ(2, status) TH_LOG("%s", out);
+	snprintf(path, sizeof(path), "%s/nvpc-export.service", src);
+	ASSERT_LT(0, slurp(path, text, sizeof(text)));
+	l = strstr(text, "\nRestartPreventExitStatus=");
+	ASSERT_NE(NULL, l) TH_LOG("no RestartPreventExitStatus= in %s", path);
+	l += strlen("\nRestartPreventExitStatus=");
+	snprintf(cmd, sizeof(cmd), "%d", status);
+	EXPECT_TRUE(!strncmp(l, cmd, strlen(cmd)) &&
+		    (l[strlen(cmd)] == '\n' || l[strlen(cmd)] == ' ')) TH_LOG("%.40s", l);
 }
