@@ -55,7 +55,8 @@
  *    packet keeps the format it was formed with, which may not be the
  *    session's (a G84 domain recorded before with the other one, or on
  *    GF100+ another domain into MAIN): on probation the position may be
- *    START plus either packet size.
+ *    START plus either packet size, and the drain looks every
+ *    NVPC_REC_PERIOD_START_NS.
  */
 
 #include <linux/hrtimer.h>
@@ -71,7 +72,7 @@
 /* the drain's period bounds: often enough, never a storm */
 #define NVPC_REC_PERIOD_MIN_NS	(100 * NSEC_PER_USEC)
 #define NVPC_REC_PERIOD_MAX_NS	(10 * NSEC_PER_MSEC)
-/* the first period of a session, before a rate is known */
+/* the first period of a session, before a rate is known, and on probation */
 #define NVPC_REC_PERIOD_START_NS (1 * NSEC_PER_MSEC)
 /* the most a LIMIT may run ahead of what is published (DMA syncs) */
 #define NVPC_REC_STEP_MAX	SZ_1M
@@ -1200,7 +1201,13 @@ static enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
 	nvpc_unlock(eng, flags);
 	if (!more)
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, ns_to_ktime(nvpc_record_period(rec, now)));
+	/*
+	 * on probation the hardware waits at START from the packet that
+	 * landed there: the session's data begin at the next drain
+	 */
+	hrtimer_forward_now(t, ns_to_ktime(rec->probation ?
+					   NVPC_REC_PERIOD_START_NS :
+					   nvpc_record_period(rec, now)));
 	return HRTIMER_RESTART;
 }
 
