@@ -212,9 +212,12 @@ TEST_F(defer, read_inside_hold)
 
 	if (kp < 0)
 		SKIP(return, "no kprobe PMU in this kernel");
+	/* the debug kernel's config has no CONFIG_BPF_SYSCALL */
+	if (access("/proc/sys/kernel/unprivileged_bpf_disabled", F_OK))
+		SKIP(return, "no bpf(2) in this kernel (CONFIG_BPF_SYSCALL)");
 	self->events = map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, NCPU_MAX);
 	if (self->events < 0 && errno == EPERM)
-		SKIP(return, "no bpf(2) here: %s", strerror(errno));
+		SKIP(return, "bpf(2) refused: %s", strerror(errno));
 	ASSERT_LE(0, self->events);
 	ASSERT_GT(NCPU_MAX, self->cpu);
 	self->res = map_create(BPF_MAP_TYPE_ARRAY, sizeof(struct result), 1);
