@@ -38,6 +38,8 @@ DEFINE_PER_CPU(unsigned int, nvpc_lock_depth);
 EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_depth);
 DEFINE_PER_CPU(unsigned long, nvpc_lock_seq);
 EXPORT_PER_CPU_SYMBOL_GPL(nvpc_lock_seq);
+/* and the perf transactions it is in: one interrupts-off section */
+DEFINE_PER_CPU(unsigned int, nvpc_irqoff_txn);
 
 /**
  * nvpc_engine_init() - set up the engine and build the domain table of a GPU

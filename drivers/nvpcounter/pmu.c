@@ -545,9 +545,16 @@ static void nvpc_event_del(struct perf_event *event, int flags)
 	nvpc_kind(event)->del(&to_nvpc_core(event->pmu)->eng, event, flags);
 }
 
-/* perf brackets a rotation's dels and adds: program the hardware once */
+/*
+ * perf brackets a rotation's dels and adds: program the hardware once.
+ * perf holds its context lock, interrupts off, from before pmu_disable to
+ * after pmu_enable: the driver cannot turn them on in between, so the
+ * whole transaction is one interrupts-off section (perf.rst
+ * "Interrupts-off holds"), counted as one by the sim.
+ */
 static void nvpc_pmu_disable(struct pmu *pmu)
 {
+	nvpc_irqoff_txn_begin();
 	nvpc_engine_txn(&to_nvpc_core(pmu)->eng, true);
 }
 
@@ -557,11 +564,11 @@ static void nvpc_pmu_enable(struct pmu *pmu)
 	struct nvpc_engine *eng = &to_nvpc_core(pmu)->eng;
 	unsigned int k;
 
-	if (!nvpc_engine_txn(eng, false))
-		return;
-	for (k = 0; k < ARRAY_SIZE(nvpc_kinds); k++)
-		if (nvpc_kinds[k]->txn_end)
-			nvpc_kinds[k]->txn_end(eng);
+	if (nvpc_engine_txn(eng, false))
+		for (k = 0; k < ARRAY_SIZE(nvpc_kinds); k++)
+			if (nvpc_kinds[k]->txn_end)
+				nvpc_kinds[k]->txn_end(eng);
+	nvpc_irqoff_txn_end();
 }
 
 /*

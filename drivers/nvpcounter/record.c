@@ -51,7 +51,12 @@
  *    at or after LIMIT clears "buffer valid", pcounter.rst "Record mode
  *    setup"), which is the old one or the session's first: they cannot
  *    be told apart, so the drain drops it and writes START again, which
- *    resets the record counters. The session's data begin there.
+ *    resets the record counters. The session's data begin there. The old
+ *    packet keeps the format it was formed with, which may not be the
+ *    session's (a G84 domain recorded before with the other one, or on
+ *    GF100+ another domain into MAIN): on probation the position may be
+ *    START plus either packet size, and the drain looks every
+ *    NVPC_REC_PERIOD_START_NS.
  */
 
 #include <linux/hrtimer.h>
@@ -67,7 +72,7 @@
 /* the drain's period bounds: often enough, never a storm */
 #define NVPC_REC_PERIOD_MIN_NS	(100 * NSEC_PER_USEC)
 #define NVPC_REC_PERIOD_MAX_NS	(10 * NSEC_PER_MSEC)
-/* the first period of a session, before a rate is known */
+/* the first period of a session, before a rate is known, and on probation */
 #define NVPC_REC_PERIOD_START_NS (1 * NSEC_PER_MSEC)
 /* the most a LIMIT may run ahead of what is published (DMA syncs) */
 #define NVPC_REC_STEP_MAX	SZ_1M
@@ -79,6 +84,12 @@
  */
 #define NVPC_REC_QUIET_NS	(2 * NSEC_PER_USEC)
 #define NVPC_REC_QUIET_READS	32
+/*
+ * On probation the packet that lands at START may be an earlier
+ * session's, of either format (a G84 domain recorded with the other
+ * one, or on GF100+ another domain into MAIN): as long as a long one
+ */
+#define NVPC_REC_PROBATION_END	NVPC_PKT_LONG
 /* the watchdog: packet periods without a packet, and a floor */
 #define NVPC_REC_WATCHDOG_PULSES 64
 #define NVPC_REC_WATCHDOG_MIN_NS (500 * NSEC_PER_MSEC)
@@ -746,6 +757,18 @@ static u32 nvpc_record_room(struct nvpc_record *rec)
 	return max_t(u64, last, rec->x_max);
 }
 
+/*
+ * The end (from START) of the last packet LIMIT lets land: the packet at
+ * @x_max, or on probation one packet at START of either format ("DOC: the
+ * outgoing packet").
+ */
+static u32 nvpc_record_x_end(struct nvpc_record *rec)
+{
+	if (rec->probation)
+		return max_t(u32, rec->prog.pkt, NVPC_REC_PROBATION_END);
+	return rec->x_max + rec->prog.pkt;
+}
+
 /* DMA ownership of [@x, @x + @len) from START (<nvpcounter/device.h>) */
 static void nvpc_record_sync(struct nvpc_engine *eng, struct nvpc_record *rec,
 			     u64 x, u64 len, bool for_cpu)
@@ -802,21 +825,27 @@ static bool nvpc_record_arm(struct nvpc_engine *eng, struct nvpc_record *rec,
 {
 	struct nvpc_rec_buf *buf = rec->buf;
 	u32 base = lower_32_bits(buf->va);
+	bool probation;
 
-	/* the hardware always writes one packet: there must be room */
-	if (nvpc_record_free(rec) < rec->prog.pkt)
+	probation = full && nvpc_record_unquiet(eng, rec->quiet, rec->dom);
+	/*
+	 * the hardware always writes one packet: there must be room, on
+	 * probation for an earlier session's packet of either format
+	 */
+	if (nvpc_record_free(rec) < (probation ? NVPC_REC_PROBATION_END :
+						 rec->prog.pkt))
 		return false;
 	rec->win_off = rec->handle.head & (buf->size - 1);
 	rec->x_pub = 0;
 	rec->x_max = 0;
 	rec->x_suspect = 0;
-	rec->probation = full && nvpc_record_unquiet(eng, rec->quiet, rec->dom);
+	rec->probation = probation;
 	/* on probation LIMIT is START: one packet lands, then it stops */
 	if (!rec->probation)
 		rec->x_max = nvpc_record_room(rec);
 	rec->x_watch = 0;
 	rec->moved_ns = ktime_get_ns();
-	nvpc_record_sync(eng, rec, 0, rec->x_max + rec->prog.pkt, false);
+	nvpc_record_sync(eng, rec, 0, nvpc_record_x_end(rec), false);
 	rec->prog.start = base + rec->win_off;
 	rec->prog.limit = rec->prog.start + rec->x_max;
 	rec->prog.addr_high = upper_32_bits(buf->va);
@@ -899,10 +928,10 @@ static int nvpc_record_pos(struct nvpc_engine *eng, struct nvpc_record *rec,
 	*x_now = (st & NVPC_RECORD_STATUS_POS) - rec->prog.start;
 	/* the packets are in memory before the position says so */
 	dma_rmb();
-	if (*x_now > rec->x_max + rec->prog.pkt || *x_now < rec->x_pub) {
+	if (*x_now > nvpc_record_x_end(rec) || *x_now < rec->x_pub) {
 		dev_err_ratelimited(eng->hw.dev, "%s: %s: record position 0x%x outside 0x%x..0x%x\n",
 				    eng->hw.name, rec->dom->hw->name, *x_now,
-				    rec->x_pub, rec->x_max + rec->prog.pkt);
+				    rec->x_pub, nvpc_record_x_end(rec));
 		*x_now = rec->x_pub;
 		return -ERANGE;
 	}
@@ -972,18 +1001,24 @@ static bool nvpc_record_wedged(struct nvpc_record *rec, u32 x_now, u64 now)
 
 /*
  * The end of a probation ("DOC: the outgoing packet"): the one packet
- * LIMIT let through landed at START, an earlier session's or this one's
- * first. It is dropped, not published: START written again (in record
- * mode) resets the record counters, and the session's data begin there.
- * @eng->lock held, handle open, device present.
+ * LIMIT let through landed at START, an earlier session's (of either
+ * format) or this one's first. It is dropped, not published: START
+ * written again (in record mode) resets the record counters, and the
+ * session's data begin there. @eng->lock held, handle open, device
+ * present.
  */
 static void nvpc_record_probation_end(struct nvpc_engine *eng,
 				      struct nvpc_record *rec, u64 now)
 {
+	/* the GPU has [0, @given) since the arm */
+	u32 given = nvpc_record_x_end(rec), end;
+
 	rec->probation = false;
 	rec->quiet->unquiet = false;
 	rec->x_max = nvpc_record_room(rec);
-	nvpc_record_sync(eng, rec, rec->prog.pkt, rec->x_max, false);
+	end = rec->x_max + rec->prog.pkt;
+	if (end > given)
+		nvpc_record_sync(eng, rec, given, end - given, false);
 	rec->prog.limit = rec->prog.start + rec->x_max;
 	rec->moved_ns = now;
 	eng->hw.gen->record_restart(&eng->hw, rec->dom->hw, &rec->prog);
@@ -1166,7 +1201,13 @@ static enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
 	nvpc_unlock(eng, flags);
 	if (!more)
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, ns_to_ktime(nvpc_record_period(rec, now)));
+	/*
+	 * on probation the hardware waits at START from the packet that
+	 * landed there: the session's data begin at the next drain
+	 */
+	hrtimer_forward_now(t, ns_to_ktime(rec->probation ?
+					   NVPC_REC_PERIOD_START_NS :
+					   nvpc_record_period(rec, now)));
 	return HRTIMER_RESTART;
 }
 
@@ -1317,9 +1358,12 @@ static void nvpc_record_halt(struct nvpc_engine *eng, struct nvpc_record *rec)
 	}
 	/*
 	 * One outgoing packet per domain: once the position moved, or the
-	 * packet at LIMIT landed (no other is sent after it), none is due
+	 * packet at LIMIT landed (no other is sent after it; on probation
+	 * LIMIT is START, and the packet there may be of either format),
+	 * none is due
 	 */
-	if (x_now != x_last || x_now == rec->x_max + rec->prog.pkt)
+	if (x_now != x_last ||
+	    (rec->probation ? x_now : x_now == rec->x_max + rec->prog.pkt))
 		rec->quiet->unquiet = false;
 	if (rec->probation) {
 		/* its one packet is not the session's: dropped */

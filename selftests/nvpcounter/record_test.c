@@ -1218,8 +1218,8 @@ static long long sim_stat(int gpu, const char *key)
  * cycles f + 1 - C0.
  */
 static void check_latency50(struct __test_metadata *_metadata,
-			    const unsigned char *bytes, int count, __u64 c0,
-			    __u64 first_form)
+			    const unsigned char *bytes, int len, int count,
+			    __u64 c0, __u64 first_form)
 {
 	unsigned int ones;
 	__u64 f, prev, c;
@@ -1232,7 +1232,7 @@ static void check_latency50(struct __test_metadata *_metadata,
 		ones = 0;
 		for (c = prev + 1; c <= f; c++)
 			ones += c % 10 < 3;
-		p = decode(bytes + k * NVPC_PKT_LONG, NVPC_PKT_LONG);
+		p = decode(bytes + k * len, len);
 		EXPECT_EQ(f + 1 - c0, p.cycles);
 		EXPECT_EQ(1, p.stop);
 		EXPECT_EQ(f - prev, p.ctr[1]);
@@ -1255,7 +1255,7 @@ static void latency50_first(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
 	rec_drain(self);
 	ASSERT_EQ(9 * NVPC_PKT_LONG, self->nbytes);
-	check_latency50(_metadata, self->bytes, 9, 0, 99);
+	check_latency50(_metadata, self->bytes, NVPC_PKT_LONG, 9, 0, 99);
 }
 
 /*
@@ -1293,7 +1293,8 @@ TEST_F(rec, outgoing_packet_after_unmap)
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
 	rec_drain(self);
 	ASSERT_EQ(99 * NVPC_PKT_LONG, self->nbytes);
-	check_latency50(_metadata, self->bytes, 99, 3030, 3099);
+	check_latency50(_metadata, self->bytes, NVPC_PKT_LONG, 99, 3030,
+			3099);
 	EXPECT_EQ(0, dom_num(self, "main.0", "record_faults"));
 	EXPECT_EQ(0, sim_stat(self->gpu, "vm_faults"));
 }
@@ -1327,11 +1328,133 @@ TEST_F(rec, reenable_drops_outgoing_packet)
 	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
 	rec_drain(self);
 	ASSERT_EQ(109 * NVPC_PKT_LONG, self->nbytes);
-	check_latency50(_metadata, self->bytes + 9 * NVPC_PKT_LONG, 100, 1060,
-			1099);
+	check_latency50(_metadata, self->bytes + 9 * NVPC_PKT_LONG,
+			NVPC_PKT_LONG, 100, 1060, 1099);
 	EXPECT_EQ(109, nvpc_ev_count(self->fd));
 	EXPECT_EQ(1, dom_num(self, "main.0", "record_gaps"));
 	EXPECT_EQ(0, sim_stat(self->gpu, "vm_faults"));
+}
+
+/* the waveforms of latency50_first() on @dom */
+static void latency50_waves(struct __test_metadata *_metadata,
+			    struct _test_data_rec *self, const char *dom)
+{
+	ASSERT_EQ(0, sim_wave(self->gpu, dom, 2, WAVE_PERIODIC(100, 1, 1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, dom, 1, WAVE_PERIODIC(10, 3, 0)));
+	ASSERT_EQ(0, sim_wave(self->gpu, dom, 3, WAVE_CONST(1)));
+	ASSERT_EQ(0, sim_wave(self->gpu, dom, 4, WAVE_CONST(0)));
+}
+
+/* unmap the areas and close the event, as at the end of a recording */
+static void rec_close(struct _test_data_rec *self)
+{
+	munmap(self->aux, self->aux_size);
+	self->aux = MAP_FAILED;
+	munmap(self->base, (1 + DATA_PAGES) * PAGE);
+	self->base = MAP_FAILED;
+	close(self->fd);
+	self->fd = -1;
+	self->nbytes = 0;
+	self->nrecs = 0;
+	self->data_tail = 0;
+}
+
+/*
+ * Probation with the other packet format (Documentation/record.rst "The
+ * outgoing packet"): a record event of @len1-byte packets on @dom1 runs
+ * cycles 0 .. 1029 as in latency50_first() (9 packets) and is disabled
+ * with the packet formed in cycle 999 outgoing (@len1 bytes, it lands in
+ * 1049); it is closed and an event of @len2-byte packets on @dom2 (the
+ * same window: the same G84 domain, or on GF100+ any domain, MAIN) is
+ * enabled at once, in cycle 1030: probation. The old packet lands at
+ * START in 1049, @len1 bytes whatever the new format (pcounter.rst
+ * "Record mode": the packet was formed, long or short, before the
+ * halt); the drain drops it and writes START (register @start) again in
+ * cycle 1060. Then as in reenable_drops_outgoing_packet: 10^4 cycles,
+ * packets formed in 1099 .. 10999, 100 of @len2 bytes, cycles 40 +
+ * 100k; nothing flagged (no TRUNCATED: the session goes on) and no gap
+ * (the new event's first session).
+ */
+static void probation_other_format(struct __test_metadata *_metadata,
+				   struct _test_data_rec *self,
+				   const char *chip, unsigned int start,
+				   const char *dom1, __u64 cfg1, int len1,
+				   const char *dom2, __u64 cfg2, int len2)
+{
+	char st[32];
+	int i;
+
+	ASSERT_EQ(0, gpu_setup(self, chip));
+	latency50_waves(_metadata, self, dom1);
+	latency50_waves(_metadata, self, dom2);
+	ASSERT_EQ(0, sim_cmd(self->gpu, "record_latency", "50"));
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2 |
+			       (len1 == NVPC_PKT_SHORT ? NVPC_CFG_SHORT : 0),
+			       cfg1 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 1030, dom1));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_EQ(9 * len1, self->nbytes);
+	check_latency50(_metadata, self->bytes, len1, 9, 0, 99);
+	rec_close(self);
+
+	ASSERT_EQ(0, sim_cmd(self->gpu, "trace", "clear"));
+	ASSERT_EQ(0, sim_cmd(self->gpu, "trace", "on"));
+	ASSERT_EQ(0, rec_start(self, STOP_SIG2 |
+			       (len2 == NVPC_PKT_SHORT ? NVPC_CFG_SHORT : 0),
+			       cfg2 | RSIGS_134, 0, 4));
+	ASSERT_EQ(0, sim_advance(self->gpu, 30, dom2));
+	/* RECORD_START: the arm, then the probation's end */
+	for (i = 0; i < 200 && trace_writes(self->gpu, start) < 2; i++)
+		usleep(10000);
+	ASSERT_EQ(2, trace_writes(self->gpu, start));
+	ASSERT_LT(0, dom_str(self, dom2, "record_state", st, sizeof(st)));
+	EXPECT_STREQ("recording", st);
+	ASSERT_EQ(0, sim_advance(self->gpu, 10000, dom2));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0));
+	rec_drain(self);
+	ASSERT_EQ(100 * len2, self->nbytes);
+	check_latency50(_metadata, self->bytes, len2, 100, 1060, 1099);
+	for (i = 0; i < self->nrecs; i++)
+		EXPECT_EQ(0, self->recs[i].flags);
+	EXPECT_EQ(100, nvpc_ev_count(self->fd));
+	EXPECT_EQ(0, dom_num(self, dom2, "record_gaps"));
+	EXPECT_EQ(0, sim_stat(self->gpu, "vm_faults"));
+}
+
+/* G84 main.0: long packets, then short ones (RECORD_START 0xa760) */
+TEST_F(rec, probation_long_then_short)
+{
+	probation_other_format(_metadata, self, "g84", 0xa760,
+			       "main.0", G84_MAIN0, NVPC_PKT_LONG,
+			       "main.0", G84_MAIN0, NVPC_PKT_SHORT);
+}
+
+TEST_F(rec, probation_short_then_long)
+{
+	probation_other_format(_metadata, self, "g84", 0xa760,
+			       "main.0", G84_MAIN0, NVPC_PKT_SHORT,
+			       "main.0", G84_MAIN0, NVPC_PKT_LONG);
+}
+
+/*
+ * GF100: gpc0.0 then gpc1.0 (the same clock, sim.rst "GF100+ record
+ * mode"), into the one MAIN buffer (MAIN START 0x1b4074)
+ */
+TEST_F(rec, gf100_probation_long_then_short)
+{
+	probation_other_format(_metadata, self, "gf100 gpcs=2 parts=1",
+			       0x1b4074, "gpc0.0", CFG1_DOM(1, 0, 0),
+			       NVPC_PKT_LONG, "gpc1.0", CFG1_DOM(1, 1, 0),
+			       NVPC_PKT_SHORT);
+}
+
+TEST_F(rec, gf100_probation_short_then_long)
+{
+	probation_other_format(_metadata, self, "gf100 gpcs=2 parts=1",
+			       0x1b4074, "gpc0.0", CFG1_DOM(1, 0, 0),
+			       NVPC_PKT_SHORT, "gpc1.0", CFG1_DOM(1, 1, 0),
+			       NVPC_PKT_LONG);
 }
 
 TEST_HARNESS_MAIN

@@ -314,3 +314,7 @@ echo "${G##*gpu}" > $SIM/remove
 
 # --- interrupts-off holds (Documentation/perf.rst "Interrupts-off holds")
 bash "$NVPC_TOP/tools/testing/vmbench/guest-irqoff.sh"
+
+# --- the record drain's DMA syncs (Documentation/record.rst "DMA"); the
+# Makefile runs it again in a boot with swiotlb=force
+bash "$NVPC_TOP/tools/testing/vmbench/guest-sync.sh"

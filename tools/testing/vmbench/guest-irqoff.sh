@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the VM for `make bench` (guest-bench.sh runs it last; also
 # alone as NVPC_VM_SCRIPT): the most register accesses the driver makes in
-# one hold of its engine lock, interrupts off, per operation. The sim
+# one interrupts-off section (a hold of its engine lock, or every hold of
+# one perf transaction), per operation. The sim
 # counts them (Documentation/sim.rst, stats: irqoff_max): a hold costs
 # about 1 us per access on a PCIe GPU, whatever it costs in the sim, so
 # the goal is in accesses. One operation at a time on a real-time
@@ -85,7 +86,7 @@ rec_args() {	# rec_args DOMAINS: nvpc record's -d/-s for each
 }
 
 echo
-echo "== interrupts-off holds: the most register accesses in one engine lock hold (sim's irqoff_max), real-time clock, catalogue clocks"
+echo "== interrupts-off holds: the most register accesses in one interrupts-off section (sim's irqoff_max), real-time clock, catalogue clocks"
 printf "%-46s %-5s %8s %5s %5s %10s\n" operation gen accesses goal meets first_addr
 
 for chip in g84 nv40; do
@@ -117,6 +118,19 @@ for chip in g84 nv40; do
 	# rotates them at every multiplexing interval, one transaction each
 	steady "commit (rotation, 6 events x $(ndom) domains)" \
 		perf stat -a -e "$(events "$all" "0 1 2 3 4 5")"
+	# the largest commit: one group with four inputs and the cycles
+	# of every domain, enabled at once (one transaction starts every
+	# domain) and at its end disabled (one stops them all)
+	ev=""
+	for d in $all; do
+		ev="$ev,$(events "$d" "0 1 2 3"),$P/dom=$d,cycles=1/"
+	done
+	reset
+	taskset -c "$other" perf stat -a -e "{${ev#,}}" sleep 1 \
+		> "$OUT/irqoff-group.out" 2>&1
+	rc=$?
+	row "commit (a group in all $(ndom) domains, 5 each)"
+	[ $rc = 0 ] || echo "  (exit $rc: $(tail -1 "$OUT/irqoff-group.out"))"
 	echo "${G##*gpu}" > $SIM/remove
 done
 
@@ -156,5 +170,5 @@ row "txn (perf stat x3 beside 4 recording domains)"
 wait $pid
 rm -f /run/irqoff.nvpc /run/irqoff.nvpc.old
 echo "${G##*gpu}" > $SIM/remove
-echo "accesses: the sim's irqoff_max, the most register accesses the driver made in one hold of its engine lock (interrupts off) during the operation; first_addr: where that hold began"
+echo "accesses: the sim's irqoff_max, the most register accesses the driver made in one interrupts-off section during the operation (a hold of its engine lock, or all the holds of one perf transaction, pmu_disable .. pmu_enable, which perf runs with interrupts off); first_addr: where that section began"
 echo "goal: <= $GOAL accesses, about $GOAL us of interrupts off on a PCIe GPU (~1 us per MMIO read)"
