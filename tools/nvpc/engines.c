@@ -544,7 +544,7 @@ static int parse(int argc, char **argv, struct eng *e)
 	};
 	struct nvpc_report_opts ro = { 0 };
 	bool bad = false;
-	int c;
+	int c, fmt = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "g:I:n:Jco:h", longopts,
@@ -568,10 +568,10 @@ static int parse(int argc, char **argv, struct eng *e)
 			}
 			break;
 		case 'J':
-			e->fmt = ENG_JSON;
-			break;
 		case 'c':
-			e->fmt = ENG_CSV;
+			if (nvpc_format_once(&fmt, c))
+				return -EINVAL;
+			e->fmt = c == 'J' ? ENG_JSON : ENG_CSV;
 			break;
 		case 'o':
 			e->out = optarg;

@@ -2778,6 +2778,24 @@ TEST(top_two_formats)
 	unlink(c.path);
 }
 
+/*
+ * top with no -d (every GPU's engines, engines.c): -J and -c both given
+ * are refused before any PMU is looked at, as with -d
+ */
+TEST(top_engines_two_formats)
+{
+	char cmd[1024], out[4096];
+
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=/nonexistent %s top -n 1 -J -c 2>&1",
+		 bin());
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-J and -c both choose the output's format")) TH_LOG("%s", out);
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=/nonexistent %s top -n 1 --csv --json 2>&1",
+		 bin());
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-c and -J both")) TH_LOG("%s", out);
+}
+
 /* plot -o - writes SVG to stdout; plot of stdin needs -o */
 TEST(plot_stdout)
 {
