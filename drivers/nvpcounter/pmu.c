@@ -15,6 +15,7 @@
  * signals, built with the same domain lookup event_init uses.
  */
 
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
@@ -863,6 +864,14 @@ int nvpc_pmu_register(struct nvpc_core *core)
 					       &core->cpuhp_node);
 	if (ret)
 		goto err_events;
+	/*
+	 * and one before it went unseen (the callbacks cannot run under
+	 * the read lock; the _cpuslocked add is not exported)
+	 */
+	cpus_read_lock();
+	if (!cpu_online(core->cpu))
+		WRITE_ONCE(core->cpu, cpumask_first(cpu_online_mask));
+	cpus_read_unlock();
 	/*
 	 * Not pmu.parent (6.7+): the PMU's directory would go with the
 	 * GPU's device at removal, while perf.rst promises it stays until
