@@ -531,8 +531,11 @@ TEST_F_TIMEOUT(life, clock_leader_holds_pmu_and_module, 120)
 
 	pid = fork();
 	ASSERT_LE(0, pid);
-	if (!pid)
+	if (!pid) {
+		/* the clock is the parent's alone */
+		close(lead);
 		_exit(-nvpc_mod_unload("nvpcounter"));
+	}
 	n = 5 * nvpc_time_scale() * 100;
 	for (i = 0; i < n && waitpid(pid, &status, WNOHANG) == 0; i++)
 		usleep(10000);
