@@ -344,6 +344,19 @@ TEST_F(life, removed_pmu_stays_by_name_until_last_close)
 #define RELEASE_WAIT	"/sys/module/nvpcounter/parameters/release_wait_ms"
 #define RELEASE_HOLD	"/sys/kernel/debug/nvpcounter/release_hold_ms"
 
+/*
+ * wait until the PMU directory @name goes: up to @hold_ms (a hold of
+ * release_hold_ms that has to end first) and 5 s (scaled) after it
+ */
+static int wait_pmu_gone_after(const char *name, int hold_ms)
+{
+	int i, n = hold_ms / 10 + 5 * nvpc_time_scale() * 100;
+
+	for (i = 0; i < n && pmu_dir_exists(name); i++)
+		usleep(10000);
+	return !pmu_dir_exists(name);
+}
+
 /* wait up to @s seconds (scaled) until module @name unloads; 0 or -errno */
 static int unload_within(const char *name, double s)
 {
@@ -384,6 +397,7 @@ static int wait_module_held(void)
  */
 TEST_F_TIMEOUT(life, release_waits_for_contexts, 120)
 {
+	int hold = 2500 * nvpc_time_scale();
 	char name[64];
 	int type, fd, i;
 
@@ -394,8 +408,7 @@ TEST_F_TIMEOUT(life, release_waits_for_contexts, 120)
 		type = type_by_name(name);
 		ASSERT_LT(0, type);
 		ASSERT_EQ(0, nvpc_write(RELEASE_WAIT, "300"));
-		ASSERT_EQ(0, nvpc_write(RELEASE_HOLD, "%d",
-					(int)(2500 * nvpc_time_scale())));
+		ASSERT_EQ(0, nvpc_write(RELEASE_HOLD, "%d", hold));
 		fd = -1;
 		if (i) {
 			fd = nvpc_ev_open(type, CFG_CYCLES, CFG1_DOM(0, 0, 0),
@@ -422,7 +435,8 @@ TEST_F_TIMEOUT(life, release_waits_for_contexts, 120)
 		EXPECT_EQ(-EWOULDBLOCK, nvpc_mod_unload("nvpcounter"))
 			TH_LOG("round %d", i);
 		/* the check a second after the hold ends lets both go */
-		EXPECT_TRUE(wait_pmu_gone(name)) TH_LOG("round %d", i);
+		EXPECT_TRUE(wait_pmu_gone_after(name, hold))
+			TH_LOG("round %d", i);
 		EXPECT_EQ(0, unload_within("nvpcounter", 5)) TH_LOG("round %d", i);
 	}
 }
@@ -444,6 +458,7 @@ TEST_F_TIMEOUT(life, release_waits_for_contexts, 120)
 TEST_F_TIMEOUT(life, unload_while_release_waits_for_contexts, 180)
 {
 	double scale = nvpc_time_scale();
+	int hold = 4000 * scale;
 	char name[64];
 	int type, fd, i;
 
@@ -455,8 +470,7 @@ TEST_F_TIMEOUT(life, unload_while_release_waits_for_contexts, 180)
 		ASSERT_EQ(0, nvpc_write(RELEASE_WAIT, "300"));
 		fd = nvpc_ev_open(type, CFG_CYCLES, CFG1_DOM(0, 0, 0), 0, -1);
 		ASSERT_LE(0, fd);
-		ASSERT_EQ(0, nvpc_write(RELEASE_HOLD, "%d",
-					(int)(4000 * scale)));
+		ASSERT_EQ(0, nvpc_write(RELEASE_HOLD, "%d", hold));
 		ASSERT_EQ(0, nvpc_write(NVPC_SIM_DIR "/remove", "0"));
 		close(fd);
 		usleep(500000 * scale);
@@ -466,7 +480,8 @@ TEST_F_TIMEOUT(life, unload_while_release_waits_for_contexts, 180)
 		EXPECT_TRUE(wait_module_held()) TH_LOG("round %d", i);
 		EXPECT_EQ(-EWOULDBLOCK, nvpc_mod_unload("nvpcounter"))
 			TH_LOG("round %d", i);
-		EXPECT_TRUE(wait_pmu_gone(name)) TH_LOG("round %d", i);
+		EXPECT_TRUE(wait_pmu_gone_after(name, hold))
+			TH_LOG("round %d", i);
 		ASSERT_EQ(0, unload_within("nvpcounter", 5))
 			TH_LOG("round %d", i);
 	}
