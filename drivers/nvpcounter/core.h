@@ -22,10 +22,15 @@ extern struct dentry *nvpc_debugfs_root;
  * @bus_id: copy of &nvpc_device.bus_id
  * @refs: the registry's reference plus one per open event (taken under
  *	&nvpc_engine.active_lock while not &nvpc_engine.gone)
- * @release_work: unregisters the PMU and frees everything after the last
- *	event's reference, outside perf's event teardown; again every
- *	second while perf still holds the PMU's contexts
- * @release_tries: releases that found perf still holding the contexts
+ * @idle_work: the watch after the last event closed: holds a reference
+ *	(the last event's) until perf's contexts of the PMU are idle, and
+ *	one on the module from its first poll that found them busy; again
+ *	every second while they are (device.c)
+ * @idle_tries: checks of the watch that found the contexts busy
+ * @watching: @idle_work holds its reference (under
+ *	&nvpc_engine.active_lock)
+ * @module_held: @idle_work holds a reference on the module (under
+ *	&nvpc_engine.active_lock)
  * @node: entry in the registry list, or in the graveyard once released
  * @id: registry index: PMU "nvpcounter" for 0, "nvpcounter_<id>" otherwise
  * @name: the PMU name, the GPU's name in the log (&nvpc_hw.name)
@@ -56,8 +61,10 @@ struct nvpc_core {
 	struct nvpc_engine eng;
 	char bus_id[32];
 	struct kref refs;
-	struct delayed_work release_work;
-	unsigned int release_tries;
+	struct delayed_work idle_work;
+	unsigned int idle_tries;
+	bool watching;
+	bool module_held;
 	struct list_head node;
 	int id;
 	char name[32];

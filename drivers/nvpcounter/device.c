@@ -7,13 +7,21 @@
  * registry holds one reference on a GPU's core and every perf event one
  * more, taken in event_init under @active_lock together with the check
  * that the GPU is still there; removal sets @gone under that lock before
- * it drops the registry's reference. The PMU is unregistered and the
- * core freed after the last reference, and only once perf's per-CPU
- * contexts hold no event of it (perf before 6.15 still uses them after
- * ->destroy()). An open that found the PMU just before
- * perf_pmu_unregister() may still call its event_init afterwards, so the
- * struct pmu waits in a graveyard until the next unregistration (or
- * module exit) has waited for such opens.
+ * it drops the registry's reference. When the GPU's last event closes,
+ * a watch (@idle_work) takes over its reference and keeps it until
+ * perf's per-CPU contexts of the PMU hold nothing: perf before 6.15
+ * still uses them just after ->destroy(), and a group leader of another
+ * PMU (a cpu-clock) that perf moved into our context stays there after
+ * our members closed, holding no reference on us while perf calls our
+ * PMU's callbacks for it. A watch that finds them busy after its first
+ * poll also holds the module; module exit waits for a watch that had no
+ * time to. So the last reference drops only with the contexts idle, the
+ * PMU is unregistered and the core freed at once, and module exit never
+ * releases a PMU itself. An
+ * open that found the PMU just before perf_pmu_unregister() may still
+ * call its event_init afterwards, so the struct pmu waits in a graveyard
+ * until the next unregistration (or module exit) has waited for such
+ * opens.
  */
 
 #include <linux/debugfs.h>
@@ -21,6 +29,7 @@
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 
 #include "core.h"
 
@@ -28,25 +37,25 @@ static DEFINE_MUTEX(nvpc_registry_lock);
 static LIST_HEAD(nvpc_registry);
 /* released cores perf may still reach (see above), under the lock */
 static LIST_HEAD(nvpc_graveyard);
-/* cores whose release waits for perf to let go of their PMU (the lock) */
-static LIST_HEAD(nvpc_releasing);
 static DEFINE_IDA(nvpc_ids);
 
 static struct workqueue_struct *nvpc_release_wq;
+/* watches running (nvpc_core_idle_work()), and module exit waiting */
+static atomic_t nvpc_watches = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(nvpc_watches_wait);
 
 /*
- * How long a release waits for perf to let go of the PMU's per-CPU
- * contexts before it leaves the PMU registered and tries again a second
- * later (nvpc_core_release()).
+ * How long the watch of a GPU whose last event closed polls perf's
+ * contexts before it logs that something else holds them and goes on
+ * checking once a second (nvpc_core_idle_work()).
  */
-static unsigned int nvpc_release_wait_ms = 10 * MSEC_PER_SEC;
+static unsigned int nvpc_release_wait_ms = MSEC_PER_SEC;
 module_param_named(release_wait_ms, nvpc_release_wait_ms, uint, 0644);
 MODULE_PARM_DESC(release_wait_ms,
-		 "ms a removed GPU's PMU waits for perf's contexts before it is retried a second later (default 10000)");
+		 "ms perf's contexts are polled after a GPU's last event before they are checked once a second (default 1000)");
 
-static void nvpc_core_release_work(struct work_struct *work);
-static void nvpc_core_release(struct nvpc_core *core);
-static void nvpc_core_release_nop(struct kref *kref);
+static void nvpc_core_idle_work(struct work_struct *work);
+static void nvpc_core_release(struct kref *kref);
 
 /*
  * The PMU number: the backend's stable index of the GPU, unless a removed
@@ -96,9 +105,12 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	strscpy(core->bus_id, ndev->bus_id ? ndev->bus_id : dev_name(ndev->dev),
 		sizeof(core->bus_id));
 	kref_init(&core->refs);
-	INIT_DELAYED_WORK(&core->release_work, nvpc_core_release_work);
+	INIT_DELAYED_WORK(&core->idle_work, nvpc_core_idle_work);
 
-	/* a removed GPU's PMU whose last event just closed: let it go first */
+	/*
+	 * a removed GPU's PMU whose last event just closed: let it go first
+	 * (the watch's first run polls for at most release_wait_ms)
+	 */
 	flush_workqueue(nvpc_release_wq);
 	ret = nvpc_id_alloc(ndev);
 	if (ret < 0)
@@ -220,12 +232,12 @@ void nvpc_device_unregister(struct nvpc_device *ndev)
 		nvpc_pmu_detach(core);
 	ndev->core = NULL;
 	/*
-	 * Open events keep the PMU (and this struct) until they close; they
-	 * read their last value meanwhile. The backend's ndev is not used
-	 * after this point. Without events the PMU goes now.
+	 * Open events, and the watch after the last of them, keep the PMU
+	 * (and this struct) until perf is done with it; events read their
+	 * last value meanwhile. The backend's ndev is not used after this
+	 * point. Without them the PMU goes now.
 	 */
-	if (kref_put(&core->refs, nvpc_core_release_nop))
-		nvpc_core_release(core);
+	kref_put(&core->refs, nvpc_core_release);
 }
 EXPORT_SYMBOL_GPL(nvpc_device_unregister);
 
@@ -236,42 +248,16 @@ static void nvpc_core_free(struct nvpc_core *core)
 }
 
 /*
- * After the last reference: wait until perf is done with the last event,
- * unregister the PMU, free what perf cannot reach and bury the rest (see
- * the lifetime note above).
+ * After the last reference, in process context (the remover or the
+ * watch): perf's contexts of the PMU are idle (see the lifetime note
+ * above), so unregister the PMU, free what perf cannot reach and bury
+ * the rest.
  */
-static void nvpc_core_release(struct nvpc_core *core)
+static void nvpc_core_release(struct kref *kref)
 {
+	struct nvpc_core *core = container_of(kref, struct nvpc_core, refs);
 	struct nvpc_core *old, *tmp;
 	LIST_HEAD(buried);
-
-	/*
-	 * perf still in the PMU's contexts after the bound is perf's defect,
-	 * not a reason to block the remover (or the release worker) for
-	 * ever: the PMU stays registered, its GPU gone (opens get ENODEV, its
-	 * name is not reused), and the release runs again a second later;
-	 * module exit cannot come first, since perf holds the module until
-	 * it is done with the last event
-	 */
-	if (core->pmu_registered &&
-	    !nvpc_pmu_wait_idle(core, READ_ONCE(nvpc_release_wait_ms))) {
-		if (!core->release_tries++) {
-			dev_err(core->eng.hw.dev, "%s: perf still holds the PMU's contexts %u ms after its last event; it stays registered and is released once perf lets go (retried every second)\n",
-				core->name, READ_ONCE(nvpc_release_wait_ms));
-			mutex_lock(&nvpc_registry_lock);
-			list_add(&core->node, &nvpc_releasing);
-			mutex_unlock(&nvpc_registry_lock);
-		}
-		queue_delayed_work(nvpc_release_wq, &core->release_work, HZ);
-		return;
-	}
-	if (core->release_tries) {
-		dev_info(core->eng.hw.dev, "%s: released after %u tries\n", core->name,
-			 core->release_tries + 1);
-		mutex_lock(&nvpc_registry_lock);
-		list_del(&core->node);
-		mutex_unlock(&nvpc_registry_lock);
-	}
 
 	mutex_lock(&nvpc_registry_lock);
 	list_splice_init(&nvpc_graveyard, &buried);
@@ -294,23 +280,57 @@ static void nvpc_core_release(struct nvpc_core *core)
 		nvpc_core_free(core);
 }
 
-static void nvpc_core_release_work(struct work_struct *work)
+/*
+ * The watch of a GPU whose last event closed: it holds that event's
+ * reference on the core until perf's contexts of the PMU are idle or an
+ * event of ours is open again (whose close starts a new watch). Its
+ * first run polls for release_wait_ms (perf's last few instructions
+ * after ->destroy()); past that the contexts hold an event of another
+ * PMU (a clock leader whose GPU members closed): the watch takes a
+ * reference on the module (perf calls our callbacks for that event:
+ * rmmod is refused meanwhile), the log says so once, and one check a
+ * second follows until it closes. The PMU keeps its name meanwhile.
+ */
+static void nvpc_core_idle_work(struct work_struct *work)
 {
-	nvpc_core_release(container_of(to_delayed_work(work), struct nvpc_core,
-				       release_work));
-}
+	struct nvpc_core *core = container_of(to_delayed_work(work),
+					      struct nvpc_core, idle_work);
+	unsigned int ms = READ_ONCE(nvpc_release_wait_ms);
+	bool idle, pinned;
 
-/* removal drops the registry's reference and releases in place */
-static void nvpc_core_release_nop(struct kref *kref)
-{
-}
+	if (!core->pmu_registered)
+		idle = true;
+	else
+		idle = nvpc_pmu_wait_idle(core, core->idle_tries ? 0 : ms);
 
-/* an event's destroy dropped the last reference: perf is still in it */
-static void nvpc_core_release_deferred(struct kref *kref)
-{
-	struct nvpc_core *core = container_of(kref, struct nvpc_core, refs);
-
-	queue_delayed_work(nvpc_release_wq, &core->release_work, 0);
+	mutex_lock(&core->eng.active_lock);
+	if (!idle && !core->nr_open) {
+		if (!core->idle_tries++) {
+			/* fails only while module exit waits for us */
+			core->module_held = try_module_get(THIS_MODULE);
+			dev_info(core->eng.hw.dev, "%s: perf's contexts of the PMU still hold an event of another PMU (a group leader) %u ms after the GPU's last event: the PMU, and the module, stay until it closes\n",
+				 core->name, ms);
+		}
+		mutex_unlock(&core->eng.active_lock);
+		queue_delayed_work(nvpc_release_wq, &core->idle_work, HZ);
+		return;
+	}
+	core->watching = false;
+	pinned = core->module_held;
+	core->module_held = false;
+	mutex_unlock(&core->eng.active_lock);
+	if (core->idle_tries)
+		dev_info(core->eng.hw.dev, "%s: perf's contexts of the PMU are free again after %u checks\n",
+			 core->name, core->idle_tries + 1);
+	kref_put(&core->refs, nvpc_core_release);
+	if (atomic_dec_and_test(&nvpc_watches))
+		wake_up(&nvpc_watches_wait);
+	/*
+	 * last: module exit destroys the workqueue, which waits for this
+	 * function to return
+	 */
+	if (pinned)
+		module_put(THIS_MODULE);
 }
 
 /**
@@ -363,38 +383,46 @@ void nvpc_core_close(struct nvpc_core *core)
 	struct nvpc_engine *eng = &core->eng;
 
 	mutex_lock(&eng->active_lock);
-	if (!--core->nr_open && core->active_held) {
-		eng->hw.ndev->ops->active_put(eng->hw.ndev->priv);
-		core->active_held = false;
+	if (!--core->nr_open) {
+		if (core->active_held) {
+			eng->hw.ndev->ops->active_put(eng->hw.ndev->priv);
+			core->active_held = false;
+		}
+		/*
+		 * the watch (nvpc_core_idle_work()) takes over the event's
+		 * reference
+		 */
+		if (!core->watching) {
+			core->watching = true;
+			core->idle_tries = 0;
+			atomic_inc(&nvpc_watches);
+			queue_delayed_work(nvpc_release_wq, &core->idle_work, 0);
+			mutex_unlock(&eng->active_lock);
+			return;
+		}
 	}
 	mutex_unlock(&eng->active_lock);
-	kref_put(&core->refs, nvpc_core_release_deferred);
+	/* never the last: another event or the watch holds one */
+	kref_put(&core->refs, nvpc_core_release);
 }
 
 /**
- * nvpc_registry_exit() - wait for every deferred release, free the
- *	graveyard (module exit)
+ * nvpc_registry_exit() - free the graveyard (module exit)
+ *
+ * Every GPU is unregistered by now. A watch still running did not hold
+ * the module (its first poll had not ended when the unload began): wait
+ * for it, however long perf's contexts stay busy, since perf would call
+ * this module's code for what is in them.
  */
 void nvpc_registry_exit(void)
 {
 	struct nvpc_core *core, *tmp;
 
-	/*
-	 * A release still retrying: perf held the module until it was done
-	 * with the PMU's last event, so its contexts are idle now; release
-	 * it here, before its timer could queue it on a freed workqueue
-	 */
-	for (;;) {
-		mutex_lock(&nvpc_registry_lock);
-		core = list_first_entry_or_null(&nvpc_releasing,
-						struct nvpc_core, node);
-		mutex_unlock(&nvpc_registry_lock);
-		if (!core)
-			break;
-		cancel_delayed_work_sync(&core->release_work);
-		WRITE_ONCE(nvpc_pmu_hold_until_ns, 0);
-		WRITE_ONCE(nvpc_release_wait_ms, 10 * MSEC_PER_SEC);
-		nvpc_core_release(core);
+	if (!wait_event_timeout(nvpc_watches_wait,
+				!atomic_read(&nvpc_watches),
+				msecs_to_jiffies(READ_ONCE(nvpc_release_wait_ms)) + HZ)) {
+		pr_info("nvpcounter: unload waits until perf's contexts of a removed GPU's PMU hold no event of another PMU (a group leader still open)\n");
+		wait_event(nvpc_watches_wait, !atomic_read(&nvpc_watches));
 	}
 	destroy_workqueue(nvpc_release_wq);
 	/*
@@ -423,7 +451,8 @@ DEFINE_SHOW_ATTRIBUTE(nvpc_devices);
 /*
  * A test hook (Documentation/perf.rst "Removal"): a write of N makes
  * perf's contexts of every PMU read busy for N ms from now, as if perf
- * still held them, so that the bounded wait of a release can be seen.
+ * still held them, so that the watch after a GPU's last event can be
+ * seen holding the PMU and the module.
  */
 static int nvpc_release_hold_set(void *data, u64 ms)
 {

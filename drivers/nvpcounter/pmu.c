@@ -15,6 +15,7 @@
  * signals, built with the same domain lookup event_init uses.
  */
 
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
@@ -102,7 +103,8 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 {
 	struct nvpc_core *core = to_nvpc_core(dev_get_drvdata(dev));
 
-	return cpumap_print_to_pagebuf(true, buf, cpumask_of(core->cpu));
+	return cpumap_print_to_pagebuf(true, buf,
+				       cpumask_of(READ_ONCE(core->cpu)));
 }
 static DEVICE_ATTR_RO(cpumask);
 
@@ -418,7 +420,7 @@ static int nvpc_event_init(struct perf_event *event)
 		return ret;
 	}
 	/* the designated CPU counts every event of the GPU */
-	event->cpu = core->cpu;
+	event->cpu = READ_ONCE(core->cpu);
 	event->destroy = nvpc_event_destroy;
 	return 0;
 }
@@ -795,6 +797,18 @@ static int nvpc_events_build(struct nvpc_core *core)
 	return 0;
 }
 
+/*
+ * The PMU's CPU goes offline (hotplug callbacks run one at a time, and
+ * not at all outside the instance's registration, under the hotplug
+ * lock). The instance is added before perf_pmu_register() so that no
+ * offline is missed: until the PMU is live (no event can exist yet, and
+ * on 6.1 its per-CPU contexts are not allocated) only the CPU moves.
+ * Then the CPU is written before the events move, so that cpumask and
+ * every open from here on name the CPU the events are moving to; an
+ * open whose event_init read the old CPU and that perf installs after
+ * perf_pmu_migrate_context() stays on the old CPU, a window in the perf
+ * core every uncore PMU shares (perf.rst "CPU hotplug").
+ */
 static int nvpc_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
 	struct nvpc_core *core = hlist_entry_safe(node, struct nvpc_core,
@@ -806,8 +820,10 @@ static int nvpc_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	target = cpumask_any_but(cpu_online_mask, cpu);
 	if (target >= nr_cpu_ids)
 		return 0;
-	perf_pmu_migrate_context(&core->pmu, cpu, target);
-	core->cpu = target;
+	WRITE_ONCE(core->cpu, target);
+	/* pairs with nvpc_pmu_register()'s store: its contexts exist */
+	if (smp_load_acquire(&core->pmu_live))
+		perf_pmu_migrate_context(&core->pmu, cpu, target);
 	return 0;
 }
 
@@ -847,10 +863,22 @@ int nvpc_pmu_register(struct nvpc_core *core)
 		.free_aux = nvpc_record_free_aux,
 	};
 
+	/*
+	 * before the PMU registers: an offline of @cpu from here on moves
+	 * it (nvpc_cpu_offline())
+	 */
 	ret = cpuhp_state_add_instance_nocalls(nvpc_cpuhp_state,
 					       &core->cpuhp_node);
 	if (ret)
 		goto err_events;
+	/*
+	 * and one before it went unseen (the callbacks cannot run under
+	 * the read lock; the _cpuslocked add is not exported)
+	 */
+	cpus_read_lock();
+	if (!cpu_online(core->cpu))
+		WRITE_ONCE(core->cpu, cpumask_first(cpu_online_mask));
+	cpus_read_unlock();
 	/*
 	 * Not pmu.parent (6.7+): the PMU's directory would go with the
 	 * GPU's device at removal, while perf.rst promises it stays until
@@ -874,7 +902,11 @@ int nvpc_pmu_register(struct nvpc_core *core)
 err_link:
 	sysfs_remove_link(&core->pmu.dev->kobj, "device");
 err_pmu:
+	/* not live: the callback did not migrate, the instance goes first */
+	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
+					    &core->cpuhp_node);
 	perf_pmu_unregister(&core->pmu);
+	goto err_events;
 err_cpuhp:
 	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
 					    &core->cpuhp_node);
@@ -924,7 +956,9 @@ static void nvpc_pmu_cancel_mux_timers(struct pmu *pmu)
  * context (6.1: its perf_cpu_context; 6.2+: the embedded
  * perf_event_pmu_context) after ->destroy(), which dropped our last core
  * reference: perf_pmu_unregister() would free that memory under it.
- * Wait until no CPU's context is busy.
+ * And a group leader of another PMU (a cpu-clock) that perf moved into
+ * our context keeps it busy after our members closed, while perf still
+ * calls our PMU's callbacks for it. Wait until no CPU's context is busy.
  */
 /* until then (ktime ns) the PMUs' contexts read busy (a test hook) */
 u64 nvpc_pmu_hold_until_ns;
@@ -949,9 +983,10 @@ static bool nvpc_pmu_contexts_idle(struct pmu *pmu)
  * @ms: the bound
  *
  * The last event's _free_event() is a few instructions from done when
- * this is called, so the wait is normally a single check. A context
- * still busy after @ms is perf's, not ours: the caller leaves the PMU
- * registered and asks again later (device.c, nvpc_core_release()).
+ * this is first called, so the wait is normally a single check. A
+ * context still busy after @ms holds an event of another PMU: the
+ * caller keeps the PMU and the module and asks again later (device.c,
+ * nvpc_core_idle_work(); @ms 0: a single check).
  *
  * Context: process context; sleeps.
  * Return: true when no CPU's context is busy, false after @ms.
@@ -960,6 +995,8 @@ bool nvpc_pmu_wait_idle(struct nvpc_core *core, unsigned int ms)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
 
+	if (!ms)
+		return nvpc_pmu_contexts_idle(&core->pmu);
 	while (!nvpc_pmu_contexts_idle(&core->pmu)) {
 		if (time_after(jiffies, end))
 			return false;
@@ -984,6 +1021,16 @@ void nvpc_pmu_detach(struct nvpc_core *core)
 void nvpc_pmu_unregister(struct nvpc_core *core)
 {
 	nvpc_sysfs_domains_remove(core);
+	/*
+	 * The hotplug instance goes first (upstream PMUs unregister first):
+	 * an offline after perf_pmu_unregister() would migrate in contexts
+	 * it freed (6.1: per_cpu_ptr(pmu->pmu_cpu_context)). This waits for
+	 * a hotplug in progress; none calls us after it. No event is left
+	 * to move, and the GPU is gone (opens fail), whatever CPU cpumask
+	 * names from here on.
+	 */
+	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
+					    &core->cpuhp_node);
 	nvpc_pmu_cancel_mux_timers(&core->pmu);
 	/*
 	 * its synchronize_rcu() also outlasts the rest of the last event's
@@ -991,8 +1038,6 @@ void nvpc_pmu_unregister(struct nvpc_core *core)
 	 * pmu itself lives on in the graveyard, device.c)
 	 */
 	perf_pmu_unregister(&core->pmu);
-	cpuhp_state_remove_instance_nocalls(nvpc_cpuhp_state,
-					    &core->cpuhp_node);
 	nvpc_events_free(core);
 }
 

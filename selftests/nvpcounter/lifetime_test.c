@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "kselftest_harness.h"
@@ -344,53 +345,225 @@ TEST_F(life, removed_pmu_stays_by_name_until_last_close)
 #define RELEASE_HOLD	"/sys/kernel/debug/nvpcounter/release_hold_ms"
 
 /*
- * The wait for perf's contexts at a release is bounded
- * (release_wait_ms): with perf "holding" them (the debugfs test hook
- * release_hold_ms) longer than the bound, a removal without events
- * returns with the PMU still there, its GPU gone (ENODEV); the PMU goes
- * once the hold ends (the release retries every second). The same with
- * an event closed after the removal (the release runs in the worker),
- * and module unload while a release still retries releases it at once.
+ * wait until the PMU directory @name goes: up to @hold_ms (a hold of
+ * release_hold_ms that has to end first) and 5 s (scaled) after it
  */
-TEST_F_TIMEOUT(life, release_wait_bounded, 120)
+static int wait_pmu_gone_after(const char *name, int hold_ms)
 {
+	int i, n = hold_ms / 10 + 5 * nvpc_time_scale() * 100;
+
+	for (i = 0; i < n && pmu_dir_exists(name); i++)
+		usleep(10000);
+	return !pmu_dir_exists(name);
+}
+
+/* wait up to @s seconds (scaled) until module @name unloads; 0 or -errno */
+static int unload_within(const char *name, double s)
+{
+	int i, n = s * nvpc_time_scale() * 100, ret;
+
+	for (i = 0; (ret = nvpc_mod_unload(name)) == -EWOULDBLOCK && i < n;
+	     i++)
+		usleep(10000);
+	return ret;
+}
+
+/*
+ * wait up to 5 s (scaled) until something holds module nvpcounter
+ * (its refcnt, the sim unloaded: the sim's use of it counts too)
+ */
+static int wait_module_held(void)
+{
+	int i, n = 5 * nvpc_time_scale() * 100;
+	char buf[32];
+
+	for (i = 0; i < n; i++) {
+		if (nvpc_read_file("/sys/module/nvpcounter/refcnt", buf,
+				   sizeof(buf)) > 0 && atoi(buf) > 0)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/*
+ * perf.rst "Removal": after a GPU's last event closes, the PMU and the
+ * module stay while perf's contexts of the PMU are busy (the debugfs
+ * test hook release_hold_ms makes them read busy, as an event of another
+ * PMU left in them would), whether the GPU went before the close or
+ * after; opens get ENODEV and the module answers EWOULDBLOCK meanwhile,
+ * and both go once the contexts are free. A removal without events
+ * since the last watch ended does not wait: nothing can hold them.
+ */
+TEST_F_TIMEOUT(life, release_waits_for_contexts, 120)
+{
+	int hold = 2500 * nvpc_time_scale();
 	char name[64];
 	int type, fd, i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, sim_gpu_create(0, "g84"));
 		pmu_name(0, name, sizeof(name));
 		ASSERT_STREQ("nvpcounter", name);
 		type = type_by_name(name);
 		ASSERT_LT(0, type);
 		ASSERT_EQ(0, nvpc_write(RELEASE_WAIT, "300"));
+		ASSERT_EQ(0, nvpc_write(RELEASE_HOLD, "%d", hold));
 		fd = -1;
-		if (i == 1) {
+		if (i) {
 			fd = nvpc_ev_open(type, CFG_CYCLES, CFG1_DOM(0, 0, 0),
 					  0, -1);
 			ASSERT_LE(0, fd);
 		}
-		ASSERT_EQ(0, nvpc_write(RELEASE_HOLD, "2500"));
-		ASSERT_EQ(0, nvpc_write(NVPC_SIM_DIR "/remove", "0"));
-		if (fd >= 0)
+		/* round 1: the close first, round 2: the removal first */
+		if (i == 1)
 			close(fd);
-		/* the remover (or the worker) gave up after 300 ms of 2500 */
-		usleep(1000000);
+		ASSERT_EQ(0, nvpc_write(NVPC_SIM_DIR "/remove", "0"));
+		if (i == 2)
+			close(fd);
+		if (!i) {
+			EXPECT_FALSE(pmu_dir_exists(name));
+			ASSERT_EQ(0, nvpc_write(RELEASE_HOLD, "0"));
+			continue;
+		}
+		ASSERT_EQ(0, nvpc_mod_unload("nvpcounter_sim"));
+		/* held once the watch's first poll (300 ms) found them busy */
+		EXPECT_TRUE(wait_module_held()) TH_LOG("round %d", i);
 		EXPECT_TRUE(pmu_dir_exists(name)) TH_LOG("round %d", i);
 		EXPECT_EQ(-ENODEV, nvpc_ev_open(type_by_name(name), CFG_CYCLES,
 						CFG1_DOM(0, 0, 0), 0, -1));
-		/* then the retry a second after the hold ends lets it go */
-		EXPECT_TRUE(wait_pmu_gone(name)) TH_LOG("round %d", i);
+		EXPECT_EQ(-EWOULDBLOCK, nvpc_mod_unload("nvpcounter"))
+			TH_LOG("round %d", i);
+		/* the check a second after the hold ends lets both go */
+		EXPECT_TRUE(wait_pmu_gone_after(name, hold))
+			TH_LOG("round %d", i);
+		EXPECT_EQ(0, unload_within("nvpcounter", 5)) TH_LOG("round %d", i);
 	}
+}
 
-	/* unload while a release retries: released at module exit */
+/*
+ * Defect (issue 40 item 7): module exit took a core whose release was
+ * retrying off no list: it waited for the running retry with
+ * cancel_delayed_work_sync() and released the core again after it, when
+ * that retry had already released it because perf let go during it (a
+ * second perf_pmu_unregister() on freed contexts, an oops). A GPU is
+ * removed with an event open and perf's contexts held (release_hold_ms)
+ * past the first bounded wait (300 ms); then the bound is raised so that
+ * a retry would wait through the end of the hold, and the modules are
+ * unloaded while it waits. perf.rst "Removal": the module is held while
+ * perf's contexts of a PMU are busy after its last event: the unload is
+ * refused (EWOULDBLOCK), and succeeds once the hold ended and the PMU
+ * went. Three rounds (a race under the debug kernel).
+ */
+TEST_F_TIMEOUT(life, unload_while_release_waits_for_contexts, 180)
+{
+	double scale = nvpc_time_scale();
+	int hold = 4000 * scale;
+	char name[64];
+	int type, fd, i;
+
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, sim_gpu_create(0, "g84"));
+		pmu_name(0, name, sizeof(name));
+		type = type_by_name(name);
+		ASSERT_LT(0, type);
+		ASSERT_EQ(0, nvpc_write(RELEASE_WAIT, "300"));
+		fd = nvpc_ev_open(type, CFG_CYCLES, CFG1_DOM(0, 0, 0), 0, -1);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, nvpc_write(RELEASE_HOLD, "%d", hold));
+		ASSERT_EQ(0, nvpc_write(NVPC_SIM_DIR "/remove", "0"));
+		close(fd);
+		usleep(500000 * scale);
+		ASSERT_EQ(0, nvpc_write(RELEASE_WAIT, "60000"));
+		usleep(1500000 * scale);
+		ASSERT_EQ(0, nvpc_mod_unload("nvpcounter_sim"));
+		EXPECT_TRUE(wait_module_held()) TH_LOG("round %d", i);
+		EXPECT_EQ(-EWOULDBLOCK, nvpc_mod_unload("nvpcounter"))
+			TH_LOG("round %d", i);
+		EXPECT_TRUE(wait_pmu_gone_after(name, hold))
+			TH_LOG("round %d", i);
+		ASSERT_EQ(0, unload_within("nvpcounter", 5))
+			TH_LOG("round %d", i);
+	}
+}
+
+/* a perf event of @attr on @cpu (every task) in @group_fd; fd or -errno */
+static int open_on_cpu(struct perf_event_attr *attr, int cpu, int group_fd)
+{
+	int fd;
+
+	attr->size = sizeof(*attr);
+	fd = syscall(__NR_perf_event_open, attr, -1, cpu, group_fd, 0);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Defect (issue 40 item 8): a cpu-clock leader whose GPU member closed
+ * stays in the PMU's context (perf moved the group there, perf.rst
+ * "Sampling") and holds no reference on our module, while perf calls
+ * our PMU's callbacks when it schedules it. A removed GPU's release
+ * retried for ever (polling 10 s of each 11), and rmmod looped in module
+ * exit, 10 s a round, until the user closed the clock. perf.rst
+ * "Removal": the PMU stays (opens ENODEV) and the module is held
+ * (EWOULDBLOCK at once) while such a leader is open; both go once it
+ * closes. The unload runs in a child so that the clock can be closed
+ * should it block; its answer is what is checked.
+ */
+TEST_F_TIMEOUT(life, clock_leader_holds_pmu_and_module, 120)
+{
+	struct perf_event_attr clk = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+	};
+	struct perf_event_attr gpu = {
+		.config = CFG_CYCLES,
+		.config1 = CFG1_DOM(0, 0, 0),
+	};
+	int type, cpu, lead, mem, status, i, n;
+	char dir[PATH_MAX], name[64];
+	pid_t pid;
+
 	ASSERT_EQ(0, sim_gpu_create(0, "g84"));
-	ASSERT_EQ(0, nvpc_write(RELEASE_HOLD, "2500"));
+	type = nvpc_pmu_find(0, dir, sizeof(dir));
+	ASSERT_LT(0, type);
+	pmu_name(0, name, sizeof(name));
+	cpu = nvpc_pmu_num(dir, "cpumask");
+	ASSERT_LE(0, cpu);
+	gpu.type = type;
+	lead = open_on_cpu(&clk, cpu, -1);
+	ASSERT_LE(0, lead);
+	mem = open_on_cpu(&gpu, cpu, lead);
+	ASSERT_LE(0, mem);
+	close(mem);
 	ASSERT_EQ(0, nvpc_write(NVPC_SIM_DIR "/remove", "0"));
-	EXPECT_TRUE(pmu_dir_exists("nvpcounter"));
-	nvpc_mod_unload_all();
-	EXPECT_FALSE(nvpc_mod_loaded("nvpcounter"));
-	EXPECT_FALSE(pmu_dir_exists("nvpcounter"));
+	/* the clock is in the PMU's context: the PMU stays */
+	EXPECT_TRUE(pmu_dir_exists(name));
+	EXPECT_EQ(-ENODEV, nvpc_ev_open(type, CFG_CYCLES, CFG1_DOM(0, 0, 0),
+					0, -1));
+	ASSERT_EQ(0, nvpc_mod_unload("nvpcounter_sim"));
+	/* held once the watch's first poll (1000 ms) found the clock */
+	EXPECT_TRUE(wait_module_held());
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* the clock is the parent's alone */
+		close(lead);
+		_exit(-nvpc_mod_unload("nvpcounter"));
+	}
+	n = 5 * nvpc_time_scale() * 100;
+	for (i = 0; i < n && waitpid(pid, &status, WNOHANG) == 0; i++)
+		usleep(10000);
+	EXPECT_LT(i, n) TH_LOG("the unload still blocks with the clock open");
+	close(lead);
+	if (i == n)
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(EWOULDBLOCK, WEXITSTATUS(status));
+
+	/* the clock closed: the PMU goes, then the module may */
+	EXPECT_TRUE(wait_pmu_gone(name));
+	EXPECT_EQ(0, unload_within("nvpcounter", 5));
 }
 
 /*
