@@ -151,7 +151,7 @@ uninstall:
 		$(DESTDIR)$(UNITDIR)/nvpc-export.service
 	@# the directories the install made, where nothing else is left
 	@rmdir $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(UNITDIR) \
-		$(DESTDIR)$(UNITDIR)/.. 2> /dev/null || true
+		$(DESTDIR)$(patsubst %/,%,$(dir $(UNITDIR))) 2> /dev/null || true
 	@for f in $(CONFFILES); do \
 		if cmp -s $(TOP)/tools/install/$$(dirname $$f).conf $(DESTDIR)/etc/$$f; then \
 			rm -f $(DESTDIR)/etc/$$f; \
