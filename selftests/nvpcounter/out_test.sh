@@ -55,12 +55,17 @@ check() {	# check DESC COMMAND...
 BOUND=$(scaled 60)
 nvpc() { timeout --kill-after=5 "$BOUND" "$NVPC" "$@"; }
 
-# is_capture FILE: a complete nvpc capture with packets
+# is_capture FILE [MIN]: a complete nvpc capture with at least MIN
+# packets (default 1). Where the subject is where a capture lands (a
+# link's target, a pipe, stdout) MIN is 0: a recording right after
+# another on the same domain may start on probation and, on a loaded
+# machine, publish no packet in its 0.3 s (record.rst "The outgoing
+# packet"), which is not what those checks are about
 is_capture() {
 	nvpc report --json "$1" 2> /dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-sys.exit(not (d["complete"] and d["packets"] > 0))'
+sys.exit(not (d["complete"] and d["packets"] >= int(sys.argv[1])))' "${2:-1}"
 }
 
 cleanup() {
@@ -133,7 +138,7 @@ check "report -o /dev/stderr: exit 0, /dev/stderr still a link, the CSV on stder
 check "top -J -o /dev/stdout: exit 0, /dev/stdout still a link, JSON on stdout" \
 	eval "ns top && one_interval '$W/top.json'"
 check "record -o /dev/stdout: exit 0, /dev/stdout still a link, the capture on stdout" \
-	eval "ns record && is_capture '$W/rec.nvpc'"
+	eval "ns record && is_capture '$W/rec.nvpc' 0"
 if command -v gnuplot > /dev/null; then
 	check "plot -o /dev/stdout: exit 0, /dev/stdout still a link, SVG on stdout" \
 		eval "ns plot && grep -q '<svg' '$W/plot.svg'"
@@ -158,7 +163,7 @@ rc=$?
 ls -l "$W" "$W/t" | sed 's/^/# /'
 check "record -o LINK: exit 0, the link stays, its target the capture" \
 	eval "test $rc -eq 0 && test \"\$(readlink '$W/rec-link.nvpc')\" = t/rec.nvpc &&
-	      is_capture '$W/t/rec.nvpc'"
+	      is_capture '$W/t/rec.nvpc' 0"
 check "record -o LINK: the target before kept as TARGET.old, no LINK.old" \
 	eval "grep -qx \"the user's notes\" '$W/t/rec.nvpc.old' && test ! -e '$W/rec-link.nvpc.old' -a ! -L '$W/rec-link.nvpc.old'"
 mkfifo "$CAPDIR/rec.fifo"
@@ -167,7 +172,7 @@ nvpc record "${REC[@]}" -o "$CAPDIR/rec.fifo" > "$W/rec-fifo.out" 2>&1
 rc=$?
 wait
 check "record -o FIFO: exit 0, still a named pipe, the capture through it" \
-	eval "test $rc -eq 0 -a -p '$CAPDIR/rec.fifo' && is_capture '$W/rec-fifo.nvpc'"
+	eval "test $rc -eq 0 -a -p '$CAPDIR/rec.fifo' && is_capture '$W/rec-fifo.nvpc' 0"
 if command -v gnuplot > /dev/null; then
 	mkfifo "$CAPDIR/live.svg"
 	timeout "$BOUND" cat "$CAPDIR/live.svg" > "$W/live-got.svg" &
