@@ -20,6 +20,7 @@ extern struct dentry *nvpc_debugfs_root;
  * struct nvpc_core - one registered GPU: registry, PMU, sysfs, debugfs
  * @eng: its engine (engine.h), and in it its hardware part (gen.h)
  * @bus_id: copy of &nvpc_device.bus_id
+ * @boot0: PMC.BOOT_0 as read at registration (the PMU's boot0 file)
  * @refs: the registry's reference plus one per open event (taken under
  *	&nvpc_engine.active_lock while not &nvpc_engine.gone)
  * @idle_work: the watch after the last event closed: holds a reference
@@ -60,6 +61,7 @@ extern struct dentry *nvpc_debugfs_root;
 struct nvpc_core {
 	struct nvpc_engine eng;
 	char bus_id[32];
+	u32 boot0;
 	struct kref refs;
 	struct delayed_work idle_work;
 	unsigned int idle_tries;

@@ -104,6 +104,8 @@ int nvpc_device_register(struct nvpc_device *ndev)
 	eng->hw.dev = get_device(ndev->dev);
 	strscpy(core->bus_id, ndev->bus_id ? ndev->bus_id : dev_name(ndev->dev),
 		sizeof(core->bus_id));
+	/* for first-light reports (the PMU's boot0): the chip as it says */
+	core->boot0 = nvpc_rd32(ndev, NVPC_PMC_BOOT_0);
 	kref_init(&core->refs);
 	INIT_DELAYED_WORK(&core->idle_work, nvpc_core_idle_work);
 

@@ -117,6 +117,16 @@ static ssize_t identifier_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(identifier);
 
+/* PMC.BOOT_0 as read at registration: what a first-light report names */
+static ssize_t boot0_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct nvpc_core *core = to_nvpc_core(dev_get_drvdata(dev));
+
+	return sysfs_emit(buf, "0x%08x\n", core->boot0);
+}
+static DEVICE_ATTR_RO(boot0);
+
 /* reads answered with the last count (nvpc_event_read()) */
 static ssize_t reads_deferred_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
@@ -130,6 +140,7 @@ static DEVICE_ATTR_RO(reads_deferred);
 static struct attribute *nvpc_common_attrs[] = {
 	&dev_attr_cpumask.attr,
 	&dev_attr_identifier.attr,
+	&dev_attr_boot0.attr,
 	&dev_attr_reads_deferred.attr,
 	NULL,
 };

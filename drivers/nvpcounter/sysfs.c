@@ -126,6 +126,25 @@ NVPC_DOM_SHOW(nominal_hz, "%u", dom->hw->desc->clock_hz);
 NVPC_DOM_SHOW(signals, "%u", dom->hw->desc->nr_signals);
 NVPC_DOM_SHOW(trailer_base, "0x%02x", dom->hw->desc->trailer_base);
 
+/*
+ * The id of the domain's ZERO trailer signal (NV40:GF100, 0 by
+ * definition), "none" where the documents name no constant signal: the
+ * STATUS bit a first-light check compares with a count.
+ */
+static ssize_t zero_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	const struct nvpc_domain_kobj *dk = to_nvpc_dk(kobj);
+	int id = nvpc_catalog_trailer_id(dk->eng->hw.chip,
+					 dk->dom->hw->desc, NVPC_TRAILER_ZERO, 0);
+
+	if (id < 0)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "0x%02x\n", id);
+}
+
+static struct kobj_attribute nvpc_dom_attr_zero = __ATTR_RO(zero);
+
 /* a field of the domain's CTRL (struct nvpc_domain_state), by name */
 struct nvpc_dom_state_attr {
 	struct kobj_attribute attr;
@@ -293,6 +312,7 @@ static struct attribute *nvpc_domain_attrs[] = {
 	&nvpc_dom_attr_nominal_hz.attr,
 	&nvpc_dom_attr_signals.attr,
 	&nvpc_dom_attr_trailer_base.attr,
+	&nvpc_dom_attr_zero.attr,
 	&nvpc_dom_states[0].attr.attr,
 	&nvpc_dom_states[1].attr.attr,
 	&nvpc_dom_states[2].attr.attr,

@@ -255,6 +255,37 @@ nvpc_pci_export() {
 }
 check "g84: nvpc export: the GPU, 0 cycles and its swaps not landed, never a count" nvpc_pci_export
 
+# nvpc doctor --hardware through the PCI backend (nvpc.rst "First light
+# on a real GPU") on main.1, the domain the register checks allow: the
+# report names the BAR's PMC.BOOT_0 (0x084000a2, pci_regfile.py's G84)
+# and, this BAR being a passive file that never swaps, fails swap-lands
+# and nothing else (the checks that need swaps skip); no record mode on
+# the PCI backend (record-real-gpus.rst)
+nvpc_pci_firstlight() {
+	local pmu f=$NVPC_OUT/pci-firstlight rc
+	pmu=$(pmu_of 0000:00:10.0) || return 1
+	timeout --kill-after=5 60 "$NVPC_TOP/build/nvpc/nvpc" doctor --hardware \
+		-g "$pmu" -d main.1 -t 0.2 -o "$f.json" > "$f.txt" 2>&1
+	rc=$?
+	sed 's/^/# /' "$f.txt"
+	[ $rc = 1 ] || return 1
+	python3 - "$f.json" "$pmu" <<-'EOF'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	fails = [(c["domain"], c["check"]) for c in d["checks"] if c["result"] == "FAIL"]
+	ok = d["pmu"] == sys.argv[2] and d["chip"] == "G84"
+	ok &= d["bus"] == "0000:00:10.0" and d["boot0"] == "0x084000a2"
+	ok &= [x["name"] for x in d["domains"]] == ["main.1"]
+	ok &= fails == [("main.1", "swap-lands")] and d["failed"] == 1
+	ok &= all(c["result"] == "skip" for c in d["checks"]
+	          if c["check"] in ("clock", "one-swap", "each-counter", "status-zero"))
+	ok &= d["record"].startswith("absent:")
+	print("# FAIL:", fails, "record:", d["record"])
+	sys.exit(0 if ok else 1)
+	EOF
+}
+check "g84: nvpc doctor --hardware: PMC.BOOT_0 0x084000a2, swaps never land (a passive BAR), no record mode" nvpc_pci_firstlight
+
 # --- driver unbind: uio_pci_generic takes 00:11.0 and lets it go ---------
 G=/sys/bus/pci/devices/0000:00:11.0
 if modprobe uio_pci_generic 2> /dev/null; then

@@ -65,6 +65,7 @@ static const char * const dom_attrs[] = {
 	"clock", "clock_hz", "nominal_hz", "signals", "trailer_base", "mode",
 	"ctr_mode", "single_state", "quad_state", "slots", "lost_periods",
 	"saturations", "stragglers", "not_responding", "samples", "status",
+	"zero",
 	NULL,
 };
 

@@ -407,11 +407,14 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: nvpc doctor\n"
+"       nvpc doctor --hardware [-g GPU] [-d DOM,...] [-t SECONDS] [-J] [-o FILE]\n"
 "\n"
 "Say why there are no GPU counts and what to type: the module (loaded,\n"
 "built for this kernel), its PMUs, each NVIDIA GPU and the module's\n"
 "verdict on it (needs root: debugfs), the privileges perf asks for, and\n"
 "the exporter's port. Every FAIL line is followed by its fix.\n"
+"--hardware: first light on a GPU, its behaviours against the documents\n"
+"(nvpc doctor --hardware --help).\n"
 "Exit status: 0 nothing failed, 1 a check failed, 2 usage.\n");
 }
 
@@ -424,6 +427,10 @@ int nvpc_doctor(int argc, char **argv)
 	struct doctor d = { 0 };
 	int c;
 
+	/* first light on a GPU is its own set of checks (firstlight.c) */
+	for (c = 1; c < argc && strcmp(argv[c], "--"); c++)
+		if (!strcmp(argv[c], "--hardware"))
+			return nvpc_doctor_hardware(argc, argv);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':

@@ -650,7 +650,8 @@ static int nvpc_simdev_fault_show(struct seq_file *m, void *unused)
 
 enum nvpc_simdev_fault {
 	NVPC_SIMDEV_UNSTICK, NVPC_SIMDEV_ALL_ONES, NVPC_SIMDEV_RECORD,
-	NVPC_SIMDEV_LOST_SWAPS, NVPC_SIMDEV_STUCK,
+	NVPC_SIMDEV_LOST_SWAPS, NVPC_SIMDEV_STUCK, NVPC_SIMDEV_KEEP,
+	NVPC_SIMDEV_NO_SWAP,
 };
 
 /* "fault WHAT ARGS": parsed first, then applied in one locked section */
@@ -663,6 +664,8 @@ static int nvpc_simdev_fault_cmd(struct nvpc_simdev *sd, int argc,
 		[NVPC_SIMDEV_RECORD] = { "record", 2 },
 		[NVPC_SIMDEV_LOST_SWAPS] = { "lost_swaps", 3 },
 		[NVPC_SIMDEV_STUCK] = { "stuck", 3 },
+		[NVPC_SIMDEV_KEEP] = { "keep", 3 },
+		[NVPC_SIMDEV_NO_SWAP] = { "no_swap", 3 },
 	};
 	const char *what = argv[0];
 	unsigned int dom = 0;
@@ -698,6 +701,23 @@ static int nvpc_simdev_fault_cmd(struct nvpc_simdev *sd, int argc,
 			return -EINVAL;
 		}
 		break;
+	case NVPC_SIMDEV_KEEP:
+		if (nvpc_simdev_dom(sd, argv[1], &dom))
+			return -EINVAL;
+		if (strcmp(argv[2], "off")) {
+			ret = nvpc_sim_ctr_mask(argv[2]);
+			if (ret < 0)
+				goto bad;
+			a = ret;
+			ret = 0;
+		}
+		break;
+	case NVPC_SIMDEV_NO_SWAP:
+		if (nvpc_simdev_dom(sd, argv[1], &dom) ||
+		    (strcmp(argv[2], "on") && strcmp(argv[2], "off")))
+			goto bad;
+		a = !strcmp(argv[2], "on");
+		break;
 	case NVPC_SIMDEV_UNSTICK:
 		break;
 	default:
@@ -720,6 +740,12 @@ static int nvpc_simdev_fault_cmd(struct nvpc_simdev *sd, int argc,
 		break;
 	case NVPC_SIMDEV_STUCK:
 		ret = nvpc_sim_fault_stuck(sd->sim, a, b);
+		break;
+	case NVPC_SIMDEV_KEEP:
+		nvpc_sim_fault_keep(sd->sim, dom, a);
+		break;
+	case NVPC_SIMDEV_NO_SWAP:
+		nvpc_sim_fault_no_swap(sd->sim, dom, a);
 		break;
 	}
 	raw_spin_unlock_irqrestore(&sd->lock, flags);

@@ -55,6 +55,11 @@ wanted engines_test.sh &&
 wanted doctor_test.sh &&
 	guest_run doctor_test.sh - "$NVPC_TOP"/selftests/nvpcounter/doctor_test.sh
 
+# nvpc doctor --hardware: first light on every generation, and each
+# broken behaviour named (nvpc.rst "First light on a real GPU")
+wanted firstlight_test.sh &&
+	guest_run firstlight_test.sh - "$NVPC_TOP"/selftests/nvpcounter/firstlight_test.sh
+
 # where nvpc's -o writes (nvpc.rst "Output files"), its test hooks under
 # a file capability (monitoring.rst "Without root")
 wanted out_test.sh &&

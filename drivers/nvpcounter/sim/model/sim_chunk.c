@@ -346,14 +346,17 @@ static void fa_swap(struct nvpc_sim_dom *d)
 	struct nvpc_sim_hw *hw = &d->hw;
 	unsigned int i;
 
+	if (d->no_swap)
+		return;
 	memcpy(hw->ctr, hw->shadow, sizeof(hw->ctr));
-	memset(hw->shadow, 0, sizeof(hw->shadow));
+	for (i = 0; i < NVPC_SIM_NR_CTRS; i++)
+		if (!(d->keep_ctrs & BIT(i)))
+			hw->shadow[i] = 0;
 	hw->quad_state = hw->quad_state ? NVPC_QUAD_OVERFLOW : NVPC_QUAD_VALID;
 	if (d->lost_swaps) {
 		d->lost_swaps--;
 		hw->quad_state = NVPC_QUAD_OVERFLOW;
 	}
-	(void)i;
 }
 
 static void fa_quad(struct nvpc_sim *sim, struct nvpc_sim_dom *d,

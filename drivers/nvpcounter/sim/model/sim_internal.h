@@ -337,6 +337,10 @@ struct nvpc_sim_fa_plan {
  * @period: ticks per cycle
  * @cycle: cycles processed so far
  * @lost_swaps: fault injection: swaps left to double
+ * @keep_ctrs: fault injection: counters (bit per &enum nvpc_sim_ctr) a
+ *	swap copies but does not clear: they keep counting across it
+ * @no_swap: fault injection: swaps do nothing (no copy, no clear,
+ *	QUAD_STATE not bumped): a swap that never lands
  * @hw: registers and counting state
  * @fa: the fast engine's plan (scratch, not state)
  * @sig: &enum nvpc_sim_sig_kind per signal id
@@ -356,6 +360,8 @@ struct nvpc_sim_dom {
 	u64 period;
 	u64 cycle;
 	u32 lost_swaps;
+	u8 keep_ctrs;
+	u8 no_swap;
 	struct nvpc_sim_hw hw;
 	struct nvpc_sim_fa_plan fa;
 	u8 sig[NVPC_SIM_NR_SIGNALS];

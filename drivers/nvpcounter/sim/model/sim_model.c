@@ -981,6 +981,63 @@ void nvpc_sim_fault_lost_swaps(struct nvpc_sim *sim, unsigned int dom,
 	}
 }
 
+/* the counters by the names of pcounter.rst "Quad event mode" */
+static const char * const nvpc_sim_ctr_names[NVPC_SIM_NR_CTRS] = {
+	[NVPC_SIM_CTR_CYCLES] = "cycles",
+	[NVPC_SIM_CTR_CYCLES_ALT] = "cycles_alt",
+	[NVPC_SIM_CTR_EVENT] = "event",
+	[NVPC_SIM_CTR_START] = "start",
+	[NVPC_SIM_CTR_PRE] = "pre",
+	[NVPC_SIM_CTR_STOP] = "stop",
+};
+
+/**
+ * nvpc_sim_ctr_mask() - a counter by name, for nvpc_sim_fault_keep()
+ * @name: cycles, cycles_alt, pre, start, event or stop
+ *
+ * Return: the counter's bit, or -EINVAL for another name.
+ */
+int nvpc_sim_ctr_mask(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NVPC_SIM_NR_CTRS; i++)
+		if (!strcmp(name, nvpc_sim_ctr_names[i]))
+			return BIT(i);
+	return -EINVAL;
+}
+
+/**
+ * nvpc_sim_fault_keep() - counters a swap does not clear
+ * @sim: the sim
+ * @dom: flat domain index
+ * @ctrs: bit per &enum nvpc_sim_ctr: a swap still copies the counter to
+ *	its visible register but leaves it counting from its value (0: every
+ *	counter cleared, as documented)
+ */
+void nvpc_sim_fault_keep(struct nvpc_sim *sim, unsigned int dom, u8 ctrs)
+{
+	if (dom < sim->nr_dom) {
+		nvpc_sim_catch_up_range(sim, dom, 1);
+		sim->dom[dom].keep_ctrs = ctrs;
+	}
+}
+
+/**
+ * nvpc_sim_fault_no_swap() - swaps that never land
+ * @sim: the sim
+ * @dom: flat domain index
+ * @on: while true, a swap of the domain does nothing: the visible
+ *	counters keep their values and QUAD_STATE is not bumped
+ */
+void nvpc_sim_fault_no_swap(struct nvpc_sim *sim, unsigned int dom, bool on)
+{
+	if (dom < sim->nr_dom) {
+		nvpc_sim_catch_up_range(sim, dom, 1);
+		sim->dom[dom].no_swap = on;
+	}
+}
+
 /**
  * nvpc_sim_fault_stuck() - make reads of an address return a fixed value
  * @sim: the sim

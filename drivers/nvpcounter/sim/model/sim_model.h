@@ -329,6 +329,9 @@ void nvpc_sim_get_stats(const struct nvpc_sim *sim,
 void nvpc_sim_fault_record(struct nvpc_sim *sim, unsigned int dom);
 void nvpc_sim_fault_lost_swaps(struct nvpc_sim *sim, unsigned int dom,
 			       u32 count);
+int nvpc_sim_ctr_mask(const char *name);
+void nvpc_sim_fault_keep(struct nvpc_sim *sim, unsigned int dom, u8 ctrs);
+void nvpc_sim_fault_no_swap(struct nvpc_sim *sim, unsigned int dom, bool on);
 int nvpc_sim_fault_stuck(struct nvpc_sim *sim, u32 addr, u32 val);
 void nvpc_sim_fault_clear_stuck(struct nvpc_sim *sim);
 void nvpc_sim_fault_all_ones(struct nvpc_sim *sim, bool on);

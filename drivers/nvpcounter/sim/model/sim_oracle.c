@@ -153,10 +153,13 @@ static void or_swap(struct nvpc_sim_dom *d)
 	struct nvpc_sim_hw *hw = &d->hw;
 	int i, times = 1;
 
+	if (d->no_swap)
+		return;
 	/* "Quad event mode": copy, clear, bump EMPTY->VALID->OVERFLOW */
 	for (i = 0; i < NVPC_SIM_NR_CTRS; i++) {
 		hw->ctr[i] = hw->shadow[i];
-		hw->shadow[i] = 0;
+		if (!(d->keep_ctrs & BIT(i)))
+			hw->shadow[i] = 0;
 	}
 	if (d->lost_swaps) {
 		d->lost_swaps--;

@@ -442,6 +442,8 @@ void nvpc_sim_hw_reset(struct nvpc_sim *sim)
 	for (i = 0; i < sim->nr_dom; i++) {
 		memset(&sim->dom[i].hw, 0, sizeof(sim->dom[i].hw));
 		sim->dom[i].lost_swaps = 0;
+		sim->dom[i].keep_ctrs = 0;
+		sim->dom[i].no_swap = 0;
 		nvpc_sim_decode_ctrl(sim, &sim->dom[i]);
 	}
 	memset(sim->dset_ctrl, 0, sizeof(sim->dset_ctrl));
