@@ -72,7 +72,7 @@
 /* the drain's period bounds: often enough, never a storm */
 #define NVPC_REC_PERIOD_MIN_NS	(100 * NSEC_PER_USEC)
 #define NVPC_REC_PERIOD_MAX_NS	(10 * NSEC_PER_MSEC)
-/* the first period of a session, before a rate is known, and on probation */
+/* the first period of a session, before a rate is known, and of a probation */
 #define NVPC_REC_PERIOD_START_NS (1 * NSEC_PER_MSEC)
 /* the most a LIMIT may run ahead of what is published (DMA syncs) */
 #define NVPC_REC_STEP_MAX	SZ_1M
@@ -167,7 +167,8 @@ struct nvpc_rec_buf {
  * @last_ns: time of the last drain
  * @x_watch: the position after a packet that may have been in flight at
  *	the old LIMIT when LIMIT was raised (0: none; watchdog)
- * @moved_ns: when the position last moved (watchdog)
+ * @moved_ns: when the position last moved (watchdog), or the session was
+ *	armed (a probation's drain period)
  * @start_ns: when the session started (watchdog)
  * @quiet: the quiet state of the domain's window (&nvpc_rec_buf.scratch)
  * @probation: LIMIT is at START: the one packet that lands there is
@@ -1171,6 +1172,22 @@ static u64 nvpc_record_period(struct nvpc_record *rec, u64 now)
 		       NVPC_REC_PERIOD_MAX_NS);
 }
 
+/*
+ * The next drain on probation: a quarter of the wait so far, from
+ * NVPC_REC_PERIOD_START_NS (the data begin within 1 ms of a packet that
+ * lands at once) up to NVPC_REC_PERIOD_MAX_NS once 40 ms went by: a STOP
+ * that pulses rarely costs no thousand drains a second, nor does a
+ * simulated GPU that runs slower than real time, whose runs of its model
+ * each drain's register read overtook (Documentation/sim.rst "Time and
+ * clocks": under the debug kernel a session drained every 1 ms got no
+ * packet in 2 s).
+ */
+static u64 nvpc_record_probation_period(struct nvpc_record *rec, u64 now)
+{
+	return clamp_t(u64, (now - rec->moved_ns) / 4,
+		       NVPC_REC_PERIOD_START_NS, NVPC_REC_PERIOD_MAX_NS);
+}
+
 /**
  * nvpc_record_tick() - the drain's hrtimer (hard irq, the event's CPU)
  * @t: the timer of a &struct nvpc_record
@@ -1206,7 +1223,7 @@ static enum hrtimer_restart nvpc_record_tick(struct hrtimer *t)
 	 * landed there: the session's data begin at the next drain
 	 */
 	hrtimer_forward_now(t, ns_to_ktime(rec->probation ?
-					   NVPC_REC_PERIOD_START_NS :
+					   nvpc_record_probation_period(rec, now) :
 					   nvpc_record_period(rec, now)));
 	return HRTIMER_RESTART;
 }
