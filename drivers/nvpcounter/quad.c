@@ -40,11 +40,14 @@
  * @leaving: counters (BIT(hw.idx)) of events deleted since the last
  *	commit, read at the commit
  * @events: those events (linked by active_entry), folded at the commit
+ * @started: the domain entered quad mode and no swap has been read since:
+ *	no period of its events can be lost yet
  */
 struct nvpc_quad {
 	bool swapped;
 	u8 leaving;
 	struct list_head events;
+	bool started;
 };
 
 static void *nvpc_quad_setup(struct nvpc_engine *eng)
@@ -88,13 +91,22 @@ static bool nvpc_quad_poll(struct nvpc_engine *eng, struct nvpc_domain *dom,
 	if (state == NVPC_QUAD_EMPTY)
 		return true;
 	if (state == NVPC_QUAD_OVERFLOW) {
-		/* the visible set is the newest; the one before is lost */
-		dom->stats.lost_periods++;
+		/*
+		 * The visible set is the newest; the one before is lost,
+		 * unless the domain has only just entered quad mode: a
+		 * PGRAPH PM_TRIGGER pulse sent before (another domain's
+		 * swap, NV30:G84) that the domain saw at its next cycle,
+		 * already in quad mode, swapped it once more, and no
+		 * event counted in that set (nvpc_quad_start())
+		 */
+		if (!q->started)
+			dom->stats.lost_periods++;
 		eng->hw.gen->ack(&eng->hw, dom->hw);
 		dom->clock_win_ns = 0;
 	} else if (ctr[NVPC_CTR_CYCLES] != U32_MAX) {
 		nvpc_clock_measure(dom, ctr[NVPC_CTR_CYCLES], now);
 	}
+	q->started = false;
 	dom->sample_ns = now;
 	dom->stats.samples++;
 	for_each_set_bit(i, &used, NVPC_NR_CTRS) {
@@ -330,6 +342,24 @@ static void nvpc_quad_update(struct nvpc_engine *eng, struct nvpc_domain *dom,
 	nvpc_event_program(eng, dom, dirty);
 }
 
+/*
+ * Enter quad mode (&nvpc_mode_ops.start). A swap pulse sent just before
+ * (NV30:G84: PGRAPH PM_TRIGGER reaches every domain, at each domain's
+ * next cycle) may land after this CTRL write, in quad mode: the first
+ * read may then find OVERFLOW though no period of the domain's events
+ * was lost (their period starts at the commit's swap): not counted as
+ * one. Found by nvpc doctor --hardware on a fresh simulated NV30 and
+ * NV40 (the last domain started, whose slower clock had not reached its
+ * next cycle).
+ */
+static void nvpc_quad_start(struct nvpc_engine *eng, struct nvpc_domain *dom)
+{
+	struct nvpc_quad *q = dom->priv;
+
+	nvpc_domain_program(eng, dom);
+	q->started = true;
+}
+
 static void nvpc_quad_stop(struct nvpc_engine *eng, struct nvpc_domain *dom)
 {
 	eng->hw.gen->stop(&eng->hw, dom->hw);
@@ -344,7 +374,7 @@ static unsigned int nvpc_quad_width(struct nvpc_engine *eng)
 const struct nvpc_mode_ops nvpc_mode_quad = {
 	.name = "quad",
 	.setup = nvpc_quad_setup,
-	.start = nvpc_domain_program,
+	.start = nvpc_quad_start,
 	.update = nvpc_quad_update,
 	.stop = nvpc_quad_stop,
 	.sample = nvpc_quad_sample,
