@@ -215,7 +215,7 @@ TEST(export_page_of_given_counts)
 	char *page = NULL, out[4096];
 	size_t len = 0;
 	FILE *o = open_memstream(&page, &len);
-	struct nvpc_exp_dom *d = &g84.dom[0];
+	struct nvpc_live_group *d = &g84.lg.grp[0];
 	static const char want[] =
 "# HELP nvpc_gpus GPUs (nvpcounter PMUs) whose counters nvpc export reads.\n"
 "# TYPE nvpc_gpus gauge\n"
@@ -262,13 +262,13 @@ TEST(export_page_of_given_counts)
 "# TYPE nvpc_reads_deferred_total counter\n"
 "nvpc_reads_deferred_total{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\"} 7\n";
 
-	strcpy(g84.pmu, "nvpcounter");
-	strcpy(g84.chip, "G84 \"x\"\\");
-	strcpy(g84.bus, "sim.0");
+	strcpy(g84.lg.g.pmu, "nvpcounter");
+	strcpy(g84.lg.g.chip, "G84 \"x\"\\");
+	strcpy(g84.lg.g.bus, "sim.0");
 	g84.up = true;
 	g84.have_deferred = true;
 	g84.reads_deferred = 7;
-	g84.nr = 1;
+	g84.lg.nr = 1;
 	strcpy(d->name, "main.1");
 	d->nr = 2;
 	strcpy(d->sig[0].name, "graph_idle");
@@ -279,19 +279,19 @@ TEST(export_page_of_given_counts)
 	d->cycles = 1000000;
 	d->enabled_ns = 2500000001ULL;
 	d->running_ns = 2000000000ULL;
-	d->have_loss[NVPC_EXP_LOST_PERIODS] = true;
-	d->loss[NVPC_EXP_LOST_PERIODS] = 3;
-	d->have_loss[NVPC_EXP_SAMPLES] = true;
-	d->loss[NVPC_EXP_SAMPLES] = 500;
-	strcpy(nv40.pmu, "nvpcounter_1");
-	strcpy(nv40.chip, "NV40");
-	strcpy(nv40.bus, "0000:02:00.0");
-	nv40.nr = 1;
-	strcpy(nv40.dom[0].name, "main.0");
-	nv40.dom[0].cycles = 42;
-	strcpy(gt215.pmu, "nvpcounter_2");
-	strcpy(gt215.chip, "GT215");
-	strcpy(gt215.bus, "sim.2");
+	g84.loss[0].have[NVPC_EXP_LOST_PERIODS] = true;
+	g84.loss[0].v[NVPC_EXP_LOST_PERIODS] = 3;
+	g84.loss[0].have[NVPC_EXP_SAMPLES] = true;
+	g84.loss[0].v[NVPC_EXP_SAMPLES] = 500;
+	strcpy(nv40.lg.g.pmu, "nvpcounter_1");
+	strcpy(nv40.lg.g.chip, "NV40");
+	strcpy(nv40.lg.g.bus, "0000:02:00.0");
+	nv40.lg.nr = 1;
+	strcpy(nv40.lg.grp[0].name, "main.0");
+	nv40.lg.grp[0].cycles = 42;
+	strcpy(gt215.lg.g.pmu, "nvpcounter_2");
+	strcpy(gt215.lg.g.chip, "GT215");
+	strcpy(gt215.lg.g.bus, "sim.2");
 	gt215.refused = true;
 
 	ASSERT_NE(NULL, o);
