@@ -131,15 +131,7 @@ static double now(void)
 /* @pmu is in -g's comma list (or there is none) */
 static bool wanted(const struct exp *e, const char *pmu)
 {
-	size_t n = strlen(pmu);
-
-	for (const char *p = e->only; p; p = strchr(p, ',')) {
-		if (*p == ',')
-			p++;
-		if (!strncmp(p, pmu, n) && (p[n] == ',' || !p[n]))
-			return true;
-	}
-	return !e->only;
+	return nvpc_in_list(e->only, pmu);
 }
 
 static bool warned(struct exp *e, const char *pmu)

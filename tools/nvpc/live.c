@@ -100,6 +100,7 @@ struct nvpc_live_sig *nvpc_live_add(struct nvpc_live_gpu *lg,
 		s->engine[n] = '\0';
 	}
 	s->id = sig;
+	s->config = NVPC_FIELD(NVPC_CFG_SIG0, sig);
 	s->fd = -1;
 	return s;
 }
@@ -201,7 +202,7 @@ int nvpc_live_open(struct nvpc_live_gpu *lg, const char *needs)
 		/* the members enabled: they count when their leader does */
 		a.disabled = 0;
 		for (unsigned int j = 0; !err && j < gr->nr; j++) {
-			a.config = NVPC_FIELD(NVPC_CFG_SIG0, gr->sig[j].id);
+			a.config = gr->sig[j].config;
 			gr->sig[j].fd = nvpc_perf_open(&a, lg->g.cpu, gr->fd);
 			if (gr->sig[j].fd < 0)
 				err = errno;

@@ -10,6 +10,7 @@
  *   nvpc top -d main.1 -s graph_idle,0x10
  *   nvpc list
  *   nvpc export --listen 127.0.0.1:9089
+ *   nvpc scan -d main.1 -J -o busy.json -- ./workload
  *   nvpc doctor
  *
  * Documentation/nvpc.rst is the manual.
@@ -36,6 +37,7 @@ static const struct nvpc_cmd {
 	{ "top", "each signal's busy share, live (a table on a terminal, q quits)", nvpc_top },
 	{ "list", "the GPUs, their domains, clocks and named signals", nvpc_list },
 	{ "export", "every GPU's counters for Prometheus (HTTP /metrics, textfile)", nvpc_export },
+	{ "scan", "which signals move under a workload: shares, edges, --diff, --match", nvpc_scan },
 	{ "doctor", "why there are no counts, and what to type", nvpc_doctor },
 };
 

@@ -20,6 +20,7 @@ int nvpc_list(int argc, char **argv);
 int nvpc_top(int argc, char **argv);
 int nvpc_export(int argc, char **argv);
 int nvpc_doctor(int argc, char **argv);
+int nvpc_scan(int argc, char **argv);
 
 /* nvpc top with no -d: every GPU's engines (engines.c) */
 int nvpc_top_engines(int argc, char **argv);

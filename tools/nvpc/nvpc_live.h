@@ -24,6 +24,7 @@ struct nvpc_live_sig {
 	char name[NVPC_LIVE_NAME_LEN];	/* events/ name: graph_idle; "" none */
 	char engine[NVPC_LIVE_NAME_LEN];/* graph for graph_idle; "" none */
 	unsigned int id;
+	uint64_t config;		/* its event's config: sig0=id, or scan's */
 	int fd;				/* its event; -1 not open */
 	uint64_t count;			/* cycles at 1 since the group opened */
 	uint64_t delta;			/* what the last read added */

@@ -2762,7 +2762,70 @@ TEST(command_table)
 		EXPECT_EQ(0, run(cmd, NULL, 0)) TH_LOG("nvpc %s --help", name);
 		EXPECT_NE(NULL, strstr(err, name)) TH_LOG("%s not in '%s'", name, err);
 	}
-	EXPECT_EQ(7, n);
+	EXPECT_EQ(8, n);
+}
+
+/*
+ * nvpc scan --diff on two scans written by hand in -J's layout (a
+ * signal a line, Documentation/nvpc.rst "nvpc scan"): each class of
+ * change once, a toggling signal whose share moved 0.05% (below the
+ * 0.1% that --diff calls a change) and one whose edge rate doubled;
+ * a file that is not a scan is refused
+ */
+TEST(scan_diff_classes)
+{
+	static const char *const head = "{\"gpu\": \"nvpcounter\", \"chip\": \"G84\", \"bus\": \"sim.0\", \"seconds\": 1.000, \"samples\": 0, \"sample_seconds\": 0.000, \"sample_bound\": 1.000000, \"rounds\": 1, \"rounds_min\": 1, \"count_seconds\": 1.000, \"signals\": [";
+	static const char *const sig = "%s\n    {\"domain\": \"main.1\", \"signal\": %d, \"name\": null, \"how\": \"counted\", \"constant\": %s, \"share\": %s, \"level\": 0, \"level_cycles\": 1000, \"edges\": %d, \"edge_cycles\": 1000, \"edges_per_s\": 0.000, \"seen\": 1.000000}";
+	/* id, constant, share, edges: before, after */
+	static const struct { int id; const char *c0, *s0; int e0; const char *c1, *s1; int e1; } w[] = {
+		{ 1, "0", "0.0", 0, "1", "1.0", 0 },		/* 0 -> 1 */
+		{ 2, "1", "1.0", 0, "0", "0.0", 0 },		/* 1 -> 0 */
+		{ 3, "0", "0.0", 0, "null", "0.3", 100 },	/* 0 -> toggling */
+		{ 4, "1", "1.0", 0, "null", "0.7", 100 },	/* 1 -> toggling */
+		{ 5, "null", "0.3", 100, "0", "0.0", 0 },	/* toggling -> 0 */
+		{ 6, "null", "0.3", 100, "1", "1.0", 0 },	/* toggling -> 1 */
+		{ 7, "null", "0.3", 100, "null", "0.3", 200 },	/* edges doubled */
+		{ 8, "null", "0.3", 100, "null", "0.3005", 100 },	/* the same */
+		{ 9, "0", "0.0", 0, "0", "0.0", 0 },		/* the same */
+	};
+	char a[160], b[160], cmd[1024], out[8192];
+	FILE *fa, *fb;
+
+	tmp_path(a, sizeof(a), "scan-a.json");
+	tmp_path(b, sizeof(b), "scan-b.json");
+	fa = fopen(a, "w");
+	fb = fopen(b, "w");
+	ASSERT_NE(NULL, fa);
+	ASSERT_NE(NULL, fb);
+	fputs(head, fa);
+	fputs(head, fb);
+	for (unsigned int i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		fprintf(fa, sig, i ? "," : "", w[i].id, w[i].c0, w[i].s0, w[i].e0);
+		fprintf(fb, sig, i ? "," : "", w[i].id, w[i].c1, w[i].s1, w[i].e1);
+	}
+	fputs("\n  ]}\n", fa);
+	fputs("\n  ]}\n", fb);
+	fclose(fa);
+	fclose(fb);
+	snprintf(cmd, sizeof(cmd), "%s scan --diff -c %s %s", bin(), a, b);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("domain,signal,name,class,share_a,share_b,rate_a,rate_b\n"
+		     "main.1,1,,0 -> 1,0.000000000,1.000000000,0,0\n"
+		     "main.1,2,,1 -> 0,1.000000000,0.000000000,0,0\n"
+		     "main.1,3,,0 -> toggling,0.000000000,0.300000000,0,0.1\n"
+		     "main.1,4,,1 -> toggling,1.000000000,0.700000000,0,0.1\n"
+		     "main.1,5,,toggling -> 0,0.300000000,0.000000000,0.1,0\n"
+		     "main.1,6,,toggling -> 1,0.300000000,1.000000000,0.1,0\n"
+		     "main.1,7,,toggling -> toggling,0.300000000,0.300000000,0.1,0.2\n",
+		     out);
+	snprintf(cmd, sizeof(cmd), "%s scan --diff %s /dev/null 2>&1", bin(), a);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "not a scan nvpc scan -J wrote"));
+	snprintf(cmd, sizeof(cmd), "%s scan -t 1 -- true 2>&1", bin());
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-t SECONDS or -- CMD (one of them)"));
+	unlink(a);
+	unlink(b);
 }
 
 /* --version; make install puts nvpc and nvpc.1, which groff reads cleanly */
