@@ -80,7 +80,7 @@ struct scan_dom {
 struct scan {
 	const char *pmu;
 	const char *doms;		/* -d's comma list, NULL every domain */
-	const char *signals;		/* --signals */
+	bool want[SCAN_SIGS];		/* --signals' ids, or every one */
 	double secs;			/* -t */
 	char **cmd;			/* -- CMD */
 	bool all, no_sample, warmup;
@@ -109,19 +109,13 @@ static int visible(const struct dirent *e)
 }
 
 /* --signals: "0x10-0x1f,0x40" into want[]; -EINVAL said */
-static int parse_signals(const char *spec, bool *want, unsigned int nsig)
+static int parse_signals(const char *spec, bool *want)
 {
-	char *copy = strdup(spec ? spec : ""), *tok, *save;
+	char *copy = strdup(spec), *tok, *save;
 	int ret = 0;
 
 	if (!copy)
 		return -ENOMEM;
-	if (!spec) {
-		for (unsigned int i = 0; i < nsig; i++)
-			want[i] = true;
-		free(copy);
-		return 0;
-	}
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
 		char *dash = strchr(tok, '-');
@@ -138,8 +132,7 @@ static int parse_signals(const char *spec, bool *want, unsigned int nsig)
 			break;
 		}
 		for (uint64_t i = a; i <= b; i++)
-			if (i < nsig)
-				want[i] = true;
+			want[i] = true;
 	}
 	free(copy);
 	return ret;
@@ -201,16 +194,12 @@ static int domains(struct scan *s)
 		if (!ret && nvpc_in_list(s->doms, doms[j]->d_name) &&
 		    s->nr < SCAN_MAX_DOMS &&
 		    !nvpc_domain_open(&s->g, doms[j]->d_name, &sd->d)) {
-			bool want[SCAN_SIGS] = { false };
-
 			sd->nsig = sd->d.signals && sd->d.signals < SCAN_SIGS ?
 				   sd->d.signals : SCAN_SIGS;
 			sd->inputs = free_inputs(&sd->d);
 			sd->status_fd = -1;
-			if (parse_signals(s->signals, want, sd->nsig))
-				ret = -EINVAL;
 			for (unsigned int i = 0; i < sd->nsig; i++)
-				sd->sig[i].wanted = want[i];
+				sd->sig[i].wanted = s->want[i];
 			if (!sd->inputs) {
 				nvpc_err("%s %s: no free input (another user's events hold them all)",
 					 s->g.pmu, sd->d.name);
@@ -1074,6 +1063,8 @@ int nvpc_scan(int argc, char **argv)
 	}
 	s->pmu = NVPC_DEFAULT_PMU;
 	s->secs = -1;
+	for (unsigned int i = 0; i < SCAN_SIGS; i++)
+		s->want[i] = true;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+g:d:t:Jco:h", longopts,
 				NULL)) != -1) {
@@ -1085,7 +1076,11 @@ int nvpc_scan(int argc, char **argv)
 			s->doms = optarg;
 			break;
 		case OPT_SIGNALS:
-			s->signals = optarg;
+			memset(s->want, 0, sizeof(s->want));
+			if (parse_signals(optarg, s->want)) {
+				ret = 2;
+				goto out;
+			}
 			break;
 		case 't': {
 			char *end;

@@ -2824,6 +2824,12 @@ TEST(scan_diff_classes)
 	snprintf(cmd, sizeof(cmd), "%s scan -t 1 -- true 2>&1", bin());
 	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
 	EXPECT_NE(NULL, strstr(out, "-t SECONDS or -- CMD (one of them)"));
+	/* bad arguments before any GPU is looked at: exit 2 */
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=/nonexistent %s scan --signals 0x100 -t 1 2>&1", bin());
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "--signals 0x100: ids or ranges"));
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=/nonexistent %s scan --signals 0x10-0x1 -t 1 2>&1", bin());
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
 	unlink(a);
 	unlink(b);
 }
