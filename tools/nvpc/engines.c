@@ -9,8 +9,8 @@
  * of the domain's cycles. Each domain with engines is one perf group on
  * the PMU's CPU, the domain's cycles leading its idle signals (at most
  * four a group, a quad-mode domain's inputs), read every interval like
- * perf stat -I: the driver reads a group's members in one swap, so the
- * share is exact. Counting works on every generation and backend. A GPU
+ * perf stat -I (live.c, shared with export and scan): the driver reads
+ * a group's members in one swap, so the share is exact. Counting works on every generation and backend. A GPU
  * whose catalogue names no such signal shows its domains' clocks (their
  * cycles over the interval) and says why it has no busy figure.
  */
@@ -36,46 +36,32 @@
 #include "nvpc_capture.h"
 #include "nvpc_escape.h"
 #include "nvpc_gpu.h"
+#include "nvpc_live.h"
 #include "nvpc_out.h"
 #include "nvpc_perf.h"
 #include "nvpc_util.h"
 #include "nvpc_view.h"
 
 #define ENG_MAX_GPUS	16
-#define ENG_MAX_DOMS	64	/* domains shown per GPU */
-#define ENG_PER_GROUP	4	/* a quad-mode domain's inputs */
 #define ENG_DEFAULT_MS	1000
 #define ENG_BAR		20	/* the table's bar, in characters */
 
 enum eng_fmt { ENG_TABLE, ENG_LINES, ENG_JSON, ENG_CSV };
 
-struct eng_sig {
-	char name[64];		/* events/ name: graph_idle */
-	char label[64];		/* graph (PGRAPH) */
-	char engine[64];	/* graph */
-	unsigned int id;
-	uint64_t prev, delta;
-};
-
-/* one perf group: a domain's cycles and up to four idle signals */
-struct eng_group {
-	struct nvpc_domain d;
-	int fd;			/* the leader, cycles */
-	unsigned int nr;
-	struct eng_sig sig[ENG_PER_GROUP];
-	uint64_t prev_cycles, prev_enabled, prev_running;
-	uint64_t cycles, enabled, running;	/* this interval's */
+/* an engine: its idle signal in its domain's group */
+struct eng_one {
+	struct nvpc_live_group *gr;
+	struct nvpc_live_sig *s;
+	const char *label;	/* graph (PGRAPH) */
 };
 
 struct eng_gpu {
-	struct nvpc_gpu g;
-	unsigned int nr;
-	struct eng_group grp[ENG_MAX_DOMS];
+	struct nvpc_live_gpu lg;
 	/* the engines as events/ names them, in its (alphabetical) order */
 	unsigned int nr_eng;
-	struct { struct eng_group *gr; struct eng_sig *s; } eng[ENG_MAX_DOMS];
-	bool engines;		/* grp[] are engine groups, else clocks */
-	unsigned int more;	/* domains beyond ENG_MAX_DOMS, not shown */
+	struct eng_one eng[NVPC_LIVE_MAX_GROUPS * NVPC_LIVE_PER_GROUP];
+	bool engines;		/* the groups are engine groups, else clocks */
+	unsigned int more;	/* domains beyond the groups, not shown */
 };
 
 struct eng {
@@ -113,204 +99,59 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int domain_entry(const struct dirent *e)
+/* the engine's name as the catalogue's sources name the unit */
+static const char *eng_label(const char *engine)
 {
-	return e->d_name[0] != '.';
-}
-
-static void eng_label(struct eng_sig *s)
-{
-	size_t n = strlen(s->name) - strlen("_idle");
-
-	if (n >= sizeof(s->engine))
-		n = sizeof(s->engine) - 1;
-	memcpy(s->engine, s->name, n);
-	s->engine[n] = '\0';
-	memcpy(s->label, s->engine, n + 1);
 	for (unsigned int i = 0; i < sizeof(eng_labels) / sizeof(eng_labels[0]); i++)
-		if (!strcmp(eng_labels[i].engine, s->engine))
-			snprintf(s->label, sizeof(s->label), "%s",
-				 eng_labels[i].label);
+		if (!strcmp(eng_labels[i].engine, engine))
+			return eng_labels[i].label;
+	return engine;
 }
 
-/* the group of domain d in g, a new one if none has room; NULL: full */
-static struct eng_group *group_of(struct eng_gpu *g, const struct nvpc_domain *d)
+static int eng_cmp(const void *a, const void *b)
 {
-	for (unsigned int i = 0; i < g->nr; i++)
-		if (!strcmp(g->grp[i].d.name, d->name) &&
-		    g->grp[i].nr < ENG_PER_GROUP)
-			return &g->grp[i];
-	if (g->nr == ENG_MAX_DOMS)
-		return NULL;
-	g->grp[g->nr].d = *d;
-	g->grp[g->nr].fd = -1;
-	return &g->grp[g->nr++];
+	return strverscmp(((const struct eng_one *)a)->s->name,
+			  ((const struct eng_one *)b)->s->name);
 }
 
 /*
  * The GPU's engines from its events/ and domains/: every *_idle signal
  * in its domain's group; without one, a group of the cycles alone per
- * domain (the clocks). 0, or -errno said.
+ * domain (the clocks). Then every group opened. 0, or -errno said.
  */
 static int gpu_scan(struct eng_gpu *eg)
 {
-	struct dirent **doms = NULL, **evs = NULL;
-	char dir[1024], path[1400];
-	int nd, ne, ret = 0;
+	struct nvpc_live_gpu *lg = &eg->lg;
+	int n = nvpc_live_engines(lg, true);
 
-	snprintf(dir, sizeof(dir), "%s/domains", eg->g.dir);
-	nd = scandir(dir, &doms, domain_entry, versionsort);
-	snprintf(dir, sizeof(dir), "%s/events", eg->g.dir);
-	ne = scandir(dir, &evs, domain_entry, versionsort);
-	for (int i = 0; i < ne; i++) {
-		const char *name = evs[i]->d_name;
-		size_t len = strlen(name);
-		unsigned int dset, dom, sig;
-
-		if (len <= 5 || len >= sizeof(((struct eng_sig *)0)->name) ||
-		    strcmp(name + len - 5, "_idle"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		if (nvpc_event_parse(path, &dset, &dom, &sig))
-			continue;
-		/* its domain: the one of domains/ with that set and index */
-		for (int j = 0; j < nd; j++) {
-			struct nvpc_domain d;
-			struct eng_group *gr;
-			struct eng_sig *s;
-
-			if (nvpc_domain_open(&eg->g, doms[j]->d_name, &d) ||
-			    d.dset != dset || d.dom != dom || d.unit)
-				continue;
-			gr = group_of(eg, &d);
-			if (!gr)
-				break;
-			if (eg->nr_eng == ENG_MAX_DOMS)
-				break;
-			s = &gr->sig[gr->nr++];
-			memcpy(s->name, name, len + 1);
-			s->id = sig;
-			eng_label(s);
-			eg->eng[eg->nr_eng].gr = gr;
-			eg->eng[eg->nr_eng++].s = s;
-			eg->engines = true;
-			break;
-		}
-	}
+	if (n < 0)
+		return n;
+	eg->engines = n > 0;
 	if (!eg->engines) {
-		for (int j = 0; j < nd; j++) {
-			struct nvpc_domain d;
-
-			if (nvpc_domain_open(&eg->g, doms[j]->d_name, &d))
-				continue;
-			if (eg->nr == ENG_MAX_DOMS) {
-				eg->more++;
-				continue;
-			}
-			eg->grp[eg->nr].d = d;
-			eg->grp[eg->nr++].fd = -1;
-		}
-		if (!eg->nr) {
-			nvpc_err("%s (%s %s): no domain in %s/domains",
-				 eg->g.pmu, eg->g.chip, eg->g.bus, eg->g.dir);
-			ret = -ENOENT;
-		}
+		n = nvpc_live_clocks(lg);
+		if (n < 0)
+			return n;
+		eg->more = n;
 	}
-	for (int i = 0; i < nd; i++)
-		free(doms[i]);
-	for (int i = 0; i < ne; i++)
-		free(evs[i]);
-	free(doms);
-	free(evs);
-	return ret;
-}
+	for (unsigned int i = 0; i < lg->nr; i++)
+		for (unsigned int j = 0; j < lg->grp[i].nr; j++) {
+			struct eng_one *e = &eg->eng[eg->nr_eng++];
 
-/* why an event would not open, and the fix where it is a privilege */
-static void explain(const struct eng_gpu *eg, const struct eng_group *gr,
-		    int err)
-{
-	if (err == EACCES || err == EPERM)
-		nvpc_perf_privilege(eg->g.pmu, err,
-				    "counting a GPU is system-wide (one CPU, every task), which needs CAP_PERFMON");
-	else
-		nvpc_err("%s (%s %s) %s: %s", eg->g.pmu, eg->g.chip, eg->g.bus,
-			 gr->d.name, strerror(err));
-}
-
-/*
- * open the GPU's groups, each disabled and then enabled whole
- * (PERF_IOC_FLAG_GROUP on its leader), so that its cycles and its
- * signals count from the same cycle (export.c's gpu_open()); -errno said
- */
-static int gpu_open(struct eng_gpu *eg)
-{
-	for (unsigned int i = 0; i < eg->nr; i++) {
-		struct eng_group *gr = &eg->grp[i];
-		uint64_t cfg1 = NVPC_FIELD(NVPC_CFG1_DOM, gr->d.dom) |
-				NVPC_FIELD(NVPC_CFG1_DSET, gr->d.dset) |
-				NVPC_FIELD(NVPC_CFG1_UNIT, gr->d.unit);
-		struct perf_event_attr a = {
-			.size = sizeof(a),
-			.type = eg->g.type,
-			.config = NVPC_CFG_CYCLES,
-			.config1 = cfg1,
-			.read_format = PERF_FORMAT_GROUP |
-				       PERF_FORMAT_TOTAL_TIME_ENABLED |
-				       PERF_FORMAT_TOTAL_TIME_RUNNING,
-			.disabled = 1,
-		};
-
-		gr->fd = nvpc_perf_open(&a, eg->g.cpu, -1);
-		if (gr->fd < 0) {
-			explain(eg, gr, errno);
-			return -errno;
+			e->gr = &lg->grp[i];
+			e->s = &lg->grp[i].sig[j];
+			e->label = eng_label(e->s->engine);
 		}
-		a.disabled = 0;	/* the members count when their leader does */
-		for (unsigned int j = 0; j < gr->nr; j++) {
-			a.config = NVPC_FIELD(NVPC_CFG_SIG0, gr->sig[j].id);
-			if (nvpc_perf_open(&a, eg->g.cpu, gr->fd) < 0) {
-				explain(eg, gr, errno);
-				return -errno;
-			}
-		}
-		if (ioctl(gr->fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
-			explain(eg, gr, errno);
-			return -errno;
-		}
-	}
-	return 0;
-}
-
-/* every group's counts since the last read; false: a read failed */
-static bool gpu_read(struct eng_gpu *eg)
-{
-	for (unsigned int i = 0; i < eg->nr; i++) {
-		struct eng_group *gr = &eg->grp[i];
-		uint64_t r[3 + 1 + ENG_PER_GROUP];
-		ssize_t want = (3 + 1 + gr->nr) * sizeof(r[0]);
-
-		if (read(gr->fd, r, want) != want || r[0] != 1 + gr->nr)
-			return false;
-		gr->enabled = r[1] - gr->prev_enabled;
-		gr->running = r[2] - gr->prev_running;
-		gr->cycles = r[3] - gr->prev_cycles;
-		gr->prev_enabled = r[1];
-		gr->prev_running = r[2];
-		gr->prev_cycles = r[3];
-		for (unsigned int j = 0; j < gr->nr; j++) {
-			gr->sig[j].delta = r[4 + j] - gr->sig[j].prev;
-			gr->sig[j].prev = r[4 + j];
-		}
-	}
-	return true;
+	/* in events/' order, as scandir()'s versionsort gives it */
+	qsort(eg->eng, eg->nr_eng, sizeof(eg->eng[0]), eng_cmp);
+	return nvpc_live_open(lg, "counting a GPU is system-wide (one CPU, every task), which needs CAP_PERFMON");
 }
 
 /* busy %, or NAN without cycles (the clock stood, or not scheduled) */
-static double busy_pct(const struct eng_group *gr, const struct eng_sig *s)
+static double busy_pct(const struct nvpc_live_group *gr, const struct nvpc_live_sig *s)
 {
-	if (!gr->cycles || s->delta > gr->cycles)
+	if (!gr->d_cycles || s->delta > gr->d_cycles)
 		return NAN;
-	return 100.0 * (1.0 - (double)s->delta / gr->cycles);
+	return 100.0 * (1.0 - (double)s->delta / gr->d_cycles);
 }
 
 /*
@@ -318,11 +159,11 @@ static double busy_pct(const struct eng_group *gr, const struct eng_sig *s)
  * counted them (running, read with them in one call: the tool's own
  * clock around all the reads is off by however late each read ran)
  */
-static double clock_hz(const struct eng_group *gr, double secs)
+static double clock_hz(const struct nvpc_live_group *gr, double secs)
 {
-	if (gr->running)
-		return gr->cycles * 1e9 / gr->running;
-	return secs > 0 ? gr->cycles / secs : 0;
+	if (gr->d_running_ns)
+		return gr->d_cycles * 1e9 / gr->d_running_ns;
+	return secs > 0 ? gr->d_cycles / secs : 0;
 }
 
 /* a GPU without an engine signal: why there is no busy figure */
@@ -337,16 +178,16 @@ static void show_table(struct eng *e, FILE *o, double t, double secs)
 	for (unsigned int k = 0; k < e->nr; k++) {
 		struct eng_gpu *eg = &e->gpu[k];
 
-		fprintf(o, "\n%s %s (%s)\n", nvpc_printable(b1, sizeof(b1), eg->g.chip),
-			nvpc_printable(b2, sizeof(b2), eg->g.bus), eg->g.pmu);
+		fprintf(o, "\n%s %s (%s)\n", nvpc_printable(b1, sizeof(b1), eg->lg.g.chip),
+			nvpc_printable(b2, sizeof(b2), eg->lg.g.bus), eg->lg.g.pmu);
 		if (!eg->engines) {
 			fprintf(o, "  no busy figure: %s; domain clocks:\n",
 				ENG_WHY_NONE);
-			for (unsigned int i = 0; i < eg->nr; i++)
+			for (unsigned int i = 0; i < eg->lg.nr; i++)
 				fprintf(o, "  %-10s %10.1f MHz\n",
 					nvpc_printable(b1, sizeof(b1),
-						       eg->grp[i].d.name),
-					clock_hz(&eg->grp[i], secs) / 1e6);
+						       eg->lg.grp[i].name),
+					clock_hz(&eg->lg.grp[i], secs) / 1e6);
 			if (eg->more)
 				fprintf(o, "  (%u more domains)\n", eg->more);
 			continue;
@@ -354,8 +195,8 @@ static void show_table(struct eng *e, FILE *o, double t, double secs)
 		fprintf(o, "  %-30s %8s  %-*s  %s\n", "ENGINE", "BUSY", ENG_BAR + 2,
 			"", "DOMAIN");
 		for (unsigned int i = 0; i < eg->nr_eng; i++) {
-			struct eng_group *gr = eg->eng[i].gr;
-			struct eng_sig *sg = eg->eng[i].s;
+			struct nvpc_live_group *gr = eg->eng[i].gr;
+			struct nvpc_live_sig *sg = eg->eng[i].s;
 			double b = busy_pct(gr, sg);
 			char bar[ENG_BAR + 1];
 			int n = isnan(b) ? 0 : (int)(b * ENG_BAR / 100 + 0.5);
@@ -365,10 +206,10 @@ static void show_table(struct eng *e, FILE *o, double t, double secs)
 			bar[ENG_BAR] = '\0';
 			if (isnan(b))
 				fprintf(o, "  %-30s %8s  |%s|  %s (no cycles)\n",
-					sg->label, "-", bar, gr->d.name);
+					eg->eng[i].label, "-", bar, gr->name);
 			else
 				fprintf(o, "  %-30s %7.2f%%  |%s|  %s %.1f MHz\n",
-					sg->label, b, bar, gr->d.name,
+					eg->eng[i].label, b, bar, gr->name,
 					clock_hz(gr, secs) / 1e6);
 		}
 	}
@@ -381,12 +222,12 @@ static void show_lines(struct eng *e, FILE *o, double t, double secs)
 		struct eng_gpu *eg = &e->gpu[k];
 		char b[256];
 
-		fprintf(o, "%.3f  %s %s", t, eg->g.pmu,
-			nvpc_printable(b, sizeof(b), eg->g.chip));
-		for (unsigned int i = 0; !eg->engines && i < eg->nr; i++)
+		fprintf(o, "%.3f  %s %s", t, eg->lg.g.pmu,
+			nvpc_printable(b, sizeof(b), eg->lg.g.chip));
+		for (unsigned int i = 0; !eg->engines && i < eg->lg.nr; i++)
 			fprintf(o, "  %s %.1f MHz",
-				nvpc_printable(b, sizeof(b), eg->grp[i].d.name),
-				clock_hz(&eg->grp[i], secs) / 1e6);
+				nvpc_printable(b, sizeof(b), eg->lg.grp[i].name),
+				clock_hz(&eg->lg.grp[i], secs) / 1e6);
 		for (unsigned int i = 0; i < eg->nr_eng; i++) {
 			double v = busy_pct(eg->eng[i].gr, eg->eng[i].s);
 
@@ -405,19 +246,19 @@ static void show_lines(struct eng *e, FILE *o, double t, double secs)
 
 /* one CSV row: an engine (sg), or a domain's clock (sg NULL) */
 static void csv_row(FILE *o, double t, const struct eng_gpu *eg,
-		    const struct eng_group *gr, const struct eng_sig *sg,
+		    const struct nvpc_live_group *gr, const struct nvpc_live_sig *sg,
 		    double secs)
 {
 	double v = sg ? busy_pct(gr, sg) : NAN;
 
 	fprintf(o, "%.3f,", t);
-	nvpc_csv_field(o, eg->g.pmu);
+	nvpc_csv_field(o, eg->lg.g.pmu);
 	fputc(',', o);
-	nvpc_csv_field(o, eg->g.chip);
+	nvpc_csv_field(o, eg->lg.g.chip);
 	fputc(',', o);
-	nvpc_csv_field(o, eg->g.bus);
+	nvpc_csv_field(o, eg->lg.g.bus);
 	fputc(',', o);
-	nvpc_csv_field(o, gr->d.name);
+	nvpc_csv_field(o, gr->name);
 	fputc(',', o);
 	if (sg)
 		nvpc_csv_field(o, sg->engine);
@@ -430,7 +271,7 @@ static void csv_row(FILE *o, double t, const struct eng_gpu *eg,
 	fputc(',', o);
 	if (sg)
 		fprintf(o, "%llu", (unsigned long long)sg->delta);
-	fprintf(o, ",%llu,%.0f\n", (unsigned long long)gr->cycles,
+	fprintf(o, ",%llu,%.0f\n", (unsigned long long)gr->d_cycles,
 		clock_hz(gr, secs));
 }
 
@@ -443,8 +284,8 @@ static void show_csv(struct eng *e, FILE *o, double t, double secs)
 
 		for (unsigned int i = 0; eg->engines && i < eg->nr_eng; i++)
 			csv_row(o, t, eg, eg->eng[i].gr, eg->eng[i].s, secs);
-		for (unsigned int i = 0; !eg->engines && i < eg->nr; i++)
-			csv_row(o, t, eg, &eg->grp[i], NULL, secs);
+		for (unsigned int i = 0; !eg->engines && i < eg->lg.nr; i++)
+			csv_row(o, t, eg, &eg->lg.grp[i], NULL, secs);
 	}
 	fflush(o);
 }
@@ -458,29 +299,29 @@ static void show_json(struct eng *e, FILE *o, double t, double secs)
 		bool first = true;
 
 		fprintf(o, "%s\n    {\"gpu\": ", k ? "," : "");
-		nvpc_json_str(o, eg->g.pmu);
+		nvpc_json_str(o, eg->lg.g.pmu);
 		fprintf(o, ", \"chip\": ");
-		nvpc_json_str(o, eg->g.chip);
+		nvpc_json_str(o, eg->lg.g.chip);
 		fprintf(o, ", \"bus\": ");
-		nvpc_json_str(o, eg->g.bus);
+		nvpc_json_str(o, eg->lg.g.bus);
 		if (!eg->engines) {
 			fprintf(o, ", \"no_engines\": ");
 			nvpc_json_str(o, ENG_WHY_NONE);
 		}
 		fprintf(o, ", \"%s\": [", eg->engines ? "engines" : "domains");
-		for (unsigned int i = 0; !eg->engines && i < eg->nr; i++) {
-			struct eng_group *gr = &eg->grp[i];
+		for (unsigned int i = 0; !eg->engines && i < eg->lg.nr; i++) {
+			struct nvpc_live_group *gr = &eg->lg.grp[i];
 
 			fprintf(o, "%s{\"domain\": ", first ? "" : ", ");
-			nvpc_json_str(o, gr->d.name);
+			nvpc_json_str(o, gr->name);
 			fprintf(o, ", \"cycles\": %llu, \"clock_hz\": %.0f}",
-				(unsigned long long)gr->cycles,
+				(unsigned long long)gr->d_cycles,
 				clock_hz(gr, secs));
 			first = false;
 		}
 		for (unsigned int i = 0; i < eg->nr_eng; i++) {
-			const struct eng_group *gr = eg->eng[i].gr;
-			const struct eng_sig *sg = eg->eng[i].s;
+			const struct nvpc_live_group *gr = eg->eng[i].gr;
+			const struct nvpc_live_sig *sg = eg->eng[i].s;
 			double v = busy_pct(gr, sg);
 
 			fprintf(o, "%s{\"engine\": ", first ? "" : ", ");
@@ -488,14 +329,14 @@ static void show_json(struct eng *e, FILE *o, double t, double secs)
 			fprintf(o, ", \"signal\": ");
 			nvpc_json_str(o, sg->name);
 			fprintf(o, ", \"domain\": ");
-			nvpc_json_str(o, gr->d.name);
+			nvpc_json_str(o, gr->name);
 			if (isnan(v))
 				fprintf(o, ", \"busy_pct\": null");
 			else
 				fprintf(o, ", \"busy_pct\": %.6f", v);
 			fprintf(o, ", \"idle_cycles\": %llu, \"cycles\": %llu, \"clock_hz\": %.0f}",
 				(unsigned long long)sg->delta,
-				(unsigned long long)gr->cycles,
+				(unsigned long long)gr->d_cycles,
 				clock_hz(gr, secs));
 			first = false;
 		}
@@ -598,7 +439,7 @@ static int gpus(struct eng *e)
 	int n, ret = 0;
 
 	if (e->pmu) {
-		if (nvpc_gpu_open(e->pmu, &e->gpu[0].g))
+		if (nvpc_gpu_open(e->pmu, &e->gpu[0].lg.g))
 			return 1;
 		e->nr = 1;
 	} else {
@@ -609,7 +450,7 @@ static int gpus(struct eng *e)
 		}
 		for (int i = 0; i < n; i++) {
 			if (e->nr < ENG_MAX_GPUS &&
-			    !nvpc_gpu_open(pmus[i]->d_name, &e->gpu[e->nr].g))
+			    !nvpc_gpu_open(pmus[i]->d_name, &e->gpu[e->nr].lg.g))
 				e->nr++;
 			free(pmus[i]);
 		}
@@ -618,7 +459,7 @@ static int gpus(struct eng *e)
 			return 1;
 	}
 	for (unsigned int k = 0; k < e->nr && !ret; k++)
-		if (gpu_scan(&e->gpu[k]) || gpu_open(&e->gpu[k]))
+		if (gpu_scan(&e->gpu[k]))
 			ret = 1;
 	return ret;
 }
@@ -626,9 +467,7 @@ static int gpus(struct eng *e)
 static void close_all(struct eng *e)
 {
 	for (unsigned int k = 0; k < e->nr; k++)
-		for (unsigned int i = 0; i < e->gpu[k].nr; i++)
-			if (e->gpu[k].grp[i].fd >= 0)
-				close(e->gpu[k].grp[i].fd);
+		nvpc_live_close(&e->gpu[k].lg);
 }
 
 /* wait until t (monotonic s), q on the keyboard or a signal: false to end */
@@ -699,7 +538,7 @@ int nvpc_top_engines(int argc, char **argv)
 	}
 	e->t0 = now();
 	for (unsigned int k = 0; k < e->nr; k++)
-		gpu_read(&e->gpu[k]);
+		nvpc_live_read(&e->gpu[k].lg);
 	prev = e->t0;
 	next = e->t0;
 	for (;;) {
@@ -712,9 +551,9 @@ int nvpc_top_engines(int argc, char **argv)
 			break;
 		t = now();
 		for (unsigned int k = 0; k < e->nr; k++)
-			if (!gpu_read(&e->gpu[k])) {
+			if (nvpc_live_read(&e->gpu[k].lg)) {
 				nvpc_err("%s: reading its counters failed (the GPU gone?)",
-					 e->gpu[k].g.pmu);
+					 e->gpu[k].lg.g.pmu);
 				ret = 1;
 			}
 		if (ret)

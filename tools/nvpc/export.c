@@ -10,7 +10,7 @@
  * comes (PERF_FORMAT_GROUP, with time_enabled and time_running). The
  * driver reads a group's members in one swap, so an idle signal and the
  * cycles beside it cover the same cycles and busy = 1 - their rates'
- * ratio is exact. The domains are engines.c's: those of every
+ * ratio is exact. The domains are top's (live.c): those of every
  * <engine>_idle signal in events/, every domain's cycles on a GPU
  * without one, and the domains of -e's events.
  *
@@ -131,20 +131,7 @@ static double now(void)
 /* @pmu is in -g's comma list (or there is none) */
 static bool wanted(const struct exp *e, const char *pmu)
 {
-	size_t n = strlen(pmu);
-
-	for (const char *p = e->only; p; p = strchr(p, ',')) {
-		if (*p == ',')
-			p++;
-		if (!strncmp(p, pmu, n) && (p[n] == ',' || !p[n]))
-			return true;
-	}
-	return !e->only;
-}
-
-static int visible(const struct dirent *e)
-{
-	return e->d_name[0] != '.';
+	return nvpc_in_list(e->only, pmu);
 }
 
 static bool warned(struct exp *e, const char *pmu)
@@ -162,235 +149,83 @@ static void warn_once(struct exp *e, const char *pmu)
 			     sizeof(e->warned[0]));
 }
 
-/* the group of d's domain in g, a new one if it has none; NULL: full */
-static struct nvpc_exp_dom *dom_of(struct nvpc_exp_gpu *g,
-				   const struct nvpc_domain *d)
-{
-	for (unsigned int i = 0; i < g->nr; i++)
-		if (!strcmp(g->dom[i].name, d->name))
-			return &g->dom[i];
-	if (g->nr == NVPC_EXP_MAX_DOMS)
-		return NULL;
-	memset(&g->dom[g->nr], 0, sizeof(g->dom[0]));
-	nvpc_strlcpy(g->dom[g->nr].name, d->name, sizeof(g->dom[0].name));
-	g->dom[g->nr].dset = d->dset;
-	g->dom[g->nr].dom = d->dom;
-	g->dom[g->nr].unit = d->unit;
-	g->dom[g->nr].fd = -1;
-	return &g->dom[g->nr++];
-}
-
 /*
  * Signal `name` (events/) into its domain's group of g: 0; 1 not a
  * signal of a domain g counts alone (skipped); -errno said
  */
-static int add_signal(struct nvpc_exp_gpu *g, struct nvpc_gpu *pg,
-		      const char *name, bool engine)
+static int add_signal(struct nvpc_exp_gpu *g, const char *name)
 {
+	struct nvpc_live_gpu *lg = &g->lg;
 	char path[1200], buf[256];
 	unsigned int dset, dom, sig;
 	struct nvpc_domain d;
-	struct nvpc_exp_dom *xd;
-	struct dirent **doms = NULL;
-	int nd, ret = 1;
 
-	snprintf(path, sizeof(path), "%s/events/%s", g->dir, name);
+	snprintf(path, sizeof(path), "%s/events/%s", lg->g.dir, name);
 	if (nvpc_event_parse(path, &dset, &dom, &sig)) {
 		nvpc_err("%s: events/%s is no signal of one domain (a cycles event?): -e takes named signals (nvpc list)",
-			 g->pmu, name);
+			 lg->g.pmu, name);
 		return -EINVAL;
 	}
 	if (nvpc_sysfs_read(path, buf, sizeof(buf)) > 0 &&
 	    strstr(buf, "allunits")) {
 		nvpc_err("%s: %s counts every GPC or partition (allunits), which nvpc export does not count: -e takes signals of one domain",
-			 g->pmu, name);
+			 lg->g.pmu, name);
 		return -EINVAL;
 	}
-	snprintf(path, sizeof(path), "%s/domains", g->dir);
-	nd = scandir(path, &doms, visible, versionsort);
-	for (int j = 0; j < nd && ret == 1; j++) {
-		if (nvpc_domain_open(pg, doms[j]->d_name, &d) ||
-		    d.dset != dset || d.dom != dom || d.unit)
-			continue;
-		xd = dom_of(g, &d);
-		if (!xd) {
-			nvpc_err("%s: more than %d domains to count",
-				 g->pmu, NVPC_EXP_MAX_DOMS);
-			ret = -E2BIG;
-			break;
-		}
-		for (unsigned int i = 0; i < xd->nr && ret == 1; i++)
-			if (xd->sig[i].id == sig)
-				ret = 0;	/* an engine given to -e too */
-		if (!ret)
-			break;
-		if (xd->nr == NVPC_EXP_PER_GROUP) {
-			nvpc_err("%s: %s would be the fifth signal of %s, which counts %d at once (its quad-mode inputs): -e fewer of its signals",
-				 g->pmu, name, d.name, NVPC_EXP_PER_GROUP);
-			ret = -E2BIG;
-			break;
-		}
-		nvpc_strlcpy(xd->sig[xd->nr].name, name, sizeof(xd->sig[0].name));
-		if (engine) {
-			size_t n = strlen(name) - strlen("_idle");
-
-			memcpy(xd->sig[xd->nr].engine, name, n);
-			xd->sig[xd->nr].engine[n] = '\0';
-		}
-		xd->sig[xd->nr].fd = -1;
-		xd->sig[xd->nr++].id = sig;
-		ret = 0;
-	}
-	for (int j = 0; j < nd; j++)
-		free(doms[j]);
-	free(doms);
-	return ret;
-}
-
-/* what g counts: engines.c's domains and -e's; 0 or -errno said */
-static int gpu_scan(struct exp *e, struct nvpc_exp_gpu *g,
-		    struct nvpc_gpu *pg)
-{
-	struct dirent **evs = NULL, **doms = NULL;
-	char dir[1024];
-	bool engines = false;
-	int ne, nd, ret = 0;
-
-	snprintf(dir, sizeof(dir), "%s/events", g->dir);
-	ne = scandir(dir, &evs, visible, versionsort);
-	for (int i = 0; i < ne && !ret; i++) {
-		const char *name = evs[i]->d_name;
-		size_t len = strlen(name);
-		char path[1400];
-		unsigned int dset, dom, sig;
-
-		if (len <= 5 || len >= sizeof(g->dom[0].sig[0].name) ||
-		    strcmp(name + len - 5, "_idle"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		if (nvpc_event_parse(path, &dset, &dom, &sig))
-			continue;
-		ret = add_signal(g, pg, name, true);
-		if (ret == 0)
-			engines = true;
-		if (ret > 0)
-			ret = 0;
-	}
-	for (int i = 0; i < ne; i++)
-		free(evs[i]);
-	free(evs);
-	/* a GPU without an engine: every domain's cycles, its clocks */
-	snprintf(dir, sizeof(dir), "%s/domains", g->dir);
-	nd = engines || ret ? 0 : scandir(dir, &doms, visible, versionsort);
-	for (int j = 0; j < nd; j++) {
-		struct nvpc_domain d;
-
-		if (!ret && !nvpc_domain_open(pg, doms[j]->d_name, &d) &&
-		    !dom_of(g, &d)) {
-			nvpc_err("%s: more than %d domains; the first %d are counted",
-				 g->pmu, NVPC_EXP_MAX_DOMS, NVPC_EXP_MAX_DOMS);
-			nd = j + 1;
-		}
-		free(doms[j]);
-	}
-	free(doms);
-	for (unsigned int i = 0; i < e->nr_events && !ret; i++) {
-		char path[1200];
-
-		snprintf(path, sizeof(path), "%s/events/%s", g->dir,
-			 e->events[i]);
-		if (access(path, F_OK))
-			continue;	/* another chip's event */
-		ret = add_signal(g, pg, e->events[i], false);
-		if (ret > 0) {
-			nvpc_err("%s: events/%s names no domain of %s",
-				 g->pmu, e->events[i], g->pmu);
-			ret = -EINVAL;
-		}
-	}
-	if (!ret && !g->nr) {
-		nvpc_err("%s (%s %s): no domain in %s/domains", g->pmu,
-			 g->chip, g->bus, g->dir);
-		ret = -ENOENT;
-	}
-	return ret;
-}
-
-/* why an event would not open, and the fix where it is a privilege */
-static void explain(const struct nvpc_exp_gpu *g, const struct nvpc_exp_dom *d,
-		    int err)
-{
-	if (err == EACCES || err == EPERM)
-		nvpc_perf_privilege(g->pmu, err,
-				    "a GPU's counters are system-wide (one CPU, every task): nvpc export needs CAP_PERFMON (the unit nvpc-export.service gives it)");
+	if (nvpc_live_domain_of(&lg->g, dset, dom, &d))
+		return 1;
+	if (nvpc_live_add(lg, &d, name, sig, false, false))
+		return 0;
+	if (!nvpc_live_group_of(lg, &d, false))
+		nvpc_err("%s: more than %d domains to count", lg->g.pmu,
+			 NVPC_LIVE_MAX_GROUPS);
 	else
-		nvpc_err("%s (%s %s) %s: perf_event_open: %s", g->pmu, g->chip,
-			 g->bus, d->name, strerror(err));
-}
-
-static void gpu_close(struct nvpc_exp_gpu *g)
-{
-	for (unsigned int i = 0; i < g->nr; i++) {
-		struct nvpc_exp_dom *d = &g->dom[i];
-
-		/* the members first: a leader closed alone ungroups them */
-		for (unsigned int j = 0; j < d->nr; j++) {
-			if (d->sig[j].fd >= 0)
-				close(d->sig[j].fd);
-			d->sig[j].fd = -1;
-		}
-		if (d->fd >= 0)
-			close(d->fd);
-		d->fd = -1;
-	}
+		nvpc_err("%s: %s would be the fifth signal of %s, which counts %d at once (its quad-mode inputs): -e fewer of its signals",
+			 lg->g.pmu, name, d.name, NVPC_LIVE_PER_GROUP);
+	return -E2BIG;
 }
 
 /*
- * g's groups: 0, or -errno said (nothing left open). Each is opened
- * disabled and enabled whole (PERF_IOC_FLAG_GROUP on its leader), so
- * its cycles and its signals count from the same cycle: a leader
- * counting while its members were added one by one held hundreds of
- * cycles no signal saw, and a total read once (a textfile collector, a
- * since-start figure) showed an idle GPU busy.
+ * what g counts: engines.c's domains and -e's, opened; 0 or -errno
+ * said (nothing left open)
  */
-static int gpu_open(struct nvpc_exp_gpu *g)
+static int gpu_scan(struct exp *e, struct nvpc_exp_gpu *g)
 {
-	for (unsigned int i = 0; i < g->nr; i++) {
-		struct nvpc_exp_dom *d = &g->dom[i];
-		struct perf_event_attr a = {
-			.size = sizeof(a),
-			.type = g->type,
-			.config = NVPC_CFG_CYCLES,
-			.config1 = NVPC_FIELD(NVPC_CFG1_DOM, d->dom) |
-				   NVPC_FIELD(NVPC_CFG1_DSET, d->dset) |
-				   NVPC_FIELD(NVPC_CFG1_UNIT, d->unit),
-			.read_format = PERF_FORMAT_GROUP |
-				       PERF_FORMAT_TOTAL_TIME_ENABLED |
-				       PERF_FORMAT_TOTAL_TIME_RUNNING,
-			.disabled = 1,
-		};
-		int err = 0;
+	struct nvpc_live_gpu *lg = &g->lg;
+	int ret = nvpc_live_engines(lg, false);
 
-		d->fd = nvpc_perf_open(&a, g->cpu, -1);
-		if (d->fd < 0)
-			err = errno;
-		/* the members enabled: they count when their leader does */
-		a.disabled = 0;
-		for (unsigned int j = 0; !err && j < d->nr; j++) {
-			a.config = NVPC_FIELD(NVPC_CFG_SIG0, d->sig[j].id);
-			d->sig[j].fd = nvpc_perf_open(&a, g->cpu, d->fd);
-			if (d->sig[j].fd < 0)
-				err = errno;
-		}
-		if (!err && ioctl(d->fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
-			err = errno;
-		if (err) {
-			explain(g, d, err);
-			gpu_close(g);
-			return -err;
+	/* a GPU without an engine: every domain's cycles, its clocks */
+	if (!ret) {
+		ret = nvpc_live_clocks(lg);
+		if (ret > 0)
+			nvpc_err("%s: more than %d domains; the first %d are counted",
+				 lg->g.pmu, NVPC_LIVE_MAX_GROUPS,
+				 NVPC_LIVE_MAX_GROUPS);
+	}
+	if (ret > 0)
+		ret = 0;
+	for (unsigned int i = 0; i < e->nr_events && !ret; i++) {
+		char path[1200];
+
+		snprintf(path, sizeof(path), "%s/events/%s", lg->g.dir,
+			 e->events[i]);
+		if (access(path, F_OK))
+			continue;	/* another chip's event */
+		ret = add_signal(g, e->events[i]);
+		if (ret > 0) {
+			nvpc_err("%s: events/%s names no domain of %s",
+				 lg->g.pmu, e->events[i], lg->g.pmu);
+			ret = -EINVAL;
 		}
 	}
-	return 0;
+	if (!ret && !lg->nr) {
+		nvpc_err("%s (%s %s): no domain in %s/domains", lg->g.pmu,
+			 lg->g.chip, lg->g.bus, lg->g.dir);
+		ret = -ENOENT;
+	}
+	if (!ret)
+		ret = nvpc_live_open(lg, "a GPU's counters are system-wide (one CPU, every task): nvpc export needs CAP_PERFMON (the unit nvpc-export.service gives it)");
+	return ret;
 }
 
 /* the driver's counts of the domain and the GPU, where sysfs has them */
@@ -398,15 +233,16 @@ static void read_losses(struct nvpc_exp_gpu *g)
 {
 	char path[1200];
 
-	snprintf(path, sizeof(path), "%s/reads_deferred", g->dir);
+	snprintf(path, sizeof(path), "%s/reads_deferred", g->lg.g.dir);
 	g->have_deferred = !nvpc_sysfs_u64(path, &g->reads_deferred);
-	for (unsigned int i = 0; i < g->nr; i++) {
-		struct nvpc_exp_dom *d = &g->dom[i];
+	for (unsigned int i = 0; i < g->lg.nr; i++) {
+		struct nvpc_exp_losses *x = &g->loss[i];
 
 		for (unsigned int l = 0; l < NVPC_EXP_NR_LOSS; l++) {
-			snprintf(path, sizeof(path), "%s/domains/%s/%s", g->dir,
-				 d->name, nvpc_exp_loss_file[l]);
-			d->have_loss[l] = !nvpc_sysfs_u64(path, &d->loss[l]);
+			snprintf(path, sizeof(path), "%s/domains/%s/%s",
+				 g->lg.g.dir, g->lg.grp[i].name,
+				 nvpc_exp_loss_file[l]);
+			x->have[l] = !nvpc_sysfs_u64(path, &x->v[l]);
 		}
 	}
 }
@@ -421,15 +257,15 @@ static bool gpu_present(const struct nvpc_exp_gpu *g)
 	char path[600];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/device", g->dir);
+	snprintf(path, sizeof(path), "%s/device", g->lg.g.dir);
 	return !lstat(path, &st);
 }
 
 static void gpu_gone(struct nvpc_exp_gpu *g, const char *why)
 {
-	nvpc_err("export: %s (%s %s) %s: its series end", g->pmu, g->chip,
-		 g->bus, why);
-	gpu_close(g);
+	nvpc_err("export: %s (%s %s) %s: its series end", g->lg.g.pmu,
+		 g->lg.g.chip, g->lg.g.bus, why);
+	nvpc_live_close(&g->lg);
 	g->up = false;
 	g->gone_at = now();
 }
@@ -437,25 +273,17 @@ static void gpu_gone(struct nvpc_exp_gpu *g, const char *why)
 /* every group's totals; a GPU whose read fails is gone */
 static void gpu_read(struct nvpc_exp_gpu *g)
 {
+	int err;
+
 	if (!gpu_present(g)) {
 		gpu_gone(g, "went away");
 		return;
 	}
-	for (unsigned int i = 0; i < g->nr; i++) {
-		struct nvpc_exp_dom *d = &g->dom[i];
-		uint64_t r[3 + 1 + NVPC_EXP_PER_GROUP];
-		ssize_t want = (3 + 1 + d->nr) * sizeof(r[0]);
-		ssize_t got = read(d->fd, r, want);
-
-		if (got != want || r[0] != 1 + d->nr) {
-			gpu_gone(g, got ? "cannot be read" : "stopped counting (read 0 bytes)");
-			return;
-		}
-		d->enabled_ns = r[1];
-		d->running_ns = r[2];
-		d->cycles = r[3];
-		for (unsigned int j = 0; j < d->nr; j++)
-			d->sig[j].count = r[4 + j];
+	err = nvpc_live_read(&g->lg);
+	if (err) {
+		gpu_gone(g, err == -ENODATA ? "stopped counting (read 0 bytes)" :
+			 "cannot be read");
+		return;
 	}
 	read_losses(g);
 }
@@ -463,14 +291,14 @@ static void gpu_read(struct nvpc_exp_gpu *g)
 static struct nvpc_exp_gpu *find(struct exp *e, const char *pmu)
 {
 	for (unsigned int k = 0; k < e->nr; k++)
-		if (!strcmp(e->gpu[k]->pmu, pmu))
+		if (!strcmp(e->gpu[k]->lg.g.pmu, pmu))
 			return e->gpu[k];
 	return NULL;
 }
 
 static void drop(struct exp *e, unsigned int k)
 {
-	gpu_close(e->gpu[k]);
+	nvpc_live_close(&e->gpu[k]->lg);
 	free(e->gpu[k]);
 	memmove(&e->gpu[k], &e->gpu[k + 1],
 		(e->nr - k - 1) * sizeof(e->gpu[0]));
@@ -485,11 +313,9 @@ static void drop(struct exp *e, unsigned int k)
 static int gpu_add(struct exp *e, const char *name)
 {
 	struct nvpc_exp_gpu *g;
-	struct nvpc_gpu pg;
 	FILE *quiet = NULL;
 	int ret;
 
-	memset(&pg, 0, sizeof(pg));
 	if (e->nr == NVPC_EXP_MAX_GPUS)
 		return 1;
 	/* a PMU refused before is tried again, but not said again */
@@ -498,37 +324,26 @@ static int gpu_add(struct exp *e, const char *name)
 		nvpc_msg_file = quiet;
 	}
 	g = calloc(1, sizeof(*g));
-	ret = g ? nvpc_gpu_open(name, &pg) : -ENOMEM;
-	if (!ret) {
-		nvpc_strlcpy(g->pmu, pg.pmu, sizeof(g->pmu));
-		nvpc_strlcpy(g->dir, pg.dir, sizeof(g->dir));
-		nvpc_strlcpy(g->chip, pg.chip, sizeof(g->chip));
-		nvpc_strlcpy(g->bus, pg.bus, sizeof(g->bus));
-		g->type = pg.type;
-		g->cpu = pg.cpu;
-		/* a gone GPU whose PMU stays while others' events hold it */
+	ret = g ? nvpc_gpu_open(name, &g->lg.g) : -ENOMEM;
+	/* a gone GPU whose PMU stays while others' events hold it */
+	if (!ret)
 		ret = gpu_present(g) ? 0 : 1;
-	}
 	if (!ret)
-		ret = gpu_scan(e, g, &pg);
-	if (!ret)
-		ret = gpu_open(g);
+		ret = gpu_scan(e, g);
 	nvpc_msg_file = NULL;
 	if (quiet)
 		fclose(quiet);
 	if (ret) {
 		if (g)
-			gpu_close(g);
+			nvpc_live_close(&g->lg);
 		if (ret < 0)
 			warn_once(e, name);
 		if (ret < 0 && g) {
 			/* said on the page too, so that an alert can fire */
-			nvpc_strlcpy(g->pmu, name, sizeof(g->pmu));
-			snprintf(g->dir, sizeof(g->dir), "%s/%s",
+			nvpc_strlcpy(g->lg.g.pmu, name, sizeof(g->lg.g.pmu));
+			snprintf(g->lg.g.dir, sizeof(g->lg.g.dir), "%s/%s",
 				 nvpc_sysfs_root(), name);
-			nvpc_strlcpy(g->chip, pg.chip, sizeof(g->chip));
-			nvpc_strlcpy(g->bus, pg.bus, sizeof(g->bus));
-			g->nr = 0;
+			g->lg.nr = 0;
 			g->refused = true;
 			g->gone_at = now();
 			e->gpu[e->nr++] = g;
@@ -539,8 +354,8 @@ static int gpu_add(struct exp *e, const char *name)
 	}
 	g->up = true;
 	e->gpu[e->nr++] = g;
-	nvpc_err("export: %s (%s %s): counting %u domain%s", g->pmu, g->chip,
-		 g->bus, g->nr, g->nr == 1 ? "" : "s");
+	nvpc_err("export: %s (%s %s): counting %u domain%s", g->lg.g.pmu,
+		 g->lg.g.chip, g->lg.g.bus, g->lg.nr, g->lg.nr == 1 ? "" : "s");
 	return 0;
 }
 
@@ -1025,7 +840,7 @@ static int add_events(struct exp *e, const char *list)
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (strspn(tok, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(tok) ||
-		    strlen(tok) >= sizeof(((struct nvpc_exp_sig *)0)->name)) {
+		    strlen(tok) >= NVPC_LIVE_NAME_LEN) {
 			nvpc_err("-e %s: '%s' is not an event name of events/ (nvpc list names them)",
 				 list, tok);
 			ret = -EINVAL;
@@ -1147,9 +962,9 @@ static int events_check(struct exp *e)
 		bool named = false;
 
 		for (unsigned int k = 0; k < e->nr && !named; k++)
-			for (unsigned int j = 0; j < e->gpu[k]->nr; j++)
-				for (unsigned int s = 0; s < e->gpu[k]->dom[j].nr; s++)
-					named |= !strcmp(e->gpu[k]->dom[j].sig[s].name,
+			for (unsigned int j = 0; j < e->gpu[k]->lg.nr; j++)
+				for (unsigned int s = 0; s < e->gpu[k]->lg.grp[j].nr; s++)
+					named |= !strcmp(e->gpu[k]->lg.grp[j].sig[s].name,
 							 e->events[i]);
 		if (e->nr && !named) {
 			nvpc_err("-e %s: no GPU's events/ names it (nvpc list names them)",

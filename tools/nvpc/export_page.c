@@ -76,14 +76,14 @@ void nvpc_export_url(char *buf, size_t len, const char *listen,
 
 /* name{gpu="..",bus="..",chip=".." and, with d, domain=".." */
 static void series(FILE *o, const char *name, const struct nvpc_exp_gpu *g,
-		   const struct nvpc_exp_dom *d)
+		   const struct nvpc_live_group *d)
 {
 	fprintf(o, "%s{gpu=", name);
-	nvpc_export_label(o, g->pmu);
+	nvpc_export_label(o, g->lg.g.pmu);
 	fputs(",bus=", o);
-	nvpc_export_label(o, g->bus);
+	nvpc_export_label(o, g->lg.g.bus);
 	fputs(",chip=", o);
-	nvpc_export_label(o, g->chip);
+	nvpc_export_label(o, g->lg.g.chip);
 	if (d) {
 		fputs(",domain=", o);
 		nvpc_export_label(o, d->name);
@@ -143,8 +143,8 @@ int nvpc_export_page(FILE *o, const struct nvpc_exp_gpu *const *gpu,
 	family(o, "nvpc_domain_cycles_total", "counter",
 	       "Cycles of the domain's clock counted (rate() is the clock in Hz while its group runs).");
 	for (unsigned int k = 0; k < nr; k++)
-		for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->nr; i++) {
-			const struct nvpc_exp_dom *d = &gpu[k]->dom[i];
+		for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->lg.nr; i++) {
+			const struct nvpc_live_group *d = &gpu[k]->lg.grp[i];
 
 			series(o, "nvpc_domain_cycles_total", gpu[k], d);
 			fprintf(o, "} %llu\n", (unsigned long long)d->cycles);
@@ -152,14 +152,14 @@ int nvpc_export_page(FILE *o, const struct nvpc_exp_gpu *const *gpu,
 
 	any = false;
 	for (unsigned int k = 0; k < nr; k++)
-		for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->nr; i++)
-			any |= gpu[k]->dom[i].nr > 0;
+		for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->lg.nr; i++)
+			any |= gpu[k]->lg.grp[i].nr > 0;
 	if (any)
 		family(o, "nvpc_signal_cycles_total", "counter",
 		       "Cycles of the domain's clock the signal was at 1, counted in one perf group with nvpc_domain_cycles_total (busy = 1 - the ratio of their rates, for an engine's idle signal).");
 	for (unsigned int k = 0; k < nr; k++)
-		for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->nr; i++) {
-			const struct nvpc_exp_dom *d = &gpu[k]->dom[i];
+		for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->lg.nr; i++) {
+			const struct nvpc_live_group *d = &gpu[k]->lg.grp[i];
 
 			for (unsigned int j = 0; j < d->nr; j++) {
 				series(o, "nvpc_signal_cycles_total", gpu[k], d);
@@ -177,20 +177,20 @@ int nvpc_export_page(FILE *o, const struct nvpc_exp_gpu *const *gpu,
 	family(o, "nvpc_domain_enabled_seconds_total", "counter",
 	       "Time the domain's perf group was enabled (perf's time_enabled).");
 	for (unsigned int k = 0; k < nr; k++)
-		for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->nr; i++) {
+		for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->lg.nr; i++) {
 			series(o, "nvpc_domain_enabled_seconds_total", gpu[k],
-			       &gpu[k]->dom[i]);
+			       &gpu[k]->lg.grp[i]);
 			fputs("} ", o);
-			seconds(o, gpu[k]->dom[i].enabled_ns);
+			seconds(o, gpu[k]->lg.grp[i].enabled_ns);
 		}
 	family(o, "nvpc_domain_running_seconds_total", "counter",
 	       "Time the domain's perf group counted (perf's time_running; below enabled when perf multiplexed it).");
 	for (unsigned int k = 0; k < nr; k++)
-		for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->nr; i++) {
+		for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->lg.nr; i++) {
 			series(o, "nvpc_domain_running_seconds_total", gpu[k],
-			       &gpu[k]->dom[i]);
+			       &gpu[k]->lg.grp[i]);
 			fputs("} ", o);
-			seconds(o, gpu[k]->dom[i].running_ns);
+			seconds(o, gpu[k]->lg.grp[i].running_ns);
 		}
 
 	for (unsigned int l = 0; l < NVPC_EXP_NR_LOSS; l++) {
@@ -200,17 +200,17 @@ int nvpc_export_page(FILE *o, const struct nvpc_exp_gpu *const *gpu,
 			 nvpc_exp_loss_file[l]);
 		any = false;
 		for (unsigned int k = 0; k < nr; k++)
-			for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->nr; i++) {
-				const struct nvpc_exp_dom *d = &gpu[k]->dom[i];
+			for (unsigned int i = 0; gpu[k]->up && i < gpu[k]->lg.nr; i++) {
+				const struct nvpc_live_group *d = &gpu[k]->lg.grp[i];
 
-				if (!d->have_loss[l])
+				if (!gpu[k]->loss[i].have[l])
 					continue;
 				if (!any)
 					family(o, name, "counter", loss_help[l]);
 				any = true;
 				series(o, name, gpu[k], d);
 				fprintf(o, "} %llu\n",
-					(unsigned long long)d->loss[l]);
+					(unsigned long long)gpu[k]->loss[i].v[l]);
 			}
 	}
 

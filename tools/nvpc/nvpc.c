@@ -10,6 +10,7 @@
  *   nvpc top -d main.1 -s graph_idle,0x10
  *   nvpc list
  *   nvpc export --listen 127.0.0.1:9089
+ *   nvpc scan -d main.1 -J -o busy.json -- ./workload
  *   nvpc doctor
  *
  * Documentation/nvpc.rst is the manual.
@@ -21,6 +22,27 @@
 #include "nvpc_file.h"
 #include "nvpc_util.h"
 
+/*
+ * The commands, as perf's commands[]: the dispatch, the usage and the
+ * unknown command's message all come from this table.
+ */
+static const struct nvpc_cmd {
+	const char *name;
+	const char *summary;
+	int (*fn)(int argc, char **argv);
+} nvpc_cmds[] = {
+	{ "record", "capture a domain's record packets to a file", nvpc_record },
+	{ "report", "summary, --csv, --json or --trace of a capture", nvpc_report },
+	{ "plot", "the signals' busy share over time (gnuplot: .svg, .png, .pdf)", nvpc_plot },
+	{ "top", "each signal's busy share, live (a table on a terminal, q quits)", nvpc_top },
+	{ "list", "the GPUs, their domains, clocks and named signals", nvpc_list },
+	{ "export", "every GPU's counters for Prometheus (HTTP /metrics, textfile)", nvpc_export },
+	{ "scan", "which signals move under a workload: shares, edges, --diff, --match", nvpc_scan },
+	{ "doctor", "why there are no counts, and what to type", nvpc_doctor },
+};
+
+#define NVPC_NR_CMDS	(sizeof(nvpc_cmds) / sizeof(nvpc_cmds[0]))
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -28,14 +50,10 @@ static void usage(FILE *f)
 "\n"
 "Record-mode capture of NVIDIA PCOUNTER domains through the nvpcounter\n"
 "perf PMUs, and its reports.\n"
-"\n"
-"  record   capture a domain's record packets to a file\n"
-"  report   summary, --csv, --json or --trace of a capture\n"
-"  plot     the signals' busy share over time (gnuplot: .svg, .png, .pdf)\n"
-"  top      each signal's busy share, live (a table on a terminal, q quits)\n"
-"  list     the GPUs, their domains, clocks and named signals\n"
-"  export   every GPU's counters for Prometheus (HTTP /metrics, textfile)\n"
-"  doctor   why there are no counts, and what to type\n"
+"\n");
+	for (unsigned int i = 0; i < NVPC_NR_CMDS; i++)
+		fprintf(f, "  %-8s %s\n", nvpc_cmds[i].name, nvpc_cmds[i].summary);
+	fprintf(f,
 "\n"
 "nvpc COMMAND --help for its options; nvpc --version; man nvpc (or\n"
 "Documentation/nvpc.rst) is the manual.\n");
@@ -44,25 +62,16 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
+	char names[256];
+	size_t n = 0;
 
 	if (!cmd) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(cmd, "record"))
-		return nvpc_record(argc - 1, argv + 1);
-	if (!strcmp(cmd, "report"))
-		return nvpc_report(argc - 1, argv + 1);
-	if (!strcmp(cmd, "plot"))
-		return nvpc_plot(argc - 1, argv + 1);
-	if (!strcmp(cmd, "list"))
-		return nvpc_list(argc - 1, argv + 1);
-	if (!strcmp(cmd, "top"))
-		return nvpc_top(argc - 1, argv + 1);
-	if (!strcmp(cmd, "export"))
-		return nvpc_export(argc - 1, argv + 1);
-	if (!strcmp(cmd, "doctor"))
-		return nvpc_doctor(argc - 1, argv + 1);
+	for (unsigned int i = 0; i < NVPC_NR_CMDS; i++)
+		if (!strcmp(cmd, nvpc_cmds[i].name))
+			return nvpc_cmds[i].fn(argc - 1, argv + 1);
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		printf("nvpc %s (nvpcounter), capture format version %d\n",
 		       NVPC_VERSION, NVPC_FILE_VERSION);
@@ -73,7 +82,12 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	nvpc_err("unknown command '%s': record, report, plot, top, list, export or doctor",
-		 cmd);
+	/* "record, report, ... or doctor" */
+	names[0] = '\0';
+	for (unsigned int i = 0; i < NVPC_NR_CMDS && n < sizeof(names); i++)
+		n += snprintf(names + n, sizeof(names) - n, "%s%s",
+			      !i ? "" : i + 1 < NVPC_NR_CMDS ? ", " : " or ",
+			      nvpc_cmds[i].name);
+	nvpc_err("unknown command '%s': %s", cmd, names);
 	return 2;
 }

@@ -22,6 +22,7 @@ int nvpc_export(int argc, char **argv);
 int nvpc_doctor(int argc, char **argv);
 /* nvpc doctor --hardware (firstlight.c): argv as nvpc_doctor()'s */
 int nvpc_doctor_hardware(int argc, char **argv);
+int nvpc_scan(int argc, char **argv);
 
 /* nvpc top with no -d: every GPU's engines (engines.c) */
 int nvpc_top_engines(int argc, char **argv);

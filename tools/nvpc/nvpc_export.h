@@ -12,11 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "nvpc_file.h"
+#include "nvpc_live.h"
 
 #define NVPC_EXP_MAX_GPUS	16
-#define NVPC_EXP_MAX_DOMS	64	/* domains counted per GPU */
-#define NVPC_EXP_PER_GROUP	4	/* a quad-mode domain's inputs */
 
 /* the driver's loss and sample counts of a domain (sysfs domains/<d>/) */
 enum nvpc_exp_loss {
@@ -31,41 +29,25 @@ enum nvpc_exp_loss {
 /* the sysfs file of each loss count, in enum nvpc_exp_loss's order */
 extern const char *const nvpc_exp_loss_file[NVPC_EXP_NR_LOSS];
 
-struct nvpc_exp_sig {
-	char name[64];		/* the events/ name: graph_idle */
-	char engine[64];	/* graph; "" for an -e event */
-	unsigned int id;
-	int fd;			/* its event in the group; -1 not open */
-	uint64_t count;		/* cycles at 1 since the group opened */
+/* the driver's loss counts of a group's domain, where sysfs has them */
+struct nvpc_exp_losses {
+	bool have[NVPC_EXP_NR_LOSS];
+	uint64_t v[NVPC_EXP_NR_LOSS];
 };
 
-/* a domain counted: one perf group, its cycles leading its signals */
-struct nvpc_exp_dom {
-	char name[NVPC_FILE_NAME_LEN];	/* main.1 */
-	unsigned int dset, dom, unit;
-	int fd;				/* the leader; -1 not open */
-	unsigned int nr;
-	struct nvpc_exp_sig sig[NVPC_EXP_PER_GROUP];
-	/* the last read: totals since the group opened */
-	uint64_t cycles, enabled_ns, running_ns;
-	bool have_loss[NVPC_EXP_NR_LOSS];
-	uint64_t loss[NVPC_EXP_NR_LOSS];
-};
-
+/*
+ * A GPU exported: its groups (nvpc_live.h), counted since they opened,
+ * each group's domain name, cycles, time enabled and running, and its
+ * signals' names and counts as last read
+ */
 struct nvpc_exp_gpu {
-	char pmu[64];			/* nvpcounter_1 */
-	char dir[512];			/* its sysfs directory */
-	char chip[NVPC_FILE_NAME_LEN];
-	char bus[NVPC_FILE_NAME_LEN];
-	uint32_t type;
-	int cpu;
+	struct nvpc_live_gpu lg;	/* its PMU (lg.g) and groups */
 	bool up;			/* counting; false: gone or refused, up 0 */
 	bool refused;			/* its events would not open: retried */
 	double gone_at;			/* when it went or was refused (monotonic s) */
 	bool have_deferred;
 	uint64_t reads_deferred;
-	unsigned int nr;
-	struct nvpc_exp_dom dom[NVPC_EXP_MAX_DOMS];
+	struct nvpc_exp_losses loss[NVPC_LIVE_MAX_GROUPS];	/* lg.grp[]'s */
 };
 
 /*

@@ -30,6 +30,9 @@ void nvpc_strlcpy(char *dst, const char *src, size_t len);
 /* *list (malloc()ed or NULL) with ",item" appended: 0 or -ENOMEM */
 int nvpc_list_append(char **list, const char *item);
 
+/* @name is an item of the comma list @list (NULL: every name is) */
+bool nvpc_in_list(const char *list, const char *name);
+
 /*
  * a command's output format option @c (-J, -c ...) after *@seen, the
  * one given before (0: none): 0, or -1 with a message when another one

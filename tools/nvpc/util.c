@@ -168,3 +168,18 @@ pid_t nvpc_fork_pipe(int p[2])
 	}
 	return pid;
 }
+
+bool nvpc_in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!list)
+		return true;
+	for (const char *p = list; p; p = strchr(p, ',')) {
+		if (*p == ',')
+			p++;
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	}
+	return false;
+}

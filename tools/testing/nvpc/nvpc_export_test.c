@@ -1,22 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of nvpc export (Documentation/monitoring.rst "Prometheus"),
- * part of nvpc_test (included by nvpc_test.c, its harness and helpers):
+ * a binary of its own (nvpc_export_test, with test_util.c's helpers):
  * the page of counts given by hand (export_page.c linked in), and the
  * built tool ($NVPC_BIN) with no PMU ($NVPC_SYSFS an empty directory):
  * its HTTP side against good, hostile and many clients, its textfile,
  * its arguments and its end. promtool (Debian's prometheus package,
  * make deps) checks every page; without it these tests fail.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "nvpc_export.h"
+#include "test_util.h"
+
+/* TEST() wrappers of kselftest_harness.h leave parameters unused. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
 
 /* all of len bytes to fd: 0, or -1 (the peer cut it) */
 static int nvpc_write_all_test(int fd, const void *buf, size_t len)
@@ -215,7 +228,7 @@ TEST(export_page_of_given_counts)
 	char *page = NULL, out[4096];
 	size_t len = 0;
 	FILE *o = open_memstream(&page, &len);
-	struct nvpc_exp_dom *d = &g84.dom[0];
+	struct nvpc_live_group *d = &g84.lg.grp[0];
 	static const char want[] =
 "# HELP nvpc_gpus GPUs (nvpcounter PMUs) whose counters nvpc export reads.\n"
 "# TYPE nvpc_gpus gauge\n"
@@ -262,13 +275,13 @@ TEST(export_page_of_given_counts)
 "# TYPE nvpc_reads_deferred_total counter\n"
 "nvpc_reads_deferred_total{gpu=\"nvpcounter\",bus=\"sim.0\",chip=\"G84 \\\"x\\\"\\\\\"} 7\n";
 
-	strcpy(g84.pmu, "nvpcounter");
-	strcpy(g84.chip, "G84 \"x\"\\");
-	strcpy(g84.bus, "sim.0");
+	strcpy(g84.lg.g.pmu, "nvpcounter");
+	strcpy(g84.lg.g.chip, "G84 \"x\"\\");
+	strcpy(g84.lg.g.bus, "sim.0");
 	g84.up = true;
 	g84.have_deferred = true;
 	g84.reads_deferred = 7;
-	g84.nr = 1;
+	g84.lg.nr = 1;
 	strcpy(d->name, "main.1");
 	d->nr = 2;
 	strcpy(d->sig[0].name, "graph_idle");
@@ -279,19 +292,19 @@ TEST(export_page_of_given_counts)
 	d->cycles = 1000000;
 	d->enabled_ns = 2500000001ULL;
 	d->running_ns = 2000000000ULL;
-	d->have_loss[NVPC_EXP_LOST_PERIODS] = true;
-	d->loss[NVPC_EXP_LOST_PERIODS] = 3;
-	d->have_loss[NVPC_EXP_SAMPLES] = true;
-	d->loss[NVPC_EXP_SAMPLES] = 500;
-	strcpy(nv40.pmu, "nvpcounter_1");
-	strcpy(nv40.chip, "NV40");
-	strcpy(nv40.bus, "0000:02:00.0");
-	nv40.nr = 1;
-	strcpy(nv40.dom[0].name, "main.0");
-	nv40.dom[0].cycles = 42;
-	strcpy(gt215.pmu, "nvpcounter_2");
-	strcpy(gt215.chip, "GT215");
-	strcpy(gt215.bus, "sim.2");
+	g84.loss[0].have[NVPC_EXP_LOST_PERIODS] = true;
+	g84.loss[0].v[NVPC_EXP_LOST_PERIODS] = 3;
+	g84.loss[0].have[NVPC_EXP_SAMPLES] = true;
+	g84.loss[0].v[NVPC_EXP_SAMPLES] = 500;
+	strcpy(nv40.lg.g.pmu, "nvpcounter_1");
+	strcpy(nv40.lg.g.chip, "NV40");
+	strcpy(nv40.lg.g.bus, "0000:02:00.0");
+	nv40.lg.nr = 1;
+	strcpy(nv40.lg.grp[0].name, "main.0");
+	nv40.lg.grp[0].cycles = 42;
+	strcpy(gt215.lg.g.pmu, "nvpcounter_2");
+	strcpy(gt215.lg.g.chip, "GT215");
+	strcpy(gt215.lg.g.bus, "sim.2");
 	gt215.refused = true;
 
 	ASSERT_NE(NULL, o);
@@ -905,3 +918,47 @@ TEST(export_unit_no_restart_on_usage)
 	EXPECT_TRUE(!strncmp(l, cmd, strlen(cmd)) &&
 		    (l[strlen(cmd)] == '\n' || l[strlen(cmd)] == ' ')) TH_LOG("%.40s", l);
 }
+
+/*
+ * --textfile's DIR/nvpcounter.prom follows -o's rules (nvpc.rst "Output
+ * files"): a symbolic link there stays, the file it leads to (in
+ * another directory) gets the page, no temporary file is left beside
+ * either; before, the rename replaced the link
+ */
+TEST(export_textfile_through_a_link)
+{
+	char sysfs[160], dir[160], other[160], err[200], args[300];
+	char path[300], target[300], cmd[2048];
+	static char text[8192];
+	pid_t pid;
+
+	exp_empty_sysfs(sysfs, sizeof(sysfs));
+	tmp_path(dir, sizeof(dir), "textlink");
+	tmp_path(other, sizeof(other), "textlink-target");
+	tmp_path(err, sizeof(err), "export-textlink.err");
+	snprintf(path, sizeof(path), "%s/nvpcounter.prom", dir);
+	snprintf(target, sizeof(target), "%s/gpu.prom", other);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s && mkdir -p %s %s && echo old > %s && ln -s %s %s",
+		 dir, other, dir, other, target, target, path);
+	ASSERT_EQ(0, system(cmd));
+	snprintf(args, sizeof(args), "--textfile %s -I 20", dir);
+	pid = exp_start(sysfs, args, err, 0);
+	for (double t0 = exp_now(); exp_now() - t0 < 5; usleep(10000))
+		if (slurp(target, text, sizeof(text)) > 0 &&
+		    strstr(text, "\nnvpc_gpus 0\n"))
+			break;
+	usleep(100000);
+	EXPECT_EQ(0, exp_stop(pid, SIGTERM, 5));
+	EXPECT_TRUE(is_link_to(path, target));
+	EXPECT_LT(0, slurp(target, text, sizeof(text)));
+	EXPECT_NE(NULL, strstr(text, "\nnvpc_gpus 0\n")) TH_LOG("%.200s", text);
+	snprintf(cmd, sizeof(cmd), "ls -A %s %s", dir, other);
+	EXPECT_EQ(0, run(cmd, text, sizeof(text)));
+	snprintf(cmd, sizeof(cmd), "%s:\nnvpcounter.prom\n\n%s:\ngpu.prom\n",
+		 dir, other);
+	EXPECT_STREQ(cmd, text);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s %s %s", dir, other, sysfs, err);
+	EXPECT_EQ(0, system(cmd));
+}
+
+TEST_HARNESS_MAIN

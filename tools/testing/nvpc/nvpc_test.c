@@ -20,6 +20,7 @@
 
 #include "nvpc_file.h"
 #include "packet.h"
+#include "test_util.h"
 
 /* TEST() wrappers of kselftest_harness.h leave parameters unused. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -42,21 +43,6 @@ struct row {
 	unsigned long long time_ns, cycles, delta;
 	unsigned long long ctr[12];
 };
-
-static const char *bin(void)
-{
-	const char *b = getenv("NVPC_BIN");
-
-	return b ? b : "nvpc";
-}
-
-static void tmp_path(char *buf, size_t len, const char *what)
-{
-	const char *dir = getenv("TMPDIR");
-
-	snprintf(buf, len, "%s/nvpc-test-%d-%s", dir ? dir : "/tmp",
-		 (int)getpid(), what);
-}
 
 static void cap_begin(struct cap *c, const char *name, unsigned int pkt,
 		      unsigned int nr)
@@ -120,28 +106,6 @@ static void cap_end(struct cap *c, uint64_t end_ns)
 	fclose(c->f);
 }
 
-/* run a shell command, its stdout into out; returns its exit status */
-static int run(const char *cmd, char *out, size_t len)
-{
-	FILE *p = popen(cmd, "r");
-	size_t n = 0;
-	int st;
-
-	if (!p)
-		return -1;
-	if (out) {
-		n = fread(out, 1, len - 1, p);
-		out[n] = '\0';
-	} else {
-		char sink[4096];
-
-		while (fread(sink, 1, sizeof(sink), p) > 0)
-			;
-	}
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* the exit status of the last csv() */
 static int csv_status;
 
@@ -198,14 +162,6 @@ static int json(const char *path, char *out, size_t len)
 
 	snprintf(cmd, sizeof(cmd), "%s report --json %s", bin(), path);
 	return run(cmd, out, len);
-}
-
-static bool have(const char *prog)
-{
-	char cmd[256];
-
-	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", prog);
-	return system(cmd) == 0;
 }
 
 /*
@@ -2482,31 +2438,6 @@ TEST(stdin_and_output_file)
 	unlink(c.path);
 }
 
-/* a file's bytes (up to len - 1, NUL-terminated); -1 if it cannot be read */
-static long slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return n;
-}
-
-/* write text to path: 0 or -1 */
-static int put_text(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f) ? -1 : 0;
-}
-
 /*
  * -o never costs the user a file (nvpc.rst "Output files"): report -o
  * naming the capture it reads (by its name, a symlink or stdin), or any
@@ -2596,18 +2527,6 @@ TEST(output_never_loses_a_file)
 	unlink(link);
 	unlink(other);
 	unlink(c.path);
-}
-
-/* is path a symbolic link to target? */
-static bool is_link_to(const char *path, const char *target)
-{
-	char buf[512];
-	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
-
-	if (n < 0)
-		return false;
-	buf[n] = '\0';
-	return !strcmp(buf, target);
 }
 
 /* how many files path.* there are (temporary files left beside path) */
@@ -2815,6 +2734,106 @@ TEST(plot_stdout)
 	unlink(c.path);
 }
 
+/*
+ * nvpc.c's command table drives the usage, the dispatch and the unknown
+ * command's message: every command nvpc --help lists answers its own
+ * --help with 0, and an unknown command is refused (exit 2) naming each
+ */
+TEST(command_table)
+{
+	char cmd[1024], out[8192], err[8192], *save, *line;
+	unsigned int n = 0;
+
+	snprintf(cmd, sizeof(cmd), "%s bogus 2>&1", bin());
+	EXPECT_EQ(2, run(cmd, err, sizeof(err)));
+	snprintf(cmd, sizeof(cmd), "%s --help", bin());
+	ASSERT_EQ(0, run(cmd, out, sizeof(out)));
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[32];
+
+		/* "  record   capture a domain's ..." */
+		if (strncmp(line, "  ", 2) || line[2] == ' ' ||
+		    sscanf(line, " %31s", name) != 1)
+			continue;
+		n++;
+		snprintf(cmd, sizeof(cmd), "%s %s --help >/dev/null 2>&1",
+			 bin(), name);
+		EXPECT_EQ(0, run(cmd, NULL, 0)) TH_LOG("nvpc %s --help", name);
+		EXPECT_NE(NULL, strstr(err, name)) TH_LOG("%s not in '%s'", name, err);
+	}
+	EXPECT_EQ(8, n);
+}
+
+/*
+ * nvpc scan --diff on two scans written by hand in -J's layout (a
+ * signal a line, Documentation/nvpc.rst "nvpc scan"): each class of
+ * change once, a toggling signal whose share moved 0.05% (below the
+ * 0.1% that --diff calls a change) and one whose edge rate doubled;
+ * a file that is not a scan is refused
+ */
+TEST(scan_diff_classes)
+{
+	static const char *const head = "{\"gpu\": \"nvpcounter\", \"chip\": \"G84\", \"bus\": \"sim.0\", \"seconds\": 1.000, \"samples\": 0, \"sample_seconds\": 0.000, \"sample_bound\": 1.000000, \"rounds\": 1, \"rounds_min\": 1, \"count_seconds\": 1.000, \"signals\": [";
+	static const char *const sig = "%s\n    {\"domain\": \"main.1\", \"signal\": %d, \"name\": null, \"how\": \"counted\", \"constant\": %s, \"share\": %s, \"level\": 0, \"level_cycles\": 1000, \"edges\": %d, \"edge_cycles\": 1000, \"edges_per_s\": 0.000, \"seen\": 1.000000}";
+	/* id, constant, share, edges: before, after */
+	static const struct { int id; const char *c0, *s0; int e0; const char *c1, *s1; int e1; } w[] = {
+		{ 1, "0", "0.0", 0, "1", "1.0", 0 },		/* 0 -> 1 */
+		{ 2, "1", "1.0", 0, "0", "0.0", 0 },		/* 1 -> 0 */
+		{ 3, "0", "0.0", 0, "null", "0.3", 100 },	/* 0 -> toggling */
+		{ 4, "1", "1.0", 0, "null", "0.7", 100 },	/* 1 -> toggling */
+		{ 5, "null", "0.3", 100, "0", "0.0", 0 },	/* toggling -> 0 */
+		{ 6, "null", "0.3", 100, "1", "1.0", 0 },	/* toggling -> 1 */
+		{ 7, "null", "0.3", 100, "null", "0.3", 200 },	/* edges doubled */
+		{ 8, "null", "0.3", 100, "null", "0.3005", 100 },	/* the same */
+		{ 9, "0", "0.0", 0, "0", "0.0", 0 },		/* the same */
+	};
+	char a[160], b[160], cmd[1024], out[8192];
+	FILE *fa, *fb;
+
+	tmp_path(a, sizeof(a), "scan-a.json");
+	tmp_path(b, sizeof(b), "scan-b.json");
+	fa = fopen(a, "w");
+	fb = fopen(b, "w");
+	ASSERT_NE(NULL, fa);
+	ASSERT_NE(NULL, fb);
+	fputs(head, fa);
+	fputs(head, fb);
+	for (unsigned int i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		fprintf(fa, sig, i ? "," : "", w[i].id, w[i].c0, w[i].s0, w[i].e0);
+		fprintf(fb, sig, i ? "," : "", w[i].id, w[i].c1, w[i].s1, w[i].e1);
+	}
+	fputs("\n  ]}\n", fa);
+	fputs("\n  ]}\n", fb);
+	fclose(fa);
+	fclose(fb);
+	snprintf(cmd, sizeof(cmd), "%s scan --diff -c %s %s", bin(), a, b);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_STREQ("domain,signal,name,class,share_a,share_b,rate_a,rate_b\n"
+		     "main.1,1,,0 -> 1,0.000000000,1.000000000,0,0\n"
+		     "main.1,2,,1 -> 0,1.000000000,0.000000000,0,0\n"
+		     "main.1,3,,0 -> toggling,0.000000000,0.300000000,0,0.1\n"
+		     "main.1,4,,1 -> toggling,1.000000000,0.700000000,0,0.1\n"
+		     "main.1,5,,toggling -> 0,0.300000000,0.000000000,0.1,0\n"
+		     "main.1,6,,toggling -> 1,0.300000000,1.000000000,0.1,0\n"
+		     "main.1,7,,toggling -> toggling,0.300000000,0.300000000,0.1,0.2\n",
+		     out);
+	snprintf(cmd, sizeof(cmd), "%s scan --diff %s /dev/null 2>&1", bin(), a);
+	EXPECT_EQ(1, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "not a scan nvpc scan -J wrote"));
+	snprintf(cmd, sizeof(cmd), "%s scan -t 1 -- true 2>&1", bin());
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-t SECONDS or -- CMD (one of them)"));
+	/* bad arguments before any GPU is looked at: exit 2 */
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=/nonexistent %s scan --signals 0x100 -t 1 2>&1", bin());
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "--signals 0x100: ids or ranges"));
+	snprintf(cmd, sizeof(cmd), "NVPC_SYSFS=/nonexistent %s scan --signals 0x10-0x1 -t 1 2>&1", bin());
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	unlink(a);
+	unlink(b);
+}
+
 /* --version; make install puts nvpc and nvpc.1, which groff reads cleanly */
 TEST(version_and_install)
 {
@@ -2842,44 +2861,6 @@ TEST(version_and_install)
 }
 
 /* --- nvpc record's checks, on a fake sysfs tree ------------------------ */
-
-static void put(const char *root, const char *rel, const char *text)
-{
-	char path[512], cmd[600];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s)\"", path);
-	if (system(cmd))
-		return;
-	f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "%s\n", text);
-		fclose(f);
-	}
-}
-
-/* a G84 with main.0 and main.1, its PMU type one no kernel has */
-static void fake_sysfs(char *root, size_t len)
-{
-	tmp_path(root, len, "sysfs");
-	put(root, "nvpcounter/type", "2000000000");
-	put(root, "nvpcounter/cpumask", "0");
-	put(root, "nvpcounter/identifier", "G84 sim.0");
-	put(root, "nvpcounter/domains/main.0/signals", "96");
-	put(root, "nvpcounter/domains/main.0/nominal_hz", "100000000");
-	put(root, "nvpcounter/domains/main.0/clock", "host");
-	put(root, "nvpcounter/domains/main.0/record_aux_max", "0");
-	put(root, "nvpcounter/domains/main.1/signals", "256");
-	put(root, "nvpcounter/domains/main.1/clock_hz", "0");
-	put(root, "nvpcounter/domains/main.1/nominal_hz", "575000000");
-	put(root, "nvpcounter/domains/main.1/clock", "graph");
-	put(root, "nvpcounter/domains/main.1/record_aux_max", "268435456");
-	put(root, "nvpcounter/events/graph_idle", "dset=0,dom=1,sig0=0xbd");
-	put(root, "nvpcounter/events/zcull_00", "dset=0,dom=1,sig0=0x07");
-	put(root, "nvpcounter/events/ptimer_time_b12", "dset=0,dom=0,sig0=0x2c");
-	put(root, "nvpcounter/events/d1_cycles", "dom=1,cycles");
-}
 
 static int record(const char *root, const char *args, char *out, size_t len)
 {
@@ -3110,50 +3091,6 @@ TEST(record_gf100_named_signal)
 	EXPECT_NE(NULL, strstr(out, "config=0x1000000000000000 config1=0xc800010110 config2=0x0"));
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	EXPECT_EQ(0, system(cmd));
-}
-
-#include "nvpc_export_test.c"
-
-/*
- * --textfile's DIR/nvpcounter.prom follows -o's rules (nvpc.rst "Output
- * files"): a symbolic link there stays, the file it leads to (in
- * another directory) gets the page, no temporary file is left beside
- * either; before, the rename replaced the link
- */
-TEST(export_textfile_through_a_link)
-{
-	char sysfs[160], dir[160], other[160], err[200], args[300];
-	char path[300], target[300], cmd[2048];
-	static char text[8192];
-	pid_t pid;
-
-	exp_empty_sysfs(sysfs, sizeof(sysfs));
-	tmp_path(dir, sizeof(dir), "textlink");
-	tmp_path(other, sizeof(other), "textlink-target");
-	tmp_path(err, sizeof(err), "export-textlink.err");
-	snprintf(path, sizeof(path), "%s/nvpcounter.prom", dir);
-	snprintf(target, sizeof(target), "%s/gpu.prom", other);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s %s && mkdir -p %s %s && echo old > %s && ln -s %s %s",
-		 dir, other, dir, other, target, target, path);
-	ASSERT_EQ(0, system(cmd));
-	snprintf(args, sizeof(args), "--textfile %s -I 20", dir);
-	pid = exp_start(sysfs, args, err, 0);
-	for (double t0 = exp_now(); exp_now() - t0 < 5; usleep(10000))
-		if (slurp(target, text, sizeof(text)) > 0 &&
-		    strstr(text, "\nnvpc_gpus 0\n"))
-			break;
-	usleep(100000);
-	EXPECT_EQ(0, exp_stop(pid, SIGTERM, 5));
-	EXPECT_TRUE(is_link_to(path, target));
-	EXPECT_LT(0, slurp(target, text, sizeof(text)));
-	EXPECT_NE(NULL, strstr(text, "\nnvpc_gpus 0\n")) TH_LOG("%.200s", text);
-	snprintf(cmd, sizeof(cmd), "ls -A %s %s", dir, other);
-	EXPECT_EQ(0, run(cmd, text, sizeof(text)));
-	snprintf(cmd, sizeof(cmd), "%s:\nnvpcounter.prom\n\n%s:\ngpu.prom\n",
-		 dir, other);
-	EXPECT_STREQ(cmd, text);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s %s %s %s", dir, other, sysfs, err);
 	EXPECT_EQ(0, system(cmd));
 }
 

@@ -69,6 +69,10 @@ wanted out_test.sh &&
 wanted export_test.sh &&
 	guest_run export_test.sh - "$NVPC_TOP"/selftests/nvpcounter/export_test.sh
 
+# nvpc scan: which signals move, against the sim's waves (nvpc.rst)
+wanted scan_test.sh &&
+	guest_run scan_test.sh - "$NVPC_TOP"/selftests/nvpcounter/scan_test.sh
+
 # perf record on every chip (Documentation/perf.rst "Sampling")
 wanted sample_test.sh &&
 	guest_run sample_test.sh - "$NVPC_TOP"/selftests/nvpcounter/sample_test.sh

@@ -312,6 +312,33 @@ rec_row 1 part0.0 auto $RSECS
 rm -f "/run/multi.nvpc" "/run/multi.nvpc.old"
 echo "${G##*gpu}" > $SIM/remove
 
+# --- nvpc scan (Documentation/nvpc.rst "nvpc scan"): a whole G84, every
+# domain's every signal counted (--all) against a 1 s workload, a run of
+# it a round; the rounds against the fewest the inputs allow (by hand:
+# main.1's 256 signals, two inputs each, four inputs: 128), and the
+# sampled pass's rate of STATUS samples (all 8 domains each sample)
+echo
+new_gpu g84
+echo "main.1 0xbd periodic 10 3 0" > $G/wave || exit 1
+echo realtime > $G/clock
+echo "== nvpc scan: G84, 8 domains, every signal, -- sleep 1 a round (nvpc on CPU $other)"
+{ TIMEFORMAT='%R %U %S'; time taskset -c "$other" "$NVPC" scan -g "$PMUNAME" --all \
+	-J -o /run/scan.json -- sleep 1 2> /run/scan.err; } 2> /run/scan.time
+cat /run/scan.err
+python3 - /run/scan.json /run/scan.time <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+wall, user, sys_ = (float(x) for x in open(sys.argv[2]).read().split()[-3:])
+print("rounds %d (the fewest the inputs allow: %d, by hand 128); %d signals counted; "
+      "%.1f s wall (%.1f s of it the workload), %.2f s user, %.2f s sys" %
+      (d["rounds"], d["rounds_min"], sum(s["how"] == "counted" for s in d["signals"]),
+       wall, d["rounds"] * 1.0, user, sys_))
+print("sampled pass: %d STATUS samples of 8 domains in %.2f s: %.0f samples/s, best bound %.4f" %
+      (d["samples"], d["sample_seconds"], d["samples"] / d["sample_seconds"], 2 / d["samples"] ** 0.5))
+PY
+rm -f /run/scan.json /run/scan.err /run/scan.time
+echo "${G##*gpu}" > $SIM/remove
+
 # --- interrupts-off holds (Documentation/perf.rst "Interrupts-off holds")
 bash "$NVPC_TOP/tools/testing/vmbench/guest-irqoff.sh"
 
