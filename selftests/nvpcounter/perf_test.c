@@ -623,29 +623,49 @@ TEST_F(perf, nv40_stragglers_share_bounded_polls)
  * (NV30:G84: one pulse swaps every domain, seen at each domain's next
  * cycle, pcounter.rst "Quad event mode") may be swapped by that pulse
  * once it is in quad mode: its first read finds OVERFLOW, though none of
- * its events had counted yet. That is no lost period. Each domain's
- * cycles opened one after the other (each open a pulse): every domain
- * counts the 100 cycles advanced, and lost_periods stays 0 in each
- * (before: 1 in every domain but the first; nvpc doctor --hardware saw
- * it on a fresh NV30 and NV40 in real time).
+ * its events had counted yet. That is no lost period. On a fresh GPU at
+ * its catalogue's clocks in real time (domains of other clocks, whose
+ * next cycle comes later), each domain's cycles opened one after the
+ * other (each open a pulse), five times: every domain counts, and
+ * lost_periods stays 0 in each (before: main.1 of an NV30 counted one
+ * in 7 of 7 such starts; nvpc doctor --hardware saw it on the last
+ * domain of a fresh NV30 and NV40). The manual clock does not show it:
+ * its swaps land at the access that looks.
  */
 static void global_swap_start(struct _test_data_perf *self,
 			      struct __test_metadata *_metadata,
 			      const char *chip, int nr)
 {
-	char file[64];
-	int fd[5], i;
+	char args[64], file[64];
+	int fd[5], i, k;
+	long long lost;
 
-	ASSERT_EQ(0, setup_gpu(self, chip));
-	for (i = 0; i < nr; i++) {
-		fd[i] = ev(self, CFG_CYCLES, CFG1_DOM(0, 0, i), 0, -1);
-		ASSERT_LE(0, fd[i]);
-	}
-	ASSERT_EQ(0, sim_advance(self->gpu, 100, "main.0"));
-	for (i = 0; i < nr; i++) {
-		EXPECT_EQ(100, nvpc_ev_count(fd[i]));
-		snprintf(file, sizeof(file), "domains/main.%d/lost_periods", i);
-		EXPECT_EQ(0, nvpc_pmu_num(self->pmu, file));
+	snprintf(args, sizeof(args), "%s clock=realtime", chip);
+	for (k = 0; k < 5; k++) {
+		ASSERT_EQ(0, sim_gpu_create(1, args));
+		self->gpu = 1;
+		self->type = nvpc_pmu_find(self->gpu, self->pmu,
+					   sizeof(self->pmu));
+		ASSERT_LE(0, self->type);
+		for (i = 0; i < nr; i++) {
+			fd[i] = nvpc_ev_open(self->type, CFG_CYCLES,
+					     CFG1_DOM(0, 0, i), 0, -1);
+			ASSERT_LE(0, fd[i]);
+		}
+		usleep(100000);
+		for (i = 0; i < nr; i++) {
+			EXPECT_LT(0, nvpc_ev_count(fd[i]));
+			close(fd[i]);
+			snprintf(file, sizeof(file),
+				 "domains/main.%d/lost_periods", i);
+			lost = nvpc_pmu_num(self->pmu, file);
+			if (lost)
+				TH_LOG("%s start %d: main.%d lost %lld", chip,
+				       k, i, lost);
+			EXPECT_EQ(0, lost);
+		}
+		ASSERT_EQ(0, sim_gpu_remove(self->gpu));
+		self->gpu = -1;
 	}
 }
 

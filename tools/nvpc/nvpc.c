@@ -38,7 +38,7 @@ static const struct nvpc_cmd {
 	{ "list", "the GPUs, their domains, clocks and named signals", nvpc_list },
 	{ "export", "every GPU's counters for Prometheus (HTTP /metrics, textfile)", nvpc_export },
 	{ "scan", "which signals move under a workload: shares, edges, --diff, --match", nvpc_scan },
-	{ "doctor", "why there are no counts, and what to type", nvpc_doctor },
+	{ "doctor", "why there are no counts, and what to type; --hardware: first light", nvpc_doctor },
 };
 
 #define NVPC_NR_CMDS	(sizeof(nvpc_cmds) / sizeof(nvpc_cmds[0]))

@@ -756,10 +756,14 @@ TEST(fast_equals_oracle)
 			for (w = 0; w < nw; w++)
 				rnd_write(c, busy);
 			if (!rnd(16)) {
-				u32 lost = rnd(3), rf = rnd(2);
+				u32 lost = rnd(3), rf = rnd(2), keep = rnd(4) ? 0 : 1u << rnd(6);
+				bool ns = !rnd(8);
 
 				for (k = 0; k < 2; k++) {
 					nvpc_sim_fault_lost_swaps(c->s[k], dom, lost);
+					/* doctor --hardware's knobs, in both engines */
+					nvpc_sim_fault_keep(c->s[k], dom, keep);
+					nvpc_sim_fault_no_swap(c->s[k], dom, ns);
 					if (!rf)
 						nvpc_sim_fault_record(c->s[k], dom);
 				}

@@ -2625,6 +2625,51 @@ TEST_F(sim, fault_injection)
 	EXPECT_EQ(NVPC_QUAD_VALID, QSTATE(0));
 }
 
+/*
+ * The knobs nvpc doctor --hardware is tested with (sim.rst "Fault
+ * injection"). PRE on 0xffff counts every cycle, as CTR_CYCLES does: a
+ * swap copies both and clears both ("Quad event mode"), unless PRE is
+ * kept: then its copy is the previous one plus this period's cycles.
+ * no_swap: a pulse changes nothing, neither QUAD_STATE nor a register.
+ */
+TEST_F(sim, fault_keep_and_no_swap)
+{
+	struct nvpc_sim *s = NEW(&chip_nv40);
+	u32 pre1, cyc2, st;
+
+	WR(NVPC_NV40_CTRL(0), NV40_QUAD(0));
+	WR(NVPC_NV40_PRE_OP(0), 0xffff);
+	ADV(0, 10);
+	pm_swap(s, 0);
+	EXPECT_EQ(RD(NVPC_NV40_CTR_CYCLES(0)), RD(NVPC_NV40_CTR_PRE(0)));
+	WR(NVPC_NV40_QUAD_ACK_TRIGGER(0), 1);
+	ASSERT_EQ(-EINVAL, nvpc_sim_ctr_mask("cycles2"));
+	nvpc_sim_fault_keep(s, 0, nvpc_sim_ctr_mask("pre"));
+	ADV(0, 20);
+	pm_swap(s, 0);
+	pre1 = RD(NVPC_NV40_CTR_PRE(0));
+	EXPECT_EQ(RD(NVPC_NV40_CTR_CYCLES(0)), pre1);
+	WR(NVPC_NV40_QUAD_ACK_TRIGGER(0), 1);
+	ADV(0, 30);
+	pm_swap(s, 0);
+	cyc2 = RD(NVPC_NV40_CTR_CYCLES(0));
+	EXPECT_EQ(31, cyc2);
+	EXPECT_EQ(pre1 + cyc2, RD(NVPC_NV40_CTR_PRE(0)));
+	WR(NVPC_NV40_QUAD_ACK_TRIGGER(0), 1);
+	nvpc_sim_fault_keep(s, 0, 0);
+
+	nvpc_sim_fault_no_swap(s, 0, true);
+	ADV(0, 40);
+	st = QSTATE(0);
+	pm_swap(s, 0);
+	EXPECT_EQ(NVPC_QUAD_EMPTY, st);
+	EXPECT_EQ(NVPC_QUAD_EMPTY, QSTATE(0));
+	EXPECT_EQ(cyc2, RD(NVPC_NV40_CTR_CYCLES(0)));
+	nvpc_sim_fault_no_swap(s, 0, false);
+	pm_swap(s, 0);
+	EXPECT_EQ(NVPC_QUAD_VALID, QSTATE(0));
+}
+
 /* ---- hyperperiod extrapolation ---- */
 
 TEST_F(sim, hyperperiod_quad)
