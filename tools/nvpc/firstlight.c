@@ -303,10 +303,24 @@ static int fl_step(struct fl *fl, fl_pick_fn pick, unsigned int arg,
 		if (open[i] && ioctl(fds[i][0], PERF_EVENT_IOC_ENABLE,
 				     PERF_IOC_FLAG_GROUP))
 			cnt[i]->err = errno;
-	if (during)
+	if (during) {
 		during(fl);
-	else
-		fl_sleep(fl->secs);
+	} else {
+		/*
+		 * a read halfway: a swap of each domain (its group is read in
+		 * one), so that every step has two periods at least and a
+		 * counter that a swap does not clear shows (one-swap) however
+		 * seldom the driver's poll swaps
+		 */
+		fl_sleep(fl->secs / 2);
+		for (unsigned int i = 0; i < fl->nr; i++) {
+			struct fl_count mid = { 0 };
+
+			if (open[i] && !cnt[i]->err)
+				fl_group_read(fds[i][0], n[i], &mid);
+		}
+		fl_sleep(fl->secs / 2);
+	}
 	for (unsigned int i = 0; i < fl->nr; i++)
 		if (open[i])
 			ioctl(fds[i][0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
