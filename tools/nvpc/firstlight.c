@@ -112,7 +112,6 @@ struct fl {
 	struct fl_check chk[FL_MAX_CHECKS];
 	unsigned int nr_chk, failed;
 	char record[160];
-	const char *record_result;
 };
 
 static void fl_sleep(double secs)
@@ -627,28 +626,14 @@ static void fl_record(struct fl *fl)
 
 	if (fd >= 0) {
 		close(fd);
-		fl->record_result = "note";
 		FL_SET(fl->record, "present: %s takes a record event (Documentation/record.rst)",
 		       fl->dom[0].d.name);
 	} else if (errno == EOPNOTSUPP) {
-		fl->record_result = "note";
 		FL_SET(fl->record, "absent: no record mode before G84, nor on the PCI backend (Documentation/record-real-gpus.rst)");
 	} else {
-		fl->record_result = "note";
 		FL_SET(fl->record, "not known: a record event on %s: %s",
 		       fl->dom[0].d.name, strerror(errno));
 	}
-}
-
-/* Is @name in the comma-separated @list (NULL: every domain)? */
-static bool fl_wanted(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
-			return true;
-	return !list;
 }
 
 static int fl_domains(struct fl *fl, const char *list)
@@ -678,7 +663,7 @@ static int fl_domains(struct fl *fl, const char *list)
 		struct fl_dom *fd = &fl->dom[fl->nr];
 
 		if (ents[i]->d_name[0] != '.' && fl->nr < FL_MAX_DOMS &&
-		    fl_wanted(list, ents[i]->d_name) &&
+		    nvpc_in_list(list, ents[i]->d_name) &&
 		    !nvpc_domain_open(&fl->g, ents[i]->d_name, &fd->d)) {
 			uint64_t z;
 
@@ -712,7 +697,7 @@ static void fl_text(const struct fl *fl, FILE *o)
 		fprintf(o, "      expected: %s\n", c->expected);
 		fprintf(o, "      documented: %s\n", c->doc);
 	}
-	fprintf(o, "%-4s  record: %s\n", fl->record_result, fl->record);
+	fprintf(o, "note  record: %s\n", fl->record);
 	if (fl->failed)
 		fprintf(o, "%u check%s failed: this GPU differs from the documents the driver is built on; please report it with the JSON report (nvpc doctor --hardware -o report.json), Documentation/nvpc.rst \"First light on a real GPU\"\n",
 			fl->failed, fl->failed == 1 ? "" : "s");
