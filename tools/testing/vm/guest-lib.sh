@@ -95,6 +95,17 @@ guest_time_scale() {
 	echo "$NVPC_TIME_SCALE $a $b $c $NVPC_TIME_REF_MS" > "$NVPC_OUT/time-scale"
 }
 
+# guest_hold_keys: the guest kernel's code is patched once, here, not
+# by the tests (Documentation/testing.rst "Guest kernels under TCG"):
+# tcg-keys-hold's disabled events hold the tracepoint, software-event
+# and perf_sched_events static keys on until the guest ends (a child of
+# this shell: guest_clean spares it), and kprobes stay int3s, never
+# rewritten into jumps by the optimizer while a CPU runs them.
+guest_hold_keys() {
+	echo 0 > /proc/sys/debug/kprobes-optimization 2> /dev/null
+	"$NVPC_TOP/build/selftests/tcg-keys-hold" &
+}
+
 # scaled SECS: SECS x NVPC_TIME_SCALE, whole seconds rounded up
 scaled() {
 	awk -v s="$1" -v f="${NVPC_TIME_SCALE:-1}" \
@@ -210,7 +221,7 @@ guest_clean() {
 # guest_run NAME OUTPUT CMD...: OUTPUT takes the command's stdout and
 # stderr (- for this script's).
 guest_run() {
-	local name=$1 out=$2 bound scale h t0 el rc sid= sidf up
+	local name=$1 out=$2 bound scale h t0 el rc sid= sidf up wd
 	shift 2
 
 	guest_clean "$name"
@@ -236,10 +247,24 @@ guest_run() {
 	echo "$name since $t0 ($up s uptime), bound $bound s" > "$NVPC_OUT/running"
 	# its own session: timeout ends the whole process group at the bound,
 	# and whatever is left of the session afterwards is killed here
+	# A test that outlives its bound and timeout's SIGKILL 10 s later is
+	# stuck in the kernel (or the guest is): 30 s after that, what every
+	# CPU runs and every blocked task waits on goes to the console
+	# (sysrq l and w), which run.sh prints when the run ends by its own
+	# bound. Not a process of the test's session: killed here after it.
+	(
+		sleep $((bound + 40))
+		echo "nvpc-guest: $name still running $((bound + 40)) s after its start, past its bound and SIGKILL: CPUs and blocked tasks follow" > /dev/kmsg
+		echo l > /proc/sysrq-trigger
+		echo w > /proc/sysrq-trigger
+	) > /dev/null 2>&1 &
+	wd=$!
 	# shellcheck disable=SC2016
 	NVPC_TIME_SCALE=$scale setsid -w sh -c 'echo $$ > "$0"; exec "$@"' "$sidf" \
 		timeout --kill-after=10 "$bound" "$@" >> "$out" 2>&1
 	rc=$?
+	kill "$wd" 2> /dev/null
+	wait "$wd" 2> /dev/null
 	el=$((EPOCHSECONDS - t0))
 	[ -r "$sidf" ] && read -r sid < "$sidf"
 	rm -f "$sidf" "$NVPC_OUT/running"

@@ -11,6 +11,7 @@ set -u
 cd "$NVPC_OUT" || exit 1
 . "$NVPC_TOP/tools/testing/vm/guest-lib.sh"
 guest_time_scale
+guest_hold_keys
 guest_run record_test "$NVPC_OUT/record_test.tap" \
 	"$NVPC_TOP"/build/selftests/record_test
 guest_clean "the end"

@@ -31,6 +31,7 @@ wanted() {
 
 . "$NVPC_TOP/tools/testing/vm/guest-lib.sh"
 guest_time_scale
+guest_hold_keys
 if [ -e "$KMEMLEAK" ]; then
 	echo scan > "$KMEMLEAK"
 	echo clear > "$KMEMLEAK"

@@ -292,6 +292,10 @@ run_one() {
 
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		result fail "vm $tk: run finished" "timeout after ${TIMEOUT}s$running"
+		# where the guest was: the console's last lines (the guest's
+		# sysrq dump of a stuck test, guest-lib.sh guest_run)
+		echo "# vm $tk: the console's last 60 lines:"
+		tail -60 "$out/console.log" | cut -c1-160 | sed 's/^/# console: /'
 	elif [ $rc -gt 128 ]; then
 		result fail "vm $tk: run finished" "QEMU crashed twice (exit $rc, see $out/console.log)$running"
 	elif [ ! -e "$out/results/guest.rc" ]; then

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Holds the guest kernel's perf static keys on for a whole VM run, so
+ * that no test turns one on or off while the other vCPU runs its site.
+ *
+ * Under QEMU's multi-threaded TCG a guest kernel has hung in its own
+ * text patching (Documentation/testing.rst "Guest kernels under TCG"):
+ * a vCPU kept taking the int3 of a rewrite that had already ended. The
+ * first perf event of a tracepoint, of a software event kind, or bound
+ * to a task turns a static key on (the tracepoint's, perf_swevent_enabled
+ * of the kind, perf_sched_events), and the last one's close turns it off:
+ * each is a rewrite of every site of the key. A disabled event of each,
+ * opened once at the guest's start (before any module of ours loads)
+ * and never closed, takes those rewrites out of the tests.
+ *
+ * Started in the background by guest-selftests.sh (a child of that
+ * shell, which guest_clean spares); it opens its events, says how many
+ * on stdout and sleeps until it is killed. Not a test.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* the tracepoints the tests open (group_test.c's sampling leaders) */
+static const char * const tracepoints[] = {
+	"sched/sched_waking",
+	"timer/hrtimer_cancel",
+	"printk/console",
+	"irq/softirq_entry",
+};
+
+static int open_event(struct perf_event_attr *a, int pid, int cpu)
+{
+	a->size = sizeof(*a);
+	a->disabled = 1;
+	return syscall(__NR_perf_event_open, a, pid, cpu, -1, 0);
+}
+
+static long tracepoint_id(const char *name)
+{
+	static const char * const roots[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char path[256], buf[32];
+	unsigned int i;
+	int tries;
+
+	for (tries = 0; tries < 2; tries++) {
+		for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+			FILE *f;
+
+			snprintf(path, sizeof(path), "%s/events/%s/id",
+				 roots[i], name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (!fgets(buf, sizeof(buf), f))
+				buf[0] = '\0';
+			fclose(f);
+			return buf[0] ? strtol(buf, NULL, 10) : -1;
+		}
+		if (mount("tracefs", roots[0], "tracefs", 0, NULL))
+			break;
+	}
+	return -1;
+}
+
+int main(void)
+{
+	struct perf_event_attr a;
+	int held = 0, failed = 0;
+	unsigned int i;
+	long id;
+
+	/* each software kind's key (the clocks have none) */
+	for (i = 0; i < PERF_COUNT_SW_MAX; i++) {
+		if (i == PERF_COUNT_SW_CPU_CLOCK || i == PERF_COUNT_SW_TASK_CLOCK)
+			continue;
+		memset(&a, 0, sizeof(a));
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = i;
+		open_event(&a, -1, 0) >= 0 ? held++ : failed++;
+	}
+	for (i = 0; i < sizeof(tracepoints) / sizeof(tracepoints[0]); i++) {
+		id = tracepoint_id(tracepoints[i]);
+		memset(&a, 0, sizeof(a));
+		a.type = PERF_TYPE_TRACEPOINT;
+		a.config = id;
+		id >= 0 && open_event(&a, -1, 0) >= 0 ? held++ : failed++;
+	}
+	/* an event bound to a task: perf_sched_events (the context switch) */
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	open_event(&a, 0, -1) >= 0 ? held++ : failed++;
+
+	printf("tcg-keys-hold: %d events held, %d could not be opened\n",
+	       held, failed);
+	fflush(stdout);
+	for (;;)
+		pause();
+	return 0;
+}
