@@ -286,6 +286,56 @@ nvpc_pci_firstlight() {
 }
 check "g84: nvpc doctor --hardware: PMC.BOOT_0 0x084000a2, swaps never land (a passive BAR), no record mode" nvpc_pci_firstlight
 
+# nvpc scan through the PCI backend (nvpc.rst "nvpc scan") on main.1.
+# Sampled: the STATUS registers are the BAR's pre-fill, 0xa5000000 | the
+# word's address, read by the driver at pcounter.rst "The STATUS
+# registers" [NV50:NVC0] 0x00a800 + i*0x20 + j*4 (i = 1, the domain):
+# signal s of the domain is bit s % 32 of word j = s / 32, constant (the
+# file never changes), so every signal is sampled, folded at that bit
+# and none is counted. Counted (--no-sample): this BAR never swaps, so
+# no cycles: the scan says so and no signal gets a share or a constant.
+nvpc_pci_scan() {
+	local pmu f=$NVPC_OUT/pci-scan rc rc2
+	pmu=$(pmu_of 0000:00:10.0) || return 1
+	timeout --kill-after=5 60 "$NVPC_TOP/build/nvpc/nvpc" scan -g "$pmu" \
+		-d main.1 -t 0.3 -J -o "$f.json" 2> "$f.err"
+	rc=$?
+	sed 's/^/# /' "$f.err"
+	timeout --kill-after=5 60 "$NVPC_TOP/build/nvpc/nvpc" scan -g "$pmu" \
+		-d main.1 --no-sample --signals 0x00-0x03 -t 0.3 -J \
+		-o "$f-counted.json" 2> "$f-counted.err"
+	rc2=$?
+	sed 's/^/# /' "$f-counted.err"
+	[ $rc = 0 ] && [ $rc2 = 0 ] || return 1
+	grep -q "main.1: no cycles counted in a round" "$f-counted.err" || return 1
+	python3 - "$f.json" "$f-counted.json" <<-'EOF'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	c = json.load(open(sys.argv[2]))
+	nsig = len(d["signals"])
+	bad = []
+	for s in d["signals"]:
+	    i = s["signal"]
+	    word = 0xa5000000 | (0x00a800 + 1 * 0x20 + (i // 32) * 4)
+	    bit = (word >> (i % 32)) & 1
+	    if (s["domain"] != "main.1" or s["how"] != "sampled" or
+	            s["constant"] != bit or s["sampled_share"] != bit or
+	            s["sampled_changes"] != 0):
+	        bad.append(s)
+	ok = not bad and nsig >= 32 and d["rounds"] == 0 and d["samples"] > 1
+	print("# sampled: %d signals, %d samples, %d wrong %s" %
+	      (nsig, d["samples"], len(bad), bad[:2]))
+	cs = c["signals"]
+	ok &= [s["signal"] for s in cs] == [0, 1, 2, 3]
+	ok &= all(s["how"] == "counted" and s.get("no_cycles") is True and
+	          s["share"] is None and s["constant"] is None and
+	          s["level_cycles"] == 0 for s in cs)
+	print("# counted:", [(s["signal"], s["level"], s["level_cycles"]) for s in cs])
+	sys.exit(0 if ok else 1)
+	EOF
+}
+check "g84: nvpc scan: every STATUS bit the BAR's (0xa5000000 | 0xa820 + 4j), sampled and constant; counted: no cycles, said" nvpc_pci_scan
+
 # --- driver unbind: uio_pci_generic takes 00:11.0 and lets it go ---------
 G=/sys/bus/pci/devices/0000:00:11.0
 if modprobe uio_pci_generic 2> /dev/null; then

@@ -188,7 +188,8 @@ int nvpc_live_open(struct nvpc_live_gpu *lg, const char *needs)
 			.config = NVPC_CFG_CYCLES,
 			.config1 = NVPC_FIELD(NVPC_CFG1_DOM, gr->dom) |
 				   NVPC_FIELD(NVPC_CFG1_DSET, gr->dset) |
-				   NVPC_FIELD(NVPC_CFG1_UNIT, gr->unit),
+				   NVPC_FIELD(NVPC_CFG1_UNIT, gr->unit) |
+				   (gr->allunits ? NVPC_CFG1_ALLUNITS : 0),
 			.read_format = PERF_FORMAT_GROUP |
 				       PERF_FORMAT_TOTAL_TIME_ENABLED |
 				       PERF_FORMAT_TOTAL_TIME_RUNNING,

@@ -34,6 +34,7 @@ struct nvpc_live_sig {
 struct nvpc_live_group {
 	char name[NVPC_FILE_NAME_LEN];	/* the domain: main.1 */
 	unsigned int dset, dom, unit;
+	bool allunits;			/* a unit sum: every GPC's (partition's) */
 	int fd;				/* the leader; -1 not open */
 	unsigned int nr;
 	struct nvpc_live_sig sig[NVPC_LIVE_PER_GROUP];

@@ -48,6 +48,7 @@
 
 #define SCAN_MAX_DOMS	NVPC_LIVE_MAX_GROUPS
 #define SCAN_SIGS	256		/* a domain's STATUS bits */
+#define SCAN_MAX_UNITS	32		/* GPCs (partitions) in a unit sum */
 #define SCAN_OP_EDGE	0x2222		/* arg 0 and not arg 1 */
 #define SCAN_OPBITS_D1	2		/* argument 1 delayed a cycle */
 #define SCAN_WARMUP_S	0.001		/* inputs set, before the window */
@@ -68,13 +69,17 @@ struct scan_sig {
 };
 
 struct scan_dom {
-	struct nvpc_domain d;
+	struct nvpc_domain d;		/* a unit sum: gpc*.N, unit 0 */
+	bool sum;			/* --units sum: every unit's domain */
+	unsigned int units;		/* the units sampled (1 unless sum) */
+	char udir[SCAN_MAX_UNITS][sizeof(((struct nvpc_domain *)0)->dir)];
 	unsigned int nsig;		/* signals of the domain */
 	unsigned int inputs;		/* inputs a round may use */
-	int status_fd;
-	uint32_t last[SCAN_SIGS / 32];
+	int status_fd[SCAN_MAX_UNITS];
+	uint32_t last[SCAN_MAX_UNITS][SCAN_SIGS / 32];
 	struct scan_sig sig[SCAN_SIGS];
 	unsigned int next;		/* the next item to count: sig * 2 + edge */
+	bool no_cycles_said;		/* a round of no cycles said */
 };
 
 struct scan {
@@ -84,6 +89,7 @@ struct scan {
 	double secs;			/* -t */
 	char **cmd;			/* -- CMD */
 	bool all, no_sample, warmup;
+	bool sum_units;			/* --units sum */
 	enum scan_fmt fmt;
 	const char *out;
 	struct nvpc_gpu g;
@@ -179,6 +185,80 @@ static void names(struct scan *s)
 	free(evs);
 }
 
+/* a GPC's or partition's domain gpc3.1, part0.2: its sum's name gpc*.1 */
+static bool sum_name(const char *name, char *out, size_t len)
+{
+	size_t p = !strncmp(name, "gpc", 3) ? 3 : !strncmp(name, "part", 4) ? 4 : 0;
+	const char *dot = strchr(name, '.');
+
+	if (!p || !dot)
+		return false;
+	snprintf(out, len, "%.*s*%s", (int)p, name, dot);
+	return true;
+}
+
+/*
+ * Is domains/ entry @j selected by -d? With --units sum a GPC or
+ * partition domain is its sum's: selected whole, by the sum's name
+ * (gpc*.0) or by any of its units' (gpc1.0).
+ */
+static bool selected(const struct scan *s, struct dirent **doms, int nd, int j)
+{
+	char sn[NVPC_FILE_NAME_LEN], other[NVPC_FILE_NAME_LEN];
+
+	if (!s->sum_units || !sum_name(doms[j]->d_name, sn, sizeof(sn)))
+		return nvpc_in_list(s->doms, doms[j]->d_name);
+	if (nvpc_in_list(s->doms, sn))
+		return true;
+	for (int i = 0; i < nd; i++)
+		if (sum_name(doms[i]->d_name, other, sizeof(other)) &&
+		    !strcmp(other, sn) && nvpc_in_list(s->doms, doms[i]->d_name))
+			return true;
+	return false;
+}
+
+/* the scan's domain of d: a new one, or its unit sum's; NULL too many said */
+static struct scan_dom *scan_dom_of(struct scan *s, const struct nvpc_domain *d)
+{
+	char sn[NVPC_FILE_NAME_LEN];
+	bool sum = s->sum_units && sum_name(d->name, sn, sizeof(sn));
+	struct scan_dom *sd;
+
+	for (unsigned int k = 0; sum && k < s->nr; k++) {
+		sd = &s->dom[k];
+		if (!sd->sum || strcmp(sd->d.name, sn))
+			continue;
+		if (sd->units == SCAN_MAX_UNITS) {
+			nvpc_err("%s %s: more than %d units", s->g.pmu, sn,
+				 SCAN_MAX_UNITS);
+			return NULL;
+		}
+		nvpc_strlcpy(sd->udir[sd->units++], d->dir, sizeof(sd->udir[0]));
+		return sd;
+	}
+	if (s->nr == SCAN_MAX_DOMS) {
+		nvpc_err("%s: more than %d domains: choose some with -d",
+			 s->g.pmu, SCAN_MAX_DOMS);
+		return NULL;
+	}
+	sd = &s->dom[s->nr++];
+	sd->d = *d;
+	sd->sum = sum;
+	if (sum) {
+		nvpc_strlcpy(sd->d.name, sn, sizeof(sd->d.name));
+		sd->d.unit = 0;
+	}
+	nvpc_strlcpy(sd->udir[0], d->dir, sizeof(sd->udir[0]));
+	sd->units = 1;
+	sd->inputs = NVPC_LIVE_PER_GROUP;
+	sd->nsig = d->signals && d->signals < SCAN_SIGS ? d->signals : SCAN_SIGS;
+	for (unsigned int u = 0; u < SCAN_MAX_UNITS; u++)
+		sd->status_fd[u] = -1;
+	for (unsigned int i = 0; i < sd->nsig; i++)
+		sd->sig[i].wanted = s->want[i];
+	return sd;
+}
+
 /* the GPU's domains, -d's or every one: 0 or -errno said */
 static int domains(struct scan *s)
 {
@@ -188,27 +268,31 @@ static int domains(struct scan *s)
 
 	snprintf(dir, sizeof(dir), "%s/domains", s->g.dir);
 	nd = scandir(dir, &doms, visible, versionsort);
-	for (int j = 0; j < nd; j++) {
-		struct scan_dom *sd = &s->dom[s->nr];
+	for (int j = 0; j < nd && !ret; j++) {
+		struct scan_dom *sd;
+		struct nvpc_domain d;
+		unsigned int in;
 
-		if (!ret && nvpc_in_list(s->doms, doms[j]->d_name) &&
-		    s->nr < SCAN_MAX_DOMS &&
-		    !nvpc_domain_open(&s->g, doms[j]->d_name, &sd->d)) {
-			sd->nsig = sd->d.signals && sd->d.signals < SCAN_SIGS ?
-				   sd->d.signals : SCAN_SIGS;
-			sd->inputs = free_inputs(&sd->d);
-			sd->status_fd = -1;
-			for (unsigned int i = 0; i < sd->nsig; i++)
-				sd->sig[i].wanted = s->want[i];
-			if (!sd->inputs) {
-				nvpc_err("%s %s: no free input (another user's events hold them all)",
-					 s->g.pmu, sd->d.name);
-				ret = -EBUSY;
-			}
-			s->nr++;
+		if (!selected(s, doms, nd, j) ||
+		    nvpc_domain_open(&s->g, doms[j]->d_name, &d))
+			continue;
+		sd = scan_dom_of(s, &d);
+		if (!sd) {
+			ret = -E2BIG;
+			break;
 		}
-		free(doms[j]);
+		/* a unit sum takes an input in every unit's domain */
+		in = free_inputs(&d);
+		if (in < sd->inputs)
+			sd->inputs = in;
+		if (!sd->inputs) {
+			nvpc_err("%s %s: no free input (another user's events hold them all)",
+				 s->g.pmu, d.name);
+			ret = -EBUSY;
+		}
 	}
+	for (int j = 0; j < nd; j++)
+		free(doms[j]);
 	free(doms);
 	if (!ret && !s->nr) {
 		nvpc_err("%s: no domain %s in %s", s->g.pmu,
@@ -264,11 +348,11 @@ static void sleep_secs(double secs)
 		;
 }
 
-/* one STATUS read of sd into words: 0 or -errno */
-static int status_read(struct scan_dom *sd, uint32_t *w)
+/* one STATUS read of sd's unit u into words: 0 or -errno */
+static int status_read(struct scan_dom *sd, unsigned int u, uint32_t *w)
 {
 	char buf[128];
-	ssize_t n = pread(sd->status_fd, buf, sizeof(buf) - 1, 0);
+	ssize_t n = pread(sd->status_fd[u], buf, sizeof(buf) - 1, 0);
 	char *p = buf;
 
 	if (n <= 0)
@@ -285,25 +369,53 @@ static int status_read(struct scan_dom *sd, uint32_t *w)
 	return 0;
 }
 
+/*
+ * every domain's STATUS once (a unit sum's in each unit: its share is
+ * of samples x units, its changes those of every unit)
+ */
 static void sample_once(struct scan *s)
 {
 	for (unsigned int k = 0; k < s->nr; k++) {
 		struct scan_dom *sd = &s->dom[k];
-		uint32_t w[SCAN_SIGS / 32];
 
-		if (status_read(sd, w))
-			continue;
-		for (unsigned int i = 0; i < sd->nsig; i++) {
-			uint32_t bit = 1u << (i % 32);
-			struct scan_sig *sg = &sd->sig[i];
+		for (unsigned int u = 0; u < sd->units; u++) {
+			uint32_t w[SCAN_SIGS / 32];
 
-			sg->s_ones += !!(w[i / 32] & bit);
-			if (s->samples && ((w[i / 32] ^ sd->last[i / 32]) & bit))
-				sg->s_changes++;
+			if (status_read(sd, u, w))
+				memcpy(w, sd->last[u], sizeof(w));
+			for (unsigned int i = 0; i < sd->nsig; i++) {
+				uint32_t bit = 1u << (i % 32);
+				struct scan_sig *sg = &sd->sig[i];
+
+				sg->s_ones += !!(w[i / 32] & bit);
+				if (s->samples &&
+				    ((w[i / 32] ^ sd->last[u][i / 32]) & bit))
+					sg->s_changes++;
+			}
+			memcpy(sd->last[u], w, sizeof(w));
 		}
-		memcpy(sd->last, w, sizeof(w));
 	}
 	s->samples++;
+}
+
+/* unit u's STATUS of sd opened and read once: 0 or -errno said */
+static int status_open(struct scan *s, struct scan_dom *sd, unsigned int u)
+{
+	char path[700];
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/status", sd->udir[u]);
+	sd->status_fd[u] = open(path, O_RDONLY | O_CLOEXEC);
+	if (sd->status_fd[u] < 0)
+		err = errno;
+	else
+		err = -status_read(sd, u, sd->last[u]);
+	if (err == EACCES || err == EPERM)
+		nvpc_perf_privilege(s->g.pmu, err,
+				    "reading the STATUS registers (domains/*/status) needs CAP_PERFMON");
+	else if (err)
+		nvpc_err("%s: %s: %s", s->g.pmu, path, strerror(err));
+	return -err;
 }
 
 /* the sampled pass: one run of the workload; 0 or -errno said */
@@ -313,26 +425,12 @@ static int sample_pass(struct scan *s)
 	pid_t pid = -1;
 	int ret = 0;
 
-	for (unsigned int k = 0; k < s->nr; k++) {
-		struct scan_dom *sd = &s->dom[k];
-		char path[700];
-		uint32_t w[SCAN_SIGS / 32];
-
-		snprintf(path, sizeof(path), "%s/status", sd->d.dir);
-		sd->status_fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (sd->status_fd < 0 || status_read(sd, w)) {
-			int err = errno;
-
-			if (err == EACCES || err == EPERM)
-				nvpc_perf_privilege(s->g.pmu, err,
-						    "reading the STATUS registers (domains/*/status) needs CAP_PERFMON");
-			else
-				nvpc_err("%s: %s: %s", s->g.pmu, path,
-					 strerror(err));
-			ret = -err;
-			goto out;
+	for (unsigned int k = 0; k < s->nr; k++)
+		for (unsigned int u = 0; u < s->dom[k].units; u++) {
+			ret = status_open(s, &s->dom[k], u);
+			if (ret)
+				goto out;
 		}
-	}
 	t0 = now();
 	end = t0 + s->secs;
 	if (s->cmd) {
@@ -361,17 +459,19 @@ static int sample_pass(struct scan *s)
 		waitpid(pid, NULL, 0);
 out:
 	for (unsigned int k = 0; k < s->nr; k++)
-		if (s->dom[k].status_fd >= 0)
-			close(s->dom[k].status_fd);
+		for (unsigned int u = 0; u < s->dom[k].units; u++)
+			if (s->dom[k].status_fd[u] >= 0)
+				close(s->dom[k].status_fd[u]);
 	return ret;
 }
 
 /* does sg still want counting: wanted, and moved in the samples (or --all) */
-static bool to_count(const struct scan *s, const struct scan_sig *sg)
+static bool to_count(const struct scan *s, const struct scan_dom *sd,
+		     const struct scan_sig *sg)
 {
 	return sg->wanted &&
 	       (s->all || s->no_sample || sg->s_changes ||
-		(sg->s_ones && sg->s_ones != s->samples));
+		(sg->s_ones && sg->s_ones != s->samples * sd->units));
 }
 
 /* the items (signal * 2 + edge) of sd still to count, from its next */
@@ -380,7 +480,7 @@ static unsigned int items_left(const struct scan *s, const struct scan_dom *sd)
 	unsigned int n = 0;
 
 	for (unsigned int it = sd->next; it < sd->nsig * 2; it++)
-		n += to_count(s, &sd->sig[it / 2]);
+		n += to_count(s, sd, &sd->sig[it / 2]);
 	return n;
 }
 
@@ -399,7 +499,7 @@ static unsigned int round_fill(struct scan *s, struct nvpc_live_gpu *lg,
 			unsigned int it = sd->next, id = it / 2;
 			struct nvpc_live_sig *sig;
 
-			if (!to_count(s, &sd->sig[id])) {
+			if (!to_count(s, sd, &sd->sig[id])) {
 				sd->next++;
 				continue;
 			}
@@ -407,6 +507,7 @@ static unsigned int round_fill(struct scan *s, struct nvpc_live_gpu *lg,
 				gr = nvpc_live_group_of(lg, &sd->d, false);
 				if (!gr)
 					break;
+				gr->allunits = sd->sum;
 			}
 			if (gr->nr == sd->inputs)
 				break;
@@ -487,6 +588,13 @@ static int count_pass(struct scan *s)
 			for (unsigned int k = 0; k < s->nr; k++)
 				if (!strcmp(s->dom[k].d.name, gr->name))
 					sd = &s->dom[k];
+			if (sd && !gr->d_cycles && !sd->no_cycles_said) {
+				nvpc_err("%s %s: no cycles counted in a round (%.3f s running): the domain's clock stood or its swaps did not land (domains/%s/not_responding): its counts say nothing",
+					 s->g.pmu, gr->name,
+					 gr->d_running_ns / 1e9,
+					 strrchr(sd->udir[0], '/') + 1);
+				sd->no_cycles_said = true;
+			}
 			for (unsigned int j = 0; sd && j < gr->nr; j++) {
 				unsigned int it = item[i * NVPC_LIVE_PER_GROUP + j];
 				struct scan_sig *sg = &sd->sig[it / 2];
@@ -521,7 +629,8 @@ struct scan_row {
 	double share;		/* of the domain's cycles (or samples) at 1 */
 	double edges_s;		/* rising edges a second, counted; NAN sampled */
 	double activity;	/* the ranking's key */
-	int constant;		/* 0 or 1: constant at that level; -1 moved */
+	/* 0 or 1: constant at that level; -1 moved; -2 no cycles counted */
+	int constant;
 };
 
 static void row_of(const struct scan *s, const struct scan_dom *sd,
@@ -535,9 +644,12 @@ static void row_of(const struct scan *s, const struct scan_dom *sd,
 	r->sg = sg;
 	r->counted = sg->counted_level && sg->counted_edges;
 	r->edges_s = NAN;
-	if (r->counted) {
-		r->share = sg->level_cycles ?
-			   (double)sg->level / sg->level_cycles : NAN;
+	if (r->counted && (!sg->level_cycles || !sg->edge_cycles)) {
+		/* the clock stood or no swap landed: the counts say nothing */
+		r->share = NAN;
+		r->constant = -2;
+	} else if (r->counted) {
+		r->share = (double)sg->level / sg->level_cycles;
 		if (sg->edge_ns)
 			r->edges_s = sg->edges * 1e9 / sg->edge_ns;
 		r->activity = sg->edge_cycles ?
@@ -550,10 +662,11 @@ static void row_of(const struct scan *s, const struct scan_dom *sd,
 		r->constant = !sg->level ? 0 :
 			      sg->level == sg->level_cycles ? 1 : -1;
 	} else {
-		r->share = s->samples ? (double)sg->s_ones / s->samples : NAN;
-		r->activity = s->samples ? (double)sg->s_changes / s->samples : 0;
-		r->constant = sg->s_changes ||
-			      (sg->s_ones && sg->s_ones != s->samples) ?
+		uint64_t n = s->samples * sd->units;
+
+		r->share = n ? (double)sg->s_ones / n : NAN;
+		r->activity = n ? (double)sg->s_changes / n : 0;
+		r->constant = sg->s_changes || (sg->s_ones && sg->s_ones != n) ?
 			      -1 : sg->s_ones ? 1 : 0;
 	}
 }
@@ -608,6 +721,8 @@ static void json_row(FILE *o, const struct scan *s, const struct scan_row *r,
 
 	fprintf(o, "%s\n    {\"domain\": ", first ? "" : ",");
 	nvpc_json_str(o, r->sd->d.name);
+	if (r->sd->sum)
+		fprintf(o, ", \"units\": %u", r->sd->units);
 	fprintf(o, ", \"signal\": %u, \"name\": ", r->id);
 	if (sg->name[0])
 		nvpc_json_str(o, sg->name);
@@ -616,6 +731,8 @@ static void json_row(FILE *o, const struct scan *s, const struct scan_row *r,
 	fprintf(o, ", \"how\": \"%s\"", r->counted ? "counted" : "sampled");
 	fprintf(o, ", \"constant\": %s", r->constant < 0 ? "null" :
 		r->constant ? "1" : "0");
+	if (r->constant == -2)
+		fputs(", \"no_cycles\": true", o);
 	if (isnan(r->share))
 		fputs(", \"share\": null", o);
 	else
@@ -634,7 +751,8 @@ static void json_row(FILE *o, const struct scan *s, const struct scan_row *r,
 	}
 	if (s->samples)
 		fprintf(o, ", \"sampled_share\": %.9f, \"sampled_bound\": %.6f, \"sampled_changes\": %llu",
-			(double)sg->s_ones / s->samples, sample_bound(s, sg),
+			(double)sg->s_ones / (s->samples * r->sd->units),
+			sample_bound(s, sg),
 			(unsigned long long)sg->s_changes);
 	fputc('}', o);
 }
@@ -660,7 +778,8 @@ static void csv_row(FILE *o, const struct scan *s, const struct scan_row *r)
 	else
 		fputs(",,,,,,", o);
 	if (s->samples)
-		fprintf(o, ",%.9f,%.6f,%llu\n", (double)sg->s_ones / s->samples,
+		fprintf(o, ",%.9f,%.6f,%llu\n",
+			(double)sg->s_ones / (s->samples * r->sd->units),
 			sample_bound(s, sg), (unsigned long long)sg->s_changes);
 	else
 		fputs(",,,\n", o);
@@ -714,7 +833,7 @@ static void show(struct scan *s, FILE *o, uint64_t match, bool have_match)
 				row_of(s, &s->dom[k], i, &rows[n++]);
 	qsort(rows, n, sizeof(rows[0]), row_cmp);
 	for (unsigned int i = 0; i < n; i++)
-		moved += rows[i].constant < 0;
+		moved += rows[i].constant == -1;
 	if (s->fmt == SCAN_JSON) {
 		fprintf(o, "{\"gpu\": ");
 		nvpc_json_str(o, s->g.pmu);
@@ -754,6 +873,12 @@ static void show(struct scan *s, FILE *o, uint64_t match, bool have_match)
 			nvpc_printable(b1, sizeof(b1), s->g.chip),
 			nvpc_printable(b2, sizeof(b2), s->g.bus), s->nr,
 			s->nr == 1 ? "" : "s");
+		for (unsigned int k = 0; k < s->nr; k++)
+			if (s->dom[k].sum)
+				fprintf(o, "%s: the sum of %u unit%s' domains (allunits): shares of their summed cycles, edges of every unit\n",
+					nvpc_printable(b1, sizeof(b1), s->dom[k].d.name),
+					s->dom[k].units,
+					s->dom[k].units == 1 ? "" : "s");
 		if (s->samples)
 			fprintf(o, "sampled: %llu STATUS samples in %.2f s: each share within 2/sqrt(its level changes + 1), %.4f at best\n",
 				(unsigned long long)s->samples, s->sample_secs,
@@ -775,20 +900,26 @@ static void show(struct scan *s, FILE *o, uint64_t match, bool have_match)
 			if (r->constant >= 0 && !have_match)
 				continue;
 			snprintf(id, sizeof(id), "0x%02x", r->id);
-			fprintf(o, "%-10s %-6s %-24s %-8s %11.4f%%",
+			fprintf(o, "%-10s %-6s %-24s %-8s",
 				nvpc_printable(b1, sizeof(b1), r->sd->d.name), id,
 				r->sg->name[0] ? r->sg->name : "-",
-				r->counted ? "counted" : "sampled",
-				100 * r->share);
-			if (r->counted)
-				fprintf(o, " %8s %14.1f %12llu %12llu %6.1f%%\n",
-					"exact",
+				r->counted ? "counted" : "sampled");
+			if (r->constant == -2)
+				fprintf(o, " %12s %8s %14s %12llu %12llu %7s\n",
+					"-", "no-cyc", "-",
+					(unsigned long long)r->sg->edges,
+					(unsigned long long)r->sg->edge_cycles,
+					"-");
+			else if (r->counted)
+				fprintf(o, " %11.4f%% %8s %14.1f %12llu %12llu %6.1f%%\n",
+					100 * r->share, "exact",
 					r->edges_s,
 					(unsigned long long)r->sg->edges,
 					(unsigned long long)r->sg->edge_cycles,
 					100 * seen(s, r->sg));
 			else
-				fprintf(o, " %7.4f%% %14s %12s %12s %7s\n",
+				fprintf(o, " %11.4f%% %7.4f%% %14s %12s %12s %7s\n",
+					100 * r->share,
 					100 * sample_bound(s, r->sg), "-", "-",
 					"-", "-");
 		}
@@ -889,6 +1020,9 @@ static int diff_load(const char *path, struct diff_scan *d)
 				break;
 			d->sig = p;
 		}
+		/* counted over no cycles: nothing to compare */
+		if (strstr(line, "\"no_cycles\": true"))
+			continue;
 		x = &d->sig[d->nr++];
 		json_text(line, "domain", x->domain, sizeof(x->domain));
 		json_text(line, "name", x->name, sizeof(x->name));
@@ -1000,7 +1134,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: nvpc scan [-g PMU] [-d DOM,...] [--signals LIST] [--all] [--no-sample]\n"
-"                 [--warmup] [--match N] [-J | -c] [-o FILE]\n"
+"                 [--units each|sum] [--warmup] [--match N] [-J | -c] [-o FILE]\n"
 "                 (-t SECONDS | -- CMD ...)\n"
 "       nvpc scan [-J | -c] [-o FILE] --diff A.json B.json\n"
 "\n"
@@ -1013,6 +1147,9 @@ static void usage(FILE *f)
 "\n"
 "  -g, --gpu PMU         the GPU (default %s)\n"
 "  -d, --domain DOM,...  these domains (default: every one)\n"
+"      --units each|sum  GF100+ GPC and partition domains: each unit's own\n"
+"                        (gpc1.0, the default) or every unit's summed, as\n"
+"                        one domain gpc*.0 (allunits)\n"
 "      --signals LIST    ids and ranges, 0x10-0x1f,0x40 (default: all)\n"
 "  -t, --time SECONDS    the workload is this much time (each pass)\n"
 "      --all             count every signal, not only those that moved\n"
@@ -1032,7 +1169,7 @@ static void usage(FILE *f)
 int nvpc_scan(int argc, char **argv)
 {
 	enum { OPT_SIGNALS = 256, OPT_ALL, OPT_NO_SAMPLE, OPT_MATCH, OPT_DIFF,
-	       OPT_WARMUP };
+	       OPT_WARMUP, OPT_UNITS };
 	static const struct option longopts[] = {
 		{ "gpu", required_argument, NULL, 'g' },
 		{ "domain", required_argument, NULL, 'd' },
@@ -1041,6 +1178,7 @@ int nvpc_scan(int argc, char **argv)
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "no-sample", no_argument, NULL, OPT_NO_SAMPLE },
 		{ "warmup", no_argument, NULL, OPT_WARMUP },
+		{ "units", required_argument, NULL, OPT_UNITS },
 		{ "match", required_argument, NULL, OPT_MATCH },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "json", no_argument, NULL, 'J' },
@@ -1102,6 +1240,15 @@ int nvpc_scan(int argc, char **argv)
 			break;
 		case OPT_WARMUP:
 			s->warmup = true;
+			break;
+		case OPT_UNITS:
+			if (strcmp(optarg, "each") && strcmp(optarg, "sum")) {
+				nvpc_err("--units %s: each (every GPC's or partition's own domain) or sum (allunits)",
+					 optarg);
+				ret = 2;
+				goto out;
+			}
+			s->sum_units = !strcmp(optarg, "sum");
 			break;
 		case OPT_MATCH:
 			if (nvpc_parse_u64(optarg, &match)) {
