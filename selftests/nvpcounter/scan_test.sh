@@ -23,8 +23,10 @@
 #
 #   GPU 0 G84     8 domains, four inputs each
 #   GPU 1 NV20    single event mode: one input a domain
+#   GPU 4 NV10    the same, the first generation with PCOUNTER
 #   GPU 2 NV40
-#   GPU 3 GF100   gpcs=2 parts=1: gpc0.0, gpc1.0, part0.0 scanned per unit
+#   GPU 3 GF100   gpcs=2 parts=1: gpc0.0, gpc1.0, part0.0 scanned per unit,
+#                 then summed (--units sum: gpc*.0, part*.0)
 #
 # Then: the rounds against the fewest the inputs allow, --match, --diff
 # between two scans whose waves differ on four signals (each class), the
@@ -85,7 +87,8 @@ echo "g84 id=0" > "$SIM/create"
 echo "nv20 id=1" > "$SIM/create"
 echo "nv40 id=2" > "$SIM/create"
 echo "gf100 gpcs=2 parts=1 id=3" > "$SIM/create"
-for g in 0 1 2 3; do
+echo "nv10 id=4" > "$SIM/create"
+for g in 0 1 2 3 4; do
 	echo "all 1000000" > "$SIM/gpu$g/clocks"
 	waves $g
 done
@@ -141,9 +144,9 @@ rounds_of() {
 }
 
 # --- counted, every signal, every generation ------------------------------
-names=(G84 NV20 NV40 GF100)
-inputs=(4 1 4 4)
-for g in 0 1 2 3; do
+names=(G84 NV20 NV40 GF100 NV10)
+inputs=(4 1 4 4 1)
+for g in 0 1 2 3 4; do
 	pmu=$(pmu_of sim.$g)
 	nvpc scan -g "$pmu" --no-sample --warmup --signals 0x00-0x0f,0xbd -J \
 		-o "$W/exact.$g.json" -- sh -c "echo $N > $SIM/gpu$g/advance" \
@@ -158,6 +161,55 @@ for g in 0 1 2 3; do
 sys.exit(not (d["rounds"] == d["rounds_min"] == int(sys.argv[2])))' \
 		"$W/exact.$g.json" "$r"
 done
+
+# --- GF100 units summed (--units sum): gpc*.0 of both GPCs, part*.0 of one ---
+# gpc1.0's signal 1 made periodic 6 1 1 (1200/6 = 200 cycles at 1, 200
+# edges) beside gpc0.0's periodic 4 1 1 (300, 300): the sum counts 500 of
+# 2 x 1200 summed cycles and 500 edges; signals 2-4 count twice their
+# one-unit figures over 2400 cycles (0x03 at 1 in all of them: constant
+# 1); part*.0 is its one partition's domain, over 1200 cycles. The
+# STATUS samples are taken in both GPCs: 0x03 is 1 in every one of
+# samples x units, a sampled share of exactly 1.
+pmu3=$(pmu_of sim.3)
+echo "gpc1.0 1 periodic 6 1 1" > "$SIM/gpu3/wave"
+nvpc scan -g "$pmu3" --units sum --all --warmup --signals 0x01-0x04 -J \
+	-o "$W/sum.json" -- sh -c "echo $N > $SIM/gpu3/advance" 2> "$W/sum.err"
+rc=$?
+sed 's/^/# /' "$W/sum.err"
+check "GF100 --units sum: gpc*.0 (2 units) sums both GPCs exactly over 2 x $N cycles, part*.0 (1 unit) its partition's" \
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+n = int(sys.argv[3])
+want = {("gpc*.0", 1): (500, 500, 2 * n), ("gpc*.0", 2): (720, 240, 2 * n),
+        ("gpc*.0", 3): (2 * n, 0, 2 * n), ("gpc*.0", 4): (1152, 96, 2 * n),
+        ("part*.0", 1): (300, 300, n), ("part*.0", 2): (360, 120, n),
+        ("part*.0", 3): (n, 0, n), ("part*.0", 4): (576, 48, n)}
+units = {"gpc*.0": 2, "part*.0": 1}
+got = {}
+for s in d["signals"]:
+    got[(s["domain"], s["signal"])] = (s["level"], s["edges"], s["level_cycles"])
+    print("# %s 0x%02x units %s level %d edges %d cycles %d/%d share %.6f" %
+          (s["domain"], s["signal"], s.get("units"), s["level"], s["edges"],
+           s["level_cycles"], s["edge_cycles"], s["share"]))
+    if s.get("units") != units.get(s["domain"]) or s["how"] != "counted":
+        sys.exit(1)
+    if s["signal"] == 3 and s["constant"] != 1:
+        sys.exit(1)
+    # sampled in every unit: a share of samples x units, 0x03 at 1 in all
+    if not 0 <= s["sampled_share"] <= 1 or (s["signal"] == 3 and
+                                             s["sampled_share"] != 1):
+        sys.exit(1)
+sys.exit(not (int(sys.argv[2]) == 0 and got == want and d["samples"] > 1))' "$W/sum.json" "$rc" "$N"
+nvpc scan -g "$pmu3" --units sum -d gpc1.0 --no-sample --signals 1 -J \
+	-o "$W/sum1.json" -- sh -c "echo $N > $SIM/gpu3/advance" 2> "$W/sum1.err"
+rc=$?
+check "GF100 --units sum -d gpc1.0: a unit names its whole sum, gpc*.0 alone" \
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+sys.exit(not (int(sys.argv[2]) == 0 and
+              {s["domain"] for s in d["signals"]} == {"gpc*.0"}))' "$W/sum1.json" "$rc"
+nvpc scan -g "$pmu3" --units some -t 1 > "$W/units-bad.txt" 2>&1
+rc=$?
+check "--units some: exit 2, the two choices named" \
+	sh -c "test $rc -eq 2 && grep -q 'each.*or sum' '$W/units-bad.txt'"
 
 # --- the table: names, folding ---------------------------------------------
 pmu0=$(pmu_of sim.0)
@@ -252,7 +304,7 @@ check "as nobody at perf_event_paranoid 2: exit 1, the fix named" \
 	sh -c "test $rc -eq 1 && grep -q 'setcap cap_perfmon+ep' '$W/nobody.txt' &&
 	       grep -q 'kernel.perf_event_paranoid=0' '$W/nobody.txt'"
 
-for g in 0 1 2 3; do
+for g in 0 1 2 3 4; do
 	echo "$g" > "$SIM/remove"
 done
 rmmod nvpcounter_sim

@@ -252,8 +252,10 @@ guest_run() {
 	# CPU runs and every blocked task waits on goes to the console
 	# (sysrq l and w), which run.sh prints when the run ends by its own
 	# bound. Not a process of the test's session: killed here after it.
+	# It waits in read -t on a pipe it holds both ends of, not in a
+	# sleep(1) child that its kill would leave behind for guest_clean.
 	(
-		sleep $((bound + 40))
+		read -rt $((bound + 40)) <> <(:)
 		echo "nvpc-guest: $name still running $((bound + 40)) s after its start, past its bound and SIGKILL: CPUs and blocked tasks follow" > /dev/kmsg
 		echo l > /proc/sysrq-trigger
 		echo w > /proc/sysrq-trigger
