@@ -24,6 +24,8 @@
 #   GPU 0 G84     8 domains, four inputs each
 #   GPU 1 NV20    single event mode: one input a domain
 #   GPU 4 NV10    the same, the first generation with PCOUNTER
+#   GPU 5-8       NV30, G80, GT215, GK104 (hub, GPC and partition
+#                 domains, per unit): every generation counted
 #   GPU 2 NV40
 #   GPU 3 GF100   gpcs=2 parts=1: gpc0.0, gpc1.0, part0.0 scanned per unit,
 #                 then summed (--units sum: gpc*.0, part*.0)
@@ -88,7 +90,11 @@ echo "nv20 id=1" > "$SIM/create"
 echo "nv40 id=2" > "$SIM/create"
 echo "gf100 gpcs=2 parts=1 id=3" > "$SIM/create"
 echo "nv10 id=4" > "$SIM/create"
-for g in 0 1 2 3 4; do
+echo "nv30 id=5" > "$SIM/create"
+echo "g80 id=6" > "$SIM/create"
+echo "gt215 id=7" > "$SIM/create"
+echo "gk104 id=8" > "$SIM/create"
+for g in 0 1 2 3 4 5 6 7 8; do
 	echo "all 1000000" > "$SIM/gpu$g/clocks"
 	waves $g
 done
@@ -144,9 +150,9 @@ rounds_of() {
 }
 
 # --- counted, every signal, every generation ------------------------------
-names=(G84 NV20 NV40 GF100 NV10)
-inputs=(4 1 4 4 1)
-for g in 0 1 2 3 4; do
+names=(G84 NV20 NV40 GF100 NV10 NV30 G80 GT215 GK104)
+inputs=(4 1 4 4 1 4 4 4 4)
+for g in 0 1 2 3 4 5 6 7 8; do
 	pmu=$(pmu_of sim.$g)
 	nvpc scan -g "$pmu" --no-sample --warmup --signals 0x00-0x0f,0xbd -J \
 		-o "$W/exact.$g.json" -- sh -c "echo $N > $SIM/gpu$g/advance" \
@@ -304,7 +310,7 @@ check "as nobody at perf_event_paranoid 2: exit 1, the fix named" \
 	sh -c "test $rc -eq 1 && grep -q 'setcap cap_perfmon+ep' '$W/nobody.txt' &&
 	       grep -q 'kernel.perf_event_paranoid=0' '$W/nobody.txt'"
 
-for g in 0 1 2 3 4; do
+for g in 0 1 2 3 4 5 6 7 8; do
 	echo "$g" > "$SIM/remove"
 done
 rmmod nvpcounter_sim
