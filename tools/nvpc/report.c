@@ -843,7 +843,7 @@ int nvpc_report(int argc, char **argv)
 	const char *path = NULL, *out = NULL;
 	struct nvpc_ofile o;
 	FILE *f;
-	int c, status;
+	int c, status, fmt = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "cJti:o:s:I:h", longopts,
@@ -855,13 +855,13 @@ int nvpc_report(int argc, char **argv)
 		}
 		switch (c) {
 		case 'c':
-			ro.fmt = NVPC_REPORT_CSV;
-			break;
 		case 'J':
-			ro.fmt = NVPC_REPORT_JSON;
-			break;
 		case 't':
-			ro.fmt = NVPC_REPORT_TRACE;
+			/* one format: two are bad arguments, not the last wins */
+			if (nvpc_format_once(&fmt, c))
+				return NVPC_EXIT_USAGE;
+			ro.fmt = c == 'c' ? NVPC_REPORT_CSV :
+				 c == 'J' ? NVPC_REPORT_JSON : NVPC_REPORT_TRACE;
 			break;
 		case 'C':
 			if (nvpc_parse_u64(optarg, &ro.clock_hz) ||

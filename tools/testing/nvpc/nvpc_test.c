@@ -2678,6 +2678,29 @@ TEST(output_through_links_and_pipes)
 	unlink(c.path);
 }
 
+/*
+ * report: two of -c, -J and --trace are bad arguments (exit 2, said),
+ * not the last one wins; one of them given twice is still one format
+ */
+TEST(report_two_formats)
+{
+	char cmd[1024], out[4096];
+	struct cap c;
+
+	cap_simple(&c, "repfmt", 3, true);
+	snprintf(cmd, sizeof(cmd), "%s report -c -J %s 2>&1", bin(), c.path);
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-c and -J both choose the output's format")) TH_LOG("%s", out);
+	snprintf(cmd, sizeof(cmd), "%s report --json --trace %s 2>&1", bin(),
+		 c.path);
+	EXPECT_EQ(2, run(cmd, out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "-J and -t both choose the output's format")) TH_LOG("%s", out);
+	snprintf(cmd, sizeof(cmd), "%s report -c --csv %s 2>&1", bin(), c.path);
+	EXPECT_EQ(0, run(cmd, out, sizeof(out)));
+	EXPECT_EQ(0, strncmp(out, "segment,time_ns,", 16)) TH_LOG("%s", out);
+	unlink(c.path);
+}
+
 /* top: -J and -c both given are bad arguments, not the last one wins */
 TEST(top_two_formats)
 {
