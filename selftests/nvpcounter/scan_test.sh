@@ -24,8 +24,8 @@
 #   GPU 0 G84     8 domains, four inputs each
 #   GPU 1 NV20    single event mode: one input a domain
 #   GPU 4 NV10    the same, the first generation with PCOUNTER
-#   GPU 5-8       NV30, G80, GT215, GK104 (hub, GPC and partition
-#                 domains, per unit): every generation counted
+#   GPU 5-8       NV30, G80, GT215, GK104 (five of its hub, GPC and
+#                 partition domains, per unit): every generation counted
 #   GPU 2 NV40
 #   GPU 3 GF100   gpcs=2 parts=1: gpc0.0, gpc1.0, part0.0 scanned per unit,
 #                 then summed (--units sum: gpc*.0, part*.0)
@@ -152,9 +152,13 @@ rounds_of() {
 # --- counted, every signal, every generation ------------------------------
 names=(G84 NV20 NV40 GF100 NV10 NV30 G80 GT215 GK104)
 inputs=(4 1 4 4 1 4 4 4 4)
+# GK104's 28 domains: one of each kind (hub.6 the one above 0xbd, so
+# the rounds are as many as with all of them), units 0 and 3
+dsel=("" "" "" "" "" "" "" "" "-d hub.0,hub.6,gpc0.0,gpc3.2,part3.1")
 for g in 0 1 2 3 4 5 6 7 8; do
 	pmu=$(pmu_of sim.$g)
-	nvpc scan -g "$pmu" --no-sample --warmup --signals 0x00-0x0f,0xbd -J \
+	# shellcheck disable=SC2086
+	nvpc scan -g "$pmu" ${dsel[$g]} --no-sample --warmup --signals 0x00-0x0f,0xbd -J \
 		-o "$W/exact.$g.json" -- sh -c "echo $N > $SIM/gpu$g/advance" \
 		2> "$W/exact.$g.err"
 	rc=$?
