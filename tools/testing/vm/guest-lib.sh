@@ -100,10 +100,17 @@ guest_time_scale() {
 # tcg-keys-hold's disabled events hold the tracepoint, software-event
 # and perf_sched_events static keys on until the guest ends (a child of
 # this shell: guest_clean spares it), and kprobes stay int3s, never
-# rewritten into jumps by the optimizer while a CPU runs them.
+# rewritten into jumps by the optimizer while a CPU runs them. This
+# shell waits in read until the holder has opened its events, so that
+# nothing else of the guest runs while the kernel rewrites its code.
 guest_hold_keys() {
+	local line= fd
+
 	echo 0 > /proc/sys/debug/kprobes-optimization 2> /dev/null
-	"$NVPC_TOP/build/selftests/tcg-keys-hold" &
+	exec {fd}< <(exec "$NVPC_TOP/build/selftests/tcg-keys-hold")
+	read -r line <&"$fd"
+	exec {fd}<&-
+	echo "${line:-tcg-keys-hold: no word from it}"
 }
 
 # scaled SECS: SECS x NVPC_TIME_SCALE, whole seconds rounded up
