@@ -465,13 +465,19 @@ out:
 	return ret;
 }
 
+/* the STATUS words a signal of sd was seen in: samples x units */
+static uint64_t seen_in(const struct scan *s, const struct scan_dom *sd)
+{
+	return s->samples * sd->units;
+}
+
 /* does sg still want counting: wanted, and moved in the samples (or --all) */
 static bool to_count(const struct scan *s, const struct scan_dom *sd,
 		     const struct scan_sig *sg)
 {
 	return sg->wanted &&
 	       (s->all || s->no_sample || sg->s_changes ||
-		(sg->s_ones && sg->s_ones != s->samples * sd->units));
+		(sg->s_ones && sg->s_ones != seen_in(s, sd)));
 }
 
 /* the items (signal * 2 + edge) of sd still to count, from its next */
@@ -662,7 +668,7 @@ static void row_of(const struct scan *s, const struct scan_dom *sd,
 		r->constant = !sg->level ? 0 :
 			      sg->level == sg->level_cycles ? 1 : -1;
 	} else {
-		uint64_t n = s->samples * sd->units;
+		uint64_t n = seen_in(s, sd);
 
 		r->share = n ? (double)sg->s_ones / n : NAN;
 		r->activity = n ? (double)sg->s_changes / n : 0;
@@ -751,7 +757,7 @@ static void json_row(FILE *o, const struct scan *s, const struct scan_row *r,
 	}
 	if (s->samples)
 		fprintf(o, ", \"sampled_share\": %.9f, \"sampled_bound\": %.6f, \"sampled_changes\": %llu",
-			(double)sg->s_ones / (s->samples * r->sd->units),
+			(double)sg->s_ones / seen_in(s, r->sd),
 			sample_bound(s, sg),
 			(unsigned long long)sg->s_changes);
 	fputc('}', o);
@@ -779,7 +785,7 @@ static void csv_row(FILE *o, const struct scan *s, const struct scan_row *r)
 		fputs(",,,,,,", o);
 	if (s->samples)
 		fprintf(o, ",%.9f,%.6f,%llu\n",
-			(double)sg->s_ones / (s->samples * r->sd->units),
+			(double)sg->s_ones / seen_in(s, r->sd),
 			sample_bound(s, sg), (unsigned long long)sg->s_changes);
 	else
 		fputs(",,,\n", o);
@@ -1010,7 +1016,9 @@ static int diff_load(const char *path, struct diff_scan *d)
 
 		if (strstr(line, "\"rounds_min\": "))
 			ours = true;
-		if (strncmp(line, "    {\"domain\": ", 15))
+		/* a signal counted over no cycles: nothing to compare */
+		if (strncmp(line, "    {\"domain\": ", 15) ||
+		    strstr(line, "\"no_cycles\": true"))
 			continue;
 		if (d->nr == alloc) {
 			void *p = realloc(d->sig, (alloc = alloc * 2 + 256) *
@@ -1020,9 +1028,6 @@ static int diff_load(const char *path, struct diff_scan *d)
 				break;
 			d->sig = p;
 		}
-		/* counted over no cycles: nothing to compare */
-		if (strstr(line, "\"no_cycles\": true"))
-			continue;
 		x = &d->sig[d->nr++];
 		json_text(line, "domain", x->domain, sizeof(x->domain));
 		json_text(line, "name", x->name, sizeof(x->name));
