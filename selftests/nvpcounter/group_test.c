@@ -35,28 +35,6 @@ static int bp_target;
 
 static void *hammer_fn(void *arg);
 
-/* A tracepoint's id from tracefs (mounted if need be), or -1. */
-static long tracepoint_id(const char *sys, const char *name)
-{
-	static const char * const roots[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	char path[PATH_MAX], buf[32];
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(roots); i++) {
-		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i],
-			 sys, name);
-		if (nvpc_read_file(path, buf, sizeof(buf)) > 0)
-			return strtol(buf, NULL, 10);
-	}
-	if (mount("tracefs", roots[0], "tracefs", 0, NULL))
-		return -1;
-	snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[0], sys, name);
-	return nvpc_read_file(path, buf, sizeof(buf)) > 0 ?
-	       strtol(buf, NULL, 10) : -1;
-}
-
 /* a line in the kernel log: where the test was if the guest stops */
 static void log_step(const char *fmt, const char *what)
 {
@@ -104,7 +82,7 @@ struct leader_kind {
 static int fill_tp(struct perf_event_attr *a, const char *sys,
 		   const char *name)
 {
-	long id = tracepoint_id(sys, name);
+	long id = nvpc_tracepoint_id(sys, name);
 
 	if (id < 0)
 		return -1;

@@ -15,9 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#ifndef ARRAY_SIZE	/* kselftest.h's, for a user without the harness */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* Load <name>.ko from $NVPC_MODULE_DIR; returns 0 or -errno. */
 static inline int nvpc_mod_load(const char *name, const char *params)
@@ -112,6 +117,31 @@ static inline int nvpc_read_file(const char *path, char *buf, size_t len)
 	buf[n] = '\0';
 	close(fd);
 	return n;
+}
+
+/*
+ * A tracepoint's id ("sched", "sched_waking") from tracefs, mounted at
+ * /sys/kernel/tracing if neither place has it; -1 if none.
+ */
+static inline long nvpc_tracepoint_id(const char *sys, const char *name)
+{
+	static const char * const roots[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char path[PATH_MAX], buf[32];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i],
+			 sys, name);
+		if (nvpc_read_file(path, buf, sizeof(buf)) > 0)
+			return strtol(buf, NULL, 10);
+	}
+	if (mount("tracefs", roots[0], "tracefs", 0, NULL))
+		return -1;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[0], sys, name);
+	return nvpc_read_file(path, buf, sizeof(buf)) > 0 ?
+	       strtol(buf, NULL, 10) : -1;
 }
 
 #endif /* NVPC_KSFT_H */

@@ -252,8 +252,6 @@ guest_run() {
 	t0=$EPOCHSECONDS
 	read -r up _ < /proc/uptime
 	echo "$name since $t0 ($up s uptime), bound $bound s" > "$NVPC_OUT/running"
-	# its own session: timeout ends the whole process group at the bound,
-	# and whatever is left of the session afterwards is killed here
 	# A test that outlives its bound and timeout's SIGKILL 10 s later is
 	# stuck in the kernel (or the guest is): 30 s after that, what every
 	# CPU runs and every blocked task waits on goes to the console
@@ -268,6 +266,8 @@ guest_run() {
 		echo w > /proc/sysrq-trigger
 	) > /dev/null 2>&1 &
 	wd=$!
+	# its own session: timeout ends the whole process group at the bound,
+	# and whatever is left of the session afterwards is killed here
 	# shellcheck disable=SC2016
 	NVPC_TIME_SCALE=$scale setsid -w sh -c 'echo $$ > "$0"; exec "$@"' "$sidf" \
 		timeout --kill-after=10 "$bound" "$@" >> "$out" 2>&1

@@ -22,19 +22,15 @@
 #define _GNU_SOURCE
 #endif
 #include <linux/perf_event.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mount.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+
+#include "nvpc_ksft.h"	/* selftests/nvpcounter: nvpc_tracepoint_id() */
 
 /* the tracepoints the tests open (group_test.c's sampling leaders) */
-static const char * const tracepoints[] = {
-	"sched/sched_waking",
-	"timer/hrtimer_cancel",
-	"printk/console",
-	"irq/softirq_entry",
+static const char * const tracepoints[][2] = {
+	{ "sched", "sched_waking" },
+	{ "timer", "hrtimer_cancel" },
+	{ "printk", "console" },
+	{ "irq", "softirq_entry" },
 };
 
 /* and the software kinds (group_test.c's, and perf stat's defaults) */
@@ -52,35 +48,6 @@ static int open_event(struct perf_event_attr *a, int pid, int cpu)
 	return syscall(__NR_perf_event_open, a, pid, cpu, -1, 0);
 }
 
-static long tracepoint_id(const char *name)
-{
-	static const char * const roots[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	char path[256], buf[32];
-	unsigned int i;
-	int tries;
-
-	for (tries = 0; tries < 2; tries++) {
-		for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
-			FILE *f;
-
-			snprintf(path, sizeof(path), "%s/events/%s/id",
-				 roots[i], name);
-			f = fopen(path, "r");
-			if (!f)
-				continue;
-			if (!fgets(buf, sizeof(buf), f))
-				buf[0] = '\0';
-			fclose(f);
-			return buf[0] ? strtol(buf, NULL, 10) : -1;
-		}
-		if (mount("tracefs", roots[0], "tracefs", 0, NULL))
-			break;
-	}
-	return -1;
-}
-
 int main(void)
 {
 	struct perf_event_attr a;
@@ -96,7 +63,7 @@ int main(void)
 		open_event(&a, -1, 0) >= 0 ? held++ : failed++;
 	}
 	for (i = 0; i < sizeof(tracepoints) / sizeof(tracepoints[0]); i++) {
-		id = tracepoint_id(tracepoints[i]);
+		id = nvpc_tracepoint_id(tracepoints[i][0], tracepoints[i][1]);
 		memset(&a, 0, sizeof(a));
 		a.type = PERF_TYPE_TRACEPOINT;
 		a.config = id;
