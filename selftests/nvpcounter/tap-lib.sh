@@ -18,11 +18,22 @@ tap() {
 	echo "$TEST: $(cut -d' ' -f1 /proc/uptime) $1 $2 ${3:-}"
 }
 
-# check DESC COMMAND...: ok if COMMAND succeeds
+# check DESC COMMAND...: ok if COMMAND succeeds. COMMAND runs in this
+# shell (it may set variables); what it prints goes to stdout as before,
+# and when it fails its last two lines are the TAP line's reason, the
+# one diagnostic the test's results keep.
 check() {
-	local desc=$1
+	local desc=$1 out=$TAP.check
 	shift
-	if "$@"; then tap ok "$desc"; else tap fail "$desc"; fi
+	if "$@" > "$out" 2>&1; then
+		cat "$out"
+		tap ok "$desc"
+	else
+		cat "$out"
+		tap fail "$desc" "$(grep -v '^[[:space:]]*$' "$out" | tail -n 2 |
+			sed 's/^#* *//; s/#/:/g' | paste -sd'|' | cut -c1-300)"
+	fi
+	rm -f "$out"
 }
 
 # pmu_of BUS: the nvpcounter PMU whose identifier names bus id BUS

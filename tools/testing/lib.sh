@@ -94,8 +94,8 @@ import_tap() {
 	fi
 }
 
-# summarize FILE...: print the totals; status 1 when anything failed or
-# nothing ran.
+# summarize FILE...: print the failures (30 at most) and the totals;
+# status 1 when anything failed or nothing ran.
 summarize() {
 	local pass fail skip
 
@@ -103,6 +103,11 @@ summarize() {
 	skip=$(cat "$@" 2>/dev/null | grep -c '^ok .*# SKIP' | tr -d ' ')
 	fail=$(cat "$@" 2>/dev/null | grep -c '^not ok ' | tr -d ' ')
 	pass=$((pass - skip))
+	# the failures again, at the end where a cut log still shows them
+	if [ "$fail" -gt 0 ]; then
+		echo "# the failures ($fail):"
+		cat "$@" 2>/dev/null | grep '^not ok ' | head -n 30
+	fi
 	echo "$pass passed, $fail failed, $skip skipped"
 	[ "$fail" -eq 0 ] && [ $((pass + skip)) -gt 0 ]
 }
