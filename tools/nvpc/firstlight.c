@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,9 +80,11 @@ struct fl_count {
 	uint64_t enabled, running;
 	uint64_t cycles;
 	uint64_t v[NVPC_NR_SLOTS];
-	/* live counters: the steps counted, the first one's miss */
-	unsigned int tries;
-	uint64_t miss_v, miss_cycles;
+	/* live counters: steps counted again (fl_again()), the first's miss */
+	struct {
+		unsigned int n;
+		uint64_t v, cycles;
+	} again;
 };
 
 struct fl_dom {
@@ -285,7 +288,6 @@ static int fl_step(struct fl *fl, fl_pick_fn pick, unsigned int arg,
 
 	for (unsigned int i = 0; i < fl->nr; i++) {
 		uint64_t cfg[NVPC_NR_SLOTS];
-		struct fl_count keep;
 		int r;
 
 		cnt[i] = NULL;
@@ -293,16 +295,8 @@ static int fl_step(struct fl *fl, fl_pick_fn pick, unsigned int arg,
 		if (!cnt[i])
 			continue;
 		any = true;
-		keep = *cnt[i];
-		memset(cnt[i], 0, sizeof(*cnt[i]));
-		cnt[i]->tries = keep.tries + 1;
-		cnt[i]->miss_v = keep.miss_v;
-		cnt[i]->miss_cycles = keep.miss_cycles;
-		if (keep.tries == 1) {
-			/* the first try's, which missed (fl_pick_group_again()) */
-			cnt[i]->miss_v = keep.v[0];
-			cnt[i]->miss_cycles = keep.cycles;
-		}
+		/* a count afresh; fl_again()'s record of the steps stays */
+		memset(cnt[i], 0, offsetof(struct fl_count, again));
 		r = fl_group_open(fl, &fl->dom[i].d, cfg, n[i], fds[i]);
 		if (r < 0) {
 			cnt[i]->err = -r;
@@ -377,41 +371,38 @@ static unsigned int fl_pick_alone(struct fl_dom *fd, unsigned int arg,
 }
 
 /*
- * Live counters again: a domain whose count of @c (a step's) was off the
- * cycles, as fl_pick_group() or fl_pick_alone() would count it. The
- * driver reads CTR_EVENT and CTR_CYCLES one after the other, so a read
- * that something delays between the two (an interrupt, a hypervisor, the
- * simulated GPU catching up with real time) makes one step miss by as
- * many cycles, once: the step is counted again, FL_LIVE_TRIES times at
- * most. A counter that does not count every cycle misses every time.
+ * Live counters again: whether a step's count @c (its one member, the
+ * EVENT input: fl_live()) was off the cycles, and if so the step counts
+ * again, the first miss kept for the report. The driver reads CTR_EVENT
+ * and CTR_CYCLES one after the other, so a read that something delays
+ * between the two (an interrupt, a hypervisor, the simulated GPU
+ * catching up with real time) makes one step miss by as many cycles,
+ * once: a step counts FL_LIVE_TRIES times at most. A counter that does
+ * not count every cycle misses every time.
  */
-static bool fl_count_close(const struct fl_dom *fd, const struct fl_count *c,
-			   unsigned int n)
+static bool fl_again(const struct fl_dom *fd, struct fl_count *c)
 {
-	if (!c->done)
+	if (!fl_live(fd) || !c->done || fl_close(fd, c->v[0], c->cycles))
 		return false;
-	for (unsigned int i = 0; i < n; i++)
-		if (!fl_close(fd, c->v[i], c->cycles))
-			return false;
+	if (!c->again.n) {
+		c->again.v = c->v[0];
+		c->again.cycles = c->cycles;
+	}
+	c->again.n++;
 	return true;
 }
 
 static unsigned int fl_pick_group_again(struct fl_dom *fd, unsigned int arg,
 					uint64_t *cfg, struct fl_count **c)
 {
-	if (!fl_live(fd) || !fd->grp.done ||
-	    fl_count_close(fd, &fd->grp, 1))
-		return 0;
-	return fl_pick_group(fd, arg, cfg, c);
+	return fl_again(fd, &fd->grp) ? fl_pick_group(fd, arg, cfg, c) : 0;
 }
 
 static unsigned int fl_pick_alone_again(struct fl_dom *fd, unsigned int arg,
 					uint64_t *cfg, struct fl_count **c)
 {
-	if (!fl_live(fd) || !fd->alone[arg].done ||
-	    fl_count_close(fd, &fd->alone[arg], 1))
-		return 0;
-	return fl_pick_alone(fd, arg, cfg, c);
+	return fl_again(fd, &fd->alone[arg]) ?
+	       fl_pick_alone(fd, arg, cfg, c) : 0;
 }
 
 /* the first input whose each-counter step counted every cycle, or -1 */
@@ -529,11 +520,12 @@ static void fl_equal(struct fl *fl, const struct fl_dom *fd, const char *name,
 	else
 		FL_SET(k->expected, "each of %u input%s (0xffff) = the cycles", n,
 		       n == 1 ? "" : "s");
-	if (ok && fl_live(fd) && c->tries > 1)
+	if (ok && fl_live(fd) && c->again.n)
 		FL_SET(k->measured, "%llu, over %llu cycles (step %u of %u: the first counted %llu over %llu cycles)",
 		       (unsigned long long)c->v[0], (unsigned long long)c->cycles,
-		       c->tries, FL_LIVE_TRIES, (unsigned long long)c->miss_v,
-		       (unsigned long long)c->miss_cycles);
+		       c->again.n + 1, FL_LIVE_TRIES,
+		       (unsigned long long)c->again.v,
+		       (unsigned long long)c->again.cycles);
 	else if (ok && fl_live(fd))
 		FL_SET(k->measured, "%llu, over %llu cycles",
 		       (unsigned long long)c->v[0], (unsigned long long)c->cycles);
@@ -542,7 +534,7 @@ static void fl_equal(struct fl *fl, const struct fl_dom *fd, const char *name,
 		       (unsigned long long)c->cycles, (unsigned long long)c->cycles);
 	else if (fl_live(fd))
 		FL_SET(k->measured, "%s; the cycles %llu (the last of %u steps, each off)",
-		       diff, (unsigned long long)c->cycles, c->tries);
+		       diff, (unsigned long long)c->cycles, c->again.n + 1);
 	else
 		FL_SET(k->measured, "%s; the cycles %llu", diff,
 		       (unsigned long long)c->cycles);
@@ -926,7 +918,7 @@ int nvpc_doctor_hardware(int argc, char **argv)
 	for (unsigned int s = 0; s < NVPC_NR_SLOTS; s++)
 		if (fl_step(fl, fl_pick_alone, s, NULL))
 			goto fail_out;
-	/* live counters: a step that missed, once more (fl_pick_group_again()) */
+	/* live counters: a step that missed, once more (fl_again()) */
 	for (unsigned int t = 1; t < FL_LIVE_TRIES; t++) {
 		if (fl_step(fl, fl_pick_group_again, 0, NULL))
 			goto fail_out;
